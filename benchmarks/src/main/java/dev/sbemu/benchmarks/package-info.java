@@ -1,0 +1,4 @@
+/**
+ * JMH benchmarks of the emulator core and the SDK adapter.
+ */
+package dev.sbemu.benchmarks;
