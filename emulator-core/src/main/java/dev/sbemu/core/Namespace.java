@@ -1,0 +1,324 @@
+package dev.sbemu.core;
+
+import dev.sbemu.core.internal.Broker;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * One emulated Service Bus namespace: its queues, topics and subscriptions, its virtual clock and its
+ * journal. Thread-safe. Each test should have its own; {@link #close()} detaches it from its clock.
+ *
+ * <pre>{@code
+ * Namespace ns = Namespace.create();
+ * ns.createQueue("orders", QueueOptions.builder()
+ *         .defaultMessageTimeToLive(Duration.ofMinutes(10)).deadLetteringOnMessageExpiration(true).build());
+ * ns.send("orders", Message.ofText("order-42"));
+ * ns.clock().advance(Duration.ofMinutes(11));
+ * ns.receive(EntityPath.queue("orders").deadLetter(), ReceiveMode.PEEK_LOCK, 1, Duration.ZERO);
+ * }</pre>
+ */
+public final class Namespace implements AutoCloseable {
+    /** Journal events kept by default. */
+    public static final int DEFAULT_JOURNAL_CAPACITY = 10_000;
+
+    private final VirtualClock clock;
+    private final Tier tier;
+    private final ExpiryMode expiryMode;
+    private final Journal journal;
+    private final Broker broker;
+    private final Runnable onAdvance;
+
+    private Namespace(Builder b) {
+        this.clock = b.clock != null ? b.clock : VirtualClock.startingNow();
+        this.tier = b.tier;
+        this.expiryMode = b.expiryMode;
+        this.journal = new Journal(b.journalCapacity);
+        this.broker = new Broker(clock, expiryMode, tier, journal::append);
+        this.onAdvance = () -> journal.append(new JournalEvent(clock.instant(), JournalEvent.Type.CLOCK_ADVANCED,
+                "clock", -1, null, "now " + clock.instant()));
+        clock.register(broker);
+        clock.onAdvance(onAdvance);
+    }
+
+    /** A Standard namespace in EAGER expiry mode, with a clock frozen at the wall-clock now. */
+    public static Namespace create() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public VirtualClock clock() {
+        return clock;
+    }
+
+    public Tier tier() {
+        return tier;
+    }
+
+    public ExpiryMode expiryMode() {
+        return expiryMode;
+    }
+
+    /** What happened on the bus, with virtual times. */
+    public Journal journal() {
+        return journal;
+    }
+
+    // ---- queues -------------------------------------------------------------------------------
+
+    /** Creates a queue with the service's defaults. */
+    public QueueOptions createQueue(String name) {
+        return createQueue(name, QueueOptions.defaults());
+    }
+
+    /**
+     * Creates a queue.
+     *
+     * @throws InvalidOptionException for a bad name or property, naming it and the allowed range
+     * @throws BrokerException.EntityAlreadyExists when a queue or topic has that name
+     */
+    public QueueOptions createQueue(String name, QueueOptions options) {
+        return broker.createQueue(name, Objects.requireNonNull(options, "options"));
+    }
+
+    public QueueOptions getQueue(String name) {
+        return broker.getQueue(name);
+    }
+
+    public QueueOptions updateQueue(String name, QueueOptions options) {
+        return broker.updateQueue(name, Objects.requireNonNull(options, "options"));
+    }
+
+    public void deleteQueue(String name) {
+        broker.deleteQueue(name);
+    }
+
+    public List<String> queueNames() {
+        return broker.queueNames();
+    }
+
+    public boolean queueExists(String name) {
+        return broker.queueExists(name);
+    }
+
+    // ---- topics and subscriptions ---------------------------------------------------------------
+
+    public TopicOptions createTopic(String name) {
+        return createTopic(name, TopicOptions.defaults());
+    }
+
+    public TopicOptions createTopic(String name, TopicOptions options) {
+        return broker.createTopic(name, Objects.requireNonNull(options, "options"));
+    }
+
+    public TopicOptions getTopic(String name) {
+        return broker.getTopic(name);
+    }
+
+    public TopicOptions updateTopic(String name, TopicOptions options) {
+        return broker.updateTopic(name, Objects.requireNonNull(options, "options"));
+    }
+
+    public void deleteTopic(String name) {
+        broker.deleteTopic(name);
+    }
+
+    public List<String> topicNames() {
+        return broker.topicNames();
+    }
+
+    public boolean topicExists(String name) {
+        return broker.topicExists(name);
+    }
+
+    /** Creates a subscription with the service's defaults and the {@code $Default} rule. */
+    public SubscriptionOptions createSubscription(String topic, String name) {
+        return createSubscription(topic, name, SubscriptionOptions.defaults());
+    }
+
+    public SubscriptionOptions createSubscription(String topic, String name, SubscriptionOptions options) {
+        return broker.createSubscription(topic, name, Objects.requireNonNull(options, "options"));
+    }
+
+    public SubscriptionOptions getSubscription(String topic, String name) {
+        return broker.getSubscription(topic, name);
+    }
+
+    public SubscriptionOptions updateSubscription(String topic, String name, SubscriptionOptions options) {
+        return broker.updateSubscription(topic, name, Objects.requireNonNull(options, "options"));
+    }
+
+    public void deleteSubscription(String topic, String name) {
+        broker.deleteSubscription(topic, name);
+    }
+
+    public List<String> subscriptionNames(String topic) {
+        return broker.subscriptionNames(topic);
+    }
+
+    public boolean subscriptionExists(String topic, String name) {
+        return broker.subscriptionExists(topic, name);
+    }
+
+    /** Message counts and timestamps of a queue, topic ({@code EntityPath.queue(topicName)}) or subscription. */
+    public EntityRuntimeInfo runtimeInfo(EntityPath entity) {
+        return broker.runtimeInfo(entity);
+    }
+
+    // ---- sending ------------------------------------------------------------------------------
+
+    /**
+     * Sends a message to a queue or topic. A message with a future {@code scheduledEnqueueTime} is
+     * scheduled (SCH-1).
+     *
+     * @throws BrokerException.EntityNotFound, EntityDisabled, MessageSizeExceeded, InvalidOperation (SES-1)
+     */
+    public void send(String entity, Message message) {
+        broker.send(entity, List.of(message));
+    }
+
+    /** Sends messages as one batch: all are accepted or none. */
+    public void send(String entity, List<Message> messages) {
+        broker.send(entity, List.copyOf(messages));
+    }
+
+    /** Schedules a message for {@code at} and returns its sequence number (SCH-1, SCH-6). */
+    public long schedule(String entity, Message message, Instant at) {
+        return broker.schedule(entity, List.of(message), at)[0];
+    }
+
+    public long[] schedule(String entity, List<Message> messages, Instant at) {
+        return broker.schedule(entity, List.copyOf(messages), at);
+    }
+
+    /** Cancels a scheduled message (SCH-2). @throws BrokerException.MessageNotFound when it is not scheduled */
+    public void cancelScheduled(String entity, long sequenceNumber) {
+        broker.cancelScheduled(entity, List.of(sequenceNumber));
+    }
+
+    public void cancelScheduled(String entity, Collection<Long> sequenceNumbers) {
+        broker.cancelScheduled(entity, List.copyOf(sequenceNumbers));
+    }
+
+    // ---- receiving ----------------------------------------------------------------------------
+
+    /**
+     * Receives up to {@code maxMessages}: whatever is available at once; when nothing is, waits in
+     * real time up to {@code maxWait} for the first message (CLK-3, LOCK-3).
+     */
+    public List<BrokeredMessage> receive(EntityPath entity, ReceiveMode mode, int maxMessages, Duration maxWait) {
+        return broker.receive(entity, mode, maxMessages, maxWait);
+    }
+
+    /** Receives what is available now, without waiting. */
+    public List<BrokeredMessage> receive(EntityPath entity, ReceiveMode mode, int maxMessages) {
+        return broker.receive(entity, mode, maxMessages, Duration.ZERO);
+    }
+
+    /** Deferred messages by sequence number (DLQ-4); numbers that are not deferred messages yield nothing. */
+    public List<BrokeredMessage> receiveDeferred(EntityPath entity, ReceiveMode mode,
+                                                 Collection<Long> sequenceNumbers) {
+        return broker.receiveDeferred(entity, mode, List.copyOf(sequenceNumbers));
+    }
+
+    /** Up to {@code maxMessages} (at most 250) messages from {@code fromSequenceNumber} on, without locking (PEEK-1). */
+    public List<BrokeredMessage> peek(EntityPath entity, long fromSequenceNumber, int maxMessages) {
+        return broker.peek(entity, fromSequenceNumber, maxMessages);
+    }
+
+    /** @throws BrokerException.MessageLockLost when the lock expired or the message was settled (DLQ-3) */
+    public void complete(EntityPath entity, UUID lockToken) {
+        broker.complete(entity, Objects.requireNonNull(lockToken, "lockToken"));
+    }
+
+    public void abandon(EntityPath entity, UUID lockToken) {
+        abandon(entity, lockToken, Map.of());
+    }
+
+    public void abandon(EntityPath entity, UUID lockToken, Map<String, Object> propertiesToModify) {
+        broker.abandon(entity, Objects.requireNonNull(lockToken, "lockToken"), propertiesToModify);
+    }
+
+    public void defer(EntityPath entity, UUID lockToken) {
+        defer(entity, lockToken, Map.of());
+    }
+
+    public void defer(EntityPath entity, UUID lockToken, Map<String, Object> propertiesToModify) {
+        broker.defer(entity, Objects.requireNonNull(lockToken, "lockToken"), propertiesToModify);
+    }
+
+    public void deadLetter(EntityPath entity, UUID lockToken) {
+        deadLetter(entity, lockToken, null, null, Map.of());
+    }
+
+    /** Dead-letters a locked message with an optional reason, description and properties (DLQ-5). */
+    public void deadLetter(EntityPath entity, UUID lockToken, String reason, String description,
+                           Map<String, Object> propertiesToModify) {
+        broker.deadLetter(entity, Objects.requireNonNull(lockToken, "lockToken"), reason, description,
+                propertiesToModify);
+    }
+
+    /** Extends the lock by the entity's lock duration from now (LOCK-1); returns the new locked-until. */
+    public Instant renewLock(EntityPath entity, UUID lockToken) {
+        return broker.renewLock(entity, Objects.requireNonNull(lockToken, "lockToken"));
+    }
+
+    /** Detaches the namespace from its clock and wakes blocked receivers. */
+    @Override
+    public void close() {
+        clock.unregister(broker);
+        clock.removeOnAdvance(onAdvance);
+        broker.wakeAll();
+    }
+
+    /** Configures a {@link Namespace}. */
+    public static final class Builder {
+        private VirtualClock clock;
+        private Tier tier = Tier.STANDARD;
+        private ExpiryMode expiryMode = ExpiryMode.EAGER;
+        private int journalCapacity = DEFAULT_JOURNAL_CAPACITY;
+
+        private Builder() {
+        }
+
+        /** The clock to use (default: a new clock frozen at the wall-clock now). */
+        public Builder clock(VirtualClock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** Starts a new clock frozen at {@code start}. */
+        public Builder startingAt(Instant start) {
+            return clock(VirtualClock.startingAt(start));
+        }
+
+        public Builder tier(Tier tier) {
+            this.tier = Objects.requireNonNull(tier, "tier");
+            return this;
+        }
+
+        public Builder expiryMode(ExpiryMode expiryMode) {
+            this.expiryMode = Objects.requireNonNull(expiryMode, "expiryMode");
+            return this;
+        }
+
+        public Builder journalCapacity(int journalCapacity) {
+            if (journalCapacity < 1) {
+                throw new IllegalArgumentException("journalCapacity must be at least 1, was " + journalCapacity);
+            }
+            this.journalCapacity = journalCapacity;
+            return this;
+        }
+
+        public Namespace build() {
+            return new Namespace(this);
+        }
+    }
+}

@@ -1,0 +1,164 @@
+package dev.sbemu.core;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * The emulator's clock (SPEC CLK-1..3). It starts frozen and moves only when a test calls
+ * {@link #advance(Duration)} or {@link #advanceTo(Instant)}. Advancing fires every timer of the
+ * namespaces that use this clock in due-time order, each seeing the clock at its own due instant.
+ *
+ * <p>Being a {@link Clock}, it can also be handed to the code under test, so both see the same time.
+ * Thread-safe: any thread may read it; advances are serialised.
+ */
+public final class VirtualClock extends Clock {
+
+    /** Fires the timers of one namespace; implemented by the broker. */
+    public interface TimerDriver {
+        /** The due instant of the earliest pending timer, or {@code null} when none is pending. */
+        Instant nextDue();
+
+        /** Fires every timer due at or before {@code now}, in due-time order. */
+        void fireDue(Instant now);
+    }
+
+    private final ZoneId zone;
+    private final Shared shared;
+
+    private static final class Shared {
+        volatile Instant now;
+        final Object advanceLock = new Object();
+        final CopyOnWriteArrayList<TimerDriver> drivers = new CopyOnWriteArrayList<>();
+        final CopyOnWriteArrayList<Runnable> listeners = new CopyOnWriteArrayList<>();
+
+        Shared(Instant start) {
+            this.now = start;
+        }
+    }
+
+    private VirtualClock(Shared shared, ZoneId zone) {
+        this.shared = shared;
+        this.zone = zone;
+    }
+
+    /** A clock frozen at the wall-clock instant of this call, truncated to milliseconds (CLK-1). */
+    public static VirtualClock startingNow() {
+        return startingAt(Instant.now().truncatedTo(ChronoUnit.MILLIS));
+    }
+
+    /** A clock frozen at {@code start}. */
+    public static VirtualClock startingAt(Instant start) {
+        Objects.requireNonNull(start, "start");
+        return new VirtualClock(new Shared(start), ZoneOffset.UTC);
+    }
+
+    @Override
+    public Instant instant() {
+        return shared.now;
+    }
+
+    @Override
+    public ZoneId getZone() {
+        return zone;
+    }
+
+    /** The same virtual time seen in another zone; advancing either moves both. */
+    @Override
+    public VirtualClock withZone(ZoneId zone) {
+        Objects.requireNonNull(zone, "zone");
+        return zone.equals(this.zone) ? this : new VirtualClock(shared, zone);
+    }
+
+    /**
+     * Moves the clock forward by {@code duration}, firing every timer that falls due on the way.
+     *
+     * @throws IllegalArgumentException if the duration is negative
+     */
+    public void advance(Duration duration) {
+        Objects.requireNonNull(duration, "duration");
+        if (duration.isNegative()) {
+            throw new IllegalArgumentException("duration must not be negative, was " + duration);
+        }
+        synchronized (shared.advanceLock) {
+            advanceToLocked(shared.now.plus(duration));
+        }
+    }
+
+    /**
+     * Moves the clock forward to {@code target}, firing every timer that falls due on the way.
+     *
+     * @throws IllegalArgumentException if {@code target} is before the current instant
+     */
+    public void advanceTo(Instant target) {
+        Objects.requireNonNull(target, "target");
+        synchronized (shared.advanceLock) {
+            if (target.isBefore(shared.now)) {
+                throw new IllegalArgumentException(
+                        "the virtual clock cannot go back: now is " + shared.now + ", target was " + target);
+            }
+            advanceToLocked(target);
+        }
+    }
+
+    private void advanceToLocked(Instant target) {
+        while (true) {
+            TimerDriver next = null;
+            Instant nextDue = null;
+            for (TimerDriver driver : shared.drivers) {
+                Instant due = driver.nextDue();
+                if (due != null && !due.isAfter(target) && (nextDue == null || due.isBefore(nextDue))) {
+                    next = driver;
+                    nextDue = due;
+                }
+            }
+            if (next == null) {
+                break;
+            }
+            if (nextDue.isAfter(shared.now)) {
+                shared.now = nextDue;
+            }
+            next.fireDue(shared.now);
+        }
+        shared.now = target;
+        shared.listeners.forEach(Runnable::run);
+    }
+
+    /** Registers a namespace's timers with this clock. Used by {@link Namespace}. */
+    void register(TimerDriver driver) {
+        shared.drivers.add(driver);
+    }
+
+    void unregister(TimerDriver driver) {
+        shared.drivers.remove(driver);
+    }
+
+    /** Runs {@code listener} after each advance (used to wake blocked receivers). */
+    void onAdvance(Runnable listener) {
+        shared.listeners.add(listener);
+    }
+
+    void removeOnAdvance(Runnable listener) {
+        shared.listeners.remove(listener);
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof VirtualClock that && that.shared == shared && that.zone.equals(zone);
+    }
+
+    @Override
+    public int hashCode() {
+        return System.identityHashCode(shared) * 31 + zone.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return "VirtualClock[" + shared.now + ", " + zone + "]";
+    }
+}

@@ -1,0 +1,565 @@
+package dev.sbemu.core.internal;
+
+import dev.sbemu.core.BrokerException;
+import dev.sbemu.core.BrokeredMessage;
+import dev.sbemu.core.EntityPath;
+import dev.sbemu.core.EntityRuntimeInfo;
+import dev.sbemu.core.ErrorReason;
+import dev.sbemu.core.InvalidOptionException;
+import dev.sbemu.core.ExpiryMode;
+import dev.sbemu.core.JournalEvent;
+import dev.sbemu.core.JournalEvent.Type;
+import dev.sbemu.core.Message;
+import dev.sbemu.core.MessageState;
+import dev.sbemu.core.QueueOptions;
+import dev.sbemu.core.ReceiveMode;
+import dev.sbemu.core.SubQueue;
+import dev.sbemu.core.SubscriptionOptions;
+import dev.sbemu.core.Tier;
+import dev.sbemu.core.TopicOptions;
+import dev.sbemu.core.VirtualClock;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * The state of one namespace and every operation on it. Locking scheme: one lock per namespace
+ * guards all of it, so transitions that cross entities (dead-lettering, forwarding, fan-out) are
+ * atomic; blocking receivers wait on per-store conditions of that lock. Timers fire under it too.
+ */
+public final class Broker implements VirtualClock.TimerDriver {
+    private static final int MAX_HOPS = 4;
+    private static final int MAX_PEEK = 250;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    final TimerQueue timers = new TimerQueue();
+    final Clock clock;
+    final ExpiryMode expiryMode;
+    final Tier tier;
+    private final Consumer<JournalEvent> journal;
+    private final Map<String, QueueEntity> queues = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    private final Map<String, TopicEntity> topics = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+
+    public Broker(Clock clock, ExpiryMode expiryMode, Tier tier, Consumer<JournalEvent> journal) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.expiryMode = Objects.requireNonNull(expiryMode, "expiryMode");
+        this.tier = Objects.requireNonNull(tier, "tier");
+        this.journal = Objects.requireNonNull(journal, "journal");
+    }
+
+    Instant now() {
+        return clock.instant();
+    }
+
+    Condition newCondition() {
+        return lock.newCondition();
+    }
+
+    UUID newLockToken() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        long high = (random.nextLong() & ~0xF000L) | 0x4000L;
+        long low = (random.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
+        return new UUID(high, low);
+    }
+
+    void journal(Type type, String entity, StoredMessage m, String detail) {
+        journal.accept(new JournalEvent(now(), type, entity, m.sequenceNumber, m.messageId(), detail));
+    }
+
+    private void journal(Type type, String entity, String detail) {
+        journal.accept(new JournalEvent(now(), type, entity, -1, null, detail));
+    }
+
+    private <T> T locked(Supplier<T> action) {
+        lock.lock();
+        try {
+            return action.get();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void locked(Runnable action) {
+        lock.lock();
+        try {
+            action.run();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- timers -------------------------------------------------------------------------------
+
+    @Override
+    public Instant nextDue() {
+        return locked(timers::nextDue);
+    }
+
+    @Override
+    public void fireDue(Instant now) {
+        locked(() -> timers.fireDue(now));
+    }
+
+    // ---- queues -------------------------------------------------------------------------------
+
+    public QueueOptions createQueue(String name, QueueOptions options) {
+        Validation.queueOrTopicName("queue", name);
+        QueueOptions valid = Validation.queue(options, tier);
+        return locked(() -> {
+            checkNameFree(name);
+            checkForwardTargets(name, valid.forwardTo(), valid.forwardDeadLetteredMessagesTo());
+            QueueEntity queue = new QueueEntity(this, name, valid);
+            queues.put(name, queue);
+            queue.armAutoDelete();
+            journal(Type.ENTITY_CREATED, name, "queue");
+            return valid;
+        });
+    }
+
+    public QueueOptions getQueue(String name) {
+        return locked(() -> queue(name).options);
+    }
+
+    public QueueOptions updateQueue(String name, QueueOptions options) {
+        QueueOptions valid = Validation.queue(options, tier);
+        return locked(() -> {
+            QueueEntity queue = queue(name);
+            checkForwardTargets(name, valid.forwardTo(), valid.forwardDeadLetteredMessagesTo());
+            if (valid.requiresSession() != queue.options.requiresSession()
+                    || valid.enablePartitioning() != queue.options.enablePartitioning()) {
+                throw new InvalidOptionException("requiresSession/enablePartitioning",
+                        valid.requiresSession() + "/" + valid.enablePartitioning(),
+                        "cannot be changed on an existing queue");
+            }
+            queue.options = valid;
+            queue.updated();
+            journal(Type.ENTITY_UPDATED, name, "queue");
+            return valid;
+        });
+    }
+
+    public void deleteQueue(String name) {
+        locked(() -> delete(queue(name), Type.ENTITY_DELETED));
+    }
+
+    public List<String> queueNames() {
+        return locked(() -> new ArrayList<>(queues.keySet()));
+    }
+
+    public boolean queueExists(String name) {
+        return locked(() -> queues.containsKey(name));
+    }
+
+    // ---- topics and subscriptions ---------------------------------------------------------------
+
+    public TopicOptions createTopic(String name, TopicOptions options) {
+        Validation.queueOrTopicName("topic", name);
+        TopicOptions valid = Validation.topic(options, tier);
+        return locked(() -> {
+            checkNameFree(name);
+            TopicEntity topic = new TopicEntity(this, name, valid);
+            topics.put(name, topic);
+            topic.armAutoDelete();
+            journal(Type.ENTITY_CREATED, name, "topic");
+            return valid;
+        });
+    }
+
+    public TopicOptions getTopic(String name) {
+        return locked(() -> topic(name).options);
+    }
+
+    public TopicOptions updateTopic(String name, TopicOptions options) {
+        TopicOptions valid = Validation.topic(options, tier);
+        return locked(() -> {
+            TopicEntity topic = topic(name);
+            if (valid.enablePartitioning() != topic.options.enablePartitioning()) {
+                throw new InvalidOptionException("enablePartitioning", valid.enablePartitioning(),
+                        "cannot be changed on an existing topic");
+            }
+            topic.options = valid;
+            topic.updated();
+            journal(Type.ENTITY_UPDATED, name, "topic");
+            return valid;
+        });
+    }
+
+    public void deleteTopic(String name) {
+        locked(() -> delete(topic(name), Type.ENTITY_DELETED));
+    }
+
+    public List<String> topicNames() {
+        return locked(() -> new ArrayList<>(topics.keySet()));
+    }
+
+    public boolean topicExists(String name) {
+        return locked(() -> topics.containsKey(name));
+    }
+
+    public SubscriptionOptions createSubscription(String topicName, String name, SubscriptionOptions options) {
+        Validation.subscriptionName(name);
+        SubscriptionOptions valid = Validation.subscription(options, tier);
+        return locked(() -> {
+            TopicEntity topic = topic(topicName);
+            if (topic.subscriptions.containsKey(name)) {
+                throw new BrokerException.EntityAlreadyExists(topicName + "/Subscriptions/" + name);
+            }
+            checkForwardTargets(name, valid.forwardTo(), valid.forwardDeadLetteredMessagesTo());
+            SubscriptionEntity subscription = new SubscriptionEntity(this, topic, name, valid);
+            topic.subscriptions.put(name, subscription);
+            subscription.armAutoDelete();
+            topic.touch();
+            journal(Type.ENTITY_CREATED, subscription.name, "subscription");
+            return valid;
+        });
+    }
+
+    public SubscriptionOptions getSubscription(String topicName, String name) {
+        return locked(() -> subscription(topicName, name).options);
+    }
+
+    public SubscriptionOptions updateSubscription(String topicName, String name, SubscriptionOptions options) {
+        SubscriptionOptions valid = Validation.subscription(options, tier);
+        return locked(() -> {
+            SubscriptionEntity subscription = subscription(topicName, name);
+            checkForwardTargets(name, valid.forwardTo(), valid.forwardDeadLetteredMessagesTo());
+            if (valid.requiresSession() != subscription.options.requiresSession()) {
+                throw new InvalidOptionException("requiresSession", valid.requiresSession(),
+                        "cannot be changed on an existing subscription");
+            }
+            subscription.options = valid;
+            subscription.updated();
+            journal(Type.ENTITY_UPDATED, subscription.name, "subscription");
+            return valid;
+        });
+    }
+
+    public void deleteSubscription(String topicName, String name) {
+        locked(() -> {
+            SubscriptionEntity subscription = subscription(topicName, name);
+            subscription.topic.touch();
+            delete(subscription, Type.ENTITY_DELETED);
+        });
+    }
+
+    public List<String> subscriptionNames(String topicName) {
+        return locked(() -> new ArrayList<>(topic(topicName).subscriptions.keySet()));
+    }
+
+    public boolean subscriptionExists(String topicName, String name) {
+        return locked(() -> topics.containsKey(topicName) && topics.get(topicName).subscriptions.containsKey(name));
+    }
+
+    // ---- runtime counts -----------------------------------------------------------------------
+
+    /** Counts of a queue or topic ({@code path} names it) or of a subscription. */
+    public EntityRuntimeInfo runtimeInfo(EntityPath path) {
+        return locked(() -> {
+            if (!path.isSubscription() && topics.containsKey(path.topicOrQueue())) {
+                TopicEntity topic = topics.get(path.topicOrQueue());
+                long size = topic.sizeInBytes();
+                return new EntityRuntimeInfo(0, 0, topic.scheduledCount(), 0, 0, 0, size,
+                        topic.subscriptions.size(), topic.createdAt, topic.updatedAt, topic.accessedAt);
+            }
+            MessageSource source = source(path);
+            MessageStore main = source.main;
+            long active = main.count(MessageState.ACTIVE);
+            long deferred = main.count(MessageState.DEFERRED);
+            long scheduled = main.count(MessageState.SCHEDULED);
+            long dead = source.deadLetters.size();
+            long transferDead = source.transferDeadLetters.size();
+            long size = main.sizeInBytes + source.deadLetters.sizeInBytes + source.transferDeadLetters.sizeInBytes;
+            return new EntityRuntimeInfo(active, deferred, scheduled, dead, transferDead,
+                    active + deferred + scheduled + dead + transferDead, size, 0,
+                    source.createdAt, source.updatedAt, source.accessedAt);
+        });
+    }
+
+    // ---- sending ------------------------------------------------------------------------------
+
+    /** Sends messages as one batch: all are accepted or none (LIM-1 counts the batch too). */
+    public void send(String entityName, List<Message> messages) {
+        List<StoredMessage> stored = prepare(messages);
+        locked(() -> {
+            SendTarget target = sendTarget(entityName);
+            stored.forEach(target::checkSendable);
+            stored.forEach(target::accept);
+        });
+    }
+
+    /** Schedules messages for {@code at} (SCH-1); returns their sequence numbers. */
+    public long[] schedule(String entityName, List<Message> messages, Instant at) {
+        Objects.requireNonNull(at, "at");
+        List<StoredMessage> stored = prepare(messages);
+        stored.forEach(m -> m.scheduledEnqueueTime = at);
+        return locked(() -> {
+            SendTarget target = sendTarget(entityName);
+            stored.forEach(target::checkSendable);
+            return stored.stream().mapToLong(target::schedule).toArray();
+        });
+    }
+
+    /** Cancels scheduled messages (SCH-2); MESSAGE_NOT_FOUND when one is not scheduled. */
+    public void cancelScheduled(String entityName, Collection<Long> sequenceNumbers) {
+        locked(() -> {
+            SendTarget target = sendTarget(entityName);
+            sequenceNumbers.forEach(target::cancelScheduled);
+        });
+    }
+
+    private List<StoredMessage> prepare(List<Message> messages) {
+        int limit = tier.defaultMaxMessageSizeBytes();
+        List<StoredMessage> stored = new ArrayList<>(messages.size());
+        long total = 0;
+        for (Message message : messages) {
+            Objects.requireNonNull(message, "message");
+            Validation.message(message);
+            StoredMessage m = new StoredMessage(message);
+            if (m.size > limit) {
+                throw new BrokerException.MessageSizeExceeded(m.size, limit);
+            }
+            total += m.size;
+            stored.add(m);
+        }
+        if (total > limit) {
+            throw new BrokerException.MessageSizeExceeded((int) Math.min(total, Integer.MAX_VALUE), limit);
+        }
+        return stored;
+    }
+
+    /** FWD-1..3: hands a message on to another entity, or to the source's transfer dead-letter queue. */
+    void forward(MessageSource source, StoredMessage m, String targetName, boolean fromDeadLetters) {
+        StoredMessage forwarded = m.copy(m.message);
+        forwarded.hopCount = m.hopCount + 1;
+        forwarded.enqueuedSequenceNumber = m.sequenceNumber;
+        forwarded.scheduledEnqueueTime = null;
+        if (forwarded.hopCount > MAX_HOPS) {
+            source.addTransferDeadLetter(m, "MaxTransferHopCountExceeded",
+                    "The message exceeded the maximum of " + MAX_HOPS + " transfer hops.");
+            return;
+        }
+        SendTarget target = queues.containsKey(targetName) ? queues.get(targetName) : topics.get(targetName);
+        if (target == null) {
+            source.addTransferDeadLetter(m, "MessagingEntityNotFound",
+                    "The forwarding destination '" + targetName + "' could not be found.");
+            return;
+        }
+        try {
+            target.checkSendable(forwarded);
+        } catch (BrokerException e) {
+            source.addTransferDeadLetter(m, e.reason() == ErrorReason.ENTITY_DISABLED
+                    ? "MessagingEntityDisabled" : "TransferFailed", e.getMessage());
+            return;
+        }
+        journal(Type.FORWARDED, fromDeadLetters ? source.deadLetters.pathText : source.main.pathText, m,
+                "to " + targetName);
+        target.accept(forwarded);
+    }
+
+    // ---- receiving ----------------------------------------------------------------------------
+
+    /**
+     * Receives up to {@code max} messages: returns what is ready at once, else waits in real time up to
+     * {@code maxWait} for the first one (CLK-3, LOCK-3).
+     */
+    public List<BrokeredMessage> receive(EntityPath path, ReceiveMode mode, int max, Duration maxWait) {
+        if (max < 1) {
+            throw new IllegalArgumentException("maxMessages must be at least 1, was " + max);
+        }
+        long deadline = System.nanoTime() + Math.max(0, maxWait.toNanos());
+        lock.lock();
+        try {
+            while (true) {
+                MessageSource source = source(path);
+                source.checkReceivable(path.subQueue());
+                checkNoSessions(source, path);
+                MessageStore store = source.store(path.subQueue());
+                List<BrokeredMessage> taken = source.takeReady(store, mode, max);
+                long remaining = deadline - System.nanoTime();
+                if (!taken.isEmpty() || remaining <= 0) {
+                    return taken;
+                }
+                store.readyOrChanged.await(remaining, TimeUnit.NANOSECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return List.of();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static void checkNoSessions(MessageSource source, EntityPath path) {
+        if (path.subQueue() == SubQueue.NONE && source.requiresSession()) {
+            throw new BrokerException.InvalidOperation("It is not possible for an entity that requires sessions "
+                    + "to create a non-sessionful message receiver. Entity: '" + source.name + "'.");
+        }
+    }
+
+    public List<BrokeredMessage> receiveDeferred(EntityPath path, ReceiveMode mode, Collection<Long> sequenceNumbers) {
+        return locked(() -> {
+            MessageSource source = source(path);
+            source.checkReceivable(path.subQueue());
+            return source.takeDeferred(source.store(path.subQueue()), mode, sequenceNumbers);
+        });
+    }
+
+    /** PEEK-1: up to {@code max} (at most 250) messages from {@code fromSequenceNumber} on; no lock. */
+    public List<BrokeredMessage> peek(EntityPath path, long fromSequenceNumber, int max) {
+        if (max < 1) {
+            throw new IllegalArgumentException("maxMessages must be at least 1, was " + max);
+        }
+        return locked(() -> {
+            MessageSource source = source(path);
+            return source.peek(source.store(path.subQueue()), fromSequenceNumber, Math.min(max, MAX_PEEK));
+        });
+    }
+
+    public void complete(EntityPath path, UUID lockToken) {
+        locked(() -> {
+            MessageSource source = source(path);
+            source.complete(source.store(path.subQueue()), lockToken);
+        });
+    }
+
+    public void abandon(EntityPath path, UUID lockToken, Map<String, Object> propertiesToModify) {
+        locked(() -> {
+            MessageSource source = source(path);
+            source.abandon(source.store(path.subQueue()), lockToken, propertiesToModify);
+        });
+    }
+
+    public void defer(EntityPath path, UUID lockToken, Map<String, Object> propertiesToModify) {
+        locked(() -> {
+            MessageSource source = source(path);
+            source.defer(source.store(path.subQueue()), lockToken, propertiesToModify);
+        });
+    }
+
+    public void deadLetter(EntityPath path, UUID lockToken, String reason, String description,
+                           Map<String, Object> propertiesToModify) {
+        locked(() -> {
+            MessageSource source = source(path);
+            source.deadLetter(source.store(path.subQueue()), lockToken, reason, description, propertiesToModify);
+        });
+    }
+
+    public Instant renewLock(EntityPath path, UUID lockToken) {
+        return locked(() -> {
+            MessageSource source = source(path);
+            return source.renewLock(source.store(path.subQueue()), lockToken);
+        });
+    }
+
+    /** Wakes every blocked receiver so it re-checks (after a clock advance or on close). */
+    public void wakeAll() {
+        locked(() -> {
+            for (QueueEntity queue : queues.values()) {
+                signal(queue);
+            }
+            for (TopicEntity topic : topics.values()) {
+                topic.subscriptions.values().forEach(this::signal);
+            }
+        });
+    }
+
+    private void signal(MessageSource source) {
+        source.main.readyOrChanged.signalAll();
+        source.deadLetters.readyOrChanged.signalAll();
+        source.transferDeadLetters.readyOrChanged.signalAll();
+    }
+
+    // ---- lookup and deletion ------------------------------------------------------------------
+
+    private QueueEntity queue(String name) {
+        QueueEntity queue = queues.get(name);
+        if (queue == null) {
+            throw new BrokerException.EntityNotFound(name);
+        }
+        return queue;
+    }
+
+    private TopicEntity topic(String name) {
+        TopicEntity topic = topics.get(name);
+        if (topic == null) {
+            throw new BrokerException.EntityNotFound(name);
+        }
+        return topic;
+    }
+
+    private SubscriptionEntity subscription(String topicName, String name) {
+        SubscriptionEntity subscription = topic(topicName).subscriptions.get(name);
+        if (subscription == null) {
+            throw new BrokerException.EntityNotFound(topicName + "/Subscriptions/" + name);
+        }
+        return subscription;
+    }
+
+    private MessageSource source(EntityPath path) {
+        return path.isSubscription() ? subscription(path.topicOrQueue(), path.subscription())
+                : queue(path.topicOrQueue());
+    }
+
+    private SendTarget sendTarget(String name) {
+        QueueEntity queue = queues.get(name);
+        if (queue != null) {
+            return queue;
+        }
+        return topic(name);
+    }
+
+    private void checkNameFree(String name) {
+        if (queues.containsKey(name) || topics.containsKey(name)) {
+            throw new BrokerException.EntityAlreadyExists(name);
+        }
+    }
+
+    private void checkForwardTargets(String source, String forwardTo, String forwardDeadLetteredTo) {
+        for (String target : new String[] {forwardTo, forwardDeadLetteredTo}) {
+            if (target == null) {
+                continue;
+            }
+            if (target.equalsIgnoreCase(source)) {
+                throw new InvalidOptionException("forwardTo", target,
+                        "an entity cannot forward to itself");
+            }
+            if (!queues.containsKey(target) && !topics.containsKey(target)) {
+                throw new InvalidOptionException("forwardTo", target,
+                        "the destination must be an existing queue or topic (FWD-1)");
+            }
+        }
+    }
+
+    void autoDelete(Entity entity) {
+        delete(entity, Type.AUTO_DELETED);
+    }
+
+    private void delete(Entity entity, Type how) {
+        entity.deleted = true;
+        entity.cancelAutoDelete();
+        entity.onDelete();
+        if (entity instanceof QueueEntity queue) {
+            queues.remove(queue.name);
+            signal(queue);
+        } else if (entity instanceof TopicEntity topic) {
+            topics.remove(topic.name);
+        } else if (entity instanceof SubscriptionEntity subscription) {
+            subscription.topic.subscriptions.remove(subscription.subscriptionName);
+            signal(subscription);
+        }
+        journal(how, entity.name, how == Type.AUTO_DELETED ? "idle for " + entity.autoDeleteOnIdle() : "");
+    }
+}

@@ -1,0 +1,34 @@
+package dev.sbemu.core.internal;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+
+/** Message ids seen within the detection window (DUP-1); each id is forgotten by a clock timer. */
+final class DuplicateDetector {
+    private final Broker broker;
+    private final Map<String, Instant> seen = new HashMap<>();
+
+    DuplicateDetector(Broker broker) {
+        this.broker = broker;
+    }
+
+    /** Records {@code id}; true when it was seen within {@code window} (the message is then dropped). */
+    boolean isDuplicate(String id, Duration window) {
+        if (id == null) {
+            return false;
+        }
+        if (seen.containsKey(id)) {
+            return true;
+        }
+        Instant now = broker.now();
+        seen.put(id, now);
+        broker.timers.schedule(now.plus(window), () -> seen.remove(id, now));
+        return false;
+    }
+
+    void clear() {
+        seen.clear();
+    }
+}

@@ -1,0 +1,82 @@
+package dev.sbemu.core.internal;
+
+import dev.sbemu.core.Durations;
+import dev.sbemu.core.EntityStatus;
+import java.time.Duration;
+import java.time.Instant;
+
+/** A queue, topic or subscription: name, timestamps and auto-delete on idle (ADI-1..4). */
+abstract class Entity {
+    final Broker broker;
+    final String name;
+    final Instant createdAt;
+    Instant updatedAt;
+    Instant accessedAt;
+    private Instant lastActivity;
+    private TimerQueue.Timer autoDeleteTimer;
+    boolean deleted;
+
+    Entity(Broker broker, String name) {
+        this.broker = broker;
+        this.name = name;
+        this.createdAt = broker.now();
+        this.updatedAt = createdAt;
+        this.accessedAt = createdAt;
+        this.lastActivity = createdAt;
+    }
+
+    abstract EntityStatus status();
+
+    abstract Duration autoDeleteOnIdle();
+
+    /** Whether something keeps the entity from being idle right now (ADI-3, ADI-4). */
+    abstract boolean busy();
+
+    /** Drops messages and timers when the entity is deleted. */
+    abstract void onDelete();
+
+    /** Records activity: resets the idle timer (ADI-3). */
+    void touch() {
+        Instant now = broker.now();
+        lastActivity = now;
+        accessedAt = now;
+    }
+
+    void updated() {
+        updatedAt = broker.now();
+        touch();
+        armAutoDelete();
+    }
+
+    /** (Re)arms the auto-delete timer from the last activity; the timer re-checks idleness when it fires. */
+    void armAutoDelete() {
+        broker.timers.cancel(autoDeleteTimer);
+        autoDeleteTimer = null;
+        Duration idle = autoDeleteOnIdle();
+        if (!Durations.isUnlimited(idle)) {
+            autoDeleteTimer = broker.timers.schedule(lastActivity.plus(idle), this::onAutoDeleteDue);
+        }
+    }
+
+    private void onAutoDeleteDue() {
+        autoDeleteTimer = null;
+        if (deleted || Durations.isUnlimited(autoDeleteOnIdle())) {
+            return;
+        }
+        Instant now = broker.now();
+        if (busy()) {
+            lastActivity = now;
+        }
+        Instant due = lastActivity.plus(autoDeleteOnIdle());
+        if (due.isAfter(now)) {
+            autoDeleteTimer = broker.timers.schedule(due, this::onAutoDeleteDue);
+        } else {
+            broker.autoDelete(this);
+        }
+    }
+
+    void cancelAutoDelete() {
+        broker.timers.cancel(autoDeleteTimer);
+        autoDeleteTimer = null;
+    }
+}

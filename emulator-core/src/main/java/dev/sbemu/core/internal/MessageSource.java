@@ -1,0 +1,375 @@
+package dev.sbemu.core.internal;
+
+import dev.sbemu.core.BrokerException;
+import dev.sbemu.core.BrokeredMessage;
+import dev.sbemu.core.Durations;
+import dev.sbemu.core.EntityPath;
+import dev.sbemu.core.EntityStatus;
+import dev.sbemu.core.ExpiryMode;
+import dev.sbemu.core.JournalEvent.Type;
+import dev.sbemu.core.Message;
+import dev.sbemu.core.MessageState;
+import dev.sbemu.core.ReceiveMode;
+import dev.sbemu.core.SubQueue;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * A queue or subscription: what receivers take messages from. Holds the main store and the two
+ * dead-letter sub-queues, and the settlement, expiry and lock rules (LOCK, DLQ, TTL). Every method
+ * runs under the broker's lock.
+ */
+abstract class MessageSource extends Entity {
+    static final String TTL_EXPIRED = "TTLExpiredException";
+    static final String TTL_EXPIRED_DESCRIPTION = "The message expired and was dead lettered.";
+    static final String MAX_DELIVERY = "MaxDeliveryCountExceeded";
+    static final String LOCK_LOST_TEXT = "The lock supplied is invalid. Either the lock expired, or the message has "
+            + "already been removed from the queue, or was received by a different receiver instance.";
+
+    final MessageStore main;
+    final MessageStore deadLetters;
+    final MessageStore transferDeadLetters;
+
+    MessageSource(Broker broker, EntityPath path) {
+        super(broker, path.entityName());
+        this.main = new MessageStore(path, broker.newCondition());
+        this.deadLetters = new MessageStore(path.withSubQueue(SubQueue.DEAD_LETTER_QUEUE), broker.newCondition());
+        this.transferDeadLetters = new MessageStore(path.withSubQueue(SubQueue.TRANSFER_DEAD_LETTER_QUEUE),
+                broker.newCondition());
+    }
+
+    abstract Duration lockDuration();
+
+    abstract int maxDeliveryCount();
+
+    /** The entity's effective default TTL (TTL-6, TTL-8). */
+    abstract Duration defaultTimeToLive();
+
+    abstract boolean deadLetteringOnMessageExpiration();
+
+    abstract String forwardTo();
+
+    abstract String forwardDeadLetteredMessagesTo();
+
+    abstract boolean requiresSession();
+
+    MessageStore store(SubQueue subQueue) {
+        return switch (subQueue) {
+            case NONE -> main;
+            case DEAD_LETTER_QUEUE -> deadLetters;
+            case TRANSFER_DEAD_LETTER_QUEUE -> transferDeadLetters;
+        };
+    }
+
+    // ---- arrival ------------------------------------------------------------------------------
+
+    /** Takes a message whose sequence number and enqueued time are set: forwards it or makes it ready. */
+    void enqueue(StoredMessage m) {
+        if (forwardTo() != null) {
+            broker.forward(this, m, forwardTo(), false);
+            return;
+        }
+        Duration ttl = m.message.timeToLive() == null ? defaultTimeToLive()
+                : min(m.message.timeToLive(), defaultTimeToLive());
+        m.effectiveTtl = Durations.isUnlimited(ttl) ? null : ttl;
+        m.expiresAt = Durations.plusOrNever(m.enqueuedTime, ttl);
+        m.state = MessageState.ACTIVE;
+        main.add(m);
+        if (m.expiresAt != null && broker.expiryMode == ExpiryMode.EAGER) {
+            if (m.isExpiredAt(broker.now())) {
+                expire(m);
+                return;
+            }
+            m.expiryTimer = broker.timers.schedule(m.expiresAt, () -> onExpiryDue(m));
+        }
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    // ---- receive ------------------------------------------------------------------------------
+
+    void checkReceivable(SubQueue subQueue) {
+        if (subQueue == SubQueue.NONE && forwardTo() != null) {
+            throw new BrokerException.InvalidOperation("Cannot create a message receiver on an entity with "
+                    + "auto-forwarding enabled. Entity: '" + name + "'.");
+        }
+        EntityStatus status = status();
+        if (status == EntityStatus.DISABLED || status == EntityStatus.RECEIVE_DISABLED) {
+            throw new BrokerException.EntityDisabled(name, status, "receive");
+        }
+    }
+
+    /** Takes up to {@code max} ready messages at once; never blocks. */
+    List<BrokeredMessage> takeReady(MessageStore store, ReceiveMode mode, int max) {
+        Instant now = broker.now();
+        touch();
+        if (store == main && broker.expiryMode == ExpiryMode.LAZY) {
+            expireAllDue(now);
+        }
+        List<BrokeredMessage> taken = new ArrayList<>(Math.min(max, 16));
+        while (taken.size() < max) {
+            Map.Entry<Long, StoredMessage> first = store.ready.pollFirstEntry();
+            if (first == null) {
+                break;
+            }
+            StoredMessage m = first.getValue();
+            if (store == main && m.isExpiredAt(now)) {
+                expire(m);
+                continue;
+            }
+            taken.add(deliver(store, m, mode, now));
+        }
+        return taken;
+    }
+
+    private BrokeredMessage deliver(MessageStore store, StoredMessage m, ReceiveMode mode, Instant now) {
+        if (mode == ReceiveMode.RECEIVE_AND_DELETE) {
+            store.remove(m);
+            broker.timers.cancel(m.expiryTimer);
+            broker.journal(Type.RECEIVED, store.pathText, m, "receive-and-delete");
+            return m.snapshot(false, true);
+        }
+        store.lock(m, broker.newLockToken());
+        m.lockedUntil = now.plus(lockDuration());
+        m.lockTimer = broker.timers.schedule(m.lockedUntil, () -> onLockExpired(m));
+        broker.journal(Type.RECEIVED, store.pathText, m, "locked until " + m.lockedUntil);
+        return m.snapshot(true, true);
+    }
+
+    /** LAZY mode: the receiver touching the entity removes what has expired (TTL-11). */
+    private void expireAllDue(Instant now) {
+        Iterator<StoredMessage> it = main.ready.values().iterator();
+        List<StoredMessage> expired = new ArrayList<>();
+        while (it.hasNext()) {
+            StoredMessage m = it.next();
+            if (m.isExpiredAt(now)) {
+                expired.add(m);
+            }
+        }
+        expired.forEach(this::expire);
+    }
+
+    /** Deferred messages by sequence number (DLQ-4, TTL-15): unknown numbers yield nothing. */
+    List<BrokeredMessage> takeDeferred(MessageStore store, ReceiveMode mode, Collection<Long> sequenceNumbers) {
+        Instant now = broker.now();
+        touch();
+        List<BrokeredMessage> taken = new ArrayList<>();
+        for (Long sequenceNumber : sequenceNumbers) {
+            StoredMessage m = store.bySequence.get(sequenceNumber);
+            if (m == null || m.state != MessageState.DEFERRED || m.isLocked()) {
+                continue;
+            }
+            if (store == main && m.isExpiredAt(now)) {
+                expire(m);
+                continue;
+            }
+            taken.add(deliver(store, m, mode, now));
+        }
+        return taken;
+    }
+
+    List<BrokeredMessage> peek(MessageStore store, long fromSequenceNumber, int max) {
+        Instant now = broker.now();
+        touch();
+        boolean lazy = broker.expiryMode == ExpiryMode.LAZY;
+        List<BrokeredMessage> peeked = new ArrayList<>(Math.min(max, 32));
+        for (StoredMessage m : store.bySequence.tailMap(fromSequenceNumber, true).values()) {
+            if (peeked.size() >= max) {
+                break;
+            }
+            if (store == main && !lazy && !m.isLocked() && m.isExpiredAt(now)) {
+                continue;
+            }
+            peeked.add(m.snapshot(false, !lazy));
+        }
+        return peeked;
+    }
+
+    // ---- settlement ---------------------------------------------------------------------------
+
+    /** The locked message of {@code token}, or MESSAGE_LOCK_LOST (DLQ-3). */
+    StoredMessage lockedMessage(MessageStore store, UUID token) {
+        StoredMessage m = store.locked.get(token);
+        if (m == null) {
+            throw new BrokerException.MessageLockLost(LOCK_LOST_TEXT + " Reference: " + token + ", entity: "
+                    + store.pathText);
+        }
+        if (!m.lockedUntil.isAfter(broker.now())) {
+            onLockExpired(m);
+            throw new BrokerException.MessageLockLost(LOCK_LOST_TEXT + " Reference: " + token);
+        }
+        return m;
+    }
+
+    void complete(MessageStore store, UUID token) {
+        StoredMessage m = lockedMessage(store, token);
+        touch();
+        releaseTimers(m);
+        store.remove(m);
+        broker.journal(Type.COMPLETED, store.pathText, m, "");
+    }
+
+    void abandon(MessageStore store, UUID token, Map<String, Object> propertiesToModify) {
+        StoredMessage m = lockedMessage(store, token);
+        touch();
+        modify(m, propertiesToModify);
+        broker.journal(Type.ABANDONED, store.pathText, m, "");
+        endDelivery(store, m);
+    }
+
+    void defer(MessageStore store, UUID token, Map<String, Object> propertiesToModify) {
+        StoredMessage m = lockedMessage(store, token);
+        touch();
+        modify(m, propertiesToModify);
+        broker.timers.cancel(m.lockTimer);
+        store.unlock(m);
+        m.deliveryCount++;
+        broker.timers.cancel(m.expiryTimer);
+        store.setState(m, MessageState.DEFERRED);
+        broker.journal(Type.DEFERRED, store.pathText, m, "");
+    }
+
+    void deadLetter(MessageStore store, UUID token, String reason, String description,
+                    Map<String, Object> propertiesToModify) {
+        if (store != main) {
+            throw new BrokerException.InvalidOperation(
+                    "A message cannot be dead-lettered from a dead-letter queue (" + store.pathText + ").");
+        }
+        StoredMessage m = lockedMessage(store, token);
+        touch();
+        modify(m, propertiesToModify);
+        moveToDeadLetters(m, reason, description);
+    }
+
+    Instant renewLock(MessageStore store, UUID token) {
+        StoredMessage m = lockedMessage(store, token);
+        touch();
+        broker.timers.cancel(m.lockTimer);
+        m.lockedUntil = broker.now().plus(lockDuration());
+        m.lockTimer = broker.timers.schedule(m.lockedUntil, () -> onLockExpired(m));
+        broker.journal(Type.LOCK_RENEWED, store.pathText, m, "locked until " + m.lockedUntil);
+        return m.lockedUntil;
+    }
+
+    private void modify(StoredMessage m, Map<String, Object> propertiesToModify) {
+        if (propertiesToModify != null && !propertiesToModify.isEmpty()) {
+            Message.Builder b = m.message.toBuilder();
+            propertiesToModify.forEach(b::applicationProperty);
+            m.message = b.build();
+        }
+    }
+
+    // ---- time ---------------------------------------------------------------------------------
+
+    private void onLockExpired(StoredMessage m) {
+        MessageStore store = m.store;
+        if (store == null || !m.isLocked()) {
+            return;
+        }
+        broker.journal(Type.LOCK_EXPIRED, store.pathText, m, "delivery " + (m.deliveryCount + 1));
+        endDelivery(store, m);
+    }
+
+    /** A delivery ended without completion (abandon or lock expiry): DLQ-2, TTL-4, TTL-10. */
+    private void endDelivery(MessageStore store, StoredMessage m) {
+        broker.timers.cancel(m.lockTimer);
+        store.unlock(m);
+        m.deliveryCount++;
+        if (store != main) {
+            store.makeReady(m);
+            return;
+        }
+        if (m.isExpiredAt(broker.now())) {
+            expire(m);
+        } else if (m.deliveryCount >= maxDeliveryCount()) {
+            moveToDeadLetters(m, MAX_DELIVERY,
+                    "Message could not be consumed after " + maxDeliveryCount() + " delivery attempts.");
+        } else if (m.state == MessageState.ACTIVE) {
+            store.makeReady(m);
+        }
+    }
+
+    private void onExpiryDue(StoredMessage m) {
+        m.expiryTimer = null;
+        if (m.store == main && m.state == MessageState.ACTIVE && !m.isLocked()) {
+            expire(m);
+        }
+    }
+
+    /** TTL-9: dead-letter or drop. */
+    void expire(StoredMessage m) {
+        if (deadLetteringOnMessageExpiration()) {
+            broker.journal(Type.EXPIRED, main.pathText, m, "to the dead-letter queue");
+            moveToDeadLetters(m, TTL_EXPIRED, TTL_EXPIRED_DESCRIPTION);
+        } else {
+            releaseTimers(m);
+            main.remove(m);
+            broker.journal(Type.EXPIRED, main.pathText, m, "dropped");
+        }
+    }
+
+    /** Moves a main-store message to the dead-letter queue, or forwards it (FWD-1). */
+    void moveToDeadLetters(StoredMessage m, String reason, String description) {
+        releaseTimers(m);
+        if (m.store != null) {
+            m.store.remove(m);
+        }
+        Message.Builder b = m.message.toBuilder();
+        if (reason != null) {
+            b.applicationProperty(BrokeredMessage.DEAD_LETTER_REASON, reason);
+        }
+        if (description != null) {
+            b.applicationProperty(BrokeredMessage.DEAD_LETTER_DESCRIPTION, description);
+        }
+        m.message = b.build();
+        m.state = MessageState.ACTIVE;
+        broker.journal(Type.DEAD_LETTERED, deadLetters.pathText, m, reason == null ? "" : reason);
+        if (forwardDeadLetteredMessagesTo() != null) {
+            m.deadLetterSource = name;
+            broker.forward(this, m, forwardDeadLetteredMessagesTo(), true);
+        } else {
+            deadLetters.add(m);
+        }
+    }
+
+    /** A message that could not be transferred (FWD-3) lands in the transfer dead-letter queue. */
+    void addTransferDeadLetter(StoredMessage m, String reason, String description) {
+        Message.Builder b = m.message.toBuilder();
+        b.applicationProperty(BrokeredMessage.DEAD_LETTER_REASON, reason);
+        b.applicationProperty(BrokeredMessage.DEAD_LETTER_DESCRIPTION, description);
+        m.message = b.build();
+        m.state = MessageState.ACTIVE;
+        transferDeadLetters.add(m);
+        broker.journal(Type.DEAD_LETTERED, transferDeadLetters.pathText, m, reason);
+    }
+
+    private void releaseTimers(StoredMessage m) {
+        broker.timers.cancel(m.lockTimer);
+        broker.timers.cancel(m.expiryTimer);
+        m.lockTimer = null;
+        m.expiryTimer = null;
+    }
+
+    @Override
+    void onDelete() {
+        for (MessageStore store : new MessageStore[] {main, deadLetters, transferDeadLetters}) {
+            for (StoredMessage m : store.bySequence.values()) {
+                releaseTimers(m);
+                broker.timers.cancel(m.scheduleTimer);
+            }
+            store.clear();
+        }
+    }
+
+    long activeCount() {
+        return main.count(MessageState.ACTIVE);
+    }
+}

@@ -1,0 +1,95 @@
+package dev.sbemu.core.internal;
+
+import dev.sbemu.core.EntityPath;
+import dev.sbemu.core.EntityStatus;
+import dev.sbemu.core.SubscriptionOptions;
+import java.time.Duration;
+
+/** A subscription: a message source fed by its topic through its rules (RUL-1). */
+final class SubscriptionEntity extends MessageSource {
+    static final String SESSION_ID_NULL = "Session id is null.";
+
+    final TopicEntity topic;
+    final String subscriptionName;
+    SubscriptionOptions options;
+    final RuleSet rules;
+
+    SubscriptionEntity(Broker broker, TopicEntity topic, String subscriptionName, SubscriptionOptions options) {
+        super(broker, EntityPath.subscription(topic.name, subscriptionName));
+        this.topic = topic;
+        this.subscriptionName = subscriptionName;
+        this.options = options;
+        this.rules = new RuleSet();
+    }
+
+    /** Copies the topic's message in, once per matching rule set (RUL-1), keeping its sequence number (RUL-5). */
+    void offer(StoredMessage fromTopic) {
+        for (var message : rules.copiesFor(fromTopic)) {
+            StoredMessage copy = fromTopic.copy(message);
+            if (requiresSession() && message.sessionId() == null) {
+                moveToDeadLetters(copy, SESSION_ID_NULL, SESSION_ID_NULL);
+                continue;
+            }
+            enqueue(copy);
+        }
+    }
+
+    @Override
+    void touch() {
+        super.touch();
+        topic.touch();
+    }
+
+    @Override
+    Duration lockDuration() {
+        return options.lockDuration();
+    }
+
+    @Override
+    int maxDeliveryCount() {
+        return options.maxDeliveryCount();
+    }
+
+    /** TTL-8: the smaller of the topic's and the subscription's default. */
+    @Override
+    Duration defaultTimeToLive() {
+        Duration topicTtl = topic.options.defaultMessageTimeToLive();
+        Duration ownTtl = options.defaultMessageTimeToLive();
+        return topicTtl.compareTo(ownTtl) <= 0 ? topicTtl : ownTtl;
+    }
+
+    @Override
+    boolean deadLetteringOnMessageExpiration() {
+        return options.deadLetteringOnMessageExpiration();
+    }
+
+    @Override
+    String forwardTo() {
+        return options.forwardTo();
+    }
+
+    @Override
+    String forwardDeadLetteredMessagesTo() {
+        return options.forwardDeadLetteredMessagesTo();
+    }
+
+    @Override
+    boolean requiresSession() {
+        return options.requiresSession();
+    }
+
+    @Override
+    EntityStatus status() {
+        return options.status();
+    }
+
+    @Override
+    Duration autoDeleteOnIdle() {
+        return options.autoDeleteOnIdle();
+    }
+
+    @Override
+    boolean busy() {
+        return forwardTo() != null;
+    }
+}

@@ -1,0 +1,68 @@
+package dev.sbemu.core.internal;
+
+import java.time.Instant;
+import java.util.TreeSet;
+
+/**
+ * Every time-based transition of one namespace, ordered by due instant and then by creation order
+ * (SPEC CLK-2). Cancelling is O(log n), so completed messages leave no timers behind.
+ * Not thread-safe: guarded by the broker's lock.
+ */
+public final class TimerQueue {
+
+    /** A pending transition. */
+    public static final class Timer implements Comparable<Timer> {
+        private final Instant due;
+        private final long order;
+        private final Runnable action;
+
+        private Timer(Instant due, long order, Runnable action) {
+            this.due = due;
+            this.order = order;
+            this.action = action;
+        }
+
+        public Instant due() {
+            return due;
+        }
+
+        @Override
+        public int compareTo(Timer other) {
+            int byDue = due.compareTo(other.due);
+            return byDue != 0 ? byDue : Long.compare(order, other.order);
+        }
+    }
+
+    private final TreeSet<Timer> timers = new TreeSet<>();
+    private long nextOrder;
+
+    /** Schedules {@code action} at {@code due}. */
+    public Timer schedule(Instant due, Runnable action) {
+        Timer timer = new Timer(due, nextOrder++, action);
+        timers.add(timer);
+        return timer;
+    }
+
+    /** Removes a pending timer; null and fired timers are ignored. */
+    public void cancel(Timer timer) {
+        if (timer != null) {
+            timers.remove(timer);
+        }
+    }
+
+    /** The earliest due instant, or null. */
+    public Instant nextDue() {
+        return timers.isEmpty() ? null : timers.first().due;
+    }
+
+    /** Runs, in order, every timer due at or before {@code now}, including timers those timers add. */
+    public void fireDue(Instant now) {
+        while (!timers.isEmpty() && !timers.first().due.isAfter(now)) {
+            timers.pollFirst().action.run();
+        }
+    }
+
+    public int size() {
+        return timers.size();
+    }
+}

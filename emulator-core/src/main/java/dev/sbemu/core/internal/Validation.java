@@ -1,0 +1,165 @@
+package dev.sbemu.core.internal;
+
+import dev.sbemu.core.InvalidOptionException;
+import dev.sbemu.core.Message;
+import dev.sbemu.core.QueueOptions;
+import dev.sbemu.core.SubscriptionOptions;
+import dev.sbemu.core.Tier;
+import dev.sbemu.core.TopicOptions;
+import java.time.Duration;
+import java.util.regex.Pattern;
+
+/** The service's limits on names, entity properties and message fields (LIM-2, LOCK-1, DLQ-2, ADI-2, DUP-1). */
+final class Validation {
+    static final Duration MIN_LOCK = Duration.ofSeconds(5);
+    static final Duration MAX_LOCK = Duration.ofMinutes(5);
+    static final Duration MIN_AUTO_DELETE = Duration.ofMinutes(5);
+    static final Duration MIN_TTL = Duration.ofSeconds(1);
+    static final Duration MIN_DUP_WINDOW = Duration.ofSeconds(20);
+    static final Duration MAX_DUP_WINDOW = Duration.ofDays(7);
+    static final Duration BASIC_MAX_TTL = Duration.ofDays(14);
+    static final long MAX_SIZE_MB = 81920;
+
+    private static final Pattern PATH_NAME = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9._/-]*[A-Za-z0-9])?");
+    private static final Pattern SHORT_NAME = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?");
+
+    private Validation() {
+    }
+
+    static void queueOrTopicName(String kind, String name) {
+        checkName(kind + " name", name, 260, PATH_NAME,
+                "letters, digits, '.', '-', '_' and '/', starting and ending with a letter or digit");
+    }
+
+    static void subscriptionName(String name) {
+        checkName("subscription name", name, 50, SHORT_NAME,
+                "letters, digits, '.', '-' and '_', starting and ending with a letter or digit");
+    }
+
+    static void ruleName(String name) {
+        if ("$Default".equals(name)) {
+            return;
+        }
+        checkName("rule name", name, 50, SHORT_NAME,
+                "letters, digits, '.', '-' and '_', starting and ending with a letter or digit");
+    }
+
+    private static void checkName(String what, String name, int maxLength, Pattern pattern, String allowed) {
+        if (name == null || name.isEmpty()) {
+            throw new InvalidOptionException(what, name, "a name is required");
+        }
+        if (name.length() > maxLength) {
+            throw new InvalidOptionException(what, name, "at most " + maxLength + " characters");
+        }
+        if (!pattern.matcher(name).matches() || name.contains("//")) {
+            throw new InvalidOptionException(what, name, allowed);
+        }
+    }
+
+    static QueueOptions queue(QueueOptions o, Tier tier) {
+        lockDuration(o.lockDuration());
+        maxDeliveryCount(o.maxDeliveryCount());
+        ttl(o.defaultMessageTimeToLive());
+        autoDelete(o.autoDeleteOnIdle());
+        duplicateWindow(o.duplicateDetectionHistoryTimeWindow());
+        maxSize(o.maxSizeInMegabytes());
+        maxMessageSize(o.maxMessageSizeInKilobytes(), tier);
+        if (o.requiresSession() && o.forwardTo() != null) {
+            throw new InvalidOptionException("forwardTo", o.forwardTo(),
+                    "a session-enabled entity cannot forward messages (FWD-4)");
+        }
+        return o.toBuilder().defaultMessageTimeToLive(capTtl(o.defaultMessageTimeToLive(), tier)).build();
+    }
+
+    static TopicOptions topic(TopicOptions o, Tier tier) {
+        ttl(o.defaultMessageTimeToLive());
+        autoDelete(o.autoDeleteOnIdle());
+        duplicateWindow(o.duplicateDetectionHistoryTimeWindow());
+        maxSize(o.maxSizeInMegabytes());
+        maxMessageSize(o.maxMessageSizeInKilobytes(), tier);
+        return o.toBuilder().defaultMessageTimeToLive(capTtl(o.defaultMessageTimeToLive(), tier)).build();
+    }
+
+    static SubscriptionOptions subscription(SubscriptionOptions o, Tier tier) {
+        lockDuration(o.lockDuration());
+        maxDeliveryCount(o.maxDeliveryCount());
+        ttl(o.defaultMessageTimeToLive());
+        autoDelete(o.autoDeleteOnIdle());
+        if (o.requiresSession() && o.forwardTo() != null) {
+            throw new InvalidOptionException("forwardTo", o.forwardTo(),
+                    "a session-enabled entity cannot forward messages (FWD-4)");
+        }
+        return o.toBuilder().defaultMessageTimeToLive(capTtl(o.defaultMessageTimeToLive(), tier)).build();
+    }
+
+    /** TTL-7: a Basic namespace caps the default TTL at 14 days. */
+    private static Duration capTtl(Duration ttl, Tier tier) {
+        return tier == Tier.BASIC && ttl.compareTo(BASIC_MAX_TTL) > 0 ? BASIC_MAX_TTL : ttl;
+    }
+
+    static void lockDuration(Duration d) {
+        if (d.compareTo(MIN_LOCK) < 0 || d.compareTo(MAX_LOCK) > 0) {
+            throw new InvalidOptionException("lockDuration", d, "must be between PT5S and PT5M");
+        }
+    }
+
+    static void maxDeliveryCount(int n) {
+        if (n < 1) {
+            throw new InvalidOptionException("maxDeliveryCount", n, "must be at least 1");
+        }
+    }
+
+    static void ttl(Duration d) {
+        if (d.compareTo(MIN_TTL) < 0) {
+            throw new InvalidOptionException("defaultMessageTimeToLive", d, "must be at least PT1S");
+        }
+    }
+
+    static void autoDelete(Duration d) {
+        if (d.compareTo(MIN_AUTO_DELETE) < 0) {
+            throw new InvalidOptionException("autoDeleteOnIdle", d, "must be at least PT5M (ADI-2)");
+        }
+    }
+
+    static void duplicateWindow(Duration d) {
+        if (d.compareTo(MIN_DUP_WINDOW) < 0 || d.compareTo(MAX_DUP_WINDOW) > 0) {
+            throw new InvalidOptionException("duplicateDetectionHistoryTimeWindow", d,
+                    "must be between PT20S and P7D");
+        }
+    }
+
+    static void maxSize(long mb) {
+        if (mb < 1 || mb > MAX_SIZE_MB) {
+            throw new InvalidOptionException("maxSizeInMegabytes", mb, "must be between 1 and " + MAX_SIZE_MB);
+        }
+    }
+
+    static void maxMessageSize(Long kb, Tier tier) {
+        if (kb == null) {
+            return;
+        }
+        if (tier != Tier.PREMIUM) {
+            throw new InvalidOptionException("maxMessageSizeInKilobytes", kb, "can be set on Premium only");
+        }
+        if (kb < 1024 || kb > 102400) {
+            throw new InvalidOptionException("maxMessageSizeInKilobytes", kb, "must be between 1024 and 102400");
+        }
+    }
+
+    /** LIM-2: message id, session id and partition key at most 128 characters; TTL positive. */
+    static void message(Message m) {
+        fieldLength("messageId", m.messageId());
+        fieldLength("sessionId", m.sessionId());
+        fieldLength("partitionKey", m.partitionKey());
+        if (m.partitionKey() != null && m.sessionId() != null && !m.partitionKey().equals(m.sessionId())) {
+            throw new InvalidOptionException("partitionKey", m.partitionKey(),
+                    "must equal the sessionId ('" + m.sessionId() + "') when both are set");
+        }
+    }
+
+    private static void fieldLength(String field, String value) {
+        if (value != null && value.length() > 128) {
+            throw new InvalidOptionException(field, value.substring(0, 16) + "...", "at most 128 characters");
+        }
+    }
+}
