@@ -270,6 +270,45 @@ public final class Namespace implements AutoCloseable {
         return broker.renewLock(entity, Objects.requireNonNull(lockToken, "lockToken"));
     }
 
+    // ---- sessions -------------------------------------------------------------------------------
+
+    /**
+     * Locks a session of a session-enabled queue or subscription (SES-2): the named one, or with
+     * {@code sessionId} null the next one with messages, waiting in real time up to {@code maxWait}.
+     *
+     * @throws BrokerException.SessionCannotBeLocked when another receiver holds the named session
+     * @throws BrokerException.ServiceTimeout when no session became available in time
+     * @throws BrokerException.InvalidOperation on an entity that does not require sessions (SES-5)
+     */
+    public SessionLock acceptSession(EntityPath entity, String sessionId, Duration maxWait) {
+        return broker.acceptSession(entity, sessionId, maxWait);
+    }
+
+    /** Receives from a held session, in sequence order: what is ready at once, else waits up to {@code maxWait}. */
+    public List<BrokeredMessage> receive(SessionLock session, ReceiveMode mode, int maxMessages, Duration maxWait) {
+        return broker.receive(session, mode, maxMessages, maxWait);
+    }
+
+    /** Extends the session lock by the entity's lock duration from now (SES-3). */
+    public Instant renewSessionLock(SessionLock session) {
+        return broker.renewSessionLock(session);
+    }
+
+    /** The session's state, or null when none is set (SES-4). */
+    public byte[] getSessionState(SessionLock session) {
+        return broker.getSessionState(session);
+    }
+
+    /** Sets the session's state; null clears it (SES-4). */
+    public void setSessionState(SessionLock session, byte[] state) {
+        broker.setSessionState(session, state);
+    }
+
+    /** Lets go of the session: its locked messages become available again. */
+    public void releaseSession(SessionLock session) {
+        broker.releaseSession(session);
+    }
+
     /** Detaches the namespace from its clock and wakes blocked receivers. */
     @Override
     public void close() {

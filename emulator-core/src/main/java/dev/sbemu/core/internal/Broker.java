@@ -13,6 +13,7 @@ import dev.sbemu.core.Message;
 import dev.sbemu.core.MessageState;
 import dev.sbemu.core.QueueOptions;
 import dev.sbemu.core.ReceiveMode;
+import dev.sbemu.core.SessionLock;
 import dev.sbemu.core.SubQueue;
 import dev.sbemu.core.SubscriptionOptions;
 import dev.sbemu.core.Tier;
@@ -77,6 +78,12 @@ public final class Broker implements VirtualClock.TimerDriver {
 
     void journal(Type type, String entity, StoredMessage m, String detail) {
         journal.accept(new JournalEvent(now(), type, entity, m.sequenceNumber, m.messageId(), detail));
+    }
+
+    /** An event about a session rather than a message. */
+    void journal(Type type, String entity, String sessionId, String detail) {
+        journal.accept(new JournalEvent(now(), type, entity, -1, null, "session " + sessionId
+                + (detail.isEmpty() ? "" : ", " + detail)));
     }
 
     private void journal(Type type, String entity, String detail) {
@@ -387,7 +394,7 @@ public final class Broker implements VirtualClock.TimerDriver {
                 source.checkReceivable(path.subQueue());
                 checkNoSessions(source, path);
                 MessageStore store = source.store(path.subQueue());
-                List<BrokeredMessage> taken = source.takeReady(store, mode, max);
+                List<BrokeredMessage> taken = source.takeReady(store, mode, max, null);
                 long remaining = deadline - System.nanoTime();
                 if (!taken.isEmpty() || remaining <= 0) {
                     return taken;
@@ -400,6 +407,107 @@ public final class Broker implements VirtualClock.TimerDriver {
         } finally {
             lock.unlock();
         }
+    }
+
+    // ---- sessions -------------------------------------------------------------------------------
+
+    /**
+     * Locks a named session, or the next available one (sessionId null), waiting in real time up to
+     * {@code maxWait} for one to become free (SES-2).
+     */
+    public SessionLock acceptSession(EntityPath path, String sessionId, Duration maxWait) {
+        long deadline = System.nanoTime() + Math.max(0, maxWait.toNanos());
+        lock.lock();
+        try {
+            while (true) {
+                MessageSource source = sessionSource(path);
+                SessionEntry session = source.tryAcceptSession(sessionId);
+                if (session != null) {
+                    return new SessionLock(path, session.sessionId, session.holder, session.lockedUntil);
+                }
+                long remaining = deadline - System.nanoTime();
+                if (remaining <= 0) {
+                    throw new BrokerException.ServiceTimeout("No session available to accept on '" + path
+                            + "' within " + maxWait + ".");
+                }
+                source.main.readyOrChanged.await(remaining, TimeUnit.NANOSECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BrokerException.ServiceTimeout("Interrupted while waiting for a session on '" + path + "'.");
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Receives from a held session: what is ready at once, else waits up to {@code maxWait} for the first. */
+    public List<BrokeredMessage> receive(SessionLock session, ReceiveMode mode, int max, Duration maxWait) {
+        if (max < 1) {
+            throw new IllegalArgumentException("maxMessages must be at least 1, was " + max);
+        }
+        long deadline = System.nanoTime() + Math.max(0, maxWait.toNanos());
+        lock.lock();
+        try {
+            while (true) {
+                MessageSource source = sessionSource(session.entity());
+                SessionEntry held = source.heldSession(session.sessionId(), session.token());
+                List<BrokeredMessage> taken = source.takeFromSession(held, mode, max);
+                long remaining = deadline - System.nanoTime();
+                if (!taken.isEmpty() || remaining <= 0) {
+                    return taken;
+                }
+                source.main.readyOrChanged.await(remaining, TimeUnit.NANOSECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return List.of();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public Instant renewSessionLock(SessionLock session) {
+        return locked(() -> {
+            MessageSource source = sessionSource(session.entity());
+            return source.renewSessionLock(source.heldSession(session.sessionId(), session.token()));
+        });
+    }
+
+    public byte[] getSessionState(SessionLock session) {
+        return locked(() -> {
+            MessageSource source = sessionSource(session.entity());
+            source.heldSession(session.sessionId(), session.token());
+            return source.sessionState(session.sessionId());
+        });
+    }
+
+    public void setSessionState(SessionLock session, byte[] state) {
+        locked(() -> {
+            MessageSource source = sessionSource(session.entity());
+            source.setSessionState(source.heldSession(session.sessionId(), session.token()), state);
+        });
+    }
+
+    /** Lets go of a session; a session whose lock was lost already is ignored. */
+    public void releaseSession(SessionLock session) {
+        locked(() -> {
+            MessageSource source = sessionSource(session.entity());
+            try {
+                source.releaseSession(source.heldSession(session.sessionId(), session.token()), false);
+            } catch (BrokerException.SessionLockLost alreadyGone) {
+                // nothing held any more
+            }
+        });
+    }
+
+    private MessageSource sessionSource(EntityPath path) {
+        MessageSource source = source(path);
+        if (path.subQueue() != SubQueue.NONE || !source.requiresSession()) {
+            throw new BrokerException.InvalidOperation("It is not possible for an entity that does not require "
+                    + "sessions to create a sessionful message receiver. Entity: '" + path + "'.");
+        }
+        source.checkReceivable(SubQueue.NONE);
+        return source;
     }
 
     private static void checkNoSessions(MessageSource source, EntityPath path) {

@@ -20,7 +20,12 @@ final class MessageStore {
     final Condition readyOrChanged;
 
     final TreeMap<Long, StoredMessage> bySequence = new TreeMap<>();
+    /** Ready messages of a non-session store, in sequence order. */
     final TreeMap<Long, StoredMessage> ready = new TreeMap<>();
+    /** Ready messages of a session-enabled store, per session id, in sequence order (SES-2). */
+    final Map<String, TreeMap<Long, StoredMessage>> readyBySession = new java.util.LinkedHashMap<>();
+    /** Whether ready messages are kept per session; set once when the entity is created. */
+    boolean sessionful;
     final Map<UUID, StoredMessage> locked = new HashMap<>();
     private final int[] countByState = new int[MessageState.values().length];
     long sizeInBytes;
@@ -43,8 +48,53 @@ final class MessageStore {
     }
 
     void makeReady(StoredMessage m) {
-        ready.put(m.sequenceNumber, m);
+        if (sessionful) {
+            readyBySession.computeIfAbsent(m.message.sessionId(), id -> new TreeMap<>()).put(m.sequenceNumber, m);
+        } else {
+            ready.put(m.sequenceNumber, m);
+        }
         readyOrChanged.signalAll();
+    }
+
+    /** Takes the first ready message: of the whole store, or of one session (null when none is ready). */
+    StoredMessage pollReady(String sessionId) {
+        if (!sessionful) {
+            Map.Entry<Long, StoredMessage> first = ready.pollFirstEntry();
+            return first == null ? null : first.getValue();
+        }
+        TreeMap<Long, StoredMessage> session = readyBySession.get(sessionId);
+        if (session == null) {
+            return null;
+        }
+        StoredMessage first = session.pollFirstEntry().getValue();
+        if (session.isEmpty()) {
+            readyBySession.remove(sessionId);
+        }
+        return first;
+    }
+
+    /** Every ready message, in no particular order across sessions. */
+    java.util.List<StoredMessage> allReady() {
+        if (!sessionful) {
+            return new java.util.ArrayList<>(ready.values());
+        }
+        java.util.List<StoredMessage> all = new java.util.ArrayList<>();
+        readyBySession.values().forEach(session -> all.addAll(session.values()));
+        return all;
+    }
+
+    private void removeReady(StoredMessage m) {
+        if (!sessionful) {
+            ready.remove(m.sequenceNumber);
+            return;
+        }
+        TreeMap<Long, StoredMessage> session = readyBySession.get(m.message.sessionId());
+        if (session != null) {
+            session.remove(m.sequenceNumber);
+            if (session.isEmpty()) {
+                readyBySession.remove(m.message.sessionId());
+            }
+        }
     }
 
     void setState(StoredMessage m, MessageState state) {
@@ -67,7 +117,7 @@ final class MessageStore {
     /** Removes the message from every index of this store. */
     void remove(StoredMessage m) {
         bySequence.remove(m.sequenceNumber);
-        ready.remove(m.sequenceNumber);
+        removeReady(m);
         if (m.lockToken != null) {
             unlock(m);
         }
@@ -87,6 +137,7 @@ final class MessageStore {
     void clear() {
         bySequence.clear();
         ready.clear();
+        readyBySession.clear();
         locked.clear();
         java.util.Arrays.fill(countByState, 0);
         sizeInBytes = 0;

@@ -19,6 +19,7 @@ final class QueueEntity extends MessageSource implements SendTarget {
         this.options = options;
         this.sequencer = new Sequencer(options.enablePartitioning());
         this.duplicates = new DuplicateDetector(broker);
+        main.sessionful = options.requiresSession();
     }
 
     @Override

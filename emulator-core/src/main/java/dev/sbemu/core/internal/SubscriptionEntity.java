@@ -20,6 +20,7 @@ final class SubscriptionEntity extends MessageSource {
         this.subscriptionName = subscriptionName;
         this.options = options;
         this.rules = new RuleSet();
+        main.sessionful = options.requiresSession();
     }
 
     /** Copies the topic's message in, once per matching rule set (RUL-1), keeping its sequence number (RUL-5). */
