@@ -14,14 +14,14 @@ import java.util.Set;
  * statement  := SET property '=' additive | REMOVE property
  * or         := and (OR and)*
  * and        := not (AND not)*
- * not        := NOT not | predicate
+ * not        := NOT* predicate
  * predicate  := EXISTS '(' property ')'
  *             | additive [ compare additive | IS [NOT] NULL | [NOT] IN '(' additive (',' additive)* ')'
  *                        | [NOT] LIKE additive [ESCAPE additive] ]
  * additive   := multiplicative (('+' | '-') multiplicative)*
  * multiplicative := unary (('*' | '/' | '%') unary)*
- * unary      := ('+' | '-') unary | primary
- * primary    := constant | function '(' args ')' | property | '(' or ')'
+ * unary      := ('+' | '-')* primary
+ * primary    := constant | function '(' args ')' | property | '(' or ')'     (at most 64 levels deep)
  * property   := [(sys | user) '.'] name
  * </pre>
  */
@@ -29,6 +29,7 @@ final class Parser {
 
     static final int MAX_LENGTH = 1024;
     static final int MAX_STATEMENTS = 32;
+    static final int MAX_NESTING = 64;
 
     /** Words of the language: never a bare property name. */
     private static final Set<String> KEYWORDS = Set.of(
@@ -41,6 +42,7 @@ final class Parser {
 
     private final List<Token> tokens;
     private int index;
+    private int depth;
 
     private Parser(String text) {
         this.tokens = Lexer.tokenize(text);
@@ -148,15 +150,20 @@ final class Parser {
         return left;
     }
 
+    /** {@code NOT NOT ... p}: a chain is read in a loop and folded, so its length costs no stack. */
     private Expr parseNot() {
-        if (peek().isKeyword("NOT")) {
-            next();
-            Token start = peek();
-            Expr operand = parseNot();
-            requirePredicate(operand, start);
-            return new Expr.Not(operand);
+        int nots = 0;
+        while (acceptKeyword("NOT")) {
+            nots++;
         }
-        return parsePredicate();
+        if (nots == 0) {
+            return parsePredicate();
+        }
+        Token start = peek();
+        Expr operand = parsePredicate();
+        requirePredicate(operand, start);
+        Expr not = new Expr.Not(operand);
+        return nots % 2 == 1 ? not : new Expr.Not(not);
     }
 
     private Expr parsePredicate() {
@@ -281,20 +288,24 @@ final class Parser {
         }
     }
 
+    /** {@code - + - x}: signs are read in a loop and folded into one, so their number costs no stack. */
     private Expr parseUnary() {
-        if (accept(Token.Type.PLUS)) {
-            return new Expr.Sign(false, parseUnary());
+        int signs = 0;
+        boolean negative = false;
+        while (peek().is(Token.Type.PLUS) || peek().is(Token.Type.MINUS)) {
+            negative ^= next().is(Token.Type.MINUS);
+            signs++;
         }
-        if (accept(Token.Type.MINUS)) {
-            Token operand = peek();
-            if (operand.is(Token.Type.INTEGER) && operand.value() == null
-                    && operand.text().equals("9223372036854775808")) {
-                next();
-                return new Expr.Literal(Long.MIN_VALUE);
-            }
-            return new Expr.Sign(true, parseUnary());
+        if (signs == 0) {
+            return parsePrimary();
         }
-        return parsePrimary();
+        Token operand = peek();
+        if (negative && operand.is(Token.Type.INTEGER) && operand.value() == null
+                && operand.text().equals("9223372036854775808")) {
+            next();
+            return new Expr.Literal(Long.MIN_VALUE);
+        }
+        return new Expr.Sign(negative, parsePrimary());
     }
 
     private Expr parsePrimary() {
@@ -309,8 +320,10 @@ final class Parser {
             case STRING:
                 return new Expr.Literal(token.value());
             case LPAREN:
+                enterNesting(token);
                 Expr inner = parseOr();
                 expect(Token.Type.RPAREN, "expected ')'");
+                depth--;
                 return inner;
             case QUOTED_IDENTIFIER:
             case DELIMITED_IDENTIFIER:
@@ -344,9 +357,18 @@ final class Parser {
             expect(Token.Type.RPAREN, "expected ')': newid() takes no argument");
             return new Expr.NewId();
         }
+        enterNesting(name);
         Expr argument = parseAdditive();
         expect(Token.Type.RPAREN, "expected ')': " + function + "() takes one argument");
+        depth--;
         return new Expr.PropertyByName(argument);
+    }
+
+    /** Bounds recursion, so that no text within the length limit can exhaust a thread's stack. */
+    private void enterNesting(Token token) {
+        if (++depth > MAX_NESTING) {
+            throw error("too deeply nested: at most " + MAX_NESTING + " levels of parentheses", token);
+        }
     }
 
     /** Parses a property reference starting at {@code first}, which has been consumed. */
