@@ -1,5 +1,7 @@
 package dev.sbemu.core;
 
+import dev.sbemu.core.filter.RuleFilter;
+import dev.sbemu.core.filter.SqlRuleAction;
 import dev.sbemu.core.internal.Broker;
 import java.time.Duration;
 import java.time.Instant;
@@ -144,7 +146,13 @@ public final class Namespace implements AutoCloseable {
     }
 
     public SubscriptionOptions createSubscription(String topic, String name, SubscriptionOptions options) {
-        return broker.createSubscription(topic, name, Objects.requireNonNull(options, "options"));
+        return createSubscription(topic, name, options, List.of());
+    }
+
+    /** Creates a subscription with exactly {@code rules}, or with {@code $Default} when the list is empty. */
+    public SubscriptionOptions createSubscription(String topic, String name, SubscriptionOptions options,
+                                                  List<RuleDescription> rules) {
+        return broker.createSubscription(topic, name, Objects.requireNonNull(options, "options"), List.copyOf(rules));
     }
 
     public SubscriptionOptions getSubscription(String topic, String name) {
@@ -165,6 +173,39 @@ public final class Namespace implements AutoCloseable {
 
     public boolean subscriptionExists(String topic, String name) {
         return broker.subscriptionExists(topic, name);
+    }
+
+    // ---- rules ----------------------------------------------------------------------------------
+
+    /**
+     * Adds a rule to a subscription (RUL-1).
+     *
+     * @param filter e.g. {@code SqlFilter.parse("color = 'red'")}, a {@code CorrelationFilter}, {@code TrueFilter}
+     * @param action a {@code SqlRuleAction}, or null
+     * @throws BrokerException.EntityAlreadyExists when the subscription has a rule of that name
+     */
+    public RuleDescription createRule(String topic, String subscription, String ruleName, RuleFilter filter,
+                                      SqlRuleAction action) {
+        return broker.createRule(topic, subscription, new RuleDescription(ruleName, filter, action));
+    }
+
+    public RuleDescription getRule(String topic, String subscription, String ruleName) {
+        return broker.getRule(topic, subscription, ruleName);
+    }
+
+    /** Replaces the filter and action of an existing rule. */
+    public RuleDescription updateRule(String topic, String subscription, String ruleName, RuleFilter filter,
+                                      SqlRuleAction action) {
+        return broker.updateRule(topic, subscription, new RuleDescription(ruleName, filter, action));
+    }
+
+    public void deleteRule(String topic, String subscription, String ruleName) {
+        broker.deleteRule(topic, subscription, ruleName);
+    }
+
+    /** The subscription's rules, in creation order. */
+    public List<RuleDescription> listRules(String topic, String subscription) {
+        return broker.listRules(topic, subscription);
     }
 
     /** Message counts and timestamps of a queue, topic ({@code EntityPath.queue(topicName)}) or subscription. */

@@ -13,6 +13,7 @@ import dev.sbemu.core.Message;
 import dev.sbemu.core.MessageState;
 import dev.sbemu.core.QueueOptions;
 import dev.sbemu.core.ReceiveMode;
+import dev.sbemu.core.RuleDescription;
 import dev.sbemu.core.SessionLock;
 import dev.sbemu.core.SubQueue;
 import dev.sbemu.core.SubscriptionOptions;
@@ -216,8 +217,11 @@ public final class Broker implements VirtualClock.TimerDriver {
         return locked(() -> topics.containsKey(name));
     }
 
-    public SubscriptionOptions createSubscription(String topicName, String name, SubscriptionOptions options) {
+    public SubscriptionOptions createSubscription(String topicName, String name, SubscriptionOptions options,
+                                                  List<RuleDescription> rules) {
         Validation.subscriptionName(name);
+        List<RuleDescription> initialRules = rules.isEmpty() ? List.of(RuleDescription.defaultRule()) : rules;
+        initialRules.forEach(rule -> Validation.ruleName(rule.name()));
         SubscriptionOptions valid = Validation.subscription(options, tier);
         return locked(() -> {
             TopicEntity topic = topic(topicName);
@@ -225,7 +229,7 @@ public final class Broker implements VirtualClock.TimerDriver {
                 throw new BrokerException.EntityAlreadyExists(topicName + "/Subscriptions/" + name);
             }
             checkForwardTargets(name, valid.forwardTo(), valid.forwardDeadLetteredMessagesTo());
-            SubscriptionEntity subscription = new SubscriptionEntity(this, topic, name, valid);
+            SubscriptionEntity subscription = new SubscriptionEntity(this, topic, name, valid, initialRules);
             topic.subscriptions.put(name, subscription);
             subscription.armAutoDelete();
             topic.touch();
@@ -268,6 +272,59 @@ public final class Broker implements VirtualClock.TimerDriver {
 
     public boolean subscriptionExists(String topicName, String name) {
         return locked(() -> topics.containsKey(topicName) && topics.get(topicName).subscriptions.containsKey(name));
+    }
+
+    // ---- rules ----------------------------------------------------------------------------------
+
+    public RuleDescription createRule(String topicName, String subscriptionName, RuleDescription rule) {
+        Validation.ruleName(rule.name());
+        return locked(() -> {
+            SubscriptionEntity subscription = subscription(topicName, subscriptionName);
+            if (subscription.rules.get(rule.name()) != null) {
+                throw new BrokerException.EntityAlreadyExists(subscription.name + "/Rules/" + rule.name());
+            }
+            subscription.rules.put(rule);
+            subscription.touch();
+            journal(Type.ENTITY_CREATED, subscription.name + "/Rules/" + rule.name(), "rule");
+            return rule;
+        });
+    }
+
+    public RuleDescription getRule(String topicName, String subscriptionName, String ruleName) {
+        return locked(() -> rule(subscription(topicName, subscriptionName), ruleName));
+    }
+
+    public RuleDescription updateRule(String topicName, String subscriptionName, RuleDescription rule) {
+        return locked(() -> {
+            SubscriptionEntity subscription = subscription(topicName, subscriptionName);
+            rule(subscription, rule.name());
+            subscription.rules.put(rule);
+            subscription.touch();
+            journal(Type.ENTITY_UPDATED, subscription.name + "/Rules/" + rule.name(), "rule");
+            return rule;
+        });
+    }
+
+    public void deleteRule(String topicName, String subscriptionName, String ruleName) {
+        locked(() -> {
+            SubscriptionEntity subscription = subscription(topicName, subscriptionName);
+            rule(subscription, ruleName);
+            subscription.rules.remove(ruleName);
+            subscription.touch();
+            journal(Type.ENTITY_DELETED, subscription.name + "/Rules/" + ruleName, "rule");
+        });
+    }
+
+    public List<RuleDescription> listRules(String topicName, String subscriptionName) {
+        return locked(() -> subscription(topicName, subscriptionName).rules.list());
+    }
+
+    private static RuleDescription rule(SubscriptionEntity subscription, String ruleName) {
+        RuleDescription rule = subscription.rules.get(ruleName);
+        if (rule == null) {
+            throw new BrokerException.EntityNotFound(subscription.name + "/Rules/" + ruleName);
+        }
+        return rule;
     }
 
     // ---- runtime counts -----------------------------------------------------------------------

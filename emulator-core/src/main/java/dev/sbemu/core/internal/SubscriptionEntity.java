@@ -14,12 +14,13 @@ final class SubscriptionEntity extends MessageSource {
     SubscriptionOptions options;
     final RuleSet rules;
 
-    SubscriptionEntity(Broker broker, TopicEntity topic, String subscriptionName, SubscriptionOptions options) {
+    SubscriptionEntity(Broker broker, TopicEntity topic, String subscriptionName, SubscriptionOptions options,
+                       java.util.List<dev.sbemu.core.RuleDescription> rules) {
         super(broker, EntityPath.subscription(topic.name, subscriptionName));
         this.topic = topic;
         this.subscriptionName = subscriptionName;
         this.options = options;
-        this.rules = new RuleSet();
+        this.rules = new RuleSet(rules);
         main.sessionful = options.requiresSession();
     }
 
