@@ -164,15 +164,16 @@ abstract class MessageSource extends Entity {
         touch();
         List<BrokeredMessage> taken = new ArrayList<>();
         for (Long sequenceNumber : sequenceNumbers) {
-            StoredMessage m = store.bySequence.get(sequenceNumber);
-            if (m == null || m.state != MessageState.DEFERRED || m.isLocked()) {
-                continue;
+            for (StoredMessage m : List.copyOf(store.withSequenceNumber(sequenceNumber))) {
+                if (m.state != MessageState.DEFERRED || m.isLocked()) {
+                    continue;
+                }
+                if (store == main && m.isExpiredAt(now)) {
+                    expire(m);
+                    continue;
+                }
+                taken.add(deliver(store, m, mode, now, null));
             }
-            if (store == main && m.isExpiredAt(now)) {
-                expire(m);
-                continue;
-            }
-            taken.add(deliver(store, m, mode, now, null));
         }
         return taken;
     }
@@ -182,7 +183,7 @@ abstract class MessageSource extends Entity {
         touch();
         boolean lazy = broker.expiryMode == ExpiryMode.LAZY;
         List<BrokeredMessage> peeked = new ArrayList<>(Math.min(max, 32));
-        for (StoredMessage m : store.bySequence.tailMap(fromSequenceNumber, true).values()) {
+        for (StoredMessage m : store.from(fromSequenceNumber)) {
             if (peeked.size() >= max) {
                 break;
             }
@@ -227,9 +228,9 @@ abstract class MessageSource extends Entity {
     private SessionEntry nextFreeSession() {
         SessionEntry best = null;
         long bestSequence = Long.MAX_VALUE;
-        for (Map.Entry<String, java.util.TreeMap<Long, StoredMessage>> e : main.readyBySession.entrySet()) {
+        for (Map.Entry<String, java.util.TreeMap<StoreKey, StoredMessage>> e : main.readyBySession.entrySet()) {
             SessionEntry session = sessions.computeIfAbsent(e.getKey(), SessionEntry::new);
-            long first = e.getValue().firstKey();
+            long first = e.getValue().firstKey().sequenceNumber();
             if (!session.isHeld() && first < bestSequence) {
                 best = session;
                 bestSequence = first;

@@ -152,7 +152,7 @@ final class QueueEntity extends MessageSource implements SendTarget {
     @Override
     public void cancelScheduled(long sequenceNumber) {
         touch();
-        StoredMessage m = main.bySequence.get(sequenceNumber);
+        StoredMessage m = main.withSequenceNumber(sequenceNumber).stream().findFirst().orElse(null);
         if (m == null || m.state != MessageState.SCHEDULED) {
             throw new BrokerException.MessageNotFound("No scheduled message with sequence number "
                     + sequenceNumber + " in '" + name + "'.");

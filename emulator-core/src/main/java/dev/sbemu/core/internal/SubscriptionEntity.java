@@ -26,8 +26,10 @@ final class SubscriptionEntity extends MessageSource {
 
     /** Copies the topic's message in, once per matching rule set (RUL-1), keeping its sequence number (RUL-5). */
     void offer(StoredMessage fromTopic) {
+        int copyIndex = 0;
         for (var message : rules.copiesFor(fromTopic)) {
             StoredMessage copy = fromTopic.copy(message);
+            copy.copyIndex = copyIndex++;
             if (requiresSession() && message.sessionId() == null) {
                 moveToDeadLetters(copy, SESSION_ID_NULL, SESSION_ID_NULL);
                 continue;
