@@ -248,6 +248,11 @@ public final class Namespace implements AutoCloseable {
         broker.cancelScheduled(entity, List.copyOf(sequenceNumbers));
     }
 
+    /** Starts a transaction (TXN-1): operations through it take effect together on commit. */
+    public Transaction beginTransaction() {
+        return broker.beginTransaction();
+    }
+
     // ---- receiving ----------------------------------------------------------------------------
 
     /**

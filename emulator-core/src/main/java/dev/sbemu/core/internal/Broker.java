@@ -19,6 +19,7 @@ import dev.sbemu.core.SubQueue;
 import dev.sbemu.core.SubscriptionOptions;
 import dev.sbemu.core.Tier;
 import dev.sbemu.core.TopicOptions;
+import dev.sbemu.core.Transaction;
 import dev.sbemu.core.VirtualClock;
 import java.time.Clock;
 import java.time.Duration;
@@ -89,6 +90,14 @@ public final class Broker implements VirtualClock.TimerDriver {
 
     private void journal(Type type, String entity, String detail) {
         journal.accept(new JournalEvent(now(), type, entity, -1, null, detail));
+    }
+
+    <T> T runLocked(Supplier<T> action) {
+        return locked(action);
+    }
+
+    void runLocked(Runnable action) {
+        locked(action);
     }
 
     private <T> T locked(Supplier<T> action) {
@@ -384,7 +393,7 @@ public final class Broker implements VirtualClock.TimerDriver {
         });
     }
 
-    private List<StoredMessage> prepare(List<Message> messages) {
+    List<StoredMessage> prepare(List<Message> messages) {
         int limit = tier.defaultMaxMessageSizeBytes();
         List<StoredMessage> stored = new ArrayList<>(messages.size());
         long total = 0;
@@ -431,6 +440,11 @@ public final class Broker implements VirtualClock.TimerDriver {
         journal(Type.FORWARDED, fromDeadLetters ? source.deadLetters.pathText : source.main.pathText, m,
                 "to " + targetName);
         target.accept(forwarded);
+    }
+
+    /** Starts a transaction (TXN-1). */
+    public Transaction beginTransaction() {
+        return new BrokerTransaction(this);
     }
 
     // ---- receiving ----------------------------------------------------------------------------
@@ -673,12 +687,12 @@ public final class Broker implements VirtualClock.TimerDriver {
         return subscription;
     }
 
-    private MessageSource source(EntityPath path) {
+    MessageSource source(EntityPath path) {
         return path.isSubscription() ? subscription(path.topicOrQueue(), path.subscription())
                 : queue(path.topicOrQueue());
     }
 
-    private SendTarget sendTarget(String name) {
+    SendTarget sendTarget(String name) {
         QueueEntity queue = queues.get(name);
         if (queue != null) {
             return queue;

@@ -122,8 +122,16 @@ final class QueueEntity extends MessageSource implements SendTarget {
         return m.sequenceNumber;
     }
 
-    private void addScheduled(StoredMessage m) {
+    @Override
+    public long reserveSequenceNumber(StoredMessage m) {
         m.sequenceNumber = sequencer.next(m.message);
+        return m.sequenceNumber;
+    }
+
+    private void addScheduled(StoredMessage m) {
+        if (m.sequenceNumber == 0) {
+            m.sequenceNumber = sequencer.next(m.message);
+        }
         m.partitionId = sequencer.partitionOf(m.sequenceNumber);
         m.enqueuedTime = broker.now();
         m.state = MessageState.SCHEDULED;
