@@ -145,7 +145,7 @@ abstract class MessageSource extends Entity {
             m.lockedUntil = now.plus(lockDuration());
             m.lockTimer = broker.timers.schedule(m.lockedUntil, () -> onLockExpired(m));
         }
-        broker.journal(Type.RECEIVED, store.pathText, m, "locked until " + m.lockedUntil);
+        broker.journal(Type.RECEIVED, store.pathText, m, "peek-lock");
         return m.snapshot(true, true);
     }
 
