@@ -41,8 +41,11 @@ public final class Namespace implements AutoCloseable {
         this.expiryMode = b.expiryMode;
         this.journal = new Journal(b.journalCapacity);
         this.broker = new Broker(clock, expiryMode, tier, journal::append);
-        this.onAdvance = () -> journal.append(new JournalEvent(clock.instant(), JournalEvent.Type.CLOCK_ADVANCED,
-                "clock", -1, null, "now " + clock.instant()));
+        this.onAdvance = () -> {
+            journal.append(new JournalEvent(clock.instant(), JournalEvent.Type.CLOCK_ADVANCED,
+                    "clock", -1, null, "now " + clock.instant()));
+            broker.wakeAll();
+        };
         clock.register(broker);
         clock.onAdvance(onAdvance);
     }

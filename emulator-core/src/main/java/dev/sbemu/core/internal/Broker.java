@@ -55,6 +55,8 @@ public final class Broker implements VirtualClock.TimerDriver {
     private final Consumer<JournalEvent> journal;
     private final Map<String, QueueEntity> queues = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
     private final Map<String, TopicEntity> topics = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    /** The clock is firing timers and has not reached its target yet: blocked receivers wait for {@link #wakeAll}. */
+    private boolean advancing;
 
     public Broker(Clock clock, ExpiryMode expiryMode, Tier tier, Consumer<JournalEvent> journal) {
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -127,7 +129,10 @@ public final class Broker implements VirtualClock.TimerDriver {
 
     @Override
     public void fireDue(Instant now) {
-        locked(() -> timers.fireDue(now));
+        locked(() -> {
+            advancing = true;
+            timers.fireDue(now);
+        });
     }
 
     // ---- queues -------------------------------------------------------------------------------
@@ -465,7 +470,9 @@ public final class Broker implements VirtualClock.TimerDriver {
                 source.checkReceivable(path.subQueue());
                 checkNoSessions(source, path);
                 MessageStore store = source.store(path.subQueue());
-                List<BrokeredMessage> taken = source.takeReady(store, mode, max, null);
+                long left = deadline - System.nanoTime();
+                List<BrokeredMessage> taken = advancing && left > 0 ? List.of()
+                        : source.takeReady(store, mode, max, null);
                 long remaining = deadline - System.nanoTime();
                 if (!taken.isEmpty() || remaining <= 0) {
                     return taken;
@@ -646,6 +653,7 @@ public final class Broker implements VirtualClock.TimerDriver {
     /** Wakes every blocked receiver so it re-checks (after a clock advance or on close). */
     public void wakeAll() {
         locked(() -> {
+            advancing = false;
             for (QueueEntity queue : queues.values()) {
                 signal(queue);
             }
