@@ -707,16 +707,19 @@ public final class Broker implements VirtualClock.TimerDriver {
     }
 
     private void checkForwardTargets(String source, String forwardTo, String forwardDeadLetteredTo) {
-        for (String target : new String[] {forwardTo, forwardDeadLetteredTo}) {
+        String[] properties = {"forwardTo", "forwardDeadLetteredMessagesTo"};
+        String[] targets = {forwardTo, forwardDeadLetteredTo};
+        for (int i = 0; i < targets.length; i++) {
+            String target = targets[i];
             if (target == null) {
                 continue;
             }
             if (target.equalsIgnoreCase(source)) {
-                throw new InvalidOptionException("forwardTo", target,
+                throw new InvalidOptionException(properties[i], target,
                         "an entity cannot forward to itself");
             }
             if (!queues.containsKey(target) && !topics.containsKey(target)) {
-                throw new InvalidOptionException("forwardTo", target,
+                throw new InvalidOptionException(properties[i], target,
                         "the destination must be an existing queue or topic (FWD-1)");
             }
         }
