@@ -237,7 +237,8 @@ public final class Broker implements VirtualClock.TimerDriver {
             if (topic.subscriptions.containsKey(name)) {
                 throw new BrokerException.EntityAlreadyExists(topicName + "/Subscriptions/" + name);
             }
-            checkForwardTargets(name, valid.forwardTo(), valid.forwardDeadLetteredMessagesTo());
+            checkForwardTargets(topicName + "/Subscriptions/" + name, valid.forwardTo(),
+                    valid.forwardDeadLetteredMessagesTo());
             SubscriptionEntity subscription = new SubscriptionEntity(this, topic, name, valid, initialRules);
             topic.subscriptions.put(name, subscription);
             subscription.armAutoDelete();
@@ -255,7 +256,7 @@ public final class Broker implements VirtualClock.TimerDriver {
         SubscriptionOptions valid = Validation.subscription(options, tier);
         return locked(() -> {
             SubscriptionEntity subscription = subscription(topicName, name);
-            checkForwardTargets(name, valid.forwardTo(), valid.forwardDeadLetteredMessagesTo());
+            checkForwardTargets(subscription.name, valid.forwardTo(), valid.forwardDeadLetteredMessagesTo());
             if (valid.requiresSession() != subscription.options.requiresSession()) {
                 throw new InvalidOptionException("requiresSession", valid.requiresSession(),
                         "cannot be changed on an existing subscription");
