@@ -418,7 +418,7 @@ public final class Broker implements VirtualClock.TimerDriver {
     void forward(MessageSource source, StoredMessage m, String targetName, boolean fromDeadLetters) {
         StoredMessage forwarded = m.copy(m.message);
         forwarded.hopCount = m.hopCount + 1;
-        forwarded.enqueuedSequenceNumber = m.sequenceNumber;
+        forwarded.enqueuedSequenceNumber = m.enqueuedSequenceNumber > 0 ? m.enqueuedSequenceNumber : m.sequenceNumber;
         forwarded.scheduledEnqueueTime = null;
         if (forwarded.hopCount > MAX_HOPS) {
             source.addTransferDeadLetter(m, "MaxTransferHopCountExceeded",
