@@ -2,6 +2,7 @@ package dev.sbemu.core;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,6 +12,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -267,6 +270,55 @@ class SessionTest {
         List<BrokeredMessage> redelivered = ns.receive(again, ReceiveMode.PEEK_LOCK, 5, Duration.ZERO);
         assertEquals(List.of("m2"), ids(redelivered));
         assertEquals(1, redelivered.get(0).deliveryCount());
+    }
+
+    @Test
+    @DisplayName("SES-3 a session lock expiry that exhausts maxDeliveryCount dead-letters the locked message "
+            + "(MaxDeliveryCountExceeded) into the non-session dead-letter queue")
+    void sessionLockExpiryCountsTowardsMaxDelivery() {
+        ns.createQueue("once", QueueOptions.builder().requiresSession(true).maxDeliveryCount(1).build());
+        EntityPath once = EntityPath.queue("once");
+        ns.send("once", inSession("A", "m1"));
+        ns.receive(ns.acceptSession(once, "A", Duration.ZERO), ReceiveMode.PEEK_LOCK, 1, Duration.ZERO);
+        ns.clock().advance(Duration.ofSeconds(60));
+
+        List<BrokeredMessage> dead = ns.receive(once.deadLetter(), ReceiveMode.RECEIVE_AND_DELETE, 10);
+        assertEquals(List.of("m1"), ids(dead));
+        assertEquals("MaxDeliveryCountExceeded", dead.get(0).deadLetterReason());
+        assertEquals("Message could not be consumed after 1 delivery attempts.", dead.get(0).deadLetterErrorDescription());
+        assertEquals("A", dead.get(0).message().sessionId());
+    }
+
+    @Test
+    @DisplayName("SES-3 a session receive blocked in real time fails with SESSION_LOCK_LOST when a clock advance "
+            + "expires the session lock")
+    void blockedReceiveSeesLockLoss() throws Exception {
+        SessionLock a = ns.acceptSession(q, "A", Duration.ZERO);
+        CountDownLatch started = new CountDownLatch(1);
+        CompletableFuture<List<BrokeredMessage>> blocked = CompletableFuture.supplyAsync(() -> {
+            started.countDown();
+            return ns.receive(a, ReceiveMode.PEEK_LOCK, 1, Duration.ofSeconds(10));
+        }, pool);
+        assertTrue(started.await(5, TimeUnit.SECONDS));
+        ns.clock().advance(Duration.ofSeconds(60));
+        ExecutionException e = assertThrows(ExecutionException.class, () -> blocked.get(10, TimeUnit.SECONDS));
+        assertInstanceOf(BrokerException.SessionLockLost.class, e.getCause());
+    }
+
+    @Test
+    @DisplayName("SES-3 a waiting accept-next gets a session as soon as a clock advance expires its holder's lock")
+    void waitingAcceptGetsExpiredSession() throws Exception {
+        ns.send("q", inSession("A", "m1"));
+        SessionLock held = ns.acceptSession(q, null, Duration.ZERO);
+        ns.receive(held, ReceiveMode.PEEK_LOCK, 1, Duration.ZERO);
+        CompletableFuture<SessionLock> waiting = CompletableFuture.supplyAsync(
+                () -> ns.acceptSession(q, null, Duration.ofSeconds(10)), pool);
+        ns.clock().advance(Duration.ofSeconds(60));
+        SessionLock next = waiting.get(10, TimeUnit.SECONDS);
+        assertEquals("A", next.sessionId());
+        assertEquals(T0.plusSeconds(120), next.lockedUntil());
+        BrokeredMessage again = ns.receive(next, ReceiveMode.PEEK_LOCK, 1, Duration.ZERO).get(0);
+        assertEquals(1, again.deliveryCount());
     }
 
     // ---- SES-4 --------------------------------------------------------------------------------
