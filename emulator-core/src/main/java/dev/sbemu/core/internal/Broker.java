@@ -242,7 +242,8 @@ public final class Broker implements VirtualClock.TimerDriver {
             if (topic.subscriptions.containsKey(name)) {
                 throw new BrokerException.EntityAlreadyExists(topicName + "/Subscriptions/" + name);
             }
-            checkForwardTargets(name, valid.forwardTo(), valid.forwardDeadLetteredMessagesTo());
+            checkForwardTargets(topicName + "/Subscriptions/" + name, valid.forwardTo(),
+                    valid.forwardDeadLetteredMessagesTo());
             SubscriptionEntity subscription = new SubscriptionEntity(this, topic, name, valid, initialRules);
             topic.subscriptions.put(name, subscription);
             subscription.armAutoDelete();
@@ -260,7 +261,7 @@ public final class Broker implements VirtualClock.TimerDriver {
         SubscriptionOptions valid = Validation.subscription(options, tier);
         return locked(() -> {
             SubscriptionEntity subscription = subscription(topicName, name);
-            checkForwardTargets(name, valid.forwardTo(), valid.forwardDeadLetteredMessagesTo());
+            checkForwardTargets(subscription.name, valid.forwardTo(), valid.forwardDeadLetteredMessagesTo());
             if (valid.requiresSession() != subscription.options.requiresSession()) {
                 throw new InvalidOptionException("requiresSession", valid.requiresSession(),
                         "cannot be changed on an existing subscription");
@@ -422,7 +423,7 @@ public final class Broker implements VirtualClock.TimerDriver {
     void forward(MessageSource source, StoredMessage m, String targetName, boolean fromDeadLetters) {
         StoredMessage forwarded = m.copy(m.message);
         forwarded.hopCount = m.hopCount + 1;
-        forwarded.enqueuedSequenceNumber = m.sequenceNumber;
+        forwarded.enqueuedSequenceNumber = m.enqueuedSequenceNumber > 0 ? m.enqueuedSequenceNumber : m.sequenceNumber;
         forwarded.scheduledEnqueueTime = null;
         if (forwarded.hopCount > MAX_HOPS) {
             source.addTransferDeadLetter(m, "MaxTransferHopCountExceeded",
@@ -717,16 +718,19 @@ public final class Broker implements VirtualClock.TimerDriver {
     }
 
     private void checkForwardTargets(String source, String forwardTo, String forwardDeadLetteredTo) {
-        for (String target : new String[] {forwardTo, forwardDeadLetteredTo}) {
+        String[] properties = {"forwardTo", "forwardDeadLetteredMessagesTo"};
+        String[] targets = {forwardTo, forwardDeadLetteredTo};
+        for (int i = 0; i < targets.length; i++) {
+            String target = targets[i];
             if (target == null) {
                 continue;
             }
             if (target.equalsIgnoreCase(source)) {
-                throw new InvalidOptionException("forwardTo", target,
+                throw new InvalidOptionException(properties[i], target,
                         "an entity cannot forward to itself");
             }
             if (!queues.containsKey(target) && !topics.containsKey(target)) {
-                throw new InvalidOptionException("forwardTo", target,
+                throw new InvalidOptionException(properties[i], target,
                         "the destination must be an existing queue or topic (FWD-1)");
             }
         }

@@ -433,7 +433,12 @@ abstract class MessageSource extends Entity {
     private void onExpiryDue(StoredMessage m) {
         m.expiryTimer = null;
         if (m.store == main && m.state == MessageState.ACTIVE && !m.isLocked()) {
-            expire(m);
+            SessionEntry session = requiresSession() ? sessions.get(m.message.sessionId()) : null;
+            if (session != null && session.isHeld()) {
+                expireSessionIfAnyExpired(session, broker.now()); // TTL-13: the whole session expires
+            } else {
+                expire(m);
+            }
         }
     }
 

@@ -53,7 +53,8 @@ final class TopicEntity extends Entity implements SendTarget {
     public void accept(StoredMessage m) {
         touch();
         if (options.requiresDuplicateDetection()
-                && duplicates.isDuplicate(m.messageId(), options.duplicateDetectionHistoryTimeWindow())) {
+                && duplicates.isDuplicate(DuplicateDetector.key(m, options.enablePartitioning()),
+                        options.duplicateDetectionHistoryTimeWindow())) {
             broker.journal(Type.DUPLICATE_DROPPED, name, m, "");
             return;
         }
@@ -78,7 +79,8 @@ final class TopicEntity extends Entity implements SendTarget {
     public long schedule(StoredMessage m) {
         touch();
         if (options.requiresDuplicateDetection()
-                && duplicates.isDuplicate(m.messageId(), options.duplicateDetectionHistoryTimeWindow())) {
+                && duplicates.isDuplicate(DuplicateDetector.key(m, options.enablePartitioning()),
+                        options.duplicateDetectionHistoryTimeWindow())) {
             broker.journal(Type.DUPLICATE_DROPPED, name, m, "");
             return sequencer.peekNext();
         }
