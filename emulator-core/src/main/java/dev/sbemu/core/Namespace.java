@@ -338,6 +338,12 @@ public final class Namespace implements AutoCloseable {
         return broker.receive(session, mode, maxMessages, maxWait);
     }
 
+    /** Deferred messages of the held session by sequence number (DLQ-4); others yield nothing. */
+    public List<BrokeredMessage> receiveDeferred(SessionLock session, ReceiveMode mode,
+                                                 Collection<Long> sequenceNumbers) {
+        return broker.receiveDeferred(session, mode, List.copyOf(sequenceNumbers));
+    }
+
     /** Extends the session lock by the entity's lock duration from now (SES-3). */
     public Instant renewSessionLock(SessionLock session) {
         return broker.renewSessionLock(session);

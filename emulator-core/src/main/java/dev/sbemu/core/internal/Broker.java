@@ -547,6 +547,16 @@ public final class Broker implements VirtualClock.TimerDriver {
         }
     }
 
+    /** Deferred messages of a held session, by sequence number (DLQ-4); others yield nothing. */
+    public List<BrokeredMessage> receiveDeferred(SessionLock session, ReceiveMode mode,
+                                                 Collection<Long> sequenceNumbers) {
+        return locked(() -> {
+            MessageSource source = sessionSource(session.entity());
+            SessionEntry held = source.heldSession(session.sessionId(), session.token());
+            return source.takeDeferredFromSession(held, mode, sequenceNumbers);
+        });
+    }
+
     public Instant renewSessionLock(SessionLock session) {
         return locked(() -> {
             MessageSource source = sessionSource(session.entity());
@@ -602,6 +612,7 @@ public final class Broker implements VirtualClock.TimerDriver {
         return locked(() -> {
             MessageSource source = source(path);
             source.checkReceivable(path.subQueue());
+            checkNoSessions(source, path);
             return source.takeDeferred(source.store(path.subQueue()), mode, sequenceNumbers);
         });
     }

@@ -160,19 +160,31 @@ abstract class MessageSource extends Entity {
 
     /** Deferred messages by sequence number (DLQ-4, TTL-15): unknown numbers yield nothing. */
     List<BrokeredMessage> takeDeferred(MessageStore store, ReceiveMode mode, Collection<Long> sequenceNumbers) {
+        return takeDeferred(store, mode, sequenceNumbers, null);
+    }
+
+    /** Deferred messages of a held session: only that session's, locked under the session lock. */
+    List<BrokeredMessage> takeDeferredFromSession(SessionEntry session, ReceiveMode mode,
+                                                  Collection<Long> sequenceNumbers) {
+        return takeDeferred(main, mode, sequenceNumbers, session);
+    }
+
+    private List<BrokeredMessage> takeDeferred(MessageStore store, ReceiveMode mode, Collection<Long> sequenceNumbers,
+                                               SessionEntry session) {
         Instant now = broker.now();
         touch();
         List<BrokeredMessage> taken = new ArrayList<>();
         for (Long sequenceNumber : sequenceNumbers) {
             for (StoredMessage m : List.copyOf(store.withSequenceNumber(sequenceNumber))) {
-                if (m.state != MessageState.DEFERRED || m.isLocked()) {
+                if (m.state != MessageState.DEFERRED || m.isLocked()
+                        || (session != null && !session.sessionId.equals(m.message.sessionId()))) {
                     continue;
                 }
                 if (store == main && m.isExpiredAt(now)) {
                     expire(m);
                     continue;
                 }
-                taken.add(deliver(store, m, mode, now, null));
+                taken.add(deliver(store, m, mode, now, session));
             }
         }
         return taken;

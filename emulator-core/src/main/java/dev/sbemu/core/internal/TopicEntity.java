@@ -82,7 +82,7 @@ final class TopicEntity extends Entity implements SendTarget {
                 && duplicates.isDuplicate(DuplicateDetector.key(m, options.enablePartitioning()),
                         options.duplicateDetectionHistoryTimeWindow())) {
             broker.journal(Type.DUPLICATE_DROPPED, name, m, "");
-            return sequencer.peekNext();
+            return sequencer.next(m.message); // a number of its own, so cancelling it can never hit another message
         }
         if (!m.scheduledEnqueueTime.isAfter(broker.now())) {
             arrive(m, Type.SENT, "");
