@@ -480,4 +480,26 @@ class TtlTest {
         assertEquals(minutes(5), expired.at());
         assertEquals("dropped", expired.detail());
     }
+
+    @Test
+    @DisplayName("TTL-9 a subscription with deadLetteringOnMessageExpiration dead-letters its expired copy; one "
+            + "without drops it")
+    void subscriptionExpiry() {
+        Namespace ns = namespace();
+        ns.createTopic("t");
+        ns.createSubscription("t", "dl", SubscriptionOptions.builder().deadLetteringOnMessageExpiration(true).build());
+        ns.createSubscription("t", "drop");
+        EntityPath dl = EntityPath.subscription("t", "dl");
+        EntityPath drop = EntityPath.subscription("t", "drop");
+        ns.send("t", msg("m1", Duration.ofMinutes(1)));
+
+        ns.clock().advance(Duration.ofMinutes(1));
+
+        assertEquals(1, ns.runtimeInfo(dl).deadLetterMessageCount());
+        assertEquals(0, ns.runtimeInfo(dl).activeMessageCount());
+        assertEquals(0, ns.runtimeInfo(drop).totalMessageCount());
+        BrokeredMessage dead = receiveOne(ns, dl.deadLetter(), ReceiveMode.RECEIVE_AND_DELETE);
+        assertEquals("TTLExpiredException", dead.deadLetterReason());
+        assertEquals(1, dead.sequenceNumber());
+    }
 }
