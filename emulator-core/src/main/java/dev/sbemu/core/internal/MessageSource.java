@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -35,6 +34,8 @@ abstract class MessageSource extends Entity {
     final MessageStore main;
     final MessageStore deadLetters;
     final MessageStore transferDeadLetters;
+    /** LAZY mode: messages whose expiry timer fired while they were ready; the next receive expires them. */
+    private final List<StoredMessage> lazyExpiryDue = new ArrayList<>();
 
     MessageSource(Broker broker, EntityPath path) {
         super(broker, path.entityName());
@@ -81,8 +82,8 @@ abstract class MessageSource extends Entity {
         m.expiresAt = Durations.plusOrNever(m.enqueuedTime, ttl);
         m.state = MessageState.ACTIVE;
         main.add(m);
-        if (m.expiresAt != null && broker.expiryMode == ExpiryMode.EAGER) {
-            if (m.isExpiredAt(broker.now())) {
+        if (m.expiresAt != null) {
+            if (broker.expiryMode == ExpiryMode.EAGER && m.isExpiredAt(broker.now())) {
                 expire(m);
                 return;
             }
@@ -146,15 +147,13 @@ abstract class MessageSource extends Entity {
 
     /** LAZY mode: the receiver touching the entity removes what has expired (TTL-11). */
     private void expireAllDue(Instant now) {
-        Iterator<StoredMessage> it = main.ready.values().iterator();
-        List<StoredMessage> expired = new ArrayList<>();
-        while (it.hasNext()) {
-            StoredMessage m = it.next();
-            if (m.isExpiredAt(now)) {
-                expired.add(m);
+        List<StoredMessage> due = new ArrayList<>(lazyExpiryDue);
+        lazyExpiryDue.clear();
+        for (StoredMessage m : due) {
+            if (m.store == main && m.state == MessageState.ACTIVE && !m.isLocked() && m.isExpiredAt(now)) {
+                expire(m);
             }
         }
-        expired.forEach(this::expire);
     }
 
     /** Deferred messages by sequence number (DLQ-4, TTL-15): unknown numbers yield nothing. */
@@ -300,7 +299,11 @@ abstract class MessageSource extends Entity {
     private void onExpiryDue(StoredMessage m) {
         m.expiryTimer = null;
         if (m.store == main && m.state == MessageState.ACTIVE && !m.isLocked()) {
-            expire(m);
+            if (broker.expiryMode == ExpiryMode.LAZY) {
+                lazyExpiryDue.add(m);
+            } else {
+                expire(m);
+            }
         }
     }
 
@@ -367,6 +370,7 @@ abstract class MessageSource extends Entity {
             }
             store.clear();
         }
+        lazyExpiryDue.clear();
     }
 
     long activeCount() {
