@@ -502,4 +502,33 @@ class TtlTest {
         assertEquals("TTLExpiredException", dead.deadLetterReason());
         assertEquals(1, dead.sequenceNumber());
     }
+
+    @Test
+    @DisplayName("TTL-11 LAZY: a receive does not scan every message for expiry (30,000 single receives in "
+            + "seconds, not minutes)")
+    void lazyReceiveDoesNotScanAllMessages() {
+        Namespace ns = Namespace.builder().startingAt(T0).expiryMode(ExpiryMode.LAZY).journalCapacity(1).build();
+        ns.createQueue("q");
+        int count = 30_000;
+        List<Message> batch = new java.util.ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            batch.add(msg("m" + i, i % 100 == 0 ? Duration.ofMinutes(1) : Duration.ofHours(1)));
+        }
+        for (int from = 0; from < count; from += 1000) {
+            ns.send("q", batch.subList(from, from + 1000));
+        }
+        ns.clock().advance(Duration.ofMinutes(1));
+        assertEquals(count, ns.runtimeInfo(Q).activeMessageCount(), "LAZY: the expired ones are still counted");
+
+        int received = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(8), () -> {
+            int n = 0;
+            while (!ns.receive(Q, ReceiveMode.RECEIVE_AND_DELETE, 1).isEmpty()) {
+                n++;
+            }
+            return n;
+        });
+
+        assertEquals(count - count / 100, received);
+        assertEquals(0, ns.runtimeInfo(Q).totalMessageCount());
+    }
 }
