@@ -13,9 +13,11 @@ import static dev.sbemu.core.CoreFixtures.receiveOne;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
@@ -510,7 +512,7 @@ class TtlTest {
         Namespace ns = Namespace.builder().startingAt(T0).expiryMode(ExpiryMode.LAZY).journalCapacity(1).build();
         ns.createQueue("q");
         int count = 30_000;
-        List<Message> batch = new java.util.ArrayList<>();
+        List<Message> batch = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             batch.add(msg("m" + i, i % 100 == 0 ? Duration.ofMinutes(1) : Duration.ofHours(1)));
         }
@@ -520,7 +522,7 @@ class TtlTest {
         ns.clock().advance(Duration.ofMinutes(1));
         assertEquals(count, ns.runtimeInfo(Q).activeMessageCount(), "LAZY: the expired ones are still counted");
 
-        int received = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(8), () -> {
+        int received = assertTimeoutPreemptively(Duration.ofSeconds(8), () -> {
             int n = 0;
             while (!ns.receive(Q, ReceiveMode.RECEIVE_AND_DELETE, 1).isEmpty()) {
                 n++;
