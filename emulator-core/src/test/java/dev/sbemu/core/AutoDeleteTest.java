@@ -14,6 +14,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -200,5 +205,43 @@ class AutoDeleteTest {
 
         assertEquals(minutes(11), autoDeletedAt(ns, "t/Subscriptions/s"));
         assertEquals(T0, ns.runtimeInfo(EntityPath.queue("t")).createdAt());
+    }
+
+    @Test
+    @DisplayName("ADI-4 a queue or subscription that forwards counts as received from: it is never idle")
+    void forwardingSourceIsNeverIdle() {
+        Namespace ns = namespace();
+        ns.createQueue("dst");
+        ns.createQueue("src", QueueOptions.builder().forwardTo("dst").autoDeleteOnIdle(IDLE).build());
+        ns.createTopic("t");
+        ns.createSubscription("t", "s", SubscriptionOptions.builder().forwardTo("dst").autoDeleteOnIdle(IDLE).build());
+        ns.createSubscription("t", "plain", SubscriptionOptions.builder().autoDeleteOnIdle(IDLE).build());
+
+        ns.clock().advance(Duration.ofDays(2));
+
+        assertTrue(ns.queueExists("src"));
+        assertTrue(ns.subscriptionExists("t", "s"));
+        assertFalse(ns.subscriptionExists("t", "plain"));
+        assertEquals(minutes(5), autoDeletedAt(ns, "t/Subscriptions/plain"));
+    }
+
+    @Test
+    @DisplayName("ADI-1 a receive blocked on a queue that is auto-deleted fails with entity not found")
+    void blockedReceiveOnDeletedQueueFails() throws Exception {
+        Namespace ns = withIdleQueue();
+        ExecutorService thread = Executors.newSingleThreadExecutor();
+        try {
+            CompletableFuture<List<BrokeredMessage>> receive = CompletableFuture.supplyAsync(
+                    () -> ns.receive(Q, ReceiveMode.PEEK_LOCK, 1, Duration.ofSeconds(30)), thread);
+            ns.peek(Q, 0, 1);
+
+            ns.clock().advance(Duration.ofMinutes(10));
+
+            ExecutionException failed = assertThrows(ExecutionException.class,
+                    () -> receive.get(10, TimeUnit.SECONDS));
+            assertEquals(BrokerException.EntityNotFound.class, failed.getCause().getClass());
+        } finally {
+            thread.shutdownNow();
+        }
     }
 }

@@ -13,9 +13,11 @@ import static dev.sbemu.core.CoreFixtures.receiveOne;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
@@ -479,5 +481,56 @@ class TtlTest {
         JournalEvent expired = events(ns, JournalEvent.Type.EXPIRED).get(0);
         assertEquals(minutes(5), expired.at());
         assertEquals("dropped", expired.detail());
+    }
+
+    @Test
+    @DisplayName("TTL-9 a subscription with deadLetteringOnMessageExpiration dead-letters its expired copy; one "
+            + "without drops it")
+    void subscriptionExpiry() {
+        Namespace ns = namespace();
+        ns.createTopic("t");
+        ns.createSubscription("t", "dl", SubscriptionOptions.builder().deadLetteringOnMessageExpiration(true).build());
+        ns.createSubscription("t", "drop");
+        EntityPath dl = EntityPath.subscription("t", "dl");
+        EntityPath drop = EntityPath.subscription("t", "drop");
+        ns.send("t", msg("m1", Duration.ofMinutes(1)));
+
+        ns.clock().advance(Duration.ofMinutes(1));
+
+        assertEquals(1, ns.runtimeInfo(dl).deadLetterMessageCount());
+        assertEquals(0, ns.runtimeInfo(dl).activeMessageCount());
+        assertEquals(0, ns.runtimeInfo(drop).totalMessageCount());
+        BrokeredMessage dead = receiveOne(ns, dl.deadLetter(), ReceiveMode.RECEIVE_AND_DELETE);
+        assertEquals("TTLExpiredException", dead.deadLetterReason());
+        assertEquals(1, dead.sequenceNumber());
+    }
+
+    @Test
+    @DisplayName("TTL-11 LAZY: a receive does not scan every message for expiry (30,000 single receives in "
+            + "seconds, not minutes)")
+    void lazyReceiveDoesNotScanAllMessages() {
+        Namespace ns = Namespace.builder().startingAt(T0).expiryMode(ExpiryMode.LAZY).journalCapacity(1).build();
+        ns.createQueue("q");
+        int count = 30_000;
+        List<Message> batch = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            batch.add(msg("m" + i, i % 100 == 0 ? Duration.ofMinutes(1) : Duration.ofHours(1)));
+        }
+        for (int from = 0; from < count; from += 1000) {
+            ns.send("q", batch.subList(from, from + 1000));
+        }
+        ns.clock().advance(Duration.ofMinutes(1));
+        assertEquals(count, ns.runtimeInfo(Q).activeMessageCount(), "LAZY: the expired ones are still counted");
+
+        int received = assertTimeoutPreemptively(Duration.ofSeconds(8), () -> {
+            int n = 0;
+            while (!ns.receive(Q, ReceiveMode.RECEIVE_AND_DELETE, 1).isEmpty()) {
+                n++;
+            }
+            return n;
+        });
+
+        assertEquals(count - count / 100, received);
+        assertEquals(0, ns.runtimeInfo(Q).totalMessageCount());
     }
 }

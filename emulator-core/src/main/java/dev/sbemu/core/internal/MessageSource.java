@@ -34,6 +34,8 @@ abstract class MessageSource extends Entity {
     final MessageStore main;
     final MessageStore deadLetters;
     final MessageStore transferDeadLetters;
+    /** LAZY mode: messages whose expiry timer fired while they were ready; the next receive expires them. */
+    private final List<StoredMessage> lazyExpiryDue = new ArrayList<>();
 
     MessageSource(Broker broker, EntityPath path) {
         super(broker, path.entityName());
@@ -80,8 +82,8 @@ abstract class MessageSource extends Entity {
         m.expiresAt = Durations.plusOrNever(m.enqueuedTime, ttl);
         m.state = MessageState.ACTIVE;
         main.add(m);
-        if (m.expiresAt != null && broker.expiryMode == ExpiryMode.EAGER) {
-            if (m.isExpiredAt(broker.now())) {
+        if (m.expiresAt != null) {
+            if (broker.expiryMode == ExpiryMode.EAGER && m.isExpiredAt(broker.now())) {
                 expire(m);
                 return;
             }
@@ -151,8 +153,10 @@ abstract class MessageSource extends Entity {
 
     /** LAZY mode: the receiver touching the entity removes what has expired (TTL-11). */
     private void expireAllDue(Instant now) {
-        for (StoredMessage m : main.allReady()) {
-            if (m.isExpiredAt(now)) {
+        List<StoredMessage> due = new ArrayList<>(lazyExpiryDue);
+        lazyExpiryDue.clear();
+        for (StoredMessage m : due) {
+            if (m.store == main && m.state == MessageState.ACTIVE && !m.isLocked() && m.isExpiredAt(now)) {
                 expire(m);
             }
         }
@@ -446,7 +450,9 @@ abstract class MessageSource extends Entity {
         m.expiryTimer = null;
         if (m.store == main && m.state == MessageState.ACTIVE && !m.isLocked()) {
             SessionEntry session = requiresSession() ? sessions.get(m.message.sessionId()) : null;
-            if (session != null && session.isHeld()) {
+            if (broker.expiryMode == ExpiryMode.LAZY) {
+                lazyExpiryDue.add(m);
+            } else if (session != null && session.isHeld()) {
                 expireSessionIfAnyExpired(session, broker.now()); // TTL-13: the whole session expires
             } else {
                 expire(m);
@@ -517,6 +523,7 @@ abstract class MessageSource extends Entity {
             }
             store.clear();
         }
+        lazyExpiryDue.clear();
     }
 
     long activeCount() {
