@@ -16,9 +16,11 @@ import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.sdk.internal.ClientInfo;
 import dev.sbemu.sdk.internal.LockRenewals;
+import dev.sbemu.sdk.internal.ProcessorImpl;
 import dev.sbemu.sdk.internal.ReceiverAsyncClientImpl;
 import dev.sbemu.sdk.internal.ReceiverClientImpl;
 import dev.sbemu.sdk.internal.Receivers;
+import dev.sbemu.sdk.internal.RuleManagerImpl;
 import dev.sbemu.sdk.internal.SdkMocks;
 import dev.sbemu.sdk.internal.SenderAsyncClientImpl;
 import dev.sbemu.sdk.internal.SenderClientImpl;
@@ -26,6 +28,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.UUID;
 
 /**
  * Creates real Azure SDK client instances wired to an emulated {@link Namespace}. Closing it closes
@@ -121,15 +124,36 @@ public final class EmulatorClients implements AutoCloseable {
 
     /** A processor; configure handlers and concurrency through {@link ProcessorOptions}. */
     public ServiceBusProcessorClient processor(EntityPath entity, ProcessorOptions options) {
-        throw new UnsupportedOperationException("processor");
+        Objects.requireNonNull(entity, "entity");
+        Objects.requireNonNull(options, "options");
+        if (options.sessionEnabled()) {
+            throw new UnsupportedOperationException("EmulatorClients.processor with sessions is not emulated yet");
+        }
+        ProcessorImpl impl = new ProcessorImpl(entity, options.processMessage(), options.processError(),
+                options.maxConcurrentCalls(), options.autoComplete(), options.maxAutoLockRenewDuration(),
+                options.receiveMode(), () -> newReceiver(entity, options.receiveMode()), renewals,
+                UUID.randomUUID().toString());
+        return track(SdkMocks.delegatingTo(ServiceBusProcessorClient.class, impl), impl::close);
     }
 
+    /**
+     * A rule manager for a subscription. The core has no rule operations yet: {@code createRule},
+     * {@code listRules} and {@code deleteRule} throw {@link UnsupportedOperationException}.
+     */
     public ServiceBusRuleManagerClient ruleManager(String topic, String subscription) {
-        throw new UnsupportedOperationException("ruleManager");
+        RuleManagerImpl impl = newRuleManager(topic, subscription);
+        return track(SdkMocks.delegatingTo(ServiceBusRuleManagerClient.class, impl), impl::close);
     }
 
+    /** The async rule manager; see {@link #ruleManager(String, String)}. */
     public ServiceBusRuleManagerAsyncClient ruleManagerAsync(String topic, String subscription) {
-        throw new UnsupportedOperationException("ruleManagerAsync");
+        RuleManagerImpl impl = newRuleManager(topic, subscription);
+        return track(SdkMocks.delegatingTo(ServiceBusRuleManagerAsyncClient.class, impl), impl::close);
+    }
+
+    private RuleManagerImpl newRuleManager(String topic, String subscription) {
+        EntityPath path = EntityPath.subscription(topic, subscription);
+        return new RuleManagerImpl(ClientInfo.of(FULLY_QUALIFIED_NAMESPACE, Receivers.sdkEntityPath(path)));
     }
 
     public ServiceBusAdministrationClient administrationClient() {
