@@ -19,6 +19,7 @@ final class QueueEntity extends MessageSource implements SendTarget {
         this.options = options;
         this.sequencer = new Sequencer(options.enablePartitioning());
         this.duplicates = new DuplicateDetector(broker);
+        main.sessionful = options.requiresSession();
     }
 
     @Override
@@ -121,8 +122,16 @@ final class QueueEntity extends MessageSource implements SendTarget {
         return m.sequenceNumber;
     }
 
-    private void addScheduled(StoredMessage m) {
+    @Override
+    public long reserveSequenceNumber(StoredMessage m) {
         m.sequenceNumber = sequencer.next(m.message);
+        return m.sequenceNumber;
+    }
+
+    private void addScheduled(StoredMessage m) {
+        if (m.sequenceNumber == 0) {
+            m.sequenceNumber = sequencer.next(m.message);
+        }
         m.partitionId = sequencer.partitionOf(m.sequenceNumber);
         m.enqueuedTime = broker.now();
         m.state = MessageState.SCHEDULED;
@@ -151,7 +160,7 @@ final class QueueEntity extends MessageSource implements SendTarget {
     @Override
     public void cancelScheduled(long sequenceNumber) {
         touch();
-        StoredMessage m = main.bySequence.get(sequenceNumber);
+        StoredMessage m = main.withSequenceNumber(sequenceNumber).stream().findFirst().orElse(null);
         if (m == null || m.state != MessageState.SCHEDULED) {
             throw new BrokerException.MessageNotFound("No scheduled message with sequence number "
                     + sequenceNumber + " in '" + name + "'.");

@@ -90,8 +90,16 @@ final class TopicEntity extends Entity implements SendTarget {
         return m.sequenceNumber;
     }
 
-    private void addScheduled(StoredMessage m) {
+    @Override
+    public long reserveSequenceNumber(StoredMessage m) {
         m.sequenceNumber = sequencer.next(m.message);
+        return m.sequenceNumber;
+    }
+
+    private void addScheduled(StoredMessage m) {
+        if (m.sequenceNumber == 0) {
+            m.sequenceNumber = sequencer.next(m.message);
+        }
         m.enqueuedTime = broker.now();
         scheduled.put(m.sequenceNumber, m);
         m.scheduleTimer = broker.timers.schedule(m.scheduledEnqueueTime, () -> activate(m));
