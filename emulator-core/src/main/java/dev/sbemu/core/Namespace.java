@@ -295,6 +295,14 @@ public final class Namespace implements AutoCloseable {
         broker.abandon(entity, Objects.requireNonNull(lockToken, "lockToken"), propertiesToModify);
     }
 
+    /**
+     * Hands a locked message back without counting a delivery, as a receiver that took it but never
+     * delivered it to the application does (the AMQP "released" outcome).
+     */
+    public void release(EntityPath entity, UUID lockToken) {
+        broker.release(entity, Objects.requireNonNull(lockToken, "lockToken"));
+    }
+
     public void defer(EntityPath entity, UUID lockToken) {
         defer(entity, lockToken, Map.of());
     }

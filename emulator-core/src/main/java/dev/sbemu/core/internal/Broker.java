@@ -642,6 +642,13 @@ public final class Broker implements VirtualClock.TimerDriver {
         });
     }
 
+    public void release(EntityPath path, UUID lockToken) {
+        locked(() -> {
+            MessageSource source = source(path);
+            source.release(source.store(path.subQueue()), lockToken);
+        });
+    }
+
     public void defer(EntityPath path, UUID lockToken, Map<String, Object> propertiesToModify) {
         locked(() -> {
             MessageSource source = source(path);

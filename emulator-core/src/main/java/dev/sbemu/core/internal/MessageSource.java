@@ -370,6 +370,18 @@ abstract class MessageSource extends Entity {
         endDelivery(store, m);
     }
 
+    /** Hands a locked message back untouched: the delivery did not happen (AMQP released; no count). */
+    void release(MessageStore store, UUID token) {
+        StoredMessage m = lockedMessage(store, token);
+        broker.timers.cancel(m.lockTimer);
+        store.unlock(m);
+        m.sessionHolder = null;
+        broker.journal(Type.ABANDONED, store.pathText, m, "released");
+        if (m.state == MessageState.ACTIVE) {
+            store.makeReady(m);
+        }
+    }
+
     void defer(MessageStore store, UUID token, Map<String, Object> propertiesToModify) {
         StoredMessage m = lockedMessage(store, token);
         touch();
