@@ -44,7 +44,7 @@ public final class AnnotationTopology {
     }
 
     private QueueSpec queue(Queue q) {
-        Origin origin = origin("@Queue", q.name());
+        AnnotationOrigin origin = origin("@Queue", q.name());
         QueueOptions.Builder b = QueueOptions.builder()
                 .maxDeliveryCount(q.maxDeliveryCount())
                 .deadLetteringOnMessageExpiration(q.deadLetteringOnMessageExpiration())
@@ -67,7 +67,7 @@ public final class AnnotationTopology {
     }
 
     private TopicSpec topic(Topic t) {
-        Origin origin = origin("@Topic", t.name());
+        AnnotationOrigin origin = origin("@Topic", t.name());
         TopicOptions.Builder b = TopicOptions.builder()
                 .requiresDuplicateDetection(t.requiresDuplicateDetection())
                 .maxSizeInMegabytes(t.maxSizeInMegabytes())
@@ -90,7 +90,7 @@ public final class AnnotationTopology {
 
     private SubscriptionSpec subscription(String topic, Subscription s) {
         String element = "@Subscription(name = \"" + s.name() + "\") of @Topic(name = \"" + topic + "\")";
-        Origin origin = new AnnotationOrigin(element, declaredOn);
+        AnnotationOrigin origin = new AnnotationOrigin(element, declaredOn);
         SubscriptionOptions.Builder b = SubscriptionOptions.builder()
                 .maxDeliveryCount(s.maxDeliveryCount())
                 .deadLetteringOnMessageExpiration(s.deadLetteringOnMessageExpiration())
@@ -160,18 +160,18 @@ public final class AnnotationTopology {
         throw new IllegalArgumentException(text);
     }
 
-    private Origin origin(String annotation, String name) {
+    private AnnotationOrigin origin(String annotation, String name) {
         return new AnnotationOrigin(annotation + "(name = \"" + name + "\")", declaredOn);
     }
 
-    private static void duration(Origin origin, String attribute, String text, Consumer<Duration> setter) {
+    private static void duration(AnnotationOrigin origin, String attribute, String text, Consumer<Duration> setter) {
         if (text.isEmpty()) {
             return;
         }
         Duration d = IsoDurations.parseOrNull(text);
         if (d == null) {
-            throw new InvalidTopologyException(origin.describe(attribute) + " = \"" + text + "\" is not "
-                    + IsoDurations.EXAMPLES + " (\"\" for the service default)");
+            throw new InvalidTopologyException(origin.element() + "." + attribute + " = \"" + text + "\" in "
+                    + origin.declaredOn() + " is not " + IsoDurations.EXAMPLES + " (\"\" for the service default)");
         }
         setter.accept(Durations.isUnlimited(d) ? Durations.MAX : d);
     }

@@ -28,7 +28,7 @@ public record EmulatorDeclaration(Lifecycle lifecycle, Instant startAt, ExpiryMo
     /** One {@code @ServiceBusEmulator} and the class it sits on. */
     public record Declared(ServiceBusEmulator annotation, Class<?> on) {
         String where() {
-            return "@ServiceBusEmulator on " + on.getName();
+            return "@ServiceBusEmulator on " + (on.getCanonicalName() != null ? on.getCanonicalName() : on.getName());
         }
     }
 
