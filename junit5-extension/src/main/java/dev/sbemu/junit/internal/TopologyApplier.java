@@ -101,6 +101,8 @@ public final class TopologyApplier {
         } catch (InvalidOptionException e) {
             String property = propertyOf(e, forwardTo, forwardDeadLettersTo);
             throw new InvalidTopologyException(origin.describe(property) + ": " + e.getMessage(), e);
+        } catch (BrokerException.EntityAlreadyExists e) {
+            throw new InvalidTopologyException(origin.describe("name") + ": " + e.getMessage(), e);
         } catch (BrokerException e) {
             throw new InvalidTopologyException(origin.describe(null) + ": " + e.getMessage(), e);
         }
