@@ -8,7 +8,7 @@ public abstract sealed class BrokerException extends RuntimeException
         permits BrokerException.EntityNotFound, BrokerException.EntityAlreadyExists, BrokerException.EntityDisabled,
         BrokerException.MessageLockLost, BrokerException.MessageNotFound, BrokerException.MessageSizeExceeded,
         BrokerException.QuotaExceeded, BrokerException.SessionLockLost, BrokerException.SessionCannotBeLocked,
-        BrokerException.ServiceTimeout, BrokerException.InvalidOperation {
+        BrokerException.ServiceTimeout, BrokerException.InvalidOperation, BrokerException.TransactionFailed {
 
     private static final long serialVersionUID = 1L;
     private final ErrorReason reason;
@@ -112,6 +112,15 @@ public abstract sealed class BrokerException extends RuntimeException
 
         public ServiceTimeout(String message) {
             super(ErrorReason.SERVICE_TIMEOUT, message);
+        }
+    }
+
+    /** The transaction timed out, or was committed or rolled back already (TXN-1). */
+    public static final class TransactionFailed extends BrokerException {
+        private static final long serialVersionUID = 1L;
+
+        public TransactionFailed(String message) {
+            super(ErrorReason.TRANSACTION_FAILED, message);
         }
     }
 

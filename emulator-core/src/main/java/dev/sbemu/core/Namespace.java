@@ -1,5 +1,7 @@
 package dev.sbemu.core;
 
+import dev.sbemu.core.filter.RuleFilter;
+import dev.sbemu.core.filter.SqlRuleAction;
 import dev.sbemu.core.internal.Broker;
 import java.time.Duration;
 import java.time.Instant;
@@ -39,8 +41,11 @@ public final class Namespace implements AutoCloseable {
         this.expiryMode = b.expiryMode;
         this.journal = new Journal(b.journalCapacity);
         this.broker = new Broker(clock, expiryMode, tier, journal::append);
-        this.onAdvance = () -> journal.append(new JournalEvent(clock.instant(), JournalEvent.Type.CLOCK_ADVANCED,
-                "clock", -1, null, "now " + clock.instant()));
+        this.onAdvance = () -> {
+            journal.append(new JournalEvent(clock.instant(), JournalEvent.Type.CLOCK_ADVANCED,
+                    "clock", -1, null, "now " + clock.instant()));
+            broker.wakeAll();
+        };
         clock.register(broker);
         clock.onAdvance(onAdvance);
     }
@@ -144,7 +149,13 @@ public final class Namespace implements AutoCloseable {
     }
 
     public SubscriptionOptions createSubscription(String topic, String name, SubscriptionOptions options) {
-        return broker.createSubscription(topic, name, Objects.requireNonNull(options, "options"));
+        return createSubscription(topic, name, options, List.of());
+    }
+
+    /** Creates a subscription with exactly {@code rules}, or with {@code $Default} when the list is empty. */
+    public SubscriptionOptions createSubscription(String topic, String name, SubscriptionOptions options,
+                                                  List<RuleDescription> rules) {
+        return broker.createSubscription(topic, name, Objects.requireNonNull(options, "options"), List.copyOf(rules));
     }
 
     public SubscriptionOptions getSubscription(String topic, String name) {
@@ -165,6 +176,39 @@ public final class Namespace implements AutoCloseable {
 
     public boolean subscriptionExists(String topic, String name) {
         return broker.subscriptionExists(topic, name);
+    }
+
+    // ---- rules ----------------------------------------------------------------------------------
+
+    /**
+     * Adds a rule to a subscription (RUL-1).
+     *
+     * @param filter e.g. {@code SqlFilter.parse("color = 'red'")}, a {@code CorrelationFilter}, {@code TrueFilter}
+     * @param action a {@code SqlRuleAction}, or null
+     * @throws BrokerException.EntityAlreadyExists when the subscription has a rule of that name
+     */
+    public RuleDescription createRule(String topic, String subscription, String ruleName, RuleFilter filter,
+                                      SqlRuleAction action) {
+        return broker.createRule(topic, subscription, new RuleDescription(ruleName, filter, action));
+    }
+
+    public RuleDescription getRule(String topic, String subscription, String ruleName) {
+        return broker.getRule(topic, subscription, ruleName);
+    }
+
+    /** Replaces the filter and action of an existing rule. */
+    public RuleDescription updateRule(String topic, String subscription, String ruleName, RuleFilter filter,
+                                      SqlRuleAction action) {
+        return broker.updateRule(topic, subscription, new RuleDescription(ruleName, filter, action));
+    }
+
+    public void deleteRule(String topic, String subscription, String ruleName) {
+        broker.deleteRule(topic, subscription, ruleName);
+    }
+
+    /** The subscription's rules, in creation order. */
+    public List<RuleDescription> listRules(String topic, String subscription) {
+        return broker.listRules(topic, subscription);
     }
 
     /** Message counts and timestamps of a queue, topic ({@code EntityPath.queue(topicName)}) or subscription. */
@@ -205,6 +249,11 @@ public final class Namespace implements AutoCloseable {
 
     public void cancelScheduled(String entity, Collection<Long> sequenceNumbers) {
         broker.cancelScheduled(entity, List.copyOf(sequenceNumbers));
+    }
+
+    /** Starts a transaction (TXN-1): operations through it take effect together on commit. */
+    public Transaction beginTransaction() {
+        return broker.beginTransaction();
     }
 
     // ---- receiving ----------------------------------------------------------------------------
@@ -268,6 +317,51 @@ public final class Namespace implements AutoCloseable {
     /** Extends the lock by the entity's lock duration from now (LOCK-1); returns the new locked-until. */
     public Instant renewLock(EntityPath entity, UUID lockToken) {
         return broker.renewLock(entity, Objects.requireNonNull(lockToken, "lockToken"));
+    }
+
+    // ---- sessions -------------------------------------------------------------------------------
+
+    /**
+     * Locks a session of a session-enabled queue or subscription (SES-2): the named one, or with
+     * {@code sessionId} null the next one with messages, waiting in real time up to {@code maxWait}.
+     *
+     * @throws BrokerException.SessionCannotBeLocked when another receiver holds the named session
+     * @throws BrokerException.ServiceTimeout when no session became available in time
+     * @throws BrokerException.InvalidOperation on an entity that does not require sessions (SES-5)
+     */
+    public SessionLock acceptSession(EntityPath entity, String sessionId, Duration maxWait) {
+        return broker.acceptSession(entity, sessionId, maxWait);
+    }
+
+    /** Receives from a held session, in sequence order: what is ready at once, else waits up to {@code maxWait}. */
+    public List<BrokeredMessage> receive(SessionLock session, ReceiveMode mode, int maxMessages, Duration maxWait) {
+        return broker.receive(session, mode, maxMessages, maxWait);
+    }
+
+    /** Deferred messages of the held session by sequence number (DLQ-4); others yield nothing. */
+    public List<BrokeredMessage> receiveDeferred(SessionLock session, ReceiveMode mode,
+                                                 Collection<Long> sequenceNumbers) {
+        return broker.receiveDeferred(session, mode, List.copyOf(sequenceNumbers));
+    }
+
+    /** Extends the session lock by the entity's lock duration from now (SES-3). */
+    public Instant renewSessionLock(SessionLock session) {
+        return broker.renewSessionLock(session);
+    }
+
+    /** The session's state, or null when none is set (SES-4). */
+    public byte[] getSessionState(SessionLock session) {
+        return broker.getSessionState(session);
+    }
+
+    /** Sets the session's state; null clears it (SES-4). */
+    public void setSessionState(SessionLock session, byte[] state) {
+        broker.setSessionState(session, state);
+    }
+
+    /** Lets go of the session: its locked messages become available again. */
+    public void releaseSession(SessionLock session) {
+        broker.releaseSession(session);
     }
 
     /** Detaches the namespace from its clock and wakes blocked receivers. */

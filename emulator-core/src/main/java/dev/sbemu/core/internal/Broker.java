@@ -13,10 +13,13 @@ import dev.sbemu.core.Message;
 import dev.sbemu.core.MessageState;
 import dev.sbemu.core.QueueOptions;
 import dev.sbemu.core.ReceiveMode;
+import dev.sbemu.core.RuleDescription;
+import dev.sbemu.core.SessionLock;
 import dev.sbemu.core.SubQueue;
 import dev.sbemu.core.SubscriptionOptions;
 import dev.sbemu.core.Tier;
 import dev.sbemu.core.TopicOptions;
+import dev.sbemu.core.Transaction;
 import dev.sbemu.core.VirtualClock;
 import java.time.Clock;
 import java.time.Duration;
@@ -52,6 +55,8 @@ public final class Broker implements VirtualClock.TimerDriver {
     private final Consumer<JournalEvent> journal;
     private final Map<String, QueueEntity> queues = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
     private final Map<String, TopicEntity> topics = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    /** The clock is firing timers and has not reached its target yet: blocked receivers wait for {@link #wakeAll}. */
+    private boolean advancing;
 
     public Broker(Clock clock, ExpiryMode expiryMode, Tier tier, Consumer<JournalEvent> journal) {
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -79,8 +84,22 @@ public final class Broker implements VirtualClock.TimerDriver {
         journal.accept(new JournalEvent(now(), type, entity, m.sequenceNumber, m.messageId(), detail));
     }
 
+    /** An event about a session rather than a message. */
+    void journal(Type type, String entity, String sessionId, String detail) {
+        journal.accept(new JournalEvent(now(), type, entity, -1, null, "session " + sessionId
+                + (detail.isEmpty() ? "" : ", " + detail)));
+    }
+
     private void journal(Type type, String entity, String detail) {
         journal.accept(new JournalEvent(now(), type, entity, -1, null, detail));
+    }
+
+    <T> T runLocked(Supplier<T> action) {
+        return locked(action);
+    }
+
+    void runLocked(Runnable action) {
+        locked(action);
     }
 
     private <T> T locked(Supplier<T> action) {
@@ -110,7 +129,10 @@ public final class Broker implements VirtualClock.TimerDriver {
 
     @Override
     public void fireDue(Instant now) {
-        locked(() -> timers.fireDue(now));
+        locked(() -> {
+            advancing = true;
+            timers.fireDue(now);
+        });
     }
 
     // ---- queues -------------------------------------------------------------------------------
@@ -209,16 +231,20 @@ public final class Broker implements VirtualClock.TimerDriver {
         return locked(() -> topics.containsKey(name));
     }
 
-    public SubscriptionOptions createSubscription(String topicName, String name, SubscriptionOptions options) {
+    public SubscriptionOptions createSubscription(String topicName, String name, SubscriptionOptions options,
+                                                  List<RuleDescription> rules) {
         Validation.subscriptionName(name);
+        List<RuleDescription> initialRules = rules.isEmpty() ? List.of(RuleDescription.defaultRule()) : rules;
+        initialRules.forEach(rule -> Validation.ruleName(rule.name()));
         SubscriptionOptions valid = Validation.subscription(options, tier);
         return locked(() -> {
             TopicEntity topic = topic(topicName);
             if (topic.subscriptions.containsKey(name)) {
                 throw new BrokerException.EntityAlreadyExists(topicName + "/Subscriptions/" + name);
             }
-            checkForwardTargets(name, valid.forwardTo(), valid.forwardDeadLetteredMessagesTo());
-            SubscriptionEntity subscription = new SubscriptionEntity(this, topic, name, valid);
+            checkForwardTargets(topicName + "/Subscriptions/" + name, valid.forwardTo(),
+                    valid.forwardDeadLetteredMessagesTo());
+            SubscriptionEntity subscription = new SubscriptionEntity(this, topic, name, valid, initialRules);
             topic.subscriptions.put(name, subscription);
             subscription.armAutoDelete();
             topic.touch();
@@ -235,7 +261,7 @@ public final class Broker implements VirtualClock.TimerDriver {
         SubscriptionOptions valid = Validation.subscription(options, tier);
         return locked(() -> {
             SubscriptionEntity subscription = subscription(topicName, name);
-            checkForwardTargets(name, valid.forwardTo(), valid.forwardDeadLetteredMessagesTo());
+            checkForwardTargets(subscription.name, valid.forwardTo(), valid.forwardDeadLetteredMessagesTo());
             if (valid.requiresSession() != subscription.options.requiresSession()) {
                 throw new InvalidOptionException("requiresSession", valid.requiresSession(),
                         "cannot be changed on an existing subscription");
@@ -261,6 +287,59 @@ public final class Broker implements VirtualClock.TimerDriver {
 
     public boolean subscriptionExists(String topicName, String name) {
         return locked(() -> topics.containsKey(topicName) && topics.get(topicName).subscriptions.containsKey(name));
+    }
+
+    // ---- rules ----------------------------------------------------------------------------------
+
+    public RuleDescription createRule(String topicName, String subscriptionName, RuleDescription rule) {
+        Validation.ruleName(rule.name());
+        return locked(() -> {
+            SubscriptionEntity subscription = subscription(topicName, subscriptionName);
+            if (subscription.rules.get(rule.name()) != null) {
+                throw new BrokerException.EntityAlreadyExists(subscription.name + "/Rules/" + rule.name());
+            }
+            subscription.rules.put(rule);
+            subscription.touch();
+            journal(Type.ENTITY_CREATED, subscription.name + "/Rules/" + rule.name(), "rule");
+            return rule;
+        });
+    }
+
+    public RuleDescription getRule(String topicName, String subscriptionName, String ruleName) {
+        return locked(() -> rule(subscription(topicName, subscriptionName), ruleName));
+    }
+
+    public RuleDescription updateRule(String topicName, String subscriptionName, RuleDescription rule) {
+        return locked(() -> {
+            SubscriptionEntity subscription = subscription(topicName, subscriptionName);
+            rule(subscription, rule.name());
+            subscription.rules.put(rule);
+            subscription.touch();
+            journal(Type.ENTITY_UPDATED, subscription.name + "/Rules/" + rule.name(), "rule");
+            return rule;
+        });
+    }
+
+    public void deleteRule(String topicName, String subscriptionName, String ruleName) {
+        locked(() -> {
+            SubscriptionEntity subscription = subscription(topicName, subscriptionName);
+            rule(subscription, ruleName);
+            subscription.rules.remove(ruleName);
+            subscription.touch();
+            journal(Type.ENTITY_DELETED, subscription.name + "/Rules/" + ruleName, "rule");
+        });
+    }
+
+    public List<RuleDescription> listRules(String topicName, String subscriptionName) {
+        return locked(() -> subscription(topicName, subscriptionName).rules.list());
+    }
+
+    private static RuleDescription rule(SubscriptionEntity subscription, String ruleName) {
+        RuleDescription rule = subscription.rules.get(ruleName);
+        if (rule == null) {
+            throw new BrokerException.EntityNotFound(subscription.name + "/Rules/" + ruleName);
+        }
+        return rule;
     }
 
     // ---- runtime counts -----------------------------------------------------------------------
@@ -320,7 +399,7 @@ public final class Broker implements VirtualClock.TimerDriver {
         });
     }
 
-    private List<StoredMessage> prepare(List<Message> messages) {
+    List<StoredMessage> prepare(List<Message> messages) {
         int limit = tier.defaultMaxMessageSizeBytes();
         List<StoredMessage> stored = new ArrayList<>(messages.size());
         long total = 0;
@@ -344,7 +423,7 @@ public final class Broker implements VirtualClock.TimerDriver {
     void forward(MessageSource source, StoredMessage m, String targetName, boolean fromDeadLetters) {
         StoredMessage forwarded = m.copy(m.message);
         forwarded.hopCount = m.hopCount + 1;
-        forwarded.enqueuedSequenceNumber = m.sequenceNumber;
+        forwarded.enqueuedSequenceNumber = m.enqueuedSequenceNumber > 0 ? m.enqueuedSequenceNumber : m.sequenceNumber;
         forwarded.scheduledEnqueueTime = null;
         if (forwarded.hopCount > MAX_HOPS) {
             source.addTransferDeadLetter(m, "MaxTransferHopCountExceeded",
@@ -369,6 +448,11 @@ public final class Broker implements VirtualClock.TimerDriver {
         target.accept(forwarded);
     }
 
+    /** Starts a transaction (TXN-1). */
+    public Transaction beginTransaction() {
+        return new BrokerTransaction(this);
+    }
+
     // ---- receiving ----------------------------------------------------------------------------
 
     /**
@@ -387,7 +471,9 @@ public final class Broker implements VirtualClock.TimerDriver {
                 source.checkReceivable(path.subQueue());
                 checkNoSessions(source, path);
                 MessageStore store = source.store(path.subQueue());
-                List<BrokeredMessage> taken = source.takeReady(store, mode, max);
+                long left = deadline - System.nanoTime();
+                List<BrokeredMessage> taken = advancing && left > 0 ? List.of()
+                        : source.takeReady(store, mode, max, null);
                 long remaining = deadline - System.nanoTime();
                 if (!taken.isEmpty() || remaining <= 0) {
                     return taken;
@@ -402,6 +488,119 @@ public final class Broker implements VirtualClock.TimerDriver {
         }
     }
 
+    // ---- sessions -------------------------------------------------------------------------------
+
+    /**
+     * Locks a named session, or the next available one (sessionId null), waiting in real time up to
+     * {@code maxWait} for one to become free (SES-2).
+     */
+    public SessionLock acceptSession(EntityPath path, String sessionId, Duration maxWait) {
+        long deadline = System.nanoTime() + Math.max(0, maxWait.toNanos());
+        lock.lock();
+        try {
+            while (true) {
+                MessageSource source = sessionSource(path);
+                SessionEntry session = source.tryAcceptSession(sessionId);
+                if (session != null) {
+                    return new SessionLock(path, session.sessionId, session.holder, session.lockedUntil);
+                }
+                long remaining = deadline - System.nanoTime();
+                if (remaining <= 0) {
+                    throw new BrokerException.ServiceTimeout("No session available to accept on '" + path
+                            + "' within " + maxWait + ".");
+                }
+                source.main.readyOrChanged.await(remaining, TimeUnit.NANOSECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BrokerException.ServiceTimeout("Interrupted while waiting for a session on '" + path + "'.");
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Receives from a held session: what is ready at once, else waits up to {@code maxWait} for the first. */
+    public List<BrokeredMessage> receive(SessionLock session, ReceiveMode mode, int max, Duration maxWait) {
+        if (max < 1) {
+            throw new IllegalArgumentException("maxMessages must be at least 1, was " + max);
+        }
+        long deadline = System.nanoTime() + Math.max(0, maxWait.toNanos());
+        lock.lock();
+        try {
+            while (true) {
+                MessageSource source = sessionSource(session.entity());
+                SessionEntry held = source.heldSession(session.sessionId(), session.token());
+                long left = deadline - System.nanoTime();
+                List<BrokeredMessage> taken = advancing && left > 0 ? List.of()
+                        : source.takeFromSession(held, mode, max);
+                long remaining = deadline - System.nanoTime();
+                if (!taken.isEmpty() || remaining <= 0) {
+                    return taken;
+                }
+                source.main.readyOrChanged.await(remaining, TimeUnit.NANOSECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return List.of();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Deferred messages of a held session, by sequence number (DLQ-4); others yield nothing. */
+    public List<BrokeredMessage> receiveDeferred(SessionLock session, ReceiveMode mode,
+                                                 Collection<Long> sequenceNumbers) {
+        return locked(() -> {
+            MessageSource source = sessionSource(session.entity());
+            SessionEntry held = source.heldSession(session.sessionId(), session.token());
+            return source.takeDeferredFromSession(held, mode, sequenceNumbers);
+        });
+    }
+
+    public Instant renewSessionLock(SessionLock session) {
+        return locked(() -> {
+            MessageSource source = sessionSource(session.entity());
+            return source.renewSessionLock(source.heldSession(session.sessionId(), session.token()));
+        });
+    }
+
+    public byte[] getSessionState(SessionLock session) {
+        return locked(() -> {
+            MessageSource source = sessionSource(session.entity());
+            source.heldSession(session.sessionId(), session.token());
+            return source.sessionState(session.sessionId());
+        });
+    }
+
+    public void setSessionState(SessionLock session, byte[] state) {
+        locked(() -> {
+            MessageSource source = sessionSource(session.entity());
+            source.setSessionState(source.heldSession(session.sessionId(), session.token()), state);
+        });
+    }
+
+    /** Lets go of a session; a session whose lock was lost already is ignored. */
+    public void releaseSession(SessionLock session) {
+        locked(() -> {
+            MessageSource source = sessionSource(session.entity());
+            try {
+                source.releaseSession(source.heldSession(session.sessionId(), session.token()), false);
+            } catch (BrokerException.SessionLockLost alreadyGone) {
+                // nothing held any more
+            }
+        });
+    }
+
+    private MessageSource sessionSource(EntityPath path) {
+        MessageSource source = source(path);
+        if (path.subQueue() != SubQueue.NONE || !source.requiresSession()) {
+            throw new BrokerException.InvalidOperation("It is not possible for an entity that does not require "
+                    + "sessions to create a sessionful message receiver. Entity: '" + path + "'.");
+        }
+        source.checkReceivable(SubQueue.NONE);
+        return source;
+    }
+
     private static void checkNoSessions(MessageSource source, EntityPath path) {
         if (path.subQueue() == SubQueue.NONE && source.requiresSession()) {
             throw new BrokerException.InvalidOperation("It is not possible for an entity that requires sessions "
@@ -413,6 +612,7 @@ public final class Broker implements VirtualClock.TimerDriver {
         return locked(() -> {
             MessageSource source = source(path);
             source.checkReceivable(path.subQueue());
+            checkNoSessions(source, path);
             return source.takeDeferred(source.store(path.subQueue()), mode, sequenceNumbers);
         });
     }
@@ -467,6 +667,7 @@ public final class Broker implements VirtualClock.TimerDriver {
     /** Wakes every blocked receiver so it re-checks (after a clock advance or on close). */
     public void wakeAll() {
         locked(() -> {
+            advancing = false;
             for (QueueEntity queue : queues.values()) {
                 signal(queue);
             }
@@ -508,12 +709,12 @@ public final class Broker implements VirtualClock.TimerDriver {
         return subscription;
     }
 
-    private MessageSource source(EntityPath path) {
+    MessageSource source(EntityPath path) {
         return path.isSubscription() ? subscription(path.topicOrQueue(), path.subscription())
                 : queue(path.topicOrQueue());
     }
 
-    private SendTarget sendTarget(String name) {
+    SendTarget sendTarget(String name) {
         QueueEntity queue = queues.get(name);
         if (queue != null) {
             return queue;
@@ -528,16 +729,19 @@ public final class Broker implements VirtualClock.TimerDriver {
     }
 
     private void checkForwardTargets(String source, String forwardTo, String forwardDeadLetteredTo) {
-        for (String target : new String[] {forwardTo, forwardDeadLetteredTo}) {
+        String[] properties = {"forwardTo", "forwardDeadLetteredMessagesTo"};
+        String[] targets = {forwardTo, forwardDeadLetteredTo};
+        for (int i = 0; i < targets.length; i++) {
+            String target = targets[i];
             if (target == null) {
                 continue;
             }
             if (target.equalsIgnoreCase(source)) {
-                throw new InvalidOptionException("forwardTo", target,
+                throw new InvalidOptionException(properties[i], target,
                         "an entity cannot forward to itself");
             }
             if (!queues.containsKey(target) && !topics.containsKey(target)) {
-                throw new InvalidOptionException("forwardTo", target,
+                throw new InvalidOptionException(properties[i], target,
                         "the destination must be an existing queue or topic (FWD-1)");
             }
         }

@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -107,30 +106,31 @@ abstract class MessageSource extends Entity {
         }
     }
 
-    /** Takes up to {@code max} ready messages at once; never blocks. */
-    List<BrokeredMessage> takeReady(MessageStore store, ReceiveMode mode, int max) {
+    /** Takes up to {@code max} ready messages at once (of one session when sessionId is set); never blocks. */
+    List<BrokeredMessage> takeReady(MessageStore store, ReceiveMode mode, int max, SessionEntry session) {
         Instant now = broker.now();
         touch();
         if (store == main && broker.expiryMode == ExpiryMode.LAZY) {
             expireAllDue(now);
         }
         List<BrokeredMessage> taken = new ArrayList<>(Math.min(max, 16));
+        String sessionId = session == null ? null : session.sessionId;
         while (taken.size() < max) {
-            Map.Entry<Long, StoredMessage> first = store.ready.pollFirstEntry();
-            if (first == null) {
+            StoredMessage m = store.pollReady(sessionId);
+            if (m == null) {
                 break;
             }
-            StoredMessage m = first.getValue();
             if (store == main && m.isExpiredAt(now)) {
                 expire(m);
                 continue;
             }
-            taken.add(deliver(store, m, mode, now));
+            taken.add(deliver(store, m, mode, now, session));
         }
         return taken;
     }
 
-    private BrokeredMessage deliver(MessageStore store, StoredMessage m, ReceiveMode mode, Instant now) {
+    private BrokeredMessage deliver(MessageStore store, StoredMessage m, ReceiveMode mode, Instant now,
+                                    SessionEntry session) {
         if (mode == ReceiveMode.RECEIVE_AND_DELETE) {
             store.remove(m);
             broker.timers.cancel(m.expiryTimer);
@@ -138,40 +138,54 @@ abstract class MessageSource extends Entity {
             return m.snapshot(false, true);
         }
         store.lock(m, broker.newLockToken());
-        m.lockedUntil = now.plus(lockDuration());
-        m.lockTimer = broker.timers.schedule(m.lockedUntil, () -> onLockExpired(m));
-        broker.journal(Type.RECEIVED, store.pathText, m, "locked until " + m.lockedUntil);
+        if (session != null) {
+            m.sessionHolder = session.holder;
+            m.lockedUntil = session.lockedUntil;
+        } else {
+            m.lockedUntil = now.plus(lockDuration());
+            m.lockTimer = broker.timers.schedule(m.lockedUntil, () -> onLockExpired(m));
+        }
+        broker.journal(Type.RECEIVED, store.pathText, m, "peek-lock");
         return m.snapshot(true, true);
     }
 
     /** LAZY mode: the receiver touching the entity removes what has expired (TTL-11). */
     private void expireAllDue(Instant now) {
-        Iterator<StoredMessage> it = main.ready.values().iterator();
-        List<StoredMessage> expired = new ArrayList<>();
-        while (it.hasNext()) {
-            StoredMessage m = it.next();
+        for (StoredMessage m : main.allReady()) {
             if (m.isExpiredAt(now)) {
-                expired.add(m);
+                expire(m);
             }
         }
-        expired.forEach(this::expire);
     }
 
     /** Deferred messages by sequence number (DLQ-4, TTL-15): unknown numbers yield nothing. */
     List<BrokeredMessage> takeDeferred(MessageStore store, ReceiveMode mode, Collection<Long> sequenceNumbers) {
+        return takeDeferred(store, mode, sequenceNumbers, null);
+    }
+
+    /** Deferred messages of a held session: only that session's, locked under the session lock. */
+    List<BrokeredMessage> takeDeferredFromSession(SessionEntry session, ReceiveMode mode,
+                                                  Collection<Long> sequenceNumbers) {
+        return takeDeferred(main, mode, sequenceNumbers, session);
+    }
+
+    private List<BrokeredMessage> takeDeferred(MessageStore store, ReceiveMode mode, Collection<Long> sequenceNumbers,
+                                               SessionEntry session) {
         Instant now = broker.now();
         touch();
         List<BrokeredMessage> taken = new ArrayList<>();
         for (Long sequenceNumber : sequenceNumbers) {
-            StoredMessage m = store.bySequence.get(sequenceNumber);
-            if (m == null || m.state != MessageState.DEFERRED || m.isLocked()) {
-                continue;
+            for (StoredMessage m : List.copyOf(store.withSequenceNumber(sequenceNumber))) {
+                if (m.state != MessageState.DEFERRED || m.isLocked()
+                        || (session != null && !session.sessionId.equals(m.message.sessionId()))) {
+                    continue;
+                }
+                if (store == main && m.isExpiredAt(now)) {
+                    expire(m);
+                    continue;
+                }
+                taken.add(deliver(store, m, mode, now, session));
             }
-            if (store == main && m.isExpiredAt(now)) {
-                expire(m);
-                continue;
-            }
-            taken.add(deliver(store, m, mode, now));
         }
         return taken;
     }
@@ -181,7 +195,7 @@ abstract class MessageSource extends Entity {
         touch();
         boolean lazy = broker.expiryMode == ExpiryMode.LAZY;
         List<BrokeredMessage> peeked = new ArrayList<>(Math.min(max, 32));
-        for (StoredMessage m : store.bySequence.tailMap(fromSequenceNumber, true).values()) {
+        for (StoredMessage m : store.from(fromSequenceNumber)) {
             if (peeked.size() >= max) {
                 break;
             }
@@ -193,11 +207,138 @@ abstract class MessageSource extends Entity {
         return peeked;
     }
 
+    // ---- sessions (SES-2..4, TTL-13) -----------------------------------------------------------
+
+    private final Map<String, SessionEntry> sessions = new java.util.HashMap<>();
+
+    /** Locks a named session, or the next session with ready messages (null when none is free). */
+    SessionEntry tryAcceptSession(String sessionId) {
+        Instant now = broker.now();
+        touch();
+        SessionEntry session;
+        if (sessionId != null) {
+            session = sessions.computeIfAbsent(sessionId, SessionEntry::new);
+            if (session.isHeld()) {
+                throw new BrokerException.SessionCannotBeLocked("The requested session '" + sessionId
+                        + "' cannot be accepted. It may be locked by another receiver. Entity: '" + name + "'.");
+            }
+        } else {
+            session = nextFreeSession();
+            if (session == null) {
+                return null;
+            }
+        }
+        session.holder = broker.newLockToken();
+        session.lockedUntil = now.plus(lockDuration());
+        session.lockTimer = broker.timers.schedule(session.lockedUntil, () -> onSessionLockExpired(session));
+        broker.journal(Type.SESSION_LOCKED, main.pathText, session.sessionId, "locked until " + session.lockedUntil);
+        expireSessionIfAnyExpired(session, now);
+        return session;
+    }
+
+    /** The free session whose oldest ready message came first. */
+    private SessionEntry nextFreeSession() {
+        SessionEntry best = null;
+        long bestSequence = Long.MAX_VALUE;
+        for (Map.Entry<String, java.util.TreeMap<StoreKey, StoredMessage>> e : main.readyBySession.entrySet()) {
+            SessionEntry session = sessions.computeIfAbsent(e.getKey(), SessionEntry::new);
+            long first = e.getValue().firstKey().sequenceNumber();
+            if (!session.isHeld() && first < bestSequence) {
+                best = session;
+                bestSequence = first;
+            }
+        }
+        return best;
+    }
+
+    /** TTL-13: with a receiver on the session, one expired message expires all of the session's messages. */
+    private void expireSessionIfAnyExpired(SessionEntry session, Instant now) {
+        List<StoredMessage> ready = new ArrayList<>(main.readyBySession.getOrDefault(session.sessionId,
+                new java.util.TreeMap<>()).values());
+        if (ready.stream().anyMatch(m -> m.isExpiredAt(now))) {
+            ready.forEach(this::expire);
+        }
+    }
+
+    /** The session held by {@code token}, or SESSION_LOCK_LOST (SES-3). */
+    SessionEntry heldSession(String sessionId, UUID token) {
+        SessionEntry session = sessions.get(sessionId);
+        if (session == null || !token.equals(session.holder)) {
+            throw new BrokerException.SessionLockLost("The session lock was lost. Request a new session receiver. "
+                    + "Session: '" + sessionId + "', entity: '" + name + "'.");
+        }
+        if (!session.lockedUntil.isAfter(broker.now())) {
+            onSessionLockExpired(session);
+            throw new BrokerException.SessionLockLost("The session lock has expired. Session: '" + sessionId
+                    + "', entity: '" + name + "'.");
+        }
+        return session;
+    }
+
+    List<BrokeredMessage> takeFromSession(SessionEntry session, ReceiveMode mode, int max) {
+        expireSessionIfAnyExpired(session, broker.now());
+        return takeReady(main, mode, max, session);
+    }
+
+    Instant renewSessionLock(SessionEntry session) {
+        touch();
+        broker.timers.cancel(session.lockTimer);
+        session.lockedUntil = broker.now().plus(lockDuration());
+        session.lockTimer = broker.timers.schedule(session.lockedUntil, () -> onSessionLockExpired(session));
+        for (StoredMessage m : main.locked.values()) {
+            if (session.holder.equals(m.sessionHolder)) {
+                m.lockedUntil = session.lockedUntil;
+            }
+        }
+        broker.journal(Type.LOCK_RENEWED, main.pathText, session.sessionId, "session locked until "
+                + session.lockedUntil);
+        return session.lockedUntil;
+    }
+
+    byte[] sessionState(String sessionId) {
+        touch();
+        SessionEntry session = sessions.get(sessionId);
+        return session == null || session.state == null ? null : session.state.clone();
+    }
+
+    void setSessionState(SessionEntry session, byte[] state) {
+        touch();
+        session.state = state == null ? null : state.clone();
+    }
+
+    /** The receiver let go (close): its locked messages return, counted as a delivery (SES-3). */
+    void releaseSession(SessionEntry session, boolean expired) {
+        broker.timers.cancel(session.lockTimer);
+        UUID holder = session.holder;
+        session.holder = null;
+        session.lockedUntil = null;
+        session.lockTimer = null;
+        for (StoredMessage m : new ArrayList<>(main.locked.values())) {
+            if (holder.equals(m.sessionHolder)) {
+                m.sessionHolder = null;
+                endDelivery(main, m);
+            }
+        }
+        broker.journal(expired ? Type.SESSION_LOCK_EXPIRED : Type.SESSION_RELEASED, main.pathText,
+                session.sessionId, "");
+        main.readyOrChanged.signalAll();
+    }
+
+    private void onSessionLockExpired(SessionEntry session) {
+        if (session.isHeld()) {
+            releaseSession(session, true);
+        }
+    }
+
     // ---- settlement ---------------------------------------------------------------------------
 
     /** The locked message of {@code token}, or MESSAGE_LOCK_LOST (DLQ-3). */
     StoredMessage lockedMessage(MessageStore store, UUID token) {
         StoredMessage m = store.locked.get(token);
+        if (m == null && store.sessionful) {
+            throw new BrokerException.SessionLockLost("The session lock was lost, or the message was settled "
+                    + "already. Reference: " + token + ", entity: " + store.pathText);
+        }
         if (m == null) {
             throw new BrokerException.MessageLockLost(LOCK_LOST_TEXT + " Reference: " + token + ", entity: "
                     + store.pathText);
@@ -252,6 +393,10 @@ abstract class MessageSource extends Entity {
     Instant renewLock(MessageStore store, UUID token) {
         StoredMessage m = lockedMessage(store, token);
         touch();
+        if (m.sessionHolder != null) {
+            throw new BrokerException.InvalidOperation("The lock of a message received from a session cannot be "
+                    + "renewed: renew the session lock instead. Entity: '" + name + "'.");
+        }
         broker.timers.cancel(m.lockTimer);
         m.lockedUntil = broker.now().plus(lockDuration());
         m.lockTimer = broker.timers.schedule(m.lockedUntil, () -> onLockExpired(m));
@@ -300,7 +445,12 @@ abstract class MessageSource extends Entity {
     private void onExpiryDue(StoredMessage m) {
         m.expiryTimer = null;
         if (m.store == main && m.state == MessageState.ACTIVE && !m.isLocked()) {
-            expire(m);
+            SessionEntry session = requiresSession() ? sessions.get(m.message.sessionId()) : null;
+            if (session != null && session.isHeld()) {
+                expireSessionIfAnyExpired(session, broker.now()); // TTL-13: the whole session expires
+            } else {
+                expire(m);
+            }
         }
     }
 

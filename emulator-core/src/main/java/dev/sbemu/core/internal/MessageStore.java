@@ -19,8 +19,13 @@ final class MessageStore {
     /** Signalled when a message becomes ready, for blocking receivers (CLK-3). */
     final Condition readyOrChanged;
 
-    final TreeMap<Long, StoredMessage> bySequence = new TreeMap<>();
-    final TreeMap<Long, StoredMessage> ready = new TreeMap<>();
+    final TreeMap<StoreKey, StoredMessage> bySequence = new TreeMap<>();
+    /** Ready messages of a non-session store, in sequence order. */
+    final TreeMap<StoreKey, StoredMessage> ready = new TreeMap<>();
+    /** Ready messages of a session-enabled store, per session id, in sequence order (SES-2). */
+    final Map<String, TreeMap<StoreKey, StoredMessage>> readyBySession = new java.util.LinkedHashMap<>();
+    /** Whether ready messages are kept per session; set once when the entity is created. */
+    boolean sessionful;
     final Map<UUID, StoredMessage> locked = new HashMap<>();
     private final int[] countByState = new int[MessageState.values().length];
     long sizeInBytes;
@@ -34,7 +39,8 @@ final class MessageStore {
     /** Adds a message in its current state; ACTIVE messages become ready. */
     void add(StoredMessage m) {
         m.store = this;
-        bySequence.put(m.sequenceNumber, m);
+        m.key = new StoreKey(m.sequenceNumber, m.copyIndex);
+        bySequence.put(m.key, m);
         countByState[m.state.ordinal()]++;
         sizeInBytes += m.size;
         if (m.state == MessageState.ACTIVE) {
@@ -43,8 +49,53 @@ final class MessageStore {
     }
 
     void makeReady(StoredMessage m) {
-        ready.put(m.sequenceNumber, m);
+        if (sessionful) {
+            readyBySession.computeIfAbsent(m.message.sessionId(), id -> new TreeMap<>()).put(m.key, m);
+        } else {
+            ready.put(m.key, m);
+        }
         readyOrChanged.signalAll();
+    }
+
+    /** Takes the first ready message: of the whole store, or of one session (null when none is ready). */
+    StoredMessage pollReady(String sessionId) {
+        if (!sessionful) {
+            Map.Entry<StoreKey, StoredMessage> first = ready.pollFirstEntry();
+            return first == null ? null : first.getValue();
+        }
+        TreeMap<StoreKey, StoredMessage> session = readyBySession.get(sessionId);
+        if (session == null) {
+            return null;
+        }
+        StoredMessage first = session.pollFirstEntry().getValue();
+        if (session.isEmpty()) {
+            readyBySession.remove(sessionId);
+        }
+        return first;
+    }
+
+    /** Every ready message, in no particular order across sessions. */
+    java.util.List<StoredMessage> allReady() {
+        if (!sessionful) {
+            return new java.util.ArrayList<>(ready.values());
+        }
+        java.util.List<StoredMessage> all = new java.util.ArrayList<>();
+        readyBySession.values().forEach(session -> all.addAll(session.values()));
+        return all;
+    }
+
+    private void removeReady(StoredMessage m) {
+        if (!sessionful) {
+            ready.remove(m.key);
+            return;
+        }
+        TreeMap<StoreKey, StoredMessage> session = readyBySession.get(m.message.sessionId());
+        if (session != null) {
+            session.remove(m.key);
+            if (session.isEmpty()) {
+                readyBySession.remove(m.message.sessionId());
+            }
+        }
     }
 
     void setState(StoredMessage m, MessageState state) {
@@ -66,14 +117,24 @@ final class MessageStore {
 
     /** Removes the message from every index of this store. */
     void remove(StoredMessage m) {
-        bySequence.remove(m.sequenceNumber);
-        ready.remove(m.sequenceNumber);
+        bySequence.remove(m.key);
+        removeReady(m);
         if (m.lockToken != null) {
             unlock(m);
         }
         countByState[m.state.ordinal()]--;
         sizeInBytes -= m.size;
         m.store = null;
+    }
+
+    /** The messages (all copies) with this sequence number. */
+    java.util.Collection<StoredMessage> withSequenceNumber(long sequenceNumber) {
+        return bySequence.subMap(StoreKey.first(sequenceNumber), true, StoreKey.last(sequenceNumber), true).values();
+    }
+
+    /** Messages from this sequence number on, in order. */
+    java.util.Collection<StoredMessage> from(long sequenceNumber) {
+        return bySequence.tailMap(StoreKey.first(sequenceNumber), true).values();
     }
 
     int count(MessageState state) {
@@ -87,6 +148,7 @@ final class MessageStore {
     void clear() {
         bySequence.clear();
         ready.clear();
+        readyBySession.clear();
         locked.clear();
         java.util.Arrays.fill(countByState, 0);
         sizeInBytes = 0;

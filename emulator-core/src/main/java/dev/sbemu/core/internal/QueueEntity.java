@@ -19,6 +19,7 @@ final class QueueEntity extends MessageSource implements SendTarget {
         this.options = options;
         this.sequencer = new Sequencer(options.enablePartitioning());
         this.duplicates = new DuplicateDetector(broker);
+        main.sessionful = options.requiresSession();
     }
 
     @Override
@@ -86,7 +87,8 @@ final class QueueEntity extends MessageSource implements SendTarget {
     public void accept(StoredMessage m) {
         touch();
         if (options.requiresDuplicateDetection()
-                && duplicates.isDuplicate(m.messageId(), options.duplicateDetectionHistoryTimeWindow())) {
+                && duplicates.isDuplicate(DuplicateDetector.key(m, options.enablePartitioning()),
+                        options.duplicateDetectionHistoryTimeWindow())) {
             broker.journal(Type.DUPLICATE_DROPPED, name, m, "");
             return;
         }
@@ -109,9 +111,10 @@ final class QueueEntity extends MessageSource implements SendTarget {
     public long schedule(StoredMessage m) {
         touch();
         if (options.requiresDuplicateDetection()
-                && duplicates.isDuplicate(m.messageId(), options.duplicateDetectionHistoryTimeWindow())) {
+                && duplicates.isDuplicate(DuplicateDetector.key(m, options.enablePartitioning()),
+                        options.duplicateDetectionHistoryTimeWindow())) {
             broker.journal(Type.DUPLICATE_DROPPED, name, m, "");
-            return sequencer.peekNext();
+            return sequencer.next(m.message); // a number of its own, so cancelling it can never hit another message
         }
         if (!m.scheduledEnqueueTime.isAfter(broker.now())) {
             arrive(m, Type.SENT);
@@ -121,8 +124,16 @@ final class QueueEntity extends MessageSource implements SendTarget {
         return m.sequenceNumber;
     }
 
-    private void addScheduled(StoredMessage m) {
+    @Override
+    public long reserveSequenceNumber(StoredMessage m) {
         m.sequenceNumber = sequencer.next(m.message);
+        return m.sequenceNumber;
+    }
+
+    private void addScheduled(StoredMessage m) {
+        if (m.sequenceNumber == 0) {
+            m.sequenceNumber = sequencer.next(m.message);
+        }
         m.partitionId = sequencer.partitionOf(m.sequenceNumber);
         m.enqueuedTime = broker.now();
         m.state = MessageState.SCHEDULED;
@@ -151,7 +162,7 @@ final class QueueEntity extends MessageSource implements SendTarget {
     @Override
     public void cancelScheduled(long sequenceNumber) {
         touch();
-        StoredMessage m = main.bySequence.get(sequenceNumber);
+        StoredMessage m = main.withSequenceNumber(sequenceNumber).stream().findFirst().orElse(null);
         if (m == null || m.state != MessageState.SCHEDULED) {
             throw new BrokerException.MessageNotFound("No scheduled message with sequence number "
                     + sequenceNumber + " in '" + name + "'.");

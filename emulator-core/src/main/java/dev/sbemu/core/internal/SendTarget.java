@@ -13,6 +13,9 @@ interface SendTarget {
     /** Schedules a message for {@code m.scheduledEnqueueTime}; returns its (temporary) sequence number. */
     long schedule(StoredMessage m);
 
+    /** Assigns the message its scheduled sequence number ahead of {@link #schedule} (transactions). */
+    long reserveSequenceNumber(StoredMessage m);
+
     /** Cancels a scheduled message (SCH-2). */
     void cancelScheduled(long sequenceNumber);
 }

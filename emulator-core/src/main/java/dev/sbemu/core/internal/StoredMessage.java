@@ -25,6 +25,10 @@ final class StoredMessage {
     Instant scheduledEnqueueTime;
     int hopCount;
     int partitionId = -1;
+    /** Which copy of the topic message this is, in a subscription with several action rules (RUL-1). */
+    int copyIndex;
+    /** The key in its store; set when added. */
+    StoreKey key;
     final int size;
 
     MessageStore store;

@@ -14,18 +14,22 @@ final class SubscriptionEntity extends MessageSource {
     SubscriptionOptions options;
     final RuleSet rules;
 
-    SubscriptionEntity(Broker broker, TopicEntity topic, String subscriptionName, SubscriptionOptions options) {
+    SubscriptionEntity(Broker broker, TopicEntity topic, String subscriptionName, SubscriptionOptions options,
+                       java.util.List<dev.sbemu.core.RuleDescription> rules) {
         super(broker, EntityPath.subscription(topic.name, subscriptionName));
         this.topic = topic;
         this.subscriptionName = subscriptionName;
         this.options = options;
-        this.rules = new RuleSet();
+        this.rules = new RuleSet(rules);
+        main.sessionful = options.requiresSession();
     }
 
     /** Copies the topic's message in, once per matching rule set (RUL-1), keeping its sequence number (RUL-5). */
     void offer(StoredMessage fromTopic) {
+        int copyIndex = 0;
         for (var message : rules.copiesFor(fromTopic)) {
             StoredMessage copy = fromTopic.copy(message);
+            copy.copyIndex = copyIndex++;
             if (requiresSession() && message.sessionId() == null) {
                 moveToDeadLetters(copy, SESSION_ID_NULL, SESSION_ID_NULL);
                 continue;

@@ -1,0 +1,192 @@
+package dev.sbemu.core.internal;
+
+import dev.sbemu.core.BrokerException;
+import dev.sbemu.core.EntityPath;
+import dev.sbemu.core.Message;
+import dev.sbemu.core.Transaction;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/** A transaction's pending operations; validated and applied together under the broker's lock (TXN-1). */
+final class BrokerTransaction implements Transaction {
+    static final int MAX_OPERATIONS = 100;
+    static final Duration TIMEOUT = Duration.ofMinutes(2);
+
+    /** One enlisted operation: checked again at commit, then applied. */
+    private interface Operation {
+        void validate();
+
+        void apply();
+    }
+
+    private final Broker broker;
+    private final UUID id = UUID.randomUUID();
+    private final List<Operation> operations = new ArrayList<>();
+    /** Lock tokens completed, abandoned, deferred or dead-lettered by this transaction. */
+    private final java.util.Set<UUID> settled = new java.util.HashSet<>();
+    private String endedBecause;
+    private TimerQueue.Timer timeout;
+
+    BrokerTransaction(Broker broker) {
+        this.broker = broker;
+    }
+
+    @Override
+    public UUID id() {
+        return id;
+    }
+
+    @Override
+    public void send(String entity, List<Message> messages) {
+        List<StoredMessage> stored = broker.prepare(messages);
+        broker.runLocked(() -> {
+            SendTarget target = broker.sendTarget(entity);
+            stored.forEach(target::checkSendable);
+            for (StoredMessage m : stored) {
+                enlist(new Operation() {
+                    public void validate() {
+                        broker.sendTarget(entity).checkSendable(m);
+                    }
+
+                    public void apply() {
+                        broker.sendTarget(entity).accept(m);
+                    }
+                });
+            }
+        });
+    }
+
+    @Override
+    public long[] schedule(String entity, List<Message> messages, Instant at) {
+        List<StoredMessage> stored = broker.prepare(messages);
+        return broker.runLocked(() -> {
+            SendTarget target = broker.sendTarget(entity);
+            long[] sequenceNumbers = new long[stored.size()];
+            for (int i = 0; i < stored.size(); i++) {
+                StoredMessage m = stored.get(i);
+                m.scheduledEnqueueTime = at;
+                target.checkSendable(m);
+                sequenceNumbers[i] = target.reserveSequenceNumber(m);
+                enlist(new Operation() {
+                    public void validate() {
+                        broker.sendTarget(entity).checkSendable(m);
+                    }
+
+                    public void apply() {
+                        broker.sendTarget(entity).schedule(m);
+                    }
+                });
+            }
+            return sequenceNumbers;
+        });
+    }
+
+    @Override
+    public void complete(EntityPath entity, UUID lockToken) {
+        settle(entity, lockToken, true, (source, store) -> source.complete(store, lockToken));
+    }
+
+    @Override
+    public void abandon(EntityPath entity, UUID lockToken, Map<String, Object> propertiesToModify) {
+        settle(entity, lockToken, true, (source, store) -> source.abandon(store, lockToken, propertiesToModify));
+    }
+
+    @Override
+    public void defer(EntityPath entity, UUID lockToken, Map<String, Object> propertiesToModify) {
+        settle(entity, lockToken, true, (source, store) -> source.defer(store, lockToken, propertiesToModify));
+    }
+
+    @Override
+    public void deadLetter(EntityPath entity, UUID lockToken, String reason, String description,
+                           Map<String, Object> propertiesToModify) {
+        settle(entity, lockToken, true,
+                (source, store) -> source.deadLetter(store, lockToken, reason, description, propertiesToModify));
+    }
+
+    @Override
+    public Instant renewLock(EntityPath entity, UUID lockToken) {
+        settle(entity, lockToken, false, (source, store) -> source.renewLock(store, lockToken));
+        return broker.runLocked(() -> broker.now().plus(broker.source(entity).lockDuration()));
+    }
+
+    private interface Settlement {
+        void apply(MessageSource source, MessageStore store);
+    }
+
+    private void settle(EntityPath entity, UUID lockToken, boolean terminal, Settlement settlement) {
+        broker.runLocked(() -> {
+            Operation operation = new Operation() {
+                public void validate() {
+                    MessageSource source = broker.source(entity);
+                    source.lockedMessage(source.store(entity.subQueue()), lockToken);
+                }
+
+                public void apply() {
+                    MessageSource source = broker.source(entity);
+                    settlement.apply(source, source.store(entity.subQueue()));
+                }
+            };
+            operation.validate();
+            if (settled.contains(lockToken)) {
+                throw new BrokerException.MessageLockLost("The message with lock token " + lockToken
+                        + " was settled already in transaction " + id + ".");
+            }
+            enlist(operation);
+            if (terminal) {
+                settled.add(lockToken);
+            }
+        });
+    }
+
+    private void enlist(Operation operation) {
+        checkOpen();
+        if (operations.size() >= MAX_OPERATIONS) {
+            throw new BrokerException.QuotaExceeded("A transaction can hold at most " + MAX_OPERATIONS
+                    + " operations.");
+        }
+        if (operations.isEmpty()) {
+            timeout = broker.timers.schedule(broker.now().plus(TIMEOUT), () -> end("timed out after " + TIMEOUT));
+        }
+        operations.add(operation);
+    }
+
+    private void checkOpen() {
+        if (endedBecause != null) {
+            throw new BrokerException.TransactionFailed("The transaction " + id + " " + endedBecause + ".");
+        }
+    }
+
+    private void end(String why) {
+        endedBecause = why;
+        operations.clear();
+        broker.timers.cancel(timeout);
+    }
+
+    @Override
+    public void commit() {
+        broker.runLocked(() -> {
+            checkOpen();
+            try {
+                operations.forEach(Operation::validate);
+            } catch (RuntimeException e) {
+                end("was rolled back because an operation failed");
+                throw e;
+            }
+            List<Operation> toApply = List.copyOf(operations);
+            end("was committed");
+            toApply.forEach(Operation::apply);
+        });
+    }
+
+    @Override
+    public void rollback() {
+        broker.runLocked(() -> {
+            checkOpen();
+            end("was rolled back");
+        });
+    }
+}
