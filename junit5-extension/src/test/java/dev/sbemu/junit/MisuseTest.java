@@ -140,13 +140,13 @@ class MisuseTest {
     }
 
     @Test
-    @DisplayName("rules fail clearly until the core creates them")
-    void rulesNotYetSupported() {
-        Throwable failure = failureOf(MisuseFixtures.RuleDeclared.class);
-        assertInstanceOf(UnsupportedOperationException.class, failure);
-        assertEquals("Subscription rules are not supported yet (emulator-core has no Namespace.createRule): rule "
-                + "'red' of subscription 'events/Subscriptions/audit', declared at @Rule(name = \"red\") of "
-                + "@Subscription(name = \"audit\") of @Topic(name = \"events\") in @ServiceBusEmulator on " + FIXTURES
-                + "RuleDeclared. Remove the rules, or declare the subscription without them.", failure.getMessage());
+    @DisplayName("a malformed rule names the rule, the attribute, the text and the syntax error")
+    void malformedRule() {
+        assertConfigurationError(MisuseFixtures.MalformedSqlRule.class, "@Rule(name = \"red\") of @Subscription(name = "
+                + "\"audit\") of @Topic(name = \"events\").sql in @ServiceBusEmulator on " + FIXTURES
+                + "MalformedSqlRule: 'color = ': Syntax error at position 8 at the end of the text: expected an expression");
+        assertConfigurationError(MisuseFixtures.TwoFilters.class, "@Rule(name = \"red\") of @Subscription(name = "
+                + "\"audit\") of @Topic(name = \"events\") in @ServiceBusEmulator on " + FIXTURES + "TwoFilters sets "
+                + "both sql and correlation: a rule has one filter, set one of them");
     }
 }

@@ -64,10 +64,9 @@ public final class EmulatorConfig {
     /**
      * Creates this file's entities in {@code namespace}.
      *
-     * @throws EmulatorConfigException when the namespace rejects an entity (a value outside the real service's
-     *         limits, a name that exists already, a forward target that does not exist), naming the JSON path
-     * @throws UnsupportedOperationException when the file declares subscription rules and the core cannot create
-     *         them yet
+     * @throws EmulatorConfigException when the namespace rejects an entity or rule (a value outside the real
+     *         service's limits, a name that exists already, a forward target that does not exist, a malformed SQL
+     *         filter or action), naming the JSON path
      */
     public void applyTo(Namespace namespace) {
         try {

@@ -4,17 +4,27 @@ import dev.sbemu.core.BrokerException;
 import dev.sbemu.core.InvalidOptionException;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.QueueOptions;
+import dev.sbemu.core.RuleDescription;
+import dev.sbemu.core.filter.CorrelationFilter;
+import dev.sbemu.core.filter.FilterSyntaxException;
+import dev.sbemu.core.filter.RuleFilter;
+import dev.sbemu.core.filter.SqlFilter;
+import dev.sbemu.core.filter.SqlRuleAction;
+import dev.sbemu.core.filter.TrueFilter;
+import dev.sbemu.junit.internal.Topology.FilterSpec;
 import dev.sbemu.junit.internal.Topology.QueueSpec;
 import dev.sbemu.junit.internal.Topology.RuleSpec;
 import dev.sbemu.junit.internal.Topology.SubscriptionSpec;
 import dev.sbemu.junit.internal.Topology.TopicSpec;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Creates a {@link Topology}'s entities in a namespace. Topics come first, then queues in an order that
  * creates each forwarding target before its source (FWD-1); queues that forward in a cycle are created
- * without forwarding and then updated. Errors name the entity's origin.
+ * without forwarding and then updated. A subscription with rules has exactly those rules (no {@code $Default}).
+ * Errors name the entity's origin.
  */
 public final class TopologyApplier {
 
@@ -22,8 +32,7 @@ public final class TopologyApplier {
     }
 
     /**
-     * @throws InvalidTopologyException when the core rejects an entity
-     * @throws UnsupportedOperationException when a subscription declares rules the core cannot create yet
+     * @throws InvalidTopologyException when the core rejects an entity or a rule
      */
     public static void apply(Topology topology, Namespace namespace) {
         for (TopicSpec topic : topology.topics()) {
@@ -75,16 +84,51 @@ public final class TopologyApplier {
     }
 
     private static void createSubscription(Namespace namespace, TopicSpec topic, SubscriptionSpec subscription) {
-        guarded(subscription.origin(),
-                () -> namespace.createSubscription(topic.name(), subscription.name(), subscription.options()),
-                subscription.options().forwardTo(), subscription.options().forwardDeadLetteredMessagesTo());
-        if (!subscription.rules().isEmpty()) {
-            RuleSpec first = subscription.rules().get(0);
-            throw new UnsupportedOperationException("Subscription rules are not supported yet (emulator-core has no "
-                    + "Namespace.createRule): rule '" + first.name() + "' of subscription '" + topic.name()
-                    + "/Subscriptions/" + subscription.name() + "', declared at " + first.origin().describe(null)
-                    + ". Remove the rules, or declare the subscription without them.");
+        List<RuleDescription> rules = subscription.rules().stream().map(TopologyApplier::rule).toList();
+        try {
+            guarded(subscription.origin(), () -> namespace.createSubscription(topic.name(), subscription.name(),
+                            subscription.options(), rules),
+                    subscription.options().forwardTo(), subscription.options().forwardDeadLetteredMessagesTo());
+        } catch (InvalidTopologyException e) {
+            throw blameRule(e, subscription);
         }
+    }
+
+    /** The rule as the core has it; a malformed SQL filter or action names the rule's attribute. */
+    private static RuleDescription rule(RuleSpec spec) {
+        RuleFilter filter = new TrueFilter();
+        if (spec.filter() instanceof FilterSpec.Sql sql) {
+            filter = parsed(spec, "sql", () -> SqlFilter.parse(sql.expression()));
+        } else if (spec.filter() instanceof FilterSpec.Correlation c) {
+            filter = new CorrelationFilter(c.correlationId(), c.messageId(), c.to(), c.replyTo(), c.subject(),
+                    c.sessionId(), c.replyToSessionId(), c.contentType(), c.properties());
+        }
+        SqlRuleAction action = spec.action() == null ? null
+                : parsed(spec, "action", () -> SqlRuleAction.parse(spec.action()));
+        return new RuleDescription(spec.name(), filter, action);
+    }
+
+    private static <T> T parsed(RuleSpec spec, String attribute, Supplier<T> parse) {
+        try {
+            return parse.get();
+        } catch (FilterSyntaxException e) {
+            String text = attribute.equals("sql") ? ((FilterSpec.Sql) spec.filter()).expression() : spec.action();
+            throw new InvalidTopologyException(spec.origin().describe(attribute) + ": '" + text + "': "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** The core reports a bad rule name against the subscription; point at the rule instead. */
+    private static InvalidTopologyException blameRule(InvalidTopologyException e, SubscriptionSpec subscription) {
+        if (e.getCause() instanceof InvalidOptionException invalid && "rule name".equals(invalid.property())) {
+            for (RuleSpec rule : subscription.rules()) {
+                if (invalid.getMessage().contains("'" + rule.name() + "'")) {
+                    return new InvalidTopologyException(rule.origin().describe("name") + ": " + invalid.getMessage(),
+                            invalid);
+                }
+            }
+        }
+        return e;
     }
 
     private static void guarded(Origin origin, Runnable create) {

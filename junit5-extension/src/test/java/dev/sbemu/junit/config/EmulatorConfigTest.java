@@ -9,8 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sbemu.core.Durations;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.QueueOptions;
+import dev.sbemu.core.RuleDescription;
 import dev.sbemu.core.SubscriptionOptions;
 import dev.sbemu.core.TopicOptions;
+import dev.sbemu.core.filter.SqlFilter;
+import dev.sbemu.core.filter.SqlRuleAction;
 import dev.sbemu.junit.internal.Topology;
 import dev.sbemu.junit.internal.Topology.FilterSpec;
 import dev.sbemu.junit.internal.Topology.RuleSpec;
@@ -100,15 +103,25 @@ class EmulatorConfigTest {
     }
 
     @Test
-    @DisplayName("CFG-1 until the core creates rules, applying them fails with UnsupportedOperationException")
-    void rulesNotYetApplied() {
+    @DisplayName("CFG-1 a subscription with Rules has exactly those rules; without Rules, or with none, it has $Default")
+    void rulesApplied() {
         Namespace ns = Namespace.create();
-        EmulatorConfig config = EmulatorConfig.load("classpath:config/microsoft-sample.json");
+        EmulatorConfig.load("classpath:config/microsoft-sample.json").applyTo(ns);
+        Namespace noRules = Namespace.create();
+        EmulatorConfig.load("classpath:config/no-rules.json").applyTo(noRules);
 
-        UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, () -> config.applyTo(ns));
-        assertTrue(e.getMessage().contains("rule 'app-prop-filter-1' of subscription 'topic.1/Subscriptions/"
-                + "subscription.1', declared at classpath:config/microsoft-sample.json: UserConfig.Namespaces[0]"
-                + ".Topics[0].Subscriptions[0].Rules[0]"), e.getMessage());
+        assertEquals(List.of(new RuleDescription("sql-filter-1",
+                        SqlFilter.parse("sys.MessageId = '123456' AND userProp1 = 'value1'"),
+                        SqlRuleAction.parse("SET sys.To = 'Entity'"))),
+                ns.listRules("topic.1", "subscription.3"));
+        assertEquals(List.of("app-prop-filter-1"), ruleNames(ns, "subscription.1"));
+        assertEquals(List.of(RuleDescription.DEFAULT_RULE_NAME), ruleNames(ns, "subscription.4"));
+        assertEquals(List.of(RuleDescription.defaultRule()), noRules.listRules("events", "audit"));
+        assertEquals(List.of(RuleDescription.defaultRule()), noRules.listRules("events", "billing"), "\"Rules\": []");
+    }
+
+    private static List<String> ruleNames(Namespace ns, String subscription) {
+        return ns.listRules("topic.1", subscription).stream().map(RuleDescription::name).toList();
     }
 
     // ---- CFG-2 -------------------------------------------------------------------------------------------
@@ -244,6 +257,19 @@ class EmulatorConfigTest {
                         .getMessage());
         assertEquals("Config.json: UserConfig.Namespaces[0].Queues[1].Name: The messaging entity 'q' already exists.",
                 failure(queues("[ { \"Name\": \"q\" }, { \"Name\": \"q\" } ]")).getMessage());
+    }
+
+    @Test
+    @DisplayName("CFG-3 a malformed SQL filter names the rule's path, the expression and the syntax error")
+    void malformedSql() {
+        String json = """
+                { "UserConfig": { "Namespaces": [ { "Name": "x", "Topics": [ { "Name": "t", "Subscriptions": [
+                    { "Name": "s", "Rules": [ { "Name": "r", "Properties": { "FilterType": "Sql",
+                        "SqlFilter": { "SqlExpression": "color = " } } } ] } ] } ] } ] } }""";
+
+        assertEquals("Config.json: UserConfig.Namespaces[0].Topics[0].Subscriptions[0].Rules[0].Properties.SqlFilter"
+                + ".SqlExpression: 'color = ': Syntax error at position 8 at the end of the text: expected an expression",
+                failure(json).getMessage());
     }
 
     @Test

@@ -29,12 +29,6 @@ final class Topologies {
                                         .toList(), null)).toList(), null)).toList());
     }
 
-    static Topology withoutRules(Topology t) {
-        return new Topology(t.queues(), t.topics().stream().map(topic -> new TopicSpec(topic.name(), topic.options(),
-                topic.subscriptions().stream().map(s -> new SubscriptionSpec(s.name(), s.options(), List.of(),
-                        s.origin())).toList(), topic.origin())).toList());
-    }
-
     static Namespace namespaceOf(Topology t) {
         Namespace namespace = Namespace.create();
         TopologyApplier.apply(t, namespace);
@@ -48,7 +42,8 @@ final class Topologies {
         ns.topicNames().stream().sorted().forEach(t -> {
             lines.add("topic " + t + " " + ns.getTopic(t));
             ns.subscriptionNames(t).stream().sorted().forEach(s ->
-                    lines.add("subscription " + t + "/" + s + " " + ns.getSubscription(t, s)));
+                    lines.add("subscription " + t + "/" + s + " " + ns.getSubscription(t, s) + " rules "
+                            + ns.listRules(t, s)));
         });
         return String.join("\n", lines);
     }
