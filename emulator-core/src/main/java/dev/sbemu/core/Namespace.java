@@ -41,8 +41,11 @@ public final class Namespace implements AutoCloseable {
         this.expiryMode = b.expiryMode;
         this.journal = new Journal(b.journalCapacity);
         this.broker = new Broker(clock, expiryMode, tier, journal::append);
-        this.onAdvance = () -> journal.append(new JournalEvent(clock.instant(), JournalEvent.Type.CLOCK_ADVANCED,
-                "clock", -1, null, "now " + clock.instant()));
+        this.onAdvance = () -> {
+            journal.append(new JournalEvent(clock.instant(), JournalEvent.Type.CLOCK_ADVANCED,
+                    "clock", -1, null, "now " + clock.instant()));
+            broker.wakeAll();
+        };
         clock.register(broker);
         clock.onAdvance(onAdvance);
     }
@@ -292,6 +295,14 @@ public final class Namespace implements AutoCloseable {
         broker.abandon(entity, Objects.requireNonNull(lockToken, "lockToken"), propertiesToModify);
     }
 
+    /**
+     * Hands a locked message back without counting a delivery, as a receiver that took it but never
+     * delivered it to the application does (the AMQP "released" outcome).
+     */
+    public void release(EntityPath entity, UUID lockToken) {
+        broker.release(entity, Objects.requireNonNull(lockToken, "lockToken"));
+    }
+
     public void defer(EntityPath entity, UUID lockToken) {
         defer(entity, lockToken, Map.of());
     }
@@ -333,6 +344,12 @@ public final class Namespace implements AutoCloseable {
     /** Receives from a held session, in sequence order: what is ready at once, else waits up to {@code maxWait}. */
     public List<BrokeredMessage> receive(SessionLock session, ReceiveMode mode, int maxMessages, Duration maxWait) {
         return broker.receive(session, mode, maxMessages, maxWait);
+    }
+
+    /** Deferred messages of the held session by sequence number (DLQ-4); others yield nothing. */
+    public List<BrokeredMessage> receiveDeferred(SessionLock session, ReceiveMode mode,
+                                                 Collection<Long> sequenceNumbers) {
+        return broker.receiveDeferred(session, mode, List.copyOf(sequenceNumbers));
     }
 
     /** Extends the session lock by the entity's lock duration from now (SES-3). */

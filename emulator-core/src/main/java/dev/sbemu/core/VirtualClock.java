@@ -129,12 +129,17 @@ public final class VirtualClock extends Clock {
         shared.listeners.forEach(Runnable::run);
     }
 
-    /** Registers a namespace's timers with this clock. Used by {@link Namespace}. */
-    void register(TimerDriver driver) {
-        shared.drivers.add(driver);
+    /**
+     * Registers timers with this clock: each advance fires them in due-time order together with the
+     * namespaces' own timers (CLK-2). Used by {@link Namespace}, and by clients whose work runs on
+     * virtual time (the SDK adapter's automatic lock renewal).
+     */
+    public void register(TimerDriver driver) {
+        shared.drivers.add(Objects.requireNonNull(driver, "driver"));
     }
 
-    void unregister(TimerDriver driver) {
+    /** Stops firing {@code driver}'s timers. */
+    public void unregister(TimerDriver driver) {
         shared.drivers.remove(driver);
     }
 

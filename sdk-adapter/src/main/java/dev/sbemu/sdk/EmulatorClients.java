@@ -14,18 +14,44 @@ import com.azure.messaging.servicebus.administration.ServiceBusAdministrationCli
 import com.azure.messaging.servicebus.models.ServiceBusReceiveMode;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Namespace;
+import dev.sbemu.sdk.internal.ClientInfo;
+import dev.sbemu.sdk.internal.LockRenewals;
+import dev.sbemu.sdk.internal.ProcessorImpl;
+import dev.sbemu.sdk.internal.ReceiverAsyncClientImpl;
+import dev.sbemu.sdk.internal.ReceiverClientImpl;
+import dev.sbemu.sdk.internal.Receivers;
+import dev.sbemu.sdk.internal.RuleManagerImpl;
+import dev.sbemu.sdk.internal.SdkMocks;
+import dev.sbemu.sdk.internal.SenderAsyncClientImpl;
+import dev.sbemu.sdk.internal.SenderClientImpl;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
 
 /**
  * Creates real Azure SDK client instances wired to an emulated {@link Namespace}. Closing it closes
  * every client and processor it created. Thread-safe.
  *
- * <p>SKELETON: the signatures are settled; the bodies are being written.
+ * <p>The clients are instances of the SDK's own (final) types; operations the emulator does not
+ * support throw {@link UnsupportedOperationException} naming the method. Time-based client work
+ * (automatic lock renewal) runs on the namespace's virtual clock.
  */
 public final class EmulatorClients implements AutoCloseable {
+    /** The host name the clients report as their fully qualified namespace. */
+    public static final String FULLY_QUALIFIED_NAMESPACE = "sbemu.servicebus.windows.net";
+    /** The SDK's default try timeout: how long {@code receiveMessages(n)} waits for a first message. */
+    static final Duration DEFAULT_TRY_TIMEOUT = Duration.ofMinutes(1);
+
     private final Namespace namespace;
+    private final LockRenewals renewals;
+    private final List<AutoCloseable> created = new ArrayList<>();
+    private boolean closed;
 
     private EmulatorClients(Namespace namespace) {
         this.namespace = namespace;
+        this.renewals = new LockRenewals(namespace.clock());
     }
 
     /** Clients for {@code namespace}. */
@@ -39,20 +65,52 @@ public final class EmulatorClients implements AutoCloseable {
 
     /** A sender to a queue or topic. */
     public ServiceBusSenderClient sender(String queueOrTopic) {
-        throw new UnsupportedOperationException("sender");
+        SenderAsyncClientImpl async = newSender(queueOrTopic);
+        return track(SdkMocks.delegatingTo(ServiceBusSenderClient.class, new SenderClientImpl(async)), async::close);
     }
 
+    /** An async sender to a queue or topic. */
     public ServiceBusSenderAsyncClient senderAsync(String queueOrTopic) {
-        throw new UnsupportedOperationException("senderAsync");
+        SenderAsyncClientImpl async = newSender(queueOrTopic);
+        return track(SdkMocks.delegatingTo(ServiceBusSenderAsyncClient.class, async), async::close);
+    }
+
+    private SenderAsyncClientImpl newSender(String queueOrTopic) {
+        Objects.requireNonNull(queueOrTopic, "queueOrTopic");
+        return new SenderAsyncClientImpl(namespace, queueOrTopic, ClientInfo.of(FULLY_QUALIFIED_NAMESPACE,
+                queueOrTopic));
     }
 
     /** A receiver on a queue or subscription, or one of their sub-queues ({@link EntityPath#withSubQueue}). */
     public ServiceBusReceiverClient receiver(EntityPath entity, ServiceBusReceiveMode mode) {
-        throw new UnsupportedOperationException("receiver");
+        ReceiverAsyncClientImpl async = newReceiver(entity, mode);
+        return track(SdkMocks.delegatingTo(ServiceBusReceiverClient.class,
+                new ReceiverClientImpl(async, DEFAULT_TRY_TIMEOUT)), async::close);
     }
 
+    /** An async receiver on a queue or subscription, or one of their sub-queues. */
     public ServiceBusReceiverAsyncClient receiverAsync(EntityPath entity, ServiceBusReceiveMode mode) {
-        throw new UnsupportedOperationException("receiverAsync");
+        ReceiverAsyncClientImpl async = newReceiver(entity, mode);
+        return track(SdkMocks.delegatingTo(ServiceBusReceiverAsyncClient.class, async), async::close);
+    }
+
+    private ReceiverAsyncClientImpl newReceiver(EntityPath entity, ServiceBusReceiveMode mode) {
+        Objects.requireNonNull(entity, "entity");
+        Objects.requireNonNull(mode, "mode");
+        return Receivers.forEntity(namespace, entity, mode, FULLY_QUALIFIED_NAMESPACE, renewals);
+    }
+
+    private synchronized <T> T track(T client, AutoCloseable close) {
+        if (closed) {
+            try {
+                close.close();
+            } catch (Exception ignored) {
+                // closing a fresh client does not fail
+            }
+            throw new IllegalStateException("These EmulatorClients are closed");
+        }
+        created.add(close);
+        return client;
     }
 
     /** A session receiver on a session-enabled queue or subscription. */
@@ -66,15 +124,36 @@ public final class EmulatorClients implements AutoCloseable {
 
     /** A processor; configure handlers and concurrency through {@link ProcessorOptions}. */
     public ServiceBusProcessorClient processor(EntityPath entity, ProcessorOptions options) {
-        throw new UnsupportedOperationException("processor");
+        Objects.requireNonNull(entity, "entity");
+        Objects.requireNonNull(options, "options");
+        if (options.sessionEnabled()) {
+            throw new UnsupportedOperationException("EmulatorClients.processor with sessions is not emulated yet");
+        }
+        ProcessorImpl impl = new ProcessorImpl(entity, options.processMessage(), options.processError(),
+                options.maxConcurrentCalls(), options.autoComplete(), options.maxAutoLockRenewDuration(),
+                options.receiveMode(), () -> newReceiver(entity, options.receiveMode()), renewals,
+                UUID.randomUUID().toString());
+        return track(SdkMocks.delegatingTo(ServiceBusProcessorClient.class, impl), impl::close);
     }
 
+    /**
+     * A rule manager for a subscription. The core has no rule operations yet: {@code createRule},
+     * {@code listRules} and {@code deleteRule} throw {@link UnsupportedOperationException}.
+     */
     public ServiceBusRuleManagerClient ruleManager(String topic, String subscription) {
-        throw new UnsupportedOperationException("ruleManager");
+        RuleManagerImpl impl = newRuleManager(topic, subscription);
+        return track(SdkMocks.delegatingTo(ServiceBusRuleManagerClient.class, impl), impl::close);
     }
 
+    /** The async rule manager; see {@link #ruleManager(String, String)}. */
     public ServiceBusRuleManagerAsyncClient ruleManagerAsync(String topic, String subscription) {
-        throw new UnsupportedOperationException("ruleManagerAsync");
+        RuleManagerImpl impl = newRuleManager(topic, subscription);
+        return track(SdkMocks.delegatingTo(ServiceBusRuleManagerAsyncClient.class, impl), impl::close);
+    }
+
+    private RuleManagerImpl newRuleManager(String topic, String subscription) {
+        EntityPath path = EntityPath.subscription(topic, subscription);
+        return new RuleManagerImpl(ClientInfo.of(FULLY_QUALIFIED_NAMESPACE, Receivers.sdkEntityPath(path)));
     }
 
     public ServiceBusAdministrationClient administrationClient() {
@@ -85,7 +164,33 @@ public final class EmulatorClients implements AutoCloseable {
         throw new UnsupportedOperationException("administrationAsyncClient");
     }
 
+    /** Closes every client and stops every processor created here, and detaches from the clock. */
     @Override
     public void close() {
+        List<AutoCloseable> toClose;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            toClose = new ArrayList<>(created);
+            created.clear();
+        }
+        RuntimeException failure = null;
+        for (AutoCloseable c : toClose) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                if (failure == null) {
+                    failure = new IllegalStateException("Closing a client failed", e);
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        renewals.close();
+        if (failure != null) {
+            throw failure;
+        }
     }
 }

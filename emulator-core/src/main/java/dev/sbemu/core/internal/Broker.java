@@ -55,6 +55,8 @@ public final class Broker implements VirtualClock.TimerDriver {
     private final Consumer<JournalEvent> journal;
     private final Map<String, QueueEntity> queues = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
     private final Map<String, TopicEntity> topics = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    /** The clock is firing timers and has not reached its target yet: blocked receivers wait for {@link #wakeAll}. */
+    private boolean advancing;
 
     public Broker(Clock clock, ExpiryMode expiryMode, Tier tier, Consumer<JournalEvent> journal) {
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -127,7 +129,10 @@ public final class Broker implements VirtualClock.TimerDriver {
 
     @Override
     public void fireDue(Instant now) {
-        locked(() -> timers.fireDue(now));
+        locked(() -> {
+            advancing = true;
+            timers.fireDue(now);
+        });
     }
 
     // ---- queues -------------------------------------------------------------------------------
@@ -237,7 +242,8 @@ public final class Broker implements VirtualClock.TimerDriver {
             if (topic.subscriptions.containsKey(name)) {
                 throw new BrokerException.EntityAlreadyExists(topicName + "/Subscriptions/" + name);
             }
-            checkForwardTargets(name, valid.forwardTo(), valid.forwardDeadLetteredMessagesTo());
+            checkForwardTargets(topicName + "/Subscriptions/" + name, valid.forwardTo(),
+                    valid.forwardDeadLetteredMessagesTo());
             SubscriptionEntity subscription = new SubscriptionEntity(this, topic, name, valid, initialRules);
             topic.subscriptions.put(name, subscription);
             subscription.armAutoDelete();
@@ -255,7 +261,7 @@ public final class Broker implements VirtualClock.TimerDriver {
         SubscriptionOptions valid = Validation.subscription(options, tier);
         return locked(() -> {
             SubscriptionEntity subscription = subscription(topicName, name);
-            checkForwardTargets(name, valid.forwardTo(), valid.forwardDeadLetteredMessagesTo());
+            checkForwardTargets(subscription.name, valid.forwardTo(), valid.forwardDeadLetteredMessagesTo());
             if (valid.requiresSession() != subscription.options.requiresSession()) {
                 throw new InvalidOptionException("requiresSession", valid.requiresSession(),
                         "cannot be changed on an existing subscription");
@@ -417,7 +423,7 @@ public final class Broker implements VirtualClock.TimerDriver {
     void forward(MessageSource source, StoredMessage m, String targetName, boolean fromDeadLetters) {
         StoredMessage forwarded = m.copy(m.message);
         forwarded.hopCount = m.hopCount + 1;
-        forwarded.enqueuedSequenceNumber = m.sequenceNumber;
+        forwarded.enqueuedSequenceNumber = m.enqueuedSequenceNumber > 0 ? m.enqueuedSequenceNumber : m.sequenceNumber;
         forwarded.scheduledEnqueueTime = null;
         if (forwarded.hopCount > MAX_HOPS) {
             source.addTransferDeadLetter(m, "MaxTransferHopCountExceeded",
@@ -465,7 +471,9 @@ public final class Broker implements VirtualClock.TimerDriver {
                 source.checkReceivable(path.subQueue());
                 checkNoSessions(source, path);
                 MessageStore store = source.store(path.subQueue());
-                List<BrokeredMessage> taken = source.takeReady(store, mode, max, null);
+                long left = deadline - System.nanoTime();
+                List<BrokeredMessage> taken = advancing && left > 0 ? List.of()
+                        : source.takeReady(store, mode, max, null);
                 long remaining = deadline - System.nanoTime();
                 if (!taken.isEmpty() || remaining <= 0) {
                     return taken;
@@ -522,7 +530,9 @@ public final class Broker implements VirtualClock.TimerDriver {
             while (true) {
                 MessageSource source = sessionSource(session.entity());
                 SessionEntry held = source.heldSession(session.sessionId(), session.token());
-                List<BrokeredMessage> taken = source.takeFromSession(held, mode, max);
+                long left = deadline - System.nanoTime();
+                List<BrokeredMessage> taken = advancing && left > 0 ? List.of()
+                        : source.takeFromSession(held, mode, max);
                 long remaining = deadline - System.nanoTime();
                 if (!taken.isEmpty() || remaining <= 0) {
                     return taken;
@@ -535,6 +545,16 @@ public final class Broker implements VirtualClock.TimerDriver {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Deferred messages of a held session, by sequence number (DLQ-4); others yield nothing. */
+    public List<BrokeredMessage> receiveDeferred(SessionLock session, ReceiveMode mode,
+                                                 Collection<Long> sequenceNumbers) {
+        return locked(() -> {
+            MessageSource source = sessionSource(session.entity());
+            SessionEntry held = source.heldSession(session.sessionId(), session.token());
+            return source.takeDeferredFromSession(held, mode, sequenceNumbers);
+        });
     }
 
     public Instant renewSessionLock(SessionLock session) {
@@ -592,6 +612,7 @@ public final class Broker implements VirtualClock.TimerDriver {
         return locked(() -> {
             MessageSource source = source(path);
             source.checkReceivable(path.subQueue());
+            checkNoSessions(source, path);
             return source.takeDeferred(source.store(path.subQueue()), mode, sequenceNumbers);
         });
     }
@@ -621,6 +642,13 @@ public final class Broker implements VirtualClock.TimerDriver {
         });
     }
 
+    public void release(EntityPath path, UUID lockToken) {
+        locked(() -> {
+            MessageSource source = source(path);
+            source.release(source.store(path.subQueue()), lockToken);
+        });
+    }
+
     public void defer(EntityPath path, UUID lockToken, Map<String, Object> propertiesToModify) {
         locked(() -> {
             MessageSource source = source(path);
@@ -646,6 +674,7 @@ public final class Broker implements VirtualClock.TimerDriver {
     /** Wakes every blocked receiver so it re-checks (after a clock advance or on close). */
     public void wakeAll() {
         locked(() -> {
+            advancing = false;
             for (QueueEntity queue : queues.values()) {
                 signal(queue);
             }
@@ -707,16 +736,19 @@ public final class Broker implements VirtualClock.TimerDriver {
     }
 
     private void checkForwardTargets(String source, String forwardTo, String forwardDeadLetteredTo) {
-        for (String target : new String[] {forwardTo, forwardDeadLetteredTo}) {
+        String[] properties = {"forwardTo", "forwardDeadLetteredMessagesTo"};
+        String[] targets = {forwardTo, forwardDeadLetteredTo};
+        for (int i = 0; i < targets.length; i++) {
+            String target = targets[i];
             if (target == null) {
                 continue;
             }
             if (target.equalsIgnoreCase(source)) {
-                throw new InvalidOptionException("forwardTo", target,
+                throw new InvalidOptionException(properties[i], target,
                         "an entity cannot forward to itself");
             }
             if (!queues.containsKey(target) && !topics.containsKey(target)) {
-                throw new InvalidOptionException("forwardTo", target,
+                throw new InvalidOptionException(properties[i], target,
                         "the destination must be an existing queue or topic (FWD-1)");
             }
         }

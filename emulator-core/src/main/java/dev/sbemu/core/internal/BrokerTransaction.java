@@ -26,6 +26,8 @@ final class BrokerTransaction implements Transaction {
     private final Broker broker;
     private final UUID id = UUID.randomUUID();
     private final List<Operation> operations = new ArrayList<>();
+    /** Lock tokens completed, abandoned, deferred or dead-lettered by this transaction. */
+    private final java.util.Set<UUID> settled = new java.util.HashSet<>();
     private String endedBecause;
     private TimerQueue.Timer timeout;
 
@@ -85,29 +87,29 @@ final class BrokerTransaction implements Transaction {
 
     @Override
     public void complete(EntityPath entity, UUID lockToken) {
-        settle(entity, lockToken, (source, store) -> source.complete(store, lockToken));
+        settle(entity, lockToken, true, (source, store) -> source.complete(store, lockToken));
     }
 
     @Override
     public void abandon(EntityPath entity, UUID lockToken, Map<String, Object> propertiesToModify) {
-        settle(entity, lockToken, (source, store) -> source.abandon(store, lockToken, propertiesToModify));
+        settle(entity, lockToken, true, (source, store) -> source.abandon(store, lockToken, propertiesToModify));
     }
 
     @Override
     public void defer(EntityPath entity, UUID lockToken, Map<String, Object> propertiesToModify) {
-        settle(entity, lockToken, (source, store) -> source.defer(store, lockToken, propertiesToModify));
+        settle(entity, lockToken, true, (source, store) -> source.defer(store, lockToken, propertiesToModify));
     }
 
     @Override
     public void deadLetter(EntityPath entity, UUID lockToken, String reason, String description,
                            Map<String, Object> propertiesToModify) {
-        settle(entity, lockToken,
+        settle(entity, lockToken, true,
                 (source, store) -> source.deadLetter(store, lockToken, reason, description, propertiesToModify));
     }
 
     @Override
     public Instant renewLock(EntityPath entity, UUID lockToken) {
-        settle(entity, lockToken, (source, store) -> source.renewLock(store, lockToken));
+        settle(entity, lockToken, false, (source, store) -> source.renewLock(store, lockToken));
         return broker.runLocked(() -> broker.now().plus(broker.source(entity).lockDuration()));
     }
 
@@ -115,7 +117,7 @@ final class BrokerTransaction implements Transaction {
         void apply(MessageSource source, MessageStore store);
     }
 
-    private void settle(EntityPath entity, UUID lockToken, Settlement settlement) {
+    private void settle(EntityPath entity, UUID lockToken, boolean terminal, Settlement settlement) {
         broker.runLocked(() -> {
             Operation operation = new Operation() {
                 public void validate() {
@@ -129,7 +131,14 @@ final class BrokerTransaction implements Transaction {
                 }
             };
             operation.validate();
+            if (settled.contains(lockToken)) {
+                throw new BrokerException.MessageLockLost("The message with lock token " + lockToken
+                        + " was settled already in transaction " + id + ".");
+            }
             enlist(operation);
+            if (terminal) {
+                settled.add(lockToken);
+            }
         });
     }
 

@@ -14,6 +14,15 @@ final class DuplicateDetector {
         this.broker = broker;
     }
 
+    /** DUP-1: the message id; on a partitioned entity with the partition key (or session id) too. */
+    static String key(StoredMessage m, boolean partitioned) {
+        String partitionKey = m.message.partitionKey() != null ? m.message.partitionKey() : m.message.sessionId();
+        if (m.messageId() == null || !partitioned || partitionKey == null) {
+            return m.messageId();
+        }
+        return m.messageId() + '\u0000' + partitionKey;
+    }
+
     /** Records {@code id}; true when it was seen within {@code window} (the message is then dropped). */
     boolean isDuplicate(String id, Duration window) {
         if (id == null) {

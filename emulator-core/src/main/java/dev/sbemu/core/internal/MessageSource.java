@@ -34,6 +34,8 @@ abstract class MessageSource extends Entity {
     final MessageStore main;
     final MessageStore deadLetters;
     final MessageStore transferDeadLetters;
+    /** LAZY mode: messages whose expiry timer fired while they were ready; the next receive expires them. */
+    private final List<StoredMessage> lazyExpiryDue = new ArrayList<>();
 
     MessageSource(Broker broker, EntityPath path) {
         super(broker, path.entityName());
@@ -80,8 +82,8 @@ abstract class MessageSource extends Entity {
         m.expiresAt = Durations.plusOrNever(m.enqueuedTime, ttl);
         m.state = MessageState.ACTIVE;
         main.add(m);
-        if (m.expiresAt != null && broker.expiryMode == ExpiryMode.EAGER) {
-            if (m.isExpiredAt(broker.now())) {
+        if (m.expiresAt != null) {
+            if (broker.expiryMode == ExpiryMode.EAGER && m.isExpiredAt(broker.now())) {
                 expire(m);
                 return;
             }
@@ -151,8 +153,10 @@ abstract class MessageSource extends Entity {
 
     /** LAZY mode: the receiver touching the entity removes what has expired (TTL-11). */
     private void expireAllDue(Instant now) {
-        for (StoredMessage m : main.allReady()) {
-            if (m.isExpiredAt(now)) {
+        List<StoredMessage> due = new ArrayList<>(lazyExpiryDue);
+        lazyExpiryDue.clear();
+        for (StoredMessage m : due) {
+            if (m.store == main && m.state == MessageState.ACTIVE && !m.isLocked() && m.isExpiredAt(now)) {
                 expire(m);
             }
         }
@@ -160,19 +164,31 @@ abstract class MessageSource extends Entity {
 
     /** Deferred messages by sequence number (DLQ-4, TTL-15): unknown numbers yield nothing. */
     List<BrokeredMessage> takeDeferred(MessageStore store, ReceiveMode mode, Collection<Long> sequenceNumbers) {
+        return takeDeferred(store, mode, sequenceNumbers, null);
+    }
+
+    /** Deferred messages of a held session: only that session's, locked under the session lock. */
+    List<BrokeredMessage> takeDeferredFromSession(SessionEntry session, ReceiveMode mode,
+                                                  Collection<Long> sequenceNumbers) {
+        return takeDeferred(main, mode, sequenceNumbers, session);
+    }
+
+    private List<BrokeredMessage> takeDeferred(MessageStore store, ReceiveMode mode, Collection<Long> sequenceNumbers,
+                                               SessionEntry session) {
         Instant now = broker.now();
         touch();
         List<BrokeredMessage> taken = new ArrayList<>();
         for (Long sequenceNumber : sequenceNumbers) {
             for (StoredMessage m : List.copyOf(store.withSequenceNumber(sequenceNumber))) {
-                if (m.state != MessageState.DEFERRED || m.isLocked()) {
+                if (m.state != MessageState.DEFERRED || m.isLocked()
+                        || (session != null && !session.sessionId.equals(m.message.sessionId()))) {
                     continue;
                 }
                 if (store == main && m.isExpiredAt(now)) {
                     expire(m);
                     continue;
                 }
-                taken.add(deliver(store, m, mode, now, null));
+                taken.add(deliver(store, m, mode, now, session));
             }
         }
         return taken;
@@ -354,6 +370,18 @@ abstract class MessageSource extends Entity {
         endDelivery(store, m);
     }
 
+    /** Hands a locked message back untouched: the delivery did not happen (AMQP released; no count). */
+    void release(MessageStore store, UUID token) {
+        StoredMessage m = lockedMessage(store, token);
+        broker.timers.cancel(m.lockTimer);
+        store.unlock(m);
+        m.sessionHolder = null;
+        broker.journal(Type.ABANDONED, store.pathText, m, "released");
+        if (m.state == MessageState.ACTIVE) {
+            store.makeReady(m);
+        }
+    }
+
     void defer(MessageStore store, UUID token, Map<String, Object> propertiesToModify) {
         StoredMessage m = lockedMessage(store, token);
         touch();
@@ -433,7 +461,14 @@ abstract class MessageSource extends Entity {
     private void onExpiryDue(StoredMessage m) {
         m.expiryTimer = null;
         if (m.store == main && m.state == MessageState.ACTIVE && !m.isLocked()) {
-            expire(m);
+            SessionEntry session = requiresSession() ? sessions.get(m.message.sessionId()) : null;
+            if (broker.expiryMode == ExpiryMode.LAZY) {
+                lazyExpiryDue.add(m);
+            } else if (session != null && session.isHeld()) {
+                expireSessionIfAnyExpired(session, broker.now()); // TTL-13: the whole session expires
+            } else {
+                expire(m);
+            }
         }
     }
 
@@ -500,6 +535,7 @@ abstract class MessageSource extends Entity {
             }
             store.clear();
         }
+        lazyExpiryDue.clear();
     }
 
     long activeCount() {

@@ -74,15 +74,6 @@ final class MessageStore {
         return first;
     }
 
-    /** Every ready message, in no particular order across sessions. */
-    java.util.List<StoredMessage> allReady() {
-        if (!sessionful) {
-            return new java.util.ArrayList<>(ready.values());
-        }
-        java.util.List<StoredMessage> all = new java.util.ArrayList<>();
-        readyBySession.values().forEach(session -> all.addAll(session.values()));
-        return all;
-    }
 
     private void removeReady(StoredMessage m) {
         if (!sessionful) {

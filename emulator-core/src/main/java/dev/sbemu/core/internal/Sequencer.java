@@ -25,11 +25,6 @@ final class Sequencer {
         return ((long) partition << 48) | next[partition]++;
     }
 
-    /** The number the next message of an unpartitioned entity would get. */
-    long peekNext() {
-        return next[0];
-    }
-
     int partitionOf(long sequenceNumber) {
         return partitioned ? (int) (sequenceNumber >>> 48) : -1;
     }

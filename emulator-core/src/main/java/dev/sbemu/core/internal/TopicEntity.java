@@ -53,7 +53,8 @@ final class TopicEntity extends Entity implements SendTarget {
     public void accept(StoredMessage m) {
         touch();
         if (options.requiresDuplicateDetection()
-                && duplicates.isDuplicate(m.messageId(), options.duplicateDetectionHistoryTimeWindow())) {
+                && duplicates.isDuplicate(DuplicateDetector.key(m, options.enablePartitioning()),
+                        options.duplicateDetectionHistoryTimeWindow())) {
             broker.journal(Type.DUPLICATE_DROPPED, name, m, "");
             return;
         }
@@ -78,9 +79,10 @@ final class TopicEntity extends Entity implements SendTarget {
     public long schedule(StoredMessage m) {
         touch();
         if (options.requiresDuplicateDetection()
-                && duplicates.isDuplicate(m.messageId(), options.duplicateDetectionHistoryTimeWindow())) {
+                && duplicates.isDuplicate(DuplicateDetector.key(m, options.enablePartitioning()),
+                        options.duplicateDetectionHistoryTimeWindow())) {
             broker.journal(Type.DUPLICATE_DROPPED, name, m, "");
-            return sequencer.peekNext();
+            return sequencer.next(m.message); // a number of its own, so cancelling it can never hit another message
         }
         if (!m.scheduledEnqueueTime.isAfter(broker.now())) {
             arrive(m, Type.SENT, "");

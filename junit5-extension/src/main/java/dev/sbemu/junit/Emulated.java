@@ -1,0 +1,24 @@
+package dev.sbemu.junit;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Marks a field that {@link ServiceBusEmulator} fills before each test with one of the types it injects
+ * without {@link Entity}: {@code VirtualClock}, {@code java.time.Clock}, {@code Namespace}, {@code Journal},
+ * {@code EmulatorClients}, {@code ServiceBusAdministrationClient}, {@code ServiceBusAdministrationAsyncClient}.
+ * Parameters need no marker.
+ *
+ * <pre>{@code
+ * @Emulated VirtualClock clock;
+ * @Entity("orders") ServiceBusSenderClient sender;
+ * }</pre>
+ */
+@Target(ElementType.FIELD)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface Emulated {
+}

@@ -1,0 +1,69 @@
+package dev.sbemu.junit;
+
+import dev.sbemu.core.EntityStatus;
+import java.lang.annotation.Documented;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * A queue of a {@link ServiceBusEmulator}. Every attribute defaults to the real service's default; durations
+ * are ISO-8601 strings such as {@code "PT30S"}, {@code "PT10M"} or {@code "P1D"}, and {@code ""} means the
+ * service default. Values the real service rejects fail the test with the attribute and the allowed range.
+ */
+@Target({})
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface Queue {
+
+    /** The queue's name. */
+    String name();
+
+    /** How long a peek-lock receive locks a message: {@code PT5S} to {@code PT5M}; default {@code PT1M}. */
+    String lockDuration() default "";
+
+    /** Deliveries before a message is dead-lettered: at least 1. */
+    int maxDeliveryCount() default 10;
+
+    /** The default and the cap of message time-to-live; default never. */
+    String defaultMessageTimeToLive() default "";
+
+    /** Whether expired messages go to the dead-letter queue instead of being dropped. */
+    boolean deadLetteringOnMessageExpiration() default false;
+
+    /** Idle time after which the queue is deleted: at least {@code PT5M}; default never. */
+    String autoDeleteOnIdle() default "";
+
+    /** Whether the queue is session-enabled. */
+    boolean requiresSession() default false;
+
+    /** Whether duplicate detection is on. */
+    boolean requiresDuplicateDetection() default false;
+
+    /** The duplicate detection window: {@code PT20S} to {@code P7D}; default {@code PT1M}. */
+    String duplicateDetectionHistoryTimeWindow() default "";
+
+    /** The queue or topic every message is forwarded to; {@code ""} for none. */
+    String forwardTo() default "";
+
+    /** The queue or topic dead-lettered messages are forwarded to; {@code ""} for none. */
+    String forwardDeadLetteredMessagesTo() default "";
+
+    /** The queue's capacity in megabytes. */
+    long maxSizeInMegabytes() default 1024;
+
+    /** The queue's status. */
+    EntityStatus status() default EntityStatus.ACTIVE;
+
+    /** Whether the queue is partitioned. */
+    boolean enablePartitioning() default false;
+
+    /** Stored only. */
+    boolean enableBatchedOperations() default true;
+
+    /** The largest message on a Premium namespace, 1024 to 102400; 0 (the default) for the tier's default. */
+    long maxMessageSizeInKilobytes() default 0;
+
+    /** Free text, stored only; {@code ""} for none. */
+    String userMetadata() default "";
+}

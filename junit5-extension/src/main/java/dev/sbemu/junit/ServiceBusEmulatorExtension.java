@@ -1,0 +1,223 @@
+package dev.sbemu.junit;
+
+import dev.sbemu.junit.ServiceBusEmulator.Lifecycle;
+import dev.sbemu.junit.config.EmulatorConfigException;
+import dev.sbemu.junit.internal.ConfigLoader;
+import dev.sbemu.junit.internal.EmulatedNamespace;
+import dev.sbemu.junit.internal.EmulatorDeclaration;
+import dev.sbemu.junit.internal.EmulatorDeclaration.Declared;
+import dev.sbemu.junit.internal.Injection;
+import dev.sbemu.junit.internal.InjectionException;
+import dev.sbemu.junit.internal.InvalidTopologyException;
+import dev.sbemu.junit.internal.JournalReport;
+import dev.sbemu.junit.internal.Topology;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.LifecycleMethodExecutionExceptionHandler;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolutionException;
+import org.junit.jupiter.api.extension.ParameterResolver;
+import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
+import org.junit.platform.commons.support.AnnotationSupport;
+import org.opentest4j.TestAbortedException;
+
+/**
+ * The extension behind {@link ServiceBusEmulator}. It keeps every namespace and client in the
+ * {@code ExtensionContext.Store} of the test (or, per class, the test class) that uses it, so JUnit closes them
+ * when that test ends and parallel tests share nothing.
+ */
+final class ServiceBusEmulatorExtension implements BeforeAllCallback, BeforeEachCallback, ParameterResolver,
+        TestExecutionExceptionHandler, LifecycleMethodExecutionExceptionHandler {
+
+    private static final ExtensionContext.Namespace STORE =
+            ExtensionContext.Namespace.create(ServiceBusEmulatorExtension.class);
+
+    private record ScopeKey(String uniqueId) {
+    }
+
+    private record DeclarationKey(String uniqueId) {
+    }
+
+    private record ConfigKey(String location, ClassLoader loader) {
+    }
+
+    /** Constructors of per-method test instances see the test method's context, and so its namespace. */
+    @Override
+    public ExtensionContextScope getTestInstantiationExtensionContextScope(ExtensionContext rootContext) {
+        return ExtensionContextScope.TEST_METHOD;
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        configurationErrors(() -> {
+            EmulatorDeclaration declaration = declaration(context);
+            if (declaration.lifecycle() == Lifecycle.PER_CLASS) {
+                FieldInjector.injectStatic(context.getRequiredTestClass(), scope(context));
+            } else {
+                FieldInjector.rejectStatic(context.getRequiredTestClass());
+            }
+        });
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        configurationErrors(() -> {
+            EmulatedNamespace scope = scope(context);
+            for (Object instance : context.getRequiredTestInstances().getAllInstances()) {
+                FieldInjector.injectInstance(instance, scope);
+            }
+        });
+    }
+
+    @Override
+    public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+        return Injection.claims(parameter.getParameter().getType(),
+                parameter.isAnnotated(Entity.class));
+    }
+
+    @Override
+    public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+        String target = FieldInjector.describe(parameter);
+        try {
+            return Injection.resolve(parameter.getParameter().getType(),
+                    parameter.findAnnotation(Entity.class).orElse(null), target, scope(context, target));
+        } catch (InjectionException | InvalidTopologyException | EmulatorConfigException e) {
+            throw new ParameterResolutionException(e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void handleTestExecutionException(ExtensionContext context, Throwable throwable) throws Throwable {
+        throw withJournal(context, throwable);
+    }
+
+    @Override
+    public void handleBeforeAllMethodExecutionException(ExtensionContext context, Throwable throwable)
+            throws Throwable {
+        throw withJournal(context, throwable);
+    }
+
+    @Override
+    public void handleBeforeEachMethodExecutionException(ExtensionContext context, Throwable throwable)
+            throws Throwable {
+        throw withJournal(context, throwable);
+    }
+
+    @Override
+    public void handleAfterEachMethodExecutionException(ExtensionContext context, Throwable throwable)
+            throws Throwable {
+        throw withJournal(context, throwable);
+    }
+
+    @Override
+    public void handleAfterAllMethodExecutionException(ExtensionContext context, Throwable throwable)
+            throws Throwable {
+        throw withJournal(context, throwable);
+    }
+
+    private Throwable withJournal(ExtensionContext context, Throwable failure) {
+        if (!(failure instanceof TestAbortedException)) {
+            existingScope(context).ifPresent(scope ->
+                    JournalReport.attach(failure, scope.namespace(), context.getDisplayName()));
+        }
+        return failure;
+    }
+
+    // ---- scopes -------------------------------------------------------------------------------------------
+
+    private EmulatedNamespace scope(ExtensionContext context) {
+        return scope(context, context.getDisplayName());
+    }
+
+    /**
+     * The namespace and clients for {@code context}: a method's own namespace (per method), or the class's
+     * namespace with clients of the method's own (per class).
+     */
+    private EmulatedNamespace scope(ExtensionContext context, String target) {
+        EmulatorDeclaration declaration = declaration(context);
+        ExtensionContext owner = owner(context, declaration);
+        if (owner == null) {
+            throw new InjectionException("Cannot inject " + target + ": @ServiceBusEmulator creates a namespace per "
+                    + "test method (lifecycle = PER_METHOD), and this runs outside a test method; declare "
+                    + "@ServiceBusEmulator(lifecycle = Lifecycle.PER_CLASS) to share one namespace across the class");
+        }
+        EmulatedNamespace owned = owner.getStore(STORE).getOrComputeIfAbsent(new ScopeKey(owner.getUniqueId()),
+                key -> EmulatedNamespace.owning(declaration.start()), EmulatedNamespace.class);
+        ExtensionContext method = nearest(context, Method.class);
+        if (method == null || method == owner) {
+            return owned;
+        }
+        return method.getStore(STORE).getOrComputeIfAbsent(new ScopeKey(method.getUniqueId()),
+                key -> EmulatedNamespace.borrowing(owned.namespace()), EmulatedNamespace.class);
+    }
+
+    private Optional<EmulatedNamespace> existingScope(ExtensionContext context) {
+        try {
+            ExtensionContext owner = owner(context, declaration(context));
+            return owner == null ? Optional.empty() : Optional.ofNullable(owner.getStore(STORE)
+                    .get(new ScopeKey(owner.getUniqueId()), EmulatedNamespace.class));
+        } catch (RuntimeException brokenDeclaration) {
+            return Optional.empty();
+        }
+    }
+
+    private static ExtensionContext owner(ExtensionContext context, EmulatorDeclaration declaration) {
+        return declaration.lifecycle() == Lifecycle.PER_CLASS ? nearest(context, Class.class)
+                : nearest(context, Method.class);
+    }
+
+    /** The nearest context, this one or an ancestor, whose element is a class or a method. */
+    private static ExtensionContext nearest(ExtensionContext context, Class<?> elementType) {
+        for (ExtensionContext c = context; c != null; c = c.getParent().orElse(null)) {
+            if (c.getElement().filter(elementType::isInstance).isPresent()) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    // ---- declarations -------------------------------------------------------------------------------------
+
+    /** The merged declaration of the test class and its enclosing classes, read once per class. */
+    private EmulatorDeclaration declaration(ExtensionContext context) {
+        ExtensionContext classContext = nearest(context, Class.class);
+        if (classContext == null) {
+            throw new IllegalStateException("@ServiceBusEmulator: no test class for " + context.getUniqueId());
+        }
+        return classContext.getStore(STORE).getOrComputeIfAbsent(new DeclarationKey(classContext.getUniqueId()),
+                key -> EmulatorDeclaration.merge(declarations(classContext), (location, on) -> config(context,
+                        location, on)), EmulatorDeclaration.class);
+    }
+
+    private static List<Declared> declarations(ExtensionContext classContext) {
+        List<Declared> declared = new ArrayList<>();
+        for (ExtensionContext c = classContext; c != null; c = c.getParent().orElse(null)) {
+            if (c.getElement().orElse(null) instanceof Class<?> testClass) {
+                AnnotationSupport.findAnnotation(testClass, ServiceBusEmulator.class)
+                        .ifPresent(a -> declared.add(0, new Declared(a, testClass)));
+            }
+        }
+        return declared;
+    }
+
+    /** A config file's entities, parsed once per run (and class loader). */
+    private static Topology config(ExtensionContext context, String location, Class<?> declaredOn) {
+        ConfigKey key = new ConfigKey(location, declaredOn.getClassLoader());
+        return context.getRoot().getStore(STORE).getOrComputeIfAbsent(key,
+                k -> ConfigLoader.load(location, k.loader()), ConfigLoader.Loaded.class).topology();
+    }
+
+    private static void configurationErrors(Runnable action) {
+        try {
+            action.run();
+        } catch (InjectionException | InvalidTopologyException | EmulatorConfigException e) {
+            throw new ExtensionConfigurationException(e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package dev.sbemu.junit;
+
+import dev.sbemu.core.EntityStatus;
+import java.lang.annotation.Documented;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * A subscription of a {@link Topic}. Without {@link #rules()} it has the rule {@code $Default}, which takes
+ * every message; with rules it has exactly those. Every attribute defaults to the real service's default;
+ * durations are ISO-8601 strings, {@code ""} meaning the service default.
+ */
+@Target({})
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface Subscription {
+
+    /** The subscription's name. */
+    String name();
+
+    /** Its rules; none means the {@code $Default} rule. */
+    Rule[] rules() default {};
+
+    /** How long a peek-lock receive locks a message: {@code PT5S} to {@code PT5M}; default {@code PT1M}. */
+    String lockDuration() default "";
+
+    /** Deliveries before a message is dead-lettered: at least 1. */
+    int maxDeliveryCount() default 10;
+
+    /** The default and the cap of message time-to-live (the topic's applies too); default never. */
+    String defaultMessageTimeToLive() default "";
+
+    /** Whether expired messages go to the dead-letter queue instead of being dropped. */
+    boolean deadLetteringOnMessageExpiration() default false;
+
+    /** Whether a message whose filter evaluation fails is dead-lettered. */
+    boolean deadLetteringOnFilterEvaluationExceptions() default true;
+
+    /** Idle time after which the subscription is deleted: at least {@code PT5M}; default never. */
+    String autoDeleteOnIdle() default "";
+
+    /** Whether the subscription is session-enabled. */
+    boolean requiresSession() default false;
+
+    /** The queue or topic every message is forwarded to; {@code ""} for none. */
+    String forwardTo() default "";
+
+    /** The queue or topic dead-lettered messages are forwarded to; {@code ""} for none. */
+    String forwardDeadLetteredMessagesTo() default "";
+
+    /** The subscription's status. */
+    EntityStatus status() default EntityStatus.ACTIVE;
+
+    /** Stored only. */
+    boolean enableBatchedOperations() default true;
+
+    /** Free text, stored only; {@code ""} for none. */
+    String userMetadata() default "";
+}

@@ -1,0 +1,278 @@
+package dev.sbemu.junit.internal;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonStreamContext;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.sbemu.core.Durations;
+import dev.sbemu.core.QueueOptions;
+import dev.sbemu.core.SubscriptionOptions;
+import dev.sbemu.core.TopicOptions;
+import dev.sbemu.junit.config.EmulatorConfigException;
+import dev.sbemu.junit.internal.Topology.FilterSpec;
+import dev.sbemu.junit.internal.Topology.QueueSpec;
+import dev.sbemu.junit.internal.Topology.RuleSpec;
+import dev.sbemu.junit.internal.Topology.SubscriptionSpec;
+import dev.sbemu.junit.internal.Topology.TopicSpec;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Reads the topology file of Microsoft's Service Bus emulator (SPEC CFG-1..3) with Jackson, accepting
+ * {@code //} comments, trailing commas, a byte-order mark, CRLF and tabs; absent keys take the real service's
+ * defaults; unknown keys and {@code Logging} are ignored with one warning each.
+ */
+public final class ConfigJson {
+    private static final JsonMapper MAPPER = JsonMapper.builder()
+            .enable(JsonReadFeature.ALLOW_JAVA_COMMENTS, JsonReadFeature.ALLOW_TRAILING_COMMA)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
+
+    private static final String[] QUEUE_KEYS = {"DeadLetteringOnMessageExpiration", "DefaultMessageTimeToLive",
+        "DuplicateDetectionHistoryTimeWindow", "ForwardDeadLetteredMessagesTo", "ForwardTo", "LockDuration",
+        "MaxDeliveryCount", "RequiresDuplicateDetection", "RequiresSession"};
+    private static final String[] TOPIC_KEYS = {"DefaultMessageTimeToLive", "DuplicateDetectionHistoryTimeWindow",
+        "RequiresDuplicateDetection"};
+    private static final String[] SUBSCRIPTION_KEYS = {"DeadLetteringOnMessageExpiration", "DefaultMessageTimeToLive",
+        "ForwardDeadLetteredMessagesTo", "ForwardTo", "LockDuration", "MaxDeliveryCount", "RequiresSession"};
+    private static final String[] CORRELATION_KEYS = {"ContentType", "CorrelationId", "Label", "MessageId", "ReplyTo",
+        "ReplyToSessionId", "SessionId", "To", "Properties"};
+
+    private ConfigJson() {
+    }
+
+    /**
+     * Parses a Config.json.
+     *
+     * @param content the file's bytes (UTF-8, with or without a byte-order mark)
+     * @param file the file's name as shown in errors and warnings
+     * @param warnings receives one line per ignored key
+     * @throws EmulatorConfigException naming the file, JSON path, value and what is allowed
+     */
+    public static Topology read(byte[] content, String file, Consumer<String> warnings) {
+        JsonNode root = parse(content, file);
+        JsonCursor top = new JsonCursor(root, "", file, warnings).requireObject();
+        top.warnUnknownKeys("UserConfig");
+        JsonCursor userConfig = top.object("UserConfig");
+        if (userConfig == null) {
+            throw new EmulatorConfigException(file + ": UserConfig is missing: a Config.json of the Service Bus "
+                    + "emulator is { \"UserConfig\": { \"Namespaces\": [ { \"Name\": ..., \"Queues\": [...], "
+                    + "\"Topics\": [...] } ] } }");
+        }
+        userConfig.warnUnknownKeys("Namespaces", "Logging");
+        if (userConfig.field("Logging") != null) {
+            userConfig.warn("ignoring " + userConfig.field("Logging").path()
+                    + ": the in-process emulator writes no logs; failing tests print its journal");
+        }
+        if (userConfig.field("Namespaces") == null) {
+            throw new EmulatorConfigException(file + ": UserConfig.Namespaces is missing: expected "
+                    + "\"Namespaces\": [ { \"Name\": \"sbemulatorns\", \"Queues\": [...], \"Topics\": [...] } ]");
+        }
+        List<QueueSpec> queues = new ArrayList<>();
+        List<TopicSpec> topics = new ArrayList<>();
+        for (JsonCursor namespace : userConfig.array("Namespaces")) {
+            namespace.requireObject().warnUnknownKeys("Name", "Queues", "Topics");
+            for (JsonCursor queue : namespace.array("Queues")) {
+                queues.add(queue(queue.requireObject()));
+            }
+            for (JsonCursor topic : namespace.array("Topics")) {
+                topics.add(topic(topic.requireObject()));
+            }
+        }
+        return new Topology(queues, topics);
+    }
+
+    private static JsonNode parse(byte[] content, String file) {
+        try {
+            JsonNode root = MAPPER.readTree(content);
+            if (root == null || root.isMissingNode()) {
+                throw new EmulatorConfigException(file + ": the file is empty: expected { \"UserConfig\": ... }");
+            }
+            return root;
+        } catch (JsonProcessingException e) {
+            String near = e.getProcessor() instanceof JsonParser parser ? pathOf(parser.getParsingContext()) : "";
+            throw new EmulatorConfigException(file + ": malformed JSON at line " + e.getLocation().getLineNr()
+                    + ", column " + e.getLocation().getColumnNr() + (near.isEmpty() ? "" : " (in " + near + ")")
+                    + ": " + e.getOriginalMessage(), e);
+        } catch (IOException e) {
+            throw new EmulatorConfigException(file + ": cannot be read: " + e.getMessage(), e);
+        }
+    }
+
+    /** A Jackson parsing context as a path such as {@code UserConfig.Namespaces[0].Queues[2]}. */
+    private static String pathOf(JsonStreamContext context) {
+        List<String> parts = new ArrayList<>();
+        for (JsonStreamContext c = context; c != null && !c.inRoot(); c = c.getParent()) {
+            if (c.inArray()) {
+                parts.add(0, "[" + Math.max(c.getCurrentIndex(), 0) + "]");
+            } else if (c.getCurrentName() != null) {
+                parts.add(0, "." + c.getCurrentName());
+            }
+        }
+        String path = String.join("", parts);
+        return path.startsWith(".") ? path.substring(1) : path;
+    }
+
+    private static QueueSpec queue(JsonCursor json) {
+        json.warnUnknownKeys("Name", "Properties");
+        String name = json.requiredString("Name", "every queue needs a Name");
+        QueueOptions.Builder b = QueueOptions.builder();
+        JsonCursor p = json.object("Properties");
+        if (p != null) {
+            p.warnUnknownKeys(QUEUE_KEYS);
+            set(p.bool("DeadLetteringOnMessageExpiration"), b::deadLetteringOnMessageExpiration);
+            set(ttl(p), b::defaultMessageTimeToLive);
+            set(p.duration("DuplicateDetectionHistoryTimeWindow"), b::duplicateDetectionHistoryTimeWindow);
+            b.forwardDeadLetteredMessagesTo(p.string("ForwardDeadLetteredMessagesTo"));
+            b.forwardTo(p.string("ForwardTo"));
+            set(p.duration("LockDuration"), b::lockDuration);
+            set(p.integer("MaxDeliveryCount"), b::maxDeliveryCount);
+            set(p.bool("RequiresDuplicateDetection"), b::requiresDuplicateDetection);
+            set(p.bool("RequiresSession"), b::requiresSession);
+        }
+        return new QueueSpec(name, b.build(), json.origin());
+    }
+
+    private static TopicSpec topic(JsonCursor json) {
+        json.warnUnknownKeys("Name", "Properties", "Subscriptions");
+        String name = json.requiredString("Name", "every topic needs a Name");
+        TopicOptions.Builder b = TopicOptions.builder();
+        JsonCursor p = json.object("Properties");
+        if (p != null) {
+            p.warnUnknownKeys(TOPIC_KEYS);
+            set(ttl(p), b::defaultMessageTimeToLive);
+            set(p.duration("DuplicateDetectionHistoryTimeWindow"), b::duplicateDetectionHistoryTimeWindow);
+            set(p.bool("RequiresDuplicateDetection"), b::requiresDuplicateDetection);
+        }
+        List<SubscriptionSpec> subscriptions = new ArrayList<>();
+        for (JsonCursor subscription : json.array("Subscriptions")) {
+            subscriptions.add(subscription(subscription.requireObject()));
+        }
+        return new TopicSpec(name, b.build(), subscriptions, json.origin());
+    }
+
+    private static SubscriptionSpec subscription(JsonCursor json) {
+        json.warnUnknownKeys("Name", "Properties", "Rules");
+        String name = json.requiredString("Name", "every subscription needs a Name");
+        SubscriptionOptions.Builder b = SubscriptionOptions.builder();
+        JsonCursor p = json.object("Properties");
+        if (p != null) {
+            p.warnUnknownKeys(SUBSCRIPTION_KEYS);
+            set(p.bool("DeadLetteringOnMessageExpiration"), b::deadLetteringOnMessageExpiration);
+            set(ttl(p), b::defaultMessageTimeToLive);
+            b.forwardDeadLetteredMessagesTo(p.string("ForwardDeadLetteredMessagesTo"));
+            b.forwardTo(p.string("ForwardTo"));
+            set(p.duration("LockDuration"), b::lockDuration);
+            set(p.integer("MaxDeliveryCount"), b::maxDeliveryCount);
+            set(p.bool("RequiresSession"), b::requiresSession);
+        }
+        List<RuleSpec> rules = new ArrayList<>();
+        for (JsonCursor rule : json.array("Rules")) {
+            rules.add(rule(rule.requireObject()));
+        }
+        return new SubscriptionSpec(name, b.build(), rules, json.origin());
+    }
+
+    private static RuleSpec rule(JsonCursor json) {
+        json.warnUnknownKeys("Name", "Properties");
+        String name = json.requiredString("Name", "every rule needs a Name");
+        JsonCursor p = json.object("Properties");
+        if (p == null) {
+            return new RuleSpec(name, new FilterSpec.True(), null, json.origin());
+        }
+        p.warnUnknownKeys("FilterType", "SqlFilter", "CorrelationFilter", "Action");
+        FilterSpec filter = switch (filterType(p)) {
+            case "sql" -> sqlFilter(p);
+            case "correlation" -> correlationFilter(p.object("CorrelationFilter"));
+            default -> new FilterSpec.True();
+        };
+        String action = null;
+        JsonCursor actionJson = p.object("Action");
+        if (actionJson != null) {
+            actionJson.warnUnknownKeys("SqlExpression");
+            action = actionJson.string("SqlExpression");
+            action = action == null || action.isBlank() ? null : action;
+        }
+        return new RuleSpec(name, filter, action, json.origin());
+    }
+
+    /** {@code sql}, {@code correlation} or {@code true}; FilterType absent: whichever filter object is present. */
+    private static String filterType(JsonCursor p) {
+        JsonCursor type = p.field("FilterType");
+        if (type == null) {
+            return p.field("SqlFilter") != null ? "sql" : p.field("CorrelationFilter") != null ? "correlation" : "true";
+        }
+        String text = type.node().isTextual() ? type.node().textValue().trim().toLowerCase(Locale.ROOT) : "";
+        return switch (text) {
+            case "sql", "sqlfilter" -> "sql";
+            case "correlation", "correlationfilter" -> "correlation";
+            default -> throw type.invalid("FilterType must be \"Sql\" or \"Correlation\"");
+        };
+    }
+
+    private static FilterSpec sqlFilter(JsonCursor p) {
+        JsonCursor sql = p.object("SqlFilter");
+        if (sql == null) {
+            throw new EmulatorConfigException(p.file() + ": " + p.path() + ".SqlFilter is missing: FilterType "
+                    + "\"Sql\" needs \"SqlFilter\": { \"SqlExpression\": \"...\" }");
+        }
+        sql.warnUnknownKeys("SqlExpression");
+        return new FilterSpec.Sql(sql.requiredString("SqlExpression", "a SQL filter needs an expression, "
+                + "such as \"color = 'red'\""));
+    }
+
+    private static FilterSpec correlationFilter(JsonCursor c) {
+        if (c == null) {
+            return new FilterSpec.Correlation(null, null, null, null, null, null, null, null, Map.of());
+        }
+        c.warnUnknownKeys(CORRELATION_KEYS);
+        Map<String, Object> properties = new LinkedHashMap<>();
+        JsonCursor props = c.object("Properties");
+        if (props != null) {
+            props.node().fields().forEachRemaining(e -> properties.put(e.getKey(),
+                    propertyValue(props.field(e.getKey()), e.getValue())));
+        }
+        return new FilterSpec.Correlation(c.string("CorrelationId"), c.string("MessageId"), c.string("To"),
+                c.string("ReplyTo"), c.string("Label"), c.string("SessionId"), c.string("ReplyToSessionId"),
+                c.string("ContentType"), properties);
+    }
+
+    private static Object propertyValue(JsonCursor at, JsonNode value) {
+        if (value.isNull()) {
+            return null;
+        }
+        if (value.isTextual()) {
+            return value.textValue();
+        }
+        if (value.isBoolean()) {
+            return value.booleanValue();
+        }
+        if (value.isIntegralNumber() && value.canConvertToLong()) {
+            return value.longValue();
+        }
+        if (value.isNumber()) {
+            return value.doubleValue();
+        }
+        throw at.invalid("a correlation filter property is a string, number, true or false");
+    }
+
+    private static Duration ttl(JsonCursor p) {
+        Duration d = p.duration("DefaultMessageTimeToLive");
+        return d != null && Durations.isUnlimited(d) ? Durations.MAX : d;
+    }
+
+    private static <T> void set(T value, Consumer<T> setter) {
+        if (value != null) {
+            setter.accept(value);
+        }
+    }
+}

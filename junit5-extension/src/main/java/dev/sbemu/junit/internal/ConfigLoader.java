@@ -1,0 +1,75 @@
+package dev.sbemu.junit.internal;
+
+import dev.sbemu.junit.config.EmulatorConfigException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/** Finds and parses Config.json files: {@code classpath:} resources or file paths. */
+public final class ConfigLoader {
+    private static final System.Logger LOG = System.getLogger("dev.sbemu.junit.config.EmulatorConfig");
+    private static final String CLASSPATH = "classpath:";
+
+    private ConfigLoader() {
+    }
+
+    /**
+     * A parsed file.
+     *
+     * @param source where it came from, as errors show it
+     * @param topology its entities
+     * @param warnings one line per ignored key
+     */
+    public record Loaded(String source, Topology topology, List<String> warnings) {
+        public Loaded {
+            warnings = List.copyOf(warnings);
+        }
+    }
+
+    /** Loads {@code "classpath:some/Config.json"} through {@code classLoader}, or a file path. */
+    public static Loaded load(String location, ClassLoader classLoader) {
+        Objects.requireNonNull(location, "location");
+        if (!location.startsWith(CLASSPATH)) {
+            return load(Path.of(location));
+        }
+        String resource = location.substring(CLASSPATH.length()).replaceFirst("^/+", "");
+        ClassLoader loader = classLoader != null ? classLoader : ConfigLoader.class.getClassLoader();
+        try (InputStream in = loader.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new EmulatorConfigException(location + ": not found on the class path (looked for resource '"
+                        + resource + "')");
+            }
+            return parse(in.readAllBytes(), location);
+        } catch (IOException e) {
+            throw new EmulatorConfigException(location + ": cannot be read: " + e.getMessage(), e);
+        }
+    }
+
+    /** Loads a file. */
+    public static Loaded load(Path file) {
+        Path absolute = file.toAbsolutePath().normalize();
+        try {
+            return parse(Files.readAllBytes(absolute), absolute.toString());
+        } catch (NoSuchFileException e) {
+            throw new EmulatorConfigException(absolute + ": no such file (working directory "
+                    + Path.of("").toAbsolutePath() + ")", e);
+        } catch (IOException e) {
+            throw new EmulatorConfigException(absolute + ": cannot be read: " + e.getMessage(), e);
+        }
+    }
+
+    /** Parses content; warnings are logged and kept. */
+    public static Loaded parse(byte[] content, String source) {
+        List<String> warnings = new ArrayList<>();
+        Topology topology = ConfigJson.read(content, source, warning -> {
+            warnings.add(warning);
+            LOG.log(System.Logger.Level.WARNING, warning);
+        });
+        return new Loaded(source, topology, warnings);
+    }
+}

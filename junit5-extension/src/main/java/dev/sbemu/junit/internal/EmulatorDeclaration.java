@@ -1,0 +1,100 @@
+package dev.sbemu.junit.internal;
+
+import dev.sbemu.core.ExpiryMode;
+import dev.sbemu.core.Namespace;
+import dev.sbemu.core.Tier;
+import dev.sbemu.junit.ServiceBusEmulator;
+import dev.sbemu.junit.ServiceBusEmulator.Lifecycle;
+import dev.sbemu.junit.config.EmulatorConfigException;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.function.BiFunction;
+
+/**
+ * The merged {@link ServiceBusEmulator} declarations of a test class and its enclosing classes: the outermost
+ * first; inner ones add entities and config files, and override settings they set to non-default values.
+ *
+ * @param lifecycle when namespaces are created
+ * @param startAt the clock's start, or null for the wall-clock now
+ * @param expiryMode the expiry mode
+ * @param tier the tier
+ * @param journalCapacity journal events kept
+ * @param topology the entities, from annotations and config files
+ */
+public record EmulatorDeclaration(Lifecycle lifecycle, Instant startAt, ExpiryMode expiryMode, Tier tier,
+                                  int journalCapacity, Topology topology) {
+
+    /** One {@code @ServiceBusEmulator} and the class it sits on. */
+    public record Declared(ServiceBusEmulator annotation, Class<?> on) {
+        String where() {
+            return "@ServiceBusEmulator on " + (on.getCanonicalName() != null ? on.getCanonicalName() : on.getName());
+        }
+    }
+
+    /**
+     * Merges declarations.
+     *
+     * @param declarations outermost first
+     * @param configs loads a config location for the class that declares it
+     * @throws InvalidTopologyException for malformed attributes (with the attribute and the value)
+     * @throws EmulatorConfigException for unreadable or malformed config files
+     */
+    public static EmulatorDeclaration merge(List<Declared> declarations,
+                                            BiFunction<String, Class<?>, Topology> configs) {
+        Lifecycle lifecycle = Lifecycle.PER_METHOD;
+        Instant startAt = null;
+        ExpiryMode expiryMode = ExpiryMode.EAGER;
+        Tier tier = Tier.STANDARD;
+        int journalCapacity = Namespace.DEFAULT_JOURNAL_CAPACITY;
+        Topology topology = Topology.empty();
+        for (Declared d : declarations) {
+            ServiceBusEmulator a = d.annotation();
+            lifecycle = a.lifecycle() != Lifecycle.PER_METHOD ? a.lifecycle() : lifecycle;
+            startAt = a.startAt().isEmpty() ? startAt : instant(a.startAt(), d);
+            expiryMode = a.expiryMode() != ExpiryMode.EAGER ? a.expiryMode() : expiryMode;
+            tier = a.tier() != Tier.STANDARD ? a.tier() : tier;
+            if (a.journalCapacity() < 1) {
+                throw new InvalidTopologyException("journalCapacity = " + a.journalCapacity() + " in " + d.where()
+                        + ": must be at least 1");
+            }
+            journalCapacity = a.journalCapacity() != Namespace.DEFAULT_JOURNAL_CAPACITY ? a.journalCapacity()
+                    : journalCapacity;
+            for (String location : a.config()) {
+                topology = topology.plus(configs.apply(location, d.on()));
+            }
+            topology = topology.plus(AnnotationTopology.of(a, d.where()));
+        }
+        return new EmulatorDeclaration(lifecycle, startAt, expiryMode, tier, journalCapacity, topology);
+    }
+
+    private static Instant instant(String text, Declared d) {
+        try {
+            return Instant.parse(text.trim());
+        } catch (DateTimeParseException e) {
+            throw new InvalidTopologyException("startAt = \"" + text + "\" in " + d.where() + " is not an ISO-8601 "
+                    + "instant such as \"2024-01-01T00:00:00Z\" (\"\" for the wall-clock now)", e);
+        }
+    }
+
+    /**
+     * Starts a namespace with these settings and entities.
+     *
+     * @throws InvalidTopologyException when the core rejects an entity
+     */
+    public Namespace start() {
+        Namespace.Builder builder = Namespace.builder().expiryMode(expiryMode).tier(tier)
+                .journalCapacity(journalCapacity);
+        if (startAt != null) {
+            builder.startingAt(startAt);
+        }
+        Namespace namespace = builder.build();
+        try {
+            TopologyApplier.apply(topology, namespace);
+            return namespace;
+        } catch (RuntimeException e) {
+            namespace.close();
+            throw e;
+        }
+    }
+}

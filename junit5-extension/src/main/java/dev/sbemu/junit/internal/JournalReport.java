@@ -1,0 +1,32 @@
+package dev.sbemu.junit.internal;
+
+import dev.sbemu.core.Namespace;
+
+/**
+ * Attached to a failed test's exception as a suppressed exception: its message is the namespace's journal, so
+ * that the failure report shows what happened on the bus. It has no stack trace of its own.
+ */
+public final class JournalReport extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    private JournalReport(String message) {
+        super(message, null, false, false);
+    }
+
+    /** Adds the journal of {@code namespace} to {@code failure}, unless it carries one already. */
+    public static void attach(Throwable failure, Namespace namespace, String testName) {
+        for (Throwable suppressed : failure.getSuppressed()) {
+            if (suppressed instanceof JournalReport) {
+                return;
+            }
+        }
+        String events = namespace.journal().format();
+        failure.addSuppressed(new JournalReport("Service Bus journal of " + testName + " (virtual time now "
+                + namespace.clock().instant() + "):\n" + (events.isEmpty() ? "(no events)\n" : events)));
+    }
+
+    @Override
+    public String toString() {
+        return getMessage();
+    }
+}

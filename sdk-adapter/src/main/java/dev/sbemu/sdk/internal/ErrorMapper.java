@@ -1,0 +1,58 @@
+package dev.sbemu.sdk.internal;
+
+import com.azure.core.amqp.exception.AmqpErrorContext;
+import com.azure.core.amqp.exception.LinkErrorContext;
+import com.azure.core.amqp.implementation.ExceptionUtil;
+import com.azure.messaging.servicebus.ServiceBusErrorSource;
+import com.azure.messaging.servicebus.ServiceBusException;
+import dev.sbemu.core.BrokerException;
+
+/**
+ * Turns a broker refusal into what the SDK raises for the same refusal on the wire: the service's
+ * AMQP error condition goes through the SDK's own {@code ExceptionUtil.toException} (which decides
+ * the {@code AmqpException}'s condition and transience, or an {@code UnsupportedOperationException}
+ * for {@code amqp:not-allowed}), and the client wraps the result in a {@link ServiceBusException}
+ * with the operation's {@link ServiceBusErrorSource}, as the SDK's clients do.
+ */
+public final class ErrorMapper {
+    private ErrorMapper() {
+    }
+
+    /** The AMQP error condition the service sends for {@code e}'s reason. */
+    static String condition(BrokerException e) {
+        return switch (e.reason()) {
+            case ENTITY_NOT_FOUND -> "amqp:not-found";
+            case ENTITY_ALREADY_EXISTS -> "com.microsoft:entity-already-exists";
+            case ENTITY_DISABLED -> "com.microsoft:entity-disabled";
+            case MESSAGE_LOCK_LOST -> "com.microsoft:message-lock-lost";
+            case MESSAGE_NOT_FOUND -> "com.microsoft:message-not-found";
+            case MESSAGE_SIZE_EXCEEDED -> "amqp:link:message-size-exceeded";
+            case QUOTA_EXCEEDED -> "amqp:resource-limit-exceeded";
+            case SESSION_LOCK_LOST -> "com.microsoft:session-lock-lost";
+            case SESSION_CANNOT_BE_LOCKED -> "com.microsoft:session-cannot-be-locked";
+            case SERVICE_TIMEOUT -> "com.microsoft:timeout";
+            case TRANSACTION_FAILED -> "amqp:transaction:rollback";
+            case INVALID_OPERATION -> "amqp:not-allowed";
+        };
+    }
+
+    /**
+     * What a client raises for {@code error}: broker refusals become {@link ServiceBusException}s;
+     * argument errors ({@link IllegalArgumentException}, {@link NullPointerException}) and errors the
+     * SDK raises itself pass unchanged; anything else is wrapped as the SDK's {@code mapError} does.
+     */
+    public static RuntimeException map(RuntimeException error, ServiceBusErrorSource source, ClientInfo client) {
+        if (error instanceof BrokerException broker) {
+            AmqpErrorContext context = new LinkErrorContext(client.fullyQualifiedNamespace(), client.entityPath(),
+                    null, null);
+            Exception amqp = ExceptionUtil.toException(condition(broker), broker.getMessage(), context);
+            return new ServiceBusException(amqp, source);
+        }
+        if (error instanceof ServiceBusException || error instanceof IllegalArgumentException
+                || error instanceof NullPointerException || error instanceof IllegalStateException
+                || error instanceof UnsupportedOperationException) {
+            return error;
+        }
+        return new ServiceBusException(error, source);
+    }
+}

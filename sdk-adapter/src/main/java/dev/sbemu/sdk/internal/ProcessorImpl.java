@@ -1,0 +1,255 @@
+package dev.sbemu.sdk.internal;
+
+import com.azure.messaging.servicebus.ServiceBusErrorContext;
+import com.azure.messaging.servicebus.ServiceBusErrorSource;
+import com.azure.messaging.servicebus.ServiceBusException;
+import com.azure.messaging.servicebus.ServiceBusReceivedMessage;
+import com.azure.messaging.servicebus.ServiceBusReceivedMessageContext;
+import com.azure.messaging.servicebus.ServiceBusReceiverAsyncClient;
+import com.azure.messaging.servicebus.models.ServiceBusReceiveMode;
+import dev.sbemu.core.BrokeredMessage;
+import dev.sbemu.core.EntityPath;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * {@code ServiceBusProcessorClient} for a queue or subscription: {@code maxConcurrentCalls} daemon
+ * worker threads ({@code sbemu-processor-<entity>-<n>}), each taking one message at a time from the
+ * core and running the handler as the SDK's message pump does: the handler gets a real
+ * {@link ServiceBusReceivedMessageContext}; a handler exception is reported to the error handler as a
+ * {@code USER_CALLBACK} {@link ServiceBusException}; with auto-complete the message is completed after
+ * the handler returns, abandoned when it threw (failures of that are ignored, as in the SDK). In
+ * peek-lock mode the lock is renewed on the virtual clock while the handler runs, up to
+ * {@code maxAutoLockRenewDuration}. A receive error goes to the error handler and the workers retry
+ * after the SDK's back-off (5 s, real time). {@link #stop()} and {@link #close()} end the workers
+ * promptly: a receive blocked in the core is interrupted, a handler that is running is waited for
+ * at most {@value #STOP_WAIT_SECONDS} seconds.
+ */
+public final class ProcessorImpl {
+    static final long STOP_WAIT_SECONDS = 10;
+    private static final Duration RECEIVE_WAIT = Duration.ofSeconds(30);
+    private static final Duration NEXT_PUMP_BACKOFF = Duration.ofSeconds(5);
+
+    private final EntityPath entity;
+    private final Consumer<ServiceBusReceivedMessageContext> processMessage;
+    private final Consumer<ServiceBusErrorContext> processError;
+    private final int concurrency;
+    private final boolean autoComplete;
+    private final Duration maxAutoLockRenewDuration;
+    private final ServiceBusReceiveMode mode;
+    private final Supplier<ReceiverAsyncClientImpl> newReceiver;
+    private final LockRenewals renewals;
+    private final String identifier;
+    private final List<Worker> workers = new ArrayList<>();
+    private ReceiverAsyncClientImpl receiver;
+    private ServiceBusReceiverAsyncClient receiverClient;
+
+    /**
+     * A processor; {@code newReceiver} makes the receiver each start uses.
+     */
+    public ProcessorImpl(EntityPath entity, Consumer<ServiceBusReceivedMessageContext> processMessage,
+                         Consumer<ServiceBusErrorContext> processError, int concurrency, boolean autoComplete,
+                         Duration maxAutoLockRenewDuration, ServiceBusReceiveMode mode,
+                         Supplier<ReceiverAsyncClientImpl> newReceiver, LockRenewals renewals, String identifier) {
+        this.entity = entity;
+        this.processMessage = processMessage;
+        this.processError = processError;
+        this.concurrency = concurrency;
+        this.autoComplete = autoComplete && mode == ServiceBusReceiveMode.PEEK_LOCK;
+        this.maxAutoLockRenewDuration = maxAutoLockRenewDuration;
+        this.mode = mode;
+        this.newReceiver = newReceiver;
+        this.renewals = renewals;
+        this.identifier = identifier;
+    }
+
+    public synchronized void start() {
+        if (!workers.isEmpty()) {
+            return;
+        }
+        receiver = newReceiver.get();
+        receiverClient = SdkMocks.delegatingTo(ServiceBusReceiverAsyncClient.class, receiver);
+        for (int i = 0; i < concurrency; i++) {
+            Worker worker = new Worker(receiver, receiverClient);
+            Thread thread = new Thread(worker, "sbemu-processor-" + Receivers.sdkEntityPath(entity) + "-" + i);
+            thread.setDaemon(true);
+            worker.thread = thread;
+            workers.add(worker);
+            thread.start();
+        }
+    }
+
+    /** Stops the workers; {@link #start()} starts new ones. */
+    public void stop() {
+        List<Worker> stopping;
+        ReceiverAsyncClientImpl closing;
+        synchronized (this) {
+            stopping = new ArrayList<>(workers);
+            workers.clear();
+            closing = receiver;
+            receiver = null;
+            receiverClient = null;
+        }
+        stopping.forEach(Worker::stop);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(STOP_WAIT_SECONDS);
+        for (Worker worker : stopping) {
+            if (worker.thread == Thread.currentThread()) {
+                continue; // stopped from within a handler: the worker ends when the handler returns
+            }
+            try {
+                worker.thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        if (closing != null) {
+            closing.close();
+        }
+    }
+
+    public void close() {
+        stop();
+    }
+
+    public synchronized boolean isRunning() {
+        return !workers.isEmpty();
+    }
+
+    public String getQueueName() {
+        return entity.isSubscription() ? null : entity.topicOrQueue();
+    }
+
+    public String getTopicName() {
+        return entity.isSubscription() ? entity.topicOrQueue() : null;
+    }
+
+    public String getSubscriptionName() {
+        return entity.subscription();
+    }
+
+    public String getIdentifier() {
+        return identifier;
+    }
+
+    @Override
+    public String toString() {
+        return "ServiceBusProcessorClient[emulated, " + Receivers.sdkEntityPath(entity) + "]";
+    }
+
+    /** One worker thread: receive one message, handle it, repeat. */
+    private final class Worker implements Runnable {
+        private final ReceiverAsyncClientImpl receiver;
+        private final ServiceBusReceiverAsyncClient client;
+        private volatile Thread thread;
+        private boolean stopped;
+        private boolean waiting;
+
+        Worker(ReceiverAsyncClientImpl receiver, ServiceBusReceiverAsyncClient client) {
+            this.receiver = receiver;
+            this.client = client;
+        }
+
+        @Override
+        public void run() {
+            while (enterWait()) {
+                List<BrokeredMessage> taken;
+                try {
+                    taken = receiver.receiveBatch(1, RECEIVE_WAIT);
+                } catch (RuntimeException e) {
+                    leaveWait();
+                    notifyError(ErrorMapper.map(e, ServiceBusErrorSource.RECEIVE, receiver.info()), receiver);
+                    backOff();
+                    continue;
+                }
+                leaveWait();
+                for (BrokeredMessage m : taken) {
+                    if (isStopped()) {
+                        receiver.handBack(m);
+                    } else {
+                        handle(m);
+                    }
+                }
+            }
+        }
+
+        private void handle(BrokeredMessage brokered) {
+            ServiceBusReceivedMessage message = WireCodec.toReceived(brokered);
+            LockRenewals.Renewal renewal = null;
+            if (mode == ServiceBusReceiveMode.PEEK_LOCK && brokered.lockToken() != null
+                    && !maxAutoLockRenewDuration.isZero() && !maxAutoLockRenewDuration.isNegative()) {
+                renewal = renewals.start(brokered.lockedUntil(), maxAutoLockRenewDuration,
+                        () -> receiver.source().renewLock(brokered.lockToken()), e -> { }, () -> { });
+            }
+            Exception error = null;
+            try {
+                processMessage.accept(SdkAccess.receivedMessageContext(client, message));
+            } catch (Exception e) {
+                error = e;
+                notifyError(new ServiceBusException(e, ServiceBusErrorSource.USER_CALLBACK), receiver);
+            }
+            if (autoComplete) {
+                try {
+                    (error == null ? client.complete(message) : client.abandon(message)).block();
+                } catch (RuntimeException ignored) {
+                    // the SDK logs and ignores a failed auto-completion (e.g. the handler settled already)
+                }
+            }
+            if (renewal != null) {
+                renewal.cancel();
+            }
+        }
+
+        private void backOff() {
+            synchronized (this) {
+                long deadline = System.nanoTime() + NEXT_PUMP_BACKOFF.toNanos();
+                long left;
+                while (!stopped && (left = deadline - System.nanoTime()) > 0) {
+                    try {
+                        TimeUnit.NANOSECONDS.timedWait(this, left);
+                    } catch (InterruptedException e) {
+                        stopped = true;
+                    }
+                }
+            }
+        }
+
+        private synchronized boolean enterWait() {
+            if (stopped) {
+                return false;
+            }
+            waiting = true;
+            return true;
+        }
+
+        private synchronized void leaveWait() {
+            waiting = false;
+            Thread.interrupted(); // an interrupt from stop() must not reach the handler
+        }
+
+        private synchronized boolean isStopped() {
+            return stopped;
+        }
+
+        synchronized void stop() {
+            stopped = true;
+            if (waiting && thread != null) {
+                thread.interrupt();
+            }
+            notifyAll();
+        }
+    }
+
+    private void notifyError(Throwable error, ReceiverAsyncClientImpl receiver) {
+        try {
+            processError.accept(SdkAccess.errorContext(error, receiver.getFullyQualifiedNamespace(),
+                    receiver.getEntityPath()));
+        } catch (RuntimeException ignored) {
+            // the SDK ignores exceptions thrown by the error handler
+        }
+    }
+}

@@ -1,0 +1,183 @@
+package dev.sbemu.sdk.internal;
+
+import com.azure.core.util.IterableStream;
+import com.azure.messaging.servicebus.ServiceBusErrorSource;
+import com.azure.messaging.servicebus.ServiceBusReceivedMessage;
+import com.azure.messaging.servicebus.models.AbandonOptions;
+import com.azure.messaging.servicebus.models.CompleteOptions;
+import com.azure.messaging.servicebus.models.DeadLetterOptions;
+import com.azure.messaging.servicebus.models.DeferOptions;
+import dev.sbemu.core.BrokeredMessage;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
+import reactor.core.publisher.Flux;
+
+/**
+ * {@code ServiceBusReceiverClient}: blocks on the async implementation as the SDK's sync client does,
+ * except {@code receiveMessages(n, maxWait)}, which takes what LOCK-3 gives straight from the core:
+ * what is available at once, else the first message to arrive within {@code maxWait} (real time).
+ */
+public final class ReceiverClientImpl {
+    private final ReceiverAsyncClientImpl async;
+    private final Duration operationTimeout;
+
+    public ReceiverClientImpl(ReceiverAsyncClientImpl async, Duration operationTimeout) {
+        this.async = async;
+        this.operationTimeout = operationTimeout;
+    }
+
+    public String getFullyQualifiedNamespace() {
+        return async.getFullyQualifiedNamespace();
+    }
+
+    public String getEntityPath() {
+        return async.getEntityPath();
+    }
+
+    public String getSessionId() {
+        return async.getSessionId();
+    }
+
+    public String getIdentifier() {
+        return async.getIdentifier();
+    }
+
+    public void abandon(ServiceBusReceivedMessage message) {
+        async.abandon(message).block();
+    }
+
+    public void abandon(ServiceBusReceivedMessage message, AbandonOptions options) {
+        async.abandon(message, options).block();
+    }
+
+    public void complete(ServiceBusReceivedMessage message) {
+        async.complete(message).block();
+    }
+
+    public void complete(ServiceBusReceivedMessage message, CompleteOptions options) {
+        async.complete(message, options).block();
+    }
+
+    public void defer(ServiceBusReceivedMessage message) {
+        async.defer(message).block();
+    }
+
+    public void defer(ServiceBusReceivedMessage message, DeferOptions options) {
+        async.defer(message, options).block();
+    }
+
+    public void deadLetter(ServiceBusReceivedMessage message) {
+        async.deadLetter(message).block();
+    }
+
+    public void deadLetter(ServiceBusReceivedMessage message, DeadLetterOptions options) {
+        async.deadLetter(message, options).block();
+    }
+
+    public byte[] getSessionState() {
+        return async.getSessionState().block();
+    }
+
+    public void setSessionState(byte[] sessionState) {
+        async.setSessionState(sessionState).block();
+    }
+
+    public OffsetDateTime renewSessionLock() {
+        return async.renewSessionLock().block();
+    }
+
+    public ServiceBusReceivedMessage peekMessage() {
+        return async.peekMessage().block();
+    }
+
+    public ServiceBusReceivedMessage peekMessage(long sequenceNumber) {
+        return async.peekMessage(sequenceNumber).block();
+    }
+
+    public IterableStream<ServiceBusReceivedMessage> peekMessages(int maxMessages) {
+        checkMaxMessages(maxMessages);
+        return eager(async.peekMessages(maxMessages));
+    }
+
+    public IterableStream<ServiceBusReceivedMessage> peekMessages(int maxMessages, long sequenceNumber) {
+        checkMaxMessages(maxMessages);
+        return eager(async.peekMessages(maxMessages, sequenceNumber));
+    }
+
+    public IterableStream<ServiceBusReceivedMessage> receiveMessages(int maxMessages) {
+        return receiveMessages(maxMessages, operationTimeout);
+    }
+
+    /** LOCK-3. Errors surface when the result is iterated, as with the SDK's windowed receive. */
+    public IterableStream<ServiceBusReceivedMessage> receiveMessages(int maxMessages, Duration maxWaitTime) {
+        checkMaxMessages(maxMessages);
+        if (maxWaitTime == null) {
+            throw new NullPointerException("'maxWaitTime' cannot be null.");
+        }
+        if (maxWaitTime.isNegative() || maxWaitTime.isZero()) {
+            throw new IllegalArgumentException("'maxWaitTime' cannot be zero or less. maxWaitTime: " + maxWaitTime);
+        }
+        if (async.isClosed()) {
+            return new IterableStream<>(Flux.error(ReceiverAsyncClientImpl.disposed("receiveMessages")));
+        }
+        try {
+            List<BrokeredMessage> taken = async.receiveBatch(maxMessages, maxWaitTime);
+            List<ServiceBusReceivedMessage> received = new ArrayList<>(taken.size());
+            taken.forEach(m -> received.add(WireCodec.toReceived(m)));
+            return new IterableStream<>(received);
+        } catch (RuntimeException e) {
+            return new IterableStream<>(Flux.error(ErrorMapper.map(e, ServiceBusErrorSource.RECEIVE, async.info())));
+        }
+    }
+
+    public ServiceBusReceivedMessage receiveDeferredMessage(long sequenceNumber) {
+        return async.receiveDeferredMessage(sequenceNumber).block();
+    }
+
+    public IterableStream<ServiceBusReceivedMessage> receiveDeferredMessageBatch(Iterable<Long> sequenceNumbers) {
+        return eager(async.receiveDeferredMessages(sequenceNumbers));
+    }
+
+    public OffsetDateTime renewMessageLock(ServiceBusReceivedMessage message) {
+        return async.renewMessageLock(message).block();
+    }
+
+    /** Auto-renews on the virtual clock; errors go to {@code onError} (ignored when null, as the SDK logs them). */
+    public void renewMessageLock(ServiceBusReceivedMessage message, Duration maxLockRenewalDuration,
+                                 Consumer<Throwable> onError) {
+        Consumer<Throwable> errors = onError != null ? onError : error -> { };
+        async.renewMessageLock(message, maxLockRenewalDuration).subscribe(v -> { }, errors);
+    }
+
+    public void close() {
+        async.close();
+    }
+
+    @Override
+    public String toString() {
+        return "ServiceBusReceiverClient[emulated, " + async.getEntityPath() + ", " + async.mode() + "]";
+    }
+
+    private static void checkMaxMessages(int maxMessages) {
+        if (maxMessages <= 0) {
+            throw new IllegalArgumentException(
+                    "'maxMessages' cannot be less than or equal to 0. maxMessages: " + maxMessages);
+        }
+    }
+
+    /** Runs the operation now and replays its result to every iteration, as the SDK's sync client does. */
+    private static <T> IterableStream<T> eager(Flux<T> flux) {
+        Flux<T> cached = flux.cache();
+        cached.subscribe(v -> { }, e -> { });
+        return new IterableStream<>(cached);
+    }
+
+    /** Exposed for the session receiver: the async client behind this one. */
+    ReceiverAsyncClientImpl async() {
+        return Objects.requireNonNull(async);
+    }
+}

@@ -1,0 +1,274 @@
+package dev.sbemu.sdk;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.azure.core.util.IterableStream;
+import com.azure.messaging.servicebus.ServiceBusException;
+import com.azure.messaging.servicebus.ServiceBusFailureReason;
+import com.azure.messaging.servicebus.ServiceBusMessage;
+import com.azure.messaging.servicebus.ServiceBusReceivedMessage;
+import com.azure.messaging.servicebus.ServiceBusReceiverClient;
+import com.azure.messaging.servicebus.ServiceBusSenderClient;
+import com.azure.messaging.servicebus.models.AbandonOptions;
+import com.azure.messaging.servicebus.models.DeadLetterOptions;
+import com.azure.messaging.servicebus.models.DeferOptions;
+import com.azure.messaging.servicebus.models.ServiceBusMessageState;
+import com.azure.messaging.servicebus.models.ServiceBusReceiveMode;
+import dev.sbemu.core.EntityPath;
+import dev.sbemu.core.Namespace;
+import dev.sbemu.core.QueueOptions;
+import dev.sbemu.core.SubQueue;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+class ReceiverClientTest {
+    private static final Instant START = Instant.parse("2030-01-01T00:00:00Z");
+    private static final Duration SHORT = Duration.ofMillis(50);
+
+    private Namespace ns;
+    private EmulatorClients clients;
+    private ServiceBusSenderClient sender;
+    private ServiceBusReceiverClient receiver;
+
+    @BeforeEach
+    void setUp() {
+        ns = Namespace.builder().startingAt(START).build();
+        ns.createQueue("q", QueueOptions.builder().lockDuration(Duration.ofSeconds(30)).maxDeliveryCount(3).build());
+        clients = EmulatorClients.of(ns);
+        sender = clients.sender("q");
+        receiver = clients.receiver(EntityPath.queue("q"), ServiceBusReceiveMode.PEEK_LOCK);
+    }
+
+    @AfterEach
+    void tearDown() {
+        clients.close();
+        ns.close();
+    }
+
+    private List<ServiceBusReceivedMessage> receive(int n) {
+        return receiver.receiveMessages(n, SHORT).stream().collect(Collectors.toList());
+    }
+
+    @Test
+    @DisplayName("receive, complete: the message is gone; identity getters")
+    void receiveAndComplete() {
+        sender.sendMessage(new ServiceBusMessage("hello").setMessageId("m1"));
+        List<ServiceBusReceivedMessage> got = receive(10);
+        assertEquals(1, got.size());
+        ServiceBusReceivedMessage m = got.get(0);
+        assertEquals("hello", m.getBody().toString());
+        assertEquals("m1", m.getMessageId());
+        assertNotNull(m.getLockToken());
+        assertEquals(START.plusSeconds(30).atOffset(ZoneOffset.UTC), m.getLockedUntil());
+        assertEquals(START.atOffset(ZoneOffset.UTC), m.getEnqueuedTime());
+        assertEquals(ServiceBusMessageState.ACTIVE, m.getState());
+        receiver.complete(m);
+        assertTrue(receive(1).isEmpty());
+        assertEquals("q", receiver.getEntityPath());
+        assertEquals(EmulatorClients.FULLY_QUALIFIED_NAMESPACE, receiver.getFullyQualifiedNamespace());
+        assertNotNull(receiver.getIdentifier());
+        assertNull(receiver.getSessionId());
+    }
+
+    @Test
+    @DisplayName("DLQ-2 first delivery reports delivery count 0; abandon raises it")
+    void deliveryCount() {
+        sender.sendMessage(new ServiceBusMessage("x"));
+        ServiceBusReceivedMessage first = receive(1).get(0);
+        assertEquals(0, first.getDeliveryCount());
+        receiver.abandon(first, new AbandonOptions().setPropertiesToModify(Map.of("k", "v")));
+        ServiceBusReceivedMessage second = receive(1).get(0);
+        assertEquals(1, second.getDeliveryCount());
+        assertEquals("v", second.getApplicationProperties().get("k"));
+    }
+
+    @Test
+    @DisplayName("DLQ-3 settling after lock expiry fails with MESSAGE_LOCK_LOST")
+    void lockLost() {
+        sender.sendMessage(new ServiceBusMessage("x"));
+        ServiceBusReceivedMessage m = receive(1).get(0);
+        ns.clock().advance(Duration.ofSeconds(31));
+        ServiceBusException e = assertThrows(ServiceBusException.class, () -> receiver.complete(m));
+        assertEquals(ServiceBusFailureReason.MESSAGE_LOCK_LOST, e.getReason());
+        ServiceBusException renew = assertThrows(ServiceBusException.class, () -> receiver.renewMessageLock(m));
+        assertEquals(ServiceBusFailureReason.MESSAGE_LOCK_LOST, renew.getReason());
+    }
+
+    @Test
+    @DisplayName("DLQ-3 settling twice fails client-side as the SDK does")
+    void settleTwice() {
+        sender.sendMessage(new ServiceBusMessage("x"));
+        ServiceBusReceivedMessage m = receive(1).get(0);
+        receiver.complete(m);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> receiver.abandon(m));
+        assertEquals("The message has either been deleted or already settled.", e.getMessage());
+    }
+
+    @Test
+    @DisplayName("DLQ-3 settling in RECEIVE_AND_DELETE fails client-side as the SDK does")
+    void settleInReceiveAndDelete() {
+        ServiceBusReceiverClient rad = clients.receiver(EntityPath.queue("q"), ServiceBusReceiveMode.RECEIVE_AND_DELETE);
+        sender.sendMessage(new ServiceBusMessage("x"));
+        ServiceBusReceivedMessage m = rad.receiveMessages(1, SHORT).iterator().next();
+        UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, () -> rad.complete(m));
+        assertEquals("'COMPLETED' is not supported on a receiver opened in ReceiveMode.RECEIVE_AND_DELETE.",
+                e.getMessage());
+        assertTrue(rad.receiveMessages(1, SHORT).stream().findAny().isEmpty());
+    }
+
+    @Test
+    @DisplayName("PEEK-2 a peeked message has no lock token and cannot be settled")
+    void peekedCannotBeSettled() {
+        sender.sendMessage(new ServiceBusMessage("x"));
+        ServiceBusReceivedMessage peeked = receiver.peekMessage();
+        assertNull(peeked.getLockToken());
+        UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
+                () -> receiver.complete(peeked));
+        assertTrue(e.getMessage().startsWith("This operation is not supported for peeked messages."));
+    }
+
+    @Test
+    @DisplayName("PEEK-2 the cursor moves on; the sequence-number overloads leave it alone")
+    void peekCursor() {
+        for (int i = 0; i < 5; i++) {
+            sender.sendMessage(new ServiceBusMessage("m" + i));
+        }
+        ServiceBusReceivedMessage first = receiver.peekMessage();
+        long base = first.getSequenceNumber();
+        assertEquals(base, receiver.peekMessage(base).getSequenceNumber());
+        List<Long> next = receiver.peekMessages(2).stream().map(ServiceBusReceivedMessage::getSequenceNumber)
+                .collect(Collectors.toList());
+        assertEquals(List.of(base + 1, base + 2), next);
+        List<Long> from = receiver.peekMessages(10, base).stream().map(ServiceBusReceivedMessage::getSequenceNumber)
+                .collect(Collectors.toList());
+        assertEquals(5, from.size());
+        assertEquals(base + 3, receiver.peekMessage().getSequenceNumber());
+        assertEquals(1, receiver.peekMessages(10).stream().count());
+        assertNull(receiver.peekMessage());
+        assertEquals(0, receiver.peekMessages(3).stream().count());
+    }
+
+    @Test
+    @DisplayName("DLQ-4 defer, then receive by sequence number; unknown numbers yield nothing")
+    void deferred() {
+        sender.sendMessage(new ServiceBusMessage("x"));
+        ServiceBusReceivedMessage m = receive(1).get(0);
+        receiver.defer(m, new DeferOptions());
+        assertTrue(receive(1).isEmpty());
+        ServiceBusReceivedMessage peeked = receiver.peekMessage(m.getSequenceNumber());
+        assertEquals(ServiceBusMessageState.DEFERRED, peeked.getState());
+        ServiceBusReceivedMessage again = receiver.receiveDeferredMessage(m.getSequenceNumber());
+        assertEquals(m.getSequenceNumber(), again.getSequenceNumber());
+        assertNotNull(again.getLockToken());
+        receiver.complete(again);
+        assertEquals(0, receiver.receiveDeferredMessageBatch(List.of(m.getSequenceNumber())).stream().count());
+        ServiceBusException missing = assertThrows(ServiceBusException.class,
+                () -> receiver.receiveDeferredMessage(m.getSequenceNumber()));
+        assertEquals(ServiceBusFailureReason.GENERAL_ERROR, missing.getReason());
+    }
+
+    @Test
+    @DisplayName("DLQ-5 dead-letter with reason and description; received from the dead-letter queue")
+    void deadLetter() {
+        sender.sendMessage(new ServiceBusMessage("x"));
+        ServiceBusReceivedMessage m = receive(1).get(0);
+        receiver.deadLetter(m, new DeadLetterOptions().setDeadLetterReason("bad").setDeadLetterErrorDescription("why")
+                .setPropertiesToModify(Map.of("p", 1)));
+        ServiceBusReceiverClient dlq = clients.receiver(EntityPath.queue("q").withSubQueue(SubQueue.DEAD_LETTER_QUEUE),
+                ServiceBusReceiveMode.PEEK_LOCK);
+        assertEquals("q/$deadletterqueue", dlq.getEntityPath());
+        ServiceBusReceivedMessage dead = dlq.receiveMessages(1, SHORT).iterator().next();
+        assertEquals("bad", dead.getDeadLetterReason());
+        assertEquals("why", dead.getDeadLetterErrorDescription());
+        assertEquals(1, dead.getApplicationProperties().get("p"));
+        assertNull(dead.getDeadLetterSource());
+        dlq.complete(dead);
+    }
+
+    @Test
+    @DisplayName("LOCK-1 renewMessageLock extends the lock by the lock duration from now")
+    void renew() {
+        sender.sendMessage(new ServiceBusMessage("x"));
+        ServiceBusReceivedMessage m = receive(1).get(0);
+        ns.clock().advance(Duration.ofSeconds(20));
+        OffsetDateTime until = receiver.renewMessageLock(m);
+        assertEquals(START.plusSeconds(50).atOffset(ZoneOffset.UTC), until);
+        ns.clock().advance(Duration.ofSeconds(20));
+        receiver.complete(m);
+    }
+
+    @Test
+    @DisplayName("LOCK-1 auto lock renewal runs on the virtual clock up to its maximum")
+    void autoRenew() {
+        sender.sendMessage(new ServiceBusMessage("x"));
+        ServiceBusReceivedMessage m = receive(1).get(0);
+        List<Throwable> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
+        receiver.renewMessageLock(m, Duration.ofMinutes(3), errors::add);
+        ns.clock().advance(Duration.ofMinutes(2));
+        receiver.renewMessageLock(m);
+        ns.clock().advance(Duration.ofMinutes(2));
+        ServiceBusException e = assertThrows(ServiceBusException.class, () -> receiver.complete(m));
+        assertEquals(ServiceBusFailureReason.MESSAGE_LOCK_LOST, e.getReason());
+        assertTrue(errors.isEmpty(), errors.toString());
+    }
+
+    @Test
+    @DisplayName("LOCK-3 returns what is available at once, up to n")
+    void lock3() {
+        for (int i = 0; i < 3; i++) {
+            sender.sendMessage(new ServiceBusMessage("m" + i));
+        }
+        long t0 = System.nanoTime();
+        IterableStream<ServiceBusReceivedMessage> got = receiver.receiveMessages(10, Duration.ofSeconds(30));
+        assertEquals(3, got.stream().count());
+        assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(5).toNanos());
+        assertEquals(0, receiver.receiveMessages(2, SHORT).stream().count());
+    }
+
+    @Test
+    @DisplayName("LIM-3 a missing entity fails with MESSAGING_ENTITY_NOT_FOUND")
+    void notFound() {
+        ServiceBusReceiverClient missing = clients.receiver(EntityPath.queue("nope"), ServiceBusReceiveMode.PEEK_LOCK);
+        IterableStream<ServiceBusReceivedMessage> result = missing.receiveMessages(1, SHORT);
+        ServiceBusException e = assertThrows(ServiceBusException.class, () -> result.stream().count());
+        assertEquals(ServiceBusFailureReason.MESSAGING_ENTITY_NOT_FOUND, e.getReason());
+        assertEquals(false, e.isTransient());
+        ServiceBusException send = assertThrows(ServiceBusException.class,
+                () -> clients.sender("nope").sendMessage(new ServiceBusMessage("x")));
+        assertEquals(ServiceBusFailureReason.MESSAGING_ENTITY_NOT_FOUND, send.getReason());
+    }
+
+    @Test
+    @DisplayName("argument checks as the SDK's")
+    void argumentChecks() {
+        assertThrows(IllegalArgumentException.class, () -> receiver.receiveMessages(0));
+        assertThrows(IllegalArgumentException.class, () -> receiver.receiveMessages(1, Duration.ZERO));
+        assertThrows(NullPointerException.class, () -> receiver.receiveMessages(1, null));
+        assertThrows(IllegalArgumentException.class, () -> receiver.peekMessages(0));
+        assertThrows(NullPointerException.class, () -> receiver.complete(null));
+    }
+
+    @Test
+    @DisplayName("a closed receiver refuses operations as the SDK does")
+    void closed() {
+        receiver.close();
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> receiver.peekMessage());
+        assertEquals("Cannot perform operation 'peek' on a disposed receiver.", e.getMessage());
+        assertInstanceOf(IllegalStateException.class, assertThrows(RuntimeException.class,
+                () -> receiver.receiveMessages(1, SHORT).stream().count()));
+    }
+}
