@@ -73,7 +73,9 @@ class LockedMessageExpiryTest {
         assertEquals(0, deadLetters.peekMessages(10).stream().count(), "still locked: not expired yet");
 
         clock.advance(Duration.ofMinutes(1));
-        assertEquals(1, deadLetters.peekMessages(10).stream().count(), "lock ended at +2:00: dead-lettered");
-        assertEquals("pay 10 EUR", deadLetters.peekMessage().getBody().toString());
+        ServiceBusReceivedMessage dead = deadLetters.receiveMessages(1).iterator().next();
+        assertEquals("pay 10 EUR", dead.getBody().toString(), "lock ended at +2:00: dead-lettered");
+        assertEquals("TTLExpiredException", dead.getDeadLetterReason());
+        assertEquals(payment.getSequenceNumber(), dead.getSequenceNumber());
     }
 }
