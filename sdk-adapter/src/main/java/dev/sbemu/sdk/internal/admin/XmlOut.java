@@ -8,7 +8,7 @@ import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamWriter;
 
 /**
- * Writes a response document with the JDK's StAX writer. Elements are written in the current default
+ * Writes one response document with the JDK's StAX writer; one instance per response, not thread-safe. Elements are written in the current default
  * namespace (set by {@link #startIn}); null values are left out, as the service leaves out unset ones.
  */
 final class XmlOut {
@@ -20,7 +20,9 @@ final class XmlOut {
 
     XmlOut() {
         try {
-            out = FACTORY.createXMLStreamWriter(buffer);
+            synchronized (FACTORY) {
+                out = FACTORY.createXMLStreamWriter(buffer);
+            }
             out.writeStartDocument("UTF-8", "1.0");
         } catch (XMLStreamException e) {
             throw new IllegalStateException(e);
