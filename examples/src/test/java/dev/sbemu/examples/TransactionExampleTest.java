@@ -11,6 +11,7 @@ import com.azure.messaging.servicebus.models.CompleteOptions;
 import dev.sbemu.junit.Entity;
 import dev.sbemu.junit.Queue;
 import dev.sbemu.junit.ServiceBusEmulator;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * Transactions: completing the input message and sending the output message happen together or
  * not at all.
  */
+@Disabled("session and transaction clients land with the next sdk-adapter merge")
 @ServiceBusEmulator(queues = {@Queue(name = "raw"), @Queue(name = "enriched")})
 class TransactionExampleTest {
 
