@@ -156,12 +156,14 @@ public final class EmulatorClients implements AutoCloseable {
         return new RuleManagerImpl(ClientInfo.of(FULLY_QUALIFIED_NAMESPACE, Receivers.sdkEntityPath(path)));
     }
 
+    /** The real SDK administration client, speaking the management protocol to this namespace in process. */
     public ServiceBusAdministrationClient administrationClient() {
-        throw new UnsupportedOperationException("administrationClient");
+        return AdministrationClients.sync(namespace);
     }
 
+    /** The async twin of {@link #administrationClient()}. */
     public ServiceBusAdministrationAsyncClient administrationAsyncClient() {
-        throw new UnsupportedOperationException("administrationAsyncClient");
+        return AdministrationClients.async(namespace);
     }
 
     /** Closes every client and stops every processor created here, and detaches from the clock. */

@@ -1,0 +1,90 @@
+package dev.sbemu.sdk.internal.admin;
+
+import com.azure.core.http.HttpClient;
+import com.azure.core.http.HttpHeaderName;
+import com.azure.core.http.HttpRequest;
+import com.azure.core.http.HttpResponse;
+import com.azure.core.util.BinaryData;
+import com.azure.core.util.Context;
+import java.net.URL;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import reactor.core.publisher.Mono;
+
+/**
+ * An azure-core {@link HttpClient} that never touches the network: it hands each request to a
+ * {@link ManagementRouter} and returns its answer. Requests are answered on the calling thread.
+ * Thread-safe.
+ */
+public final class ManagementHttpClient implements HttpClient {
+    private final ManagementRouter router;
+
+    public ManagementHttpClient(ManagementRouter router) {
+        this.router = Objects.requireNonNull(router, "router");
+    }
+
+    @Override
+    public Mono<HttpResponse> send(HttpRequest request) {
+        return Mono.fromSupplier(() -> sendSync(request, Context.NONE));
+    }
+
+    @Override
+    public Mono<HttpResponse> send(HttpRequest request, Context context) {
+        return send(request);
+    }
+
+    @Override
+    public HttpResponse sendSync(HttpRequest request, Context context) {
+        return new InMemoryHttpResponse(request, router.handle(toManagementRequest(request)));
+    }
+
+    static ManagementRequest toManagementRequest(HttpRequest request) {
+        URL url = request.getUrl();
+        BinaryData body = request.getBodyAsBinaryData();
+        return new ManagementRequest(request.getHttpMethod().name(), segments(url.getPath()),
+                query(url.getQuery()), request.getHeaders().getValue(HttpHeaderName.IF_MATCH),
+                body == null ? null : body.toString());
+    }
+
+    /** Splits the raw path at '/' and decodes each segment ({@code %2F} stays inside its segment). */
+    private static List<String> segments(String rawPath) {
+        List<String> out = new ArrayList<>();
+        String path = rawPath == null ? "" : rawPath;
+        if (path.startsWith("/")) {
+            path = path.substring(1);
+        }
+        if (path.endsWith("/")) {
+            path = path.substring(0, path.length() - 1);
+        }
+        if (path.isEmpty()) {
+            return out;
+        }
+        for (String segment : path.split("/", -1)) {
+            out.add(decode(segment.replace("+", "%2B")));
+        }
+        return out;
+    }
+
+    private static Map<String, String> query(String rawQuery) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (rawQuery == null || rawQuery.isEmpty()) {
+            return out;
+        }
+        for (String pair : rawQuery.split("&")) {
+            int eq = pair.indexOf('=');
+            String name = decode(eq < 0 ? pair : pair.substring(0, eq));
+            String value = eq < 0 ? "" : decode(pair.substring(eq + 1));
+            out.put(name, value);
+        }
+        return out;
+    }
+
+    private static String decode(String s) {
+        return URLDecoder.decode(s, StandardCharsets.UTF_8);
+    }
+}
