@@ -1,9 +1,12 @@
 package dev.sbemu.junit;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.lang.annotation.Documented;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import org.apiguardian.api.API;
 
 /**
  * A correlation filter of a {@link Rule}: every field that is set (not {@code ""}) must equal the message's
@@ -13,6 +16,7 @@ import java.lang.annotation.Target;
 @Target({})
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
+@API(status = EXPERIMENTAL, since = "0.1")
 public @interface CorrelationFilter {
 
     String correlationId() default "";

@@ -1,5 +1,7 @@
 package dev.sbemu.junit;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import com.azure.messaging.servicebus.models.ServiceBusReceiveMode;
 import com.azure.messaging.servicebus.models.SubQueue;
 import java.lang.annotation.Documented;
@@ -7,6 +9,7 @@ import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import org.apiguardian.api.API;
 
 /**
  * Names the entity a client injected by {@link ServiceBusEmulator} works on: a queue or topic for senders, a
@@ -26,6 +29,7 @@ import java.lang.annotation.Target;
 @Target({ElementType.PARAMETER, ElementType.FIELD})
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
+@API(status = EXPERIMENTAL, since = "0.1")
 public @interface Entity {
 
     /** For {@link #sessionId()}: accept the next session that has messages, as {@code acceptNextSession()}. */

@@ -1,9 +1,12 @@
 package dev.sbemu.junit;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import java.lang.annotation.Documented;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import org.apiguardian.api.API;
 
 /**
  * A rule of a {@link Subscription}: a SQL filter ({@link #sql()}) or a correlation filter
@@ -13,6 +16,7 @@ import java.lang.annotation.Target;
 @Target({})
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
+@API(status = EXPERIMENTAL, since = "0.1")
 public @interface Rule {
 
     /** The rule's name. */

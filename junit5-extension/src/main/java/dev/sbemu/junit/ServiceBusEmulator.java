@@ -1,5 +1,7 @@
 package dev.sbemu.junit;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import dev.sbemu.core.ExpiryMode;
 import dev.sbemu.core.Tier;
 import java.lang.annotation.Documented;
@@ -8,6 +10,7 @@ import java.lang.annotation.Inherited;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import org.apiguardian.api.API;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -50,6 +53,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Documented
 @Inherited
 @ExtendWith(ServiceBusEmulatorExtension.class)
+@API(status = EXPERIMENTAL, since = "0.1")
 public @interface ServiceBusEmulator {
 
     /** Queues to create. */

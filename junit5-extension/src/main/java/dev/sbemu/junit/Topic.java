@@ -1,10 +1,13 @@
 package dev.sbemu.junit;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import dev.sbemu.core.EntityStatus;
 import java.lang.annotation.Documented;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import org.apiguardian.api.API;
 
 /**
  * A topic of a {@link ServiceBusEmulator}, with its subscriptions. Every attribute defaults to the real
@@ -13,6 +16,7 @@ import java.lang.annotation.Target;
 @Target({})
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
+@API(status = EXPERIMENTAL, since = "0.1")
 public @interface Topic {
 
     /** The topic's name. */

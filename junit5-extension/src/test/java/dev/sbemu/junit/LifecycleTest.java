@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import dev.sbemu.junit.fixtures.LifecycleFixtures;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
@@ -48,11 +47,6 @@ class LifecycleTest {
         assertEquals(List.of("queues=[orders] topics=[] at 2024-01-01T00:00:00Z"), Kit.reported(results, "inherits"));
         assertEquals(List.of("queues=[orders] topics=[events] events=[audit]"), Kit.reported(results, "adds"));
         assertEquals(List.of("queues=[archive, orders] topics=[events] events=[audit] at 2030-06-01T12:00:00Z"),
-                Kit.reported(results, "addsMore").stream().map(LifecycleTest::sortedQueues)
-                        .collect(Collectors.toList()));
-    }
-
-    private static String sortedQueues(String topology) {
-        return topology.replace("queues=[orders, archive]", "queues=[archive, orders]");
+                Kit.reported(results, "addsMore"));
     }
 }

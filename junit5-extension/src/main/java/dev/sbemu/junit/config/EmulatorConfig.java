@@ -1,11 +1,14 @@
 package dev.sbemu.junit.config;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
 import dev.sbemu.core.Namespace;
 import dev.sbemu.junit.internal.ConfigLoader;
 import dev.sbemu.junit.internal.InvalidTopologyException;
 import dev.sbemu.junit.internal.TopologyApplier;
 import java.nio.file.Path;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * A topology file in the format of Microsoft's Service Bus emulator ({@code Config.json}, SPEC CFG-1..3), loaded
@@ -23,6 +26,7 @@ import java.util.List;
  * namespace, 50 entities, TTL at most an hour, ...) are not imposed, only the real service's. Immutable and
  * thread-safe.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class EmulatorConfig {
     private final ConfigLoader.Loaded loaded;
 
