@@ -27,6 +27,8 @@ import java.util.UUID;
 abstract class MessageSource extends Entity {
     static final String TTL_EXPIRED = "TTLExpiredException";
     static final String TTL_EXPIRED_DESCRIPTION = "The message expired and was dead lettered.";
+    static final StoredMessage.DeadLetter TTL_DEAD_LETTER = new StoredMessage.DeadLetter(TTL_EXPIRED,
+            TTL_EXPIRED_DESCRIPTION);
     static final String MAX_DELIVERY = "MaxDeliveryCountExceeded";
     static final String LOCK_LOST_TEXT = "The lock supplied is invalid. Either the lock expired, or the message has "
             + "already been removed from the queue, or was received by a different receiver instance.";
@@ -422,6 +424,7 @@ abstract class MessageSource extends Entity {
 
     private void modify(StoredMessage m, Map<String, Object> propertiesToModify) {
         if (propertiesToModify != null && !propertiesToModify.isEmpty()) {
+            m.applyPendingDeadLetter();
             Message.Builder b = m.message.toBuilder();
             propertiesToModify.forEach(b::applicationProperty);
             m.message = b.build();
@@ -490,17 +493,12 @@ abstract class MessageSource extends Entity {
         if (m.store != null) {
             m.store.remove(m);
         }
-        Message.Builder b = m.message.toBuilder();
-        if (reason != null) {
-            b.applicationProperty(BrokeredMessage.DEAD_LETTER_REASON, reason);
-        }
-        if (description != null) {
-            b.applicationProperty(BrokeredMessage.DEAD_LETTER_DESCRIPTION, description);
-        }
-        m.message = b.build();
+        m.pendingDeadLetter = reason == TTL_EXPIRED && description == TTL_EXPIRED_DESCRIPTION ? TTL_DEAD_LETTER
+                : new StoredMessage.DeadLetter(reason, description);
         m.state = MessageState.ACTIVE;
         broker.journal(Type.DEAD_LETTERED, deadLetters.pathText, m, reason == null ? "" : reason);
         if (forwardDeadLetteredMessagesTo() != null) {
+            m.applyPendingDeadLetter();
             m.deadLetterSource = name;
             broker.forward(this, m, forwardDeadLetteredMessagesTo(), true);
         } else {

@@ -39,7 +39,9 @@ final class MessageStore {
     /** Adds a message in its current state; ACTIVE messages become ready. */
     void add(StoredMessage m) {
         m.store = this;
-        m.key = new StoreKey(m.sequenceNumber, m.copyIndex);
+        if (m.key == null || m.key.sequenceNumber() != m.sequenceNumber || m.key.copy() != m.copyIndex) {
+            m.key = new StoreKey(m.sequenceNumber, m.copyIndex);
+        }
         bySequence.put(m.key, m);
         countByState[m.state.ordinal()]++;
         sizeInBytes += m.size;

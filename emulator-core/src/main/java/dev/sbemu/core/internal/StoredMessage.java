@@ -37,6 +37,16 @@ final class StoredMessage {
     TimerQueue.Timer scheduleTimer;
     /** A peek-lock receiver holds it through a session lock (sessions). */
     Object sessionHolder;
+    /**
+     * The dead-letter reason and description not yet merged into {@link #message}: dead-lettering
+     * records them here and the message is rebuilt only when someone looks at it, so expiring many
+     * messages to the dead-letter queue allocates almost nothing per message.
+     */
+    DeadLetter pendingDeadLetter;
+
+    /** A dead-letter reason and description, either may be null (DLQ-1, DLQ-5). */
+    record DeadLetter(String reason, String description) {
+    }
 
     StoredMessage(Message message) {
         this.message = message;
@@ -70,8 +80,26 @@ final class StoredMessage {
         return message.messageId();
     }
 
+    /** Merges a pending dead-letter reason and description into the message's application properties. */
+    void applyPendingDeadLetter() {
+        DeadLetter dead = pendingDeadLetter;
+        if (dead == null) {
+            return;
+        }
+        pendingDeadLetter = null;
+        Message.Builder b = message.toBuilder();
+        if (dead.reason() != null) {
+            b.applicationProperty(BrokeredMessage.DEAD_LETTER_REASON, dead.reason());
+        }
+        if (dead.description() != null) {
+            b.applicationProperty(BrokeredMessage.DEAD_LETTER_DESCRIPTION, dead.description());
+        }
+        message = b.build();
+    }
+
     /** What a receiver or peeker sees now. {@code reportComputedExpiry} false hides a default-TTL expiry (TTL-12). */
     BrokeredMessage snapshot(boolean withLock, boolean reportComputedExpiry) {
+        applyPendingDeadLetter();
         boolean hideExpiry = !reportComputedExpiry && message.timeToLive() == null;
         return new BrokeredMessage(message, sequenceNumber, enqueuedTime, hideExpiry ? null : effectiveTtl,
                 hideExpiry ? null : expiresAt, withLock ? lockToken : null, withLock ? lockedUntil : null,

@@ -57,8 +57,13 @@ public final class TimerQueue {
 
     /** Runs, in order, every timer due at or before {@code now}, including timers those timers add. */
     public void fireDue(Instant now) {
-        while (!timers.isEmpty() && !timers.first().due.isAfter(now)) {
-            timers.pollFirst().action.run();
+        Timer next;
+        while ((next = timers.pollFirst()) != null) {
+            if (next.due.isAfter(now)) {
+                timers.add(next);
+                return;
+            }
+            next.action.run();
         }
     }
 
