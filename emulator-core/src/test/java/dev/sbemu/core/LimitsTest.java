@@ -204,4 +204,17 @@ class LimitsTest {
         assertEquals(1, ns.runtimeInfo(EntityPath.queue("noReceive")).activeMessageCount());
         assertEquals(List.of(), ns.receive(EntityPath.queue("noSend"), ReceiveMode.PEEK_LOCK, 1));
     }
+
+    @Test
+    @DisplayName("LIM-1 a Premium entity's maxMessageSizeInKilobytes sets its message size limit")
+    void premiumEntityLimit() {
+        Namespace premium = Namespace.builder().tier(Tier.PREMIUM).build();
+        premium.createQueue("big", QueueOptions.builder().maxMessageSizeInKilobytes(2048L).build());
+        premium.send("big", Message.builder().body(new byte[1536 * 1024]).build());
+        assertThrows(BrokerException.MessageSizeExceeded.class,
+                () -> premium.send("big", Message.builder().body(new byte[2100 * 1024]).build()));
+        premium.createQueue("default");
+        assertThrows(BrokerException.MessageSizeExceeded.class,
+                () -> premium.send("default", Message.builder().body(new byte[1536 * 1024]).build()));
+    }
 }

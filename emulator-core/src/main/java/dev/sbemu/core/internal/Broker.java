@@ -371,7 +371,7 @@ public final class Broker implements VirtualClock.TimerDriver {
 
     /** Sends messages as one batch: all are accepted or none (LIM-1 counts the batch too). */
     public void send(String entityName, List<Message> messages) {
-        List<StoredMessage> stored = prepare(messages);
+        List<StoredMessage> stored = prepare(entityName, messages);
         locked(() -> {
             SendTarget target = sendTarget(entityName);
             stored.forEach(target::checkSendable);
@@ -382,7 +382,7 @@ public final class Broker implements VirtualClock.TimerDriver {
     /** Schedules messages for {@code at} (SCH-1); returns their sequence numbers. */
     public long[] schedule(String entityName, List<Message> messages, Instant at) {
         Objects.requireNonNull(at, "at");
-        List<StoredMessage> stored = prepare(messages);
+        List<StoredMessage> stored = prepare(entityName, messages);
         stored.forEach(m -> m.scheduledEnqueueTime = at);
         return locked(() -> {
             SendTarget target = sendTarget(entityName);
@@ -399,8 +399,10 @@ public final class Broker implements VirtualClock.TimerDriver {
         });
     }
 
-    List<StoredMessage> prepare(List<Message> messages) {
-        int limit = tier.defaultMaxMessageSizeBytes();
+    /** Validates and sizes messages for {@code entityName} (LIM-1: the entity's or the tier's size limit). */
+    List<StoredMessage> prepare(String entityName, List<Message> messages) {
+        Long entityLimitKb = locked(() -> sendTarget(entityName).maxMessageSizeInKilobytes());
+        int limit = entityLimitKb == null ? tier.defaultMaxMessageSizeBytes() : (int) (entityLimitKb * 1024);
         List<StoredMessage> stored = new ArrayList<>(messages.size());
         long total = 0;
         for (Message message : messages) {

@@ -42,7 +42,7 @@ final class BrokerTransaction implements Transaction {
 
     @Override
     public void send(String entity, List<Message> messages) {
-        List<StoredMessage> stored = broker.prepare(messages);
+        List<StoredMessage> stored = broker.prepare(entity, messages);
         broker.runLocked(() -> {
             SendTarget target = broker.sendTarget(entity);
             stored.forEach(target::checkSendable);
@@ -62,7 +62,7 @@ final class BrokerTransaction implements Transaction {
 
     @Override
     public long[] schedule(String entity, List<Message> messages, Instant at) {
-        List<StoredMessage> stored = broker.prepare(messages);
+        List<StoredMessage> stored = broker.prepare(entity, messages);
         return broker.runLocked(() -> {
             SendTarget target = broker.sendTarget(entity);
             long[] sequenceNumbers = new long[stored.size()];

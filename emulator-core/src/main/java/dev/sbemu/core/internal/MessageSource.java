@@ -390,7 +390,6 @@ abstract class MessageSource extends Entity {
         modify(m, propertiesToModify);
         broker.timers.cancel(m.lockTimer);
         store.unlock(m);
-        m.deliveryCount++;
         broker.timers.cancel(m.expiryTimer);
         store.setState(m, MessageState.DEFERRED);
         broker.journal(Type.DEFERRED, store.pathText, m, "");

@@ -78,6 +78,11 @@ final class QueueEntity extends MessageSource implements SendTarget {
     }
 
     @Override
+    public Long maxMessageSizeInKilobytes() {
+        return options.maxMessageSizeInKilobytes();
+    }
+
+    @Override
     public void checkSendable(StoredMessage m) {
         Sending.checkStatus(name, status());
         Sending.checkSession(name, requiresSession(), m);

@@ -4,6 +4,9 @@ package dev.sbemu.core.internal;
 interface SendTarget {
     String name();
 
+    /** The entity's own message size limit (Premium), or null for the tier's default (LIM-1). */
+    Long maxMessageSizeInKilobytes();
+
     /** Refuses a send the entity's status or session rules forbid; called before any message of a batch is taken. */
     void checkSendable(StoredMessage m);
 

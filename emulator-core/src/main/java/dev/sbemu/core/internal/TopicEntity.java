@@ -45,6 +45,11 @@ final class TopicEntity extends Entity implements SendTarget {
     }
 
     @Override
+    public Long maxMessageSizeInKilobytes() {
+        return options.maxMessageSizeInKilobytes();
+    }
+
+    @Override
     public void checkSendable(StoredMessage m) {
         Sending.checkStatus(name, status());
     }

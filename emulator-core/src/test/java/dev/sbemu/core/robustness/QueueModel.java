@@ -275,8 +275,8 @@ final class QueueModel {
                 m.properties.putAll(properties);
                 m.locked = false;
                 m.lockedUntil = null;
-                // SPEC is silent on whether deferring counts as a delivery; the core counts it.
-                m.deliveryCount++;
+                // Deferring does not count as a delivery: only abandon and lock expiry do (the SDK's
+                // getDeliveryCount() documentation).
                 m.state = State.DEFERRED;
             }
             case DEAD_LETTER -> {

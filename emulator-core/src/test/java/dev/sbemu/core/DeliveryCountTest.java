@@ -7,7 +7,7 @@ import java.time.Instant;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-class ReleaseTest {
+class DeliveryCountTest {
     private final Namespace ns = Namespace.builder().startingAt(Instant.parse("2026-01-01T10:00:00Z")).build();
     private final EntityPath q = EntityPath.queue("q");
 
@@ -24,5 +24,18 @@ class ReleaseTest {
         assertEquals(0, again.deliveryCount());
         assertEquals(first.sequenceNumber(), again.sequenceNumber());
         assertThrows(BrokerException.MessageLockLost.class, () -> ns.complete(q, first.lockToken()));
+    }
+
+    @Test
+    @DisplayName("DLQ-4 deferring does not count as a delivery: only abandon and lock expiry do")
+    void deferDoesNotCount() {
+        ns.createQueue("q");
+        ns.send("q", Message.ofText("x"));
+        BrokeredMessage first = ns.receive(q, ReceiveMode.PEEK_LOCK, 1).get(0);
+
+        ns.defer(q, first.lockToken());
+
+        BrokeredMessage deferred = ns.receiveDeferred(q, ReceiveMode.PEEK_LOCK, java.util.List.of(first.sequenceNumber())).get(0);
+        assertEquals(0, deferred.deliveryCount());
     }
 }
