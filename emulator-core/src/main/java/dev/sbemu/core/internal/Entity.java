@@ -36,7 +36,7 @@ abstract class Entity {
     abstract void onDelete();
 
     /** Records activity: resets the idle timer (ADI-3). */
-    void touch() {
+    public void touch() {
         Instant now = broker.now();
         lastActivity = now;
         accessedAt = now;

@@ -1,24 +1,20 @@
 package dev.sbemu.core.internal;
 
-import dev.sbemu.core.BrokerException;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.EntityStatus;
-import dev.sbemu.core.JournalEvent.Type;
 import dev.sbemu.core.MessageState;
 import dev.sbemu.core.QueueOptions;
 import java.time.Duration;
 
 /** A queue: a message source that senders address directly, with its own sequence numbers (SEQ-2). */
-final class QueueEntity extends MessageSource implements SendTarget {
+final class QueueEntity extends MessageSource implements SendTarget, Intake.Owner {
     QueueOptions options;
-    private final Sequencer sequencer;
-    private final DuplicateDetector duplicates;
+    private final Intake intake;
 
     QueueEntity(Broker broker, String name, QueueOptions options) {
         super(broker, EntityPath.queue(name));
         this.options = options;
-        this.sequencer = new Sequencer(options.enablePartitioning());
-        this.duplicates = new DuplicateDetector(broker);
+        this.intake = new Intake(broker, this, options.enablePartitioning());
         main.sessionful = options.requiresSession();
     }
 
@@ -90,96 +86,65 @@ final class QueueEntity extends MessageSource implements SendTarget {
 
     @Override
     public void accept(StoredMessage m) {
-        touch();
-        if (options.requiresDuplicateDetection()
-                && duplicates.isDuplicate(DuplicateDetector.key(m, options.enablePartitioning()),
-                        options.duplicateDetectionHistoryTimeWindow())) {
-            broker.journal(Type.DUPLICATE_DROPPED, name, m, "");
-            return;
-        }
-        if (m.scheduledEnqueueTime != null && m.scheduledEnqueueTime.isAfter(broker.now())) {
-            addScheduled(m);
-            return;
-        }
-        arrive(m, Type.SENT);
-    }
-
-    private void arrive(StoredMessage m, Type how) {
-        m.sequenceNumber = sequencer.next(m.message);
-        m.partitionId = sequencer.partitionOf(m.sequenceNumber);
-        m.enqueuedTime = broker.now();
-        broker.journal(how, name, m, m.enqueuedSequenceNumber > 0 ? "from #" + m.enqueuedSequenceNumber : "");
-        enqueue(m);
+        intake.accept(m);
     }
 
     @Override
     public long schedule(StoredMessage m) {
-        touch();
-        if (options.requiresDuplicateDetection()
-                && duplicates.isDuplicate(DuplicateDetector.key(m, options.enablePartitioning()),
-                        options.duplicateDetectionHistoryTimeWindow())) {
-            broker.journal(Type.DUPLICATE_DROPPED, name, m, "");
-            return sequencer.next(m.message); // a number of its own, so cancelling it can never hit another message
-        }
-        if (!m.scheduledEnqueueTime.isAfter(broker.now())) {
-            arrive(m, Type.SENT);
-            return m.sequenceNumber;
-        }
-        addScheduled(m);
-        return m.sequenceNumber;
+        return intake.schedule(m);
     }
 
     @Override
     public long reserveSequenceNumber(StoredMessage m) {
-        m.sequenceNumber = sequencer.next(m.message);
-        return m.sequenceNumber;
-    }
-
-    private void addScheduled(StoredMessage m) {
-        if (m.sequenceNumber == 0) {
-            m.sequenceNumber = sequencer.next(m.message);
-        }
-        m.partitionId = sequencer.partitionOf(m.sequenceNumber);
-        m.enqueuedTime = broker.now();
-        m.state = MessageState.SCHEDULED;
-        main.add(m);
-        m.scheduleTimer = broker.timers.schedule(m.scheduledEnqueueTime, () -> activate(m));
-        broker.journal(Type.SCHEDULED, name, m, "for " + m.scheduledEnqueueTime);
-    }
-
-    /** SCH-4: appended as if enqueued now, with a new sequence number. */
-    private void activate(StoredMessage m) {
-        m.scheduleTimer = null;
-        if (m.store != main) {
-            return;
-        }
-        long scheduledAs = m.sequenceNumber;
-        main.remove(m);
-        m.state = MessageState.ACTIVE;
-        m.sequenceNumber = sequencer.next(m.message);
-        m.partitionId = sequencer.partitionOf(m.sequenceNumber);
-        m.enqueuedTime = broker.now();
-        broker.journal(Type.ACTIVATED, name, m, "scheduled as #" + scheduledAs);
-        touch();
-        enqueue(m);
+        return intake.reserveSequenceNumber(m);
     }
 
     @Override
     public void cancelScheduled(long sequenceNumber) {
-        touch();
-        StoredMessage m = main.withSequenceNumber(sequenceNumber).stream().findFirst().orElse(null);
-        if (m == null || m.state != MessageState.SCHEDULED) {
-            throw new BrokerException.MessageNotFound("No scheduled message with sequence number "
-                    + sequenceNumber + " in '" + name + "'.");
+        intake.cancelScheduled(sequenceNumber);
+    }
+
+    // ---- Intake.Owner: scheduled messages wait in the main store, where peek shows them (SCH-3) ----
+
+    @Override
+    public boolean requiresDuplicateDetection() {
+        return options.requiresDuplicateDetection();
+    }
+
+    @Override
+    public Duration duplicateDetectionHistoryTimeWindow() {
+        return options.duplicateDetectionHistoryTimeWindow();
+    }
+
+    @Override
+    public void holdScheduled(StoredMessage m) {
+        m.state = MessageState.SCHEDULED;
+        main.add(m);
+    }
+
+    @Override
+    public boolean releaseScheduled(StoredMessage m) {
+        if (m.store != main || m.state != MessageState.SCHEDULED) {
+            return false;
         }
-        broker.timers.cancel(m.scheduleTimer);
         main.remove(m);
-        broker.journal(Type.CANCELLED, name, m, "");
+        return true;
+    }
+
+    @Override
+    public StoredMessage findScheduled(long sequenceNumber) {
+        return main.withSequenceNumber(sequenceNumber).stream()
+                .filter(m -> m.state == MessageState.SCHEDULED).findFirst().orElse(null);
+    }
+
+    @Override
+    public void arrived(StoredMessage m) {
+        enqueue(m);
     }
 
     @Override
     void onDelete() {
         super.onDelete();
-        duplicates.clear();
+        intake.clear();
     }
 }

@@ -39,7 +39,7 @@ final class SubscriptionEntity extends MessageSource {
     }
 
     @Override
-    void touch() {
+    public void touch() {
         super.touch();
         topic.touch();
     }

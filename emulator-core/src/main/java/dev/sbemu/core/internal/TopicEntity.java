@@ -1,27 +1,23 @@
 package dev.sbemu.core.internal;
 
-import dev.sbemu.core.BrokerException;
 import dev.sbemu.core.EntityStatus;
-import dev.sbemu.core.JournalEvent.Type;
 import dev.sbemu.core.TopicOptions;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 
 /** A topic: assigns sequence numbers (RUL-5) and copies each message into its matching subscriptions. */
-final class TopicEntity extends Entity implements SendTarget {
+final class TopicEntity extends Entity implements SendTarget, Intake.Owner {
     TopicOptions options;
     final Map<String, SubscriptionEntity> subscriptions = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-    private final Sequencer sequencer;
-    private final DuplicateDetector duplicates;
+    private final Intake intake;
     /** Scheduled messages wait in the topic; subscriptions see them only when they activate (SCH-7). */
     private final TreeMap<Long, StoredMessage> scheduled = new TreeMap<>();
 
     TopicEntity(Broker broker, String name, TopicOptions options) {
         super(broker, name);
         this.options = options;
-        this.sequencer = new Sequencer(options.enablePartitioning());
-        this.duplicates = new DuplicateDetector(broker);
+        this.intake = new Intake(broker, this, options.enablePartitioning());
     }
 
     @Override
@@ -56,82 +52,57 @@ final class TopicEntity extends Entity implements SendTarget {
 
     @Override
     public void accept(StoredMessage m) {
-        touch();
-        if (options.requiresDuplicateDetection()
-                && duplicates.isDuplicate(DuplicateDetector.key(m, options.enablePartitioning()),
-                        options.duplicateDetectionHistoryTimeWindow())) {
-            broker.journal(Type.DUPLICATE_DROPPED, name, m, "");
-            return;
-        }
-        if (m.scheduledEnqueueTime != null && m.scheduledEnqueueTime.isAfter(broker.now())) {
-            addScheduled(m);
-            return;
-        }
-        arrive(m, Type.SENT, "");
-    }
-
-    private void arrive(StoredMessage m, Type how, String detail) {
-        m.sequenceNumber = sequencer.next(m.message);
-        m.partitionId = sequencer.partitionOf(m.sequenceNumber);
-        m.enqueuedTime = broker.now();
-        broker.journal(how, name, m, detail);
-        for (SubscriptionEntity subscription : subscriptions.values()) {
-            subscription.offer(m);
-        }
+        intake.accept(m);
     }
 
     @Override
     public long schedule(StoredMessage m) {
-        touch();
-        if (options.requiresDuplicateDetection()
-                && duplicates.isDuplicate(DuplicateDetector.key(m, options.enablePartitioning()),
-                        options.duplicateDetectionHistoryTimeWindow())) {
-            broker.journal(Type.DUPLICATE_DROPPED, name, m, "");
-            return sequencer.next(m.message); // a number of its own, so cancelling it can never hit another message
-        }
-        if (!m.scheduledEnqueueTime.isAfter(broker.now())) {
-            arrive(m, Type.SENT, "");
-            return m.sequenceNumber;
-        }
-        addScheduled(m);
-        return m.sequenceNumber;
+        return intake.schedule(m);
     }
 
     @Override
     public long reserveSequenceNumber(StoredMessage m) {
-        m.sequenceNumber = sequencer.next(m.message);
-        return m.sequenceNumber;
-    }
-
-    private void addScheduled(StoredMessage m) {
-        if (m.sequenceNumber == 0) {
-            m.sequenceNumber = sequencer.next(m.message);
-        }
-        m.enqueuedTime = broker.now();
-        scheduled.put(m.sequenceNumber, m);
-        m.scheduleTimer = broker.timers.schedule(m.scheduledEnqueueTime, () -> activate(m));
-        broker.journal(Type.SCHEDULED, name, m, "for " + m.scheduledEnqueueTime);
-    }
-
-    private void activate(StoredMessage m) {
-        m.scheduleTimer = null;
-        if (scheduled.remove(m.sequenceNumber) != m) {
-            return;
-        }
-        touch();
-        arrive(m, Type.ACTIVATED, "scheduled as #" + m.sequenceNumber);
+        return intake.reserveSequenceNumber(m);
     }
 
     @Override
     public void cancelScheduled(long sequenceNumber) {
-        touch();
-        StoredMessage m = scheduled.remove(sequenceNumber);
-        if (m == null) {
-            throw new BrokerException.MessageNotFound("No scheduled message with sequence number "
-                    + sequenceNumber + " in '" + name + "'.");
+        intake.cancelScheduled(sequenceNumber);
+    }
+
+    // ---- Intake.Owner: scheduled messages wait aside; subscriptions see them on activation (SCH-7) ----
+
+    @Override
+    public boolean requiresDuplicateDetection() {
+        return options.requiresDuplicateDetection();
+    }
+
+    @Override
+    public Duration duplicateDetectionHistoryTimeWindow() {
+        return options.duplicateDetectionHistoryTimeWindow();
+    }
+
+    @Override
+    public void holdScheduled(StoredMessage m) {
+        scheduled.put(m.sequenceNumber, m);
+    }
+
+    @Override
+    public boolean releaseScheduled(StoredMessage m) {
+        return scheduled.remove(m.sequenceNumber, m);
+    }
+
+    @Override
+    public StoredMessage findScheduled(long sequenceNumber) {
+        return scheduled.get(sequenceNumber);
+    }
+
+    /** Copies the message into every subscription whose rules match (RUL-1). */
+    @Override
+    public void arrived(StoredMessage m) {
+        for (SubscriptionEntity subscription : subscriptions.values()) {
+            subscription.offer(m);
         }
-        broker.timers.cancel(m.scheduleTimer);
-        broker.journal(Type.CANCELLED, name, m, "");
     }
 
     int scheduledCount() {
@@ -150,7 +121,7 @@ final class TopicEntity extends Entity implements SendTarget {
     void onDelete() {
         scheduled.values().forEach(m -> broker.timers.cancel(m.scheduleTimer));
         scheduled.clear();
-        duplicates.clear();
+        intake.clear();
         for (SubscriptionEntity subscription : subscriptions.values()) {
             subscription.deleted = true;
             subscription.cancelAutoDelete();

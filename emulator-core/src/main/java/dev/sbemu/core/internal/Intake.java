@@ -1,0 +1,135 @@
+package dev.sbemu.core.internal;
+
+import dev.sbemu.core.BrokerException;
+import dev.sbemu.core.JournalEvent.Type;
+import java.time.Duration;
+
+/**
+ * The send side that queues and topics share: duplicate detection (DUP-1), scheduling (SCH-1..7)
+ * and sequence numbers (SEQ-2). Where scheduled messages wait and where arrivals go is the owner's.
+ */
+final class Intake {
+
+    /** What a queue or topic does with what its intake lets through. */
+    interface Owner {
+        String name();
+
+        void touch();
+
+        boolean requiresDuplicateDetection();
+
+        Duration duplicateDetectionHistoryTimeWindow();
+
+        /** Keeps a scheduled message until it activates (queues: peekable in the entity; topics: aside). */
+        void holdScheduled(StoredMessage m);
+
+        /** Takes back a held scheduled message; false when it is no longer held. */
+        boolean releaseScheduled(StoredMessage m);
+
+        /** The held scheduled message with this number, or null. */
+        StoredMessage findScheduled(long sequenceNumber);
+
+        /** A message arrives: it has its sequence number and enqueued time. */
+        void arrived(StoredMessage m);
+    }
+
+    private final Broker broker;
+    private final Owner owner;
+    private final boolean partitioned;
+    private final Sequencer sequencer;
+    private final DuplicateDetector duplicates;
+
+    Intake(Broker broker, Owner owner, boolean partitioned) {
+        this.broker = broker;
+        this.owner = owner;
+        this.partitioned = partitioned;
+        this.sequencer = new Sequencer(partitioned);
+        this.duplicates = new DuplicateDetector(broker);
+    }
+
+    /** A send: dropped as a duplicate, held as scheduled, or arrived now. */
+    void accept(StoredMessage m) {
+        owner.touch();
+        if (isDuplicate(m)) {
+            return;
+        }
+        if (m.scheduledEnqueueTime != null && m.scheduledEnqueueTime.isAfter(broker.now())) {
+            hold(m);
+        } else {
+            arrive(m, Type.SENT, m.enqueuedSequenceNumber > 0 ? "from #" + m.enqueuedSequenceNumber : "");
+        }
+    }
+
+    /** The schedule API: like a send, but it returns the sequence number (SCH-1, SCH-6). */
+    long schedule(StoredMessage m) {
+        owner.touch();
+        if (isDuplicate(m)) {
+            return sequencer.next(m.message); // a number of its own, so cancelling it can never hit another message
+        }
+        if (m.scheduledEnqueueTime.isAfter(broker.now())) {
+            hold(m);
+        } else {
+            arrive(m, Type.SENT, "");
+        }
+        return m.sequenceNumber;
+    }
+
+    /** Gives a message its scheduled sequence number ahead of {@link #schedule} (transactions). */
+    long reserveSequenceNumber(StoredMessage m) {
+        m.sequenceNumber = sequencer.next(m.message);
+        return m.sequenceNumber;
+    }
+
+    void cancelScheduled(long sequenceNumber) {
+        owner.touch();
+        StoredMessage m = owner.findScheduled(sequenceNumber);
+        if (m == null || !owner.releaseScheduled(m)) {
+            throw new BrokerException.MessageNotFound("No scheduled message with sequence number "
+                    + sequenceNumber + " in '" + owner.name() + "'.");
+        }
+        broker.timers.cancel(m.scheduleTimer);
+        broker.journal(Type.CANCELLED, owner.name(), m, "");
+    }
+
+    void clear() {
+        duplicates.clear();
+    }
+
+    private boolean isDuplicate(StoredMessage m) {
+        if (owner.requiresDuplicateDetection() && duplicates.isDuplicate(DuplicateDetector.key(m, partitioned),
+                owner.duplicateDetectionHistoryTimeWindow())) {
+            broker.journal(Type.DUPLICATE_DROPPED, owner.name(), m, "");
+            return true;
+        }
+        return false;
+    }
+
+    private void hold(StoredMessage m) {
+        if (m.sequenceNumber == 0) {
+            m.sequenceNumber = sequencer.next(m.message);
+        }
+        m.partitionId = sequencer.partitionOf(m.sequenceNumber);
+        m.enqueuedTime = broker.now();
+        owner.holdScheduled(m);
+        m.scheduleTimer = broker.timers.schedule(m.scheduledEnqueueTime, () -> activate(m));
+        broker.journal(Type.SCHEDULED, owner.name(), m, "for " + m.scheduledEnqueueTime);
+    }
+
+    /** SCH-4: appended as if enqueued now, with a new sequence number. */
+    private void activate(StoredMessage m) {
+        m.scheduleTimer = null;
+        if (!owner.releaseScheduled(m)) {
+            return;
+        }
+        owner.touch();
+        arrive(m, Type.ACTIVATED, "scheduled as #" + m.sequenceNumber);
+    }
+
+    private void arrive(StoredMessage m, Type how, String detail) {
+        m.sequenceNumber = sequencer.next(m.message);
+        m.partitionId = sequencer.partitionOf(m.sequenceNumber);
+        m.enqueuedTime = broker.now();
+        broker.journal(how, owner.name(), m, detail);
+        owner.arrived(m);
+    }
+}
