@@ -375,7 +375,7 @@ public final class Broker implements VirtualClock.TimerDriver {
         locked(() -> {
             SendTarget target = sendTarget(entityName);
             stored.forEach(target::checkSendable);
-            stored.forEach(target::accept);
+            stored.forEach(target.intake()::accept);
         });
     }
 
@@ -387,7 +387,7 @@ public final class Broker implements VirtualClock.TimerDriver {
         return locked(() -> {
             SendTarget target = sendTarget(entityName);
             stored.forEach(target::checkSendable);
-            return stored.stream().mapToLong(target::schedule).toArray();
+            return stored.stream().mapToLong(target.intake()::schedule).toArray();
         });
     }
 
@@ -395,7 +395,7 @@ public final class Broker implements VirtualClock.TimerDriver {
     public void cancelScheduled(String entityName, Collection<Long> sequenceNumbers) {
         locked(() -> {
             SendTarget target = sendTarget(entityName);
-            sequenceNumbers.forEach(target::cancelScheduled);
+            sequenceNumbers.forEach(target.intake()::cancelScheduled);
         });
     }
 
@@ -447,7 +447,7 @@ public final class Broker implements VirtualClock.TimerDriver {
         }
         journal(Type.FORWARDED, fromDeadLetters ? source.deadLetters.pathText : source.main.pathText, m,
                 "to " + targetName);
-        target.accept(forwarded);
+        target.intake().accept(forwarded);
     }
 
     /** Starts a transaction (TXN-1). */

@@ -53,7 +53,7 @@ final class BrokerTransaction implements Transaction {
                     }
 
                     public void apply() {
-                        broker.sendTarget(entity).accept(m);
+                        broker.sendTarget(entity).intake().accept(m);
                     }
                 });
             }
@@ -70,14 +70,14 @@ final class BrokerTransaction implements Transaction {
                 StoredMessage m = stored.get(i);
                 m.scheduledEnqueueTime = at;
                 target.checkSendable(m);
-                sequenceNumbers[i] = target.reserveSequenceNumber(m);
+                sequenceNumbers[i] = target.intake().reserveSequenceNumber(m);
                 enlist(new Operation() {
                     public void validate() {
                         broker.sendTarget(entity).checkSendable(m);
                     }
 
                     public void apply() {
-                        broker.sendTarget(entity).schedule(m);
+                        broker.sendTarget(entity).intake().schedule(m);
                     }
                 });
             }

@@ -85,23 +85,8 @@ final class QueueEntity extends MessageSource implements SendTarget, Intake.Owne
     }
 
     @Override
-    public void accept(StoredMessage m) {
-        intake.accept(m);
-    }
-
-    @Override
-    public long schedule(StoredMessage m) {
-        return intake.schedule(m);
-    }
-
-    @Override
-    public long reserveSequenceNumber(StoredMessage m) {
-        return intake.reserveSequenceNumber(m);
-    }
-
-    @Override
-    public void cancelScheduled(long sequenceNumber) {
-        intake.cancelScheduled(sequenceNumber);
+    public Intake intake() {
+        return intake;
     }
 
     // ---- Intake.Owner: scheduled messages wait in the main store, where peek shows them (SCH-3) ----

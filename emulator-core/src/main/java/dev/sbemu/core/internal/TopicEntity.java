@@ -51,23 +51,8 @@ final class TopicEntity extends Entity implements SendTarget, Intake.Owner {
     }
 
     @Override
-    public void accept(StoredMessage m) {
-        intake.accept(m);
-    }
-
-    @Override
-    public long schedule(StoredMessage m) {
-        return intake.schedule(m);
-    }
-
-    @Override
-    public long reserveSequenceNumber(StoredMessage m) {
-        return intake.reserveSequenceNumber(m);
-    }
-
-    @Override
-    public void cancelScheduled(long sequenceNumber) {
-        intake.cancelScheduled(sequenceNumber);
+    public Intake intake() {
+        return intake;
     }
 
     // ---- Intake.Owner: scheduled messages wait aside; subscriptions see them on activation (SCH-7) ----
