@@ -1,5 +1,6 @@
 package dev.sbemu.sdk.internal;
 
+import dev.sbemu.core.BrokerException;
 import dev.sbemu.core.BrokeredMessage;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Namespace;
@@ -125,7 +126,11 @@ final class SessionSource implements ReceiverSource {
     @Override
     public void close() {
         if (!released.getAndSet(true)) {
-            namespace.releaseSession(lock);
+            try {
+                namespace.releaseSession(lock);
+            } catch (BrokerException gone) {
+                // the entity was deleted: nothing is held any more
+            }
         }
     }
 }
