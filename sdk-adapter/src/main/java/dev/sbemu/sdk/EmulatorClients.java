@@ -20,10 +20,15 @@ import dev.sbemu.sdk.internal.ProcessorImpl;
 import dev.sbemu.sdk.internal.ReceiverAsyncClientImpl;
 import dev.sbemu.sdk.internal.ReceiverClientImpl;
 import dev.sbemu.sdk.internal.Receivers;
-import dev.sbemu.sdk.internal.RuleManagerImpl;
+import dev.sbemu.sdk.internal.RuleManagerAsyncImpl;
+import dev.sbemu.sdk.internal.RuleManagerClientImpl;
 import dev.sbemu.sdk.internal.SdkMocks;
 import dev.sbemu.sdk.internal.SenderAsyncClientImpl;
 import dev.sbemu.sdk.internal.SenderClientImpl;
+import dev.sbemu.sdk.internal.SessionProcessorImpl;
+import dev.sbemu.sdk.internal.SessionReceiverAsyncClientImpl;
+import dev.sbemu.sdk.internal.SessionReceiverClientImpl;
+import dev.sbemu.sdk.internal.TransactionRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,12 +51,14 @@ public final class EmulatorClients implements AutoCloseable {
 
     private final Namespace namespace;
     private final LockRenewals renewals;
+    private final TransactionRegistry transactions;
     private final List<AutoCloseable> created = new ArrayList<>();
     private boolean closed;
 
     private EmulatorClients(Namespace namespace) {
         this.namespace = namespace;
         this.renewals = new LockRenewals(namespace.clock());
+        this.transactions = new TransactionRegistry(namespace);
     }
 
     /** Clients for {@code namespace}. */
@@ -78,7 +85,7 @@ public final class EmulatorClients implements AutoCloseable {
     private SenderAsyncClientImpl newSender(String queueOrTopic) {
         Objects.requireNonNull(queueOrTopic, "queueOrTopic");
         return new SenderAsyncClientImpl(namespace, queueOrTopic, ClientInfo.of(FULLY_QUALIFIED_NAMESPACE,
-                queueOrTopic));
+                queueOrTopic), transactions);
     }
 
     /** A receiver on a queue or subscription, or one of their sub-queues ({@link EntityPath#withSubQueue}). */
@@ -97,7 +104,7 @@ public final class EmulatorClients implements AutoCloseable {
     private ReceiverAsyncClientImpl newReceiver(EntityPath entity, ServiceBusReceiveMode mode) {
         Objects.requireNonNull(entity, "entity");
         Objects.requireNonNull(mode, "mode");
-        return Receivers.forEntity(namespace, entity, mode, FULLY_QUALIFIED_NAMESPACE, renewals);
+        return Receivers.forEntity(namespace, entity, mode, FULLY_QUALIFIED_NAMESPACE, renewals, transactions);
     }
 
     private synchronized <T> T track(T client, AutoCloseable close) {
@@ -113,21 +120,45 @@ public final class EmulatorClients implements AutoCloseable {
         return client;
     }
 
-    /** A session receiver on a session-enabled queue or subscription. */
+    /**
+     * A session receiver on a session-enabled queue or subscription (SES-2). {@code acceptNextSession()}
+     * waits up to the SDK's try timeout (one minute, real time) for a free session; the receivers it
+     * hands out release their session when closed.
+     */
     public ServiceBusSessionReceiverClient sessionReceiver(EntityPath entity, ServiceBusReceiveMode mode) {
-        throw new UnsupportedOperationException("sessionReceiver");
+        SessionReceiverAsyncClientImpl async = newSessionReceiver(entity, mode);
+        return track(SdkMocks.delegatingTo(ServiceBusSessionReceiverClient.class,
+                new SessionReceiverClientImpl(async, DEFAULT_TRY_TIMEOUT)), async::close);
     }
 
+    /** The async session receiver; its {@code acceptNextSession()} waits until a session is free. */
     public ServiceBusSessionReceiverAsyncClient sessionReceiverAsync(EntityPath entity, ServiceBusReceiveMode mode) {
-        throw new UnsupportedOperationException("sessionReceiverAsync");
+        SessionReceiverAsyncClientImpl async = newSessionReceiver(entity, mode);
+        return track(SdkMocks.delegatingTo(ServiceBusSessionReceiverAsyncClient.class, async), async::close);
     }
 
-    /** A processor; configure handlers and concurrency through {@link ProcessorOptions}. */
+    private SessionReceiverAsyncClientImpl newSessionReceiver(EntityPath entity, ServiceBusReceiveMode mode) {
+        Objects.requireNonNull(entity, "entity");
+        Objects.requireNonNull(mode, "mode");
+        return new SessionReceiverAsyncClientImpl(namespace, entity, mode,
+                ClientInfo.of(FULLY_QUALIFIED_NAMESPACE, Receivers.sdkEntityPath(entity)), renewals, transactions,
+                DEFAULT_TRY_TIMEOUT);
+    }
+
+    /**
+     * A processor; configure handlers and concurrency through {@link ProcessorOptions}. With
+     * {@link ProcessorOptions#withSessions()} it handles {@code maxConcurrentSessions} sessions at once,
+     * {@code maxConcurrentCalls} messages of each at once.
+     */
     public ServiceBusProcessorClient processor(EntityPath entity, ProcessorOptions options) {
         Objects.requireNonNull(entity, "entity");
         Objects.requireNonNull(options, "options");
         if (options.sessionEnabled()) {
-            throw new UnsupportedOperationException("EmulatorClients.processor with sessions is not emulated yet");
+            SessionProcessorImpl impl = new SessionProcessorImpl(namespace, entity, options.processMessage(),
+                    options.processError(), options.maxConcurrentSessions(), options.maxConcurrentCalls(),
+                    options.autoComplete(), options.maxAutoLockRenewDuration(), options.receiveMode(), renewals,
+                    transactions, ClientInfo.of(FULLY_QUALIFIED_NAMESPACE, Receivers.sdkEntityPath(entity)));
+            return track(SdkMocks.delegatingTo(ServiceBusProcessorClient.class, impl), impl::close);
         }
         ProcessorImpl impl = new ProcessorImpl(entity, options.processMessage(), options.processError(),
                 options.maxConcurrentCalls(), options.autoComplete(), options.maxAutoLockRenewDuration(),
@@ -136,24 +167,23 @@ public final class EmulatorClients implements AutoCloseable {
         return track(SdkMocks.delegatingTo(ServiceBusProcessorClient.class, impl), impl::close);
     }
 
-    /**
-     * A rule manager for a subscription. The core has no rule operations yet: {@code createRule},
-     * {@code listRules} and {@code deleteRule} throw {@link UnsupportedOperationException}.
-     */
+    /** A rule manager for a subscription (RUL-1..7): create, list and delete its rules. */
     public ServiceBusRuleManagerClient ruleManager(String topic, String subscription) {
-        RuleManagerImpl impl = newRuleManager(topic, subscription);
-        return track(SdkMocks.delegatingTo(ServiceBusRuleManagerClient.class, impl), impl::close);
+        RuleManagerAsyncImpl async = newRuleManager(topic, subscription);
+        return track(SdkMocks.delegatingTo(ServiceBusRuleManagerClient.class, new RuleManagerClientImpl(async)),
+                async::close);
     }
 
     /** The async rule manager; see {@link #ruleManager(String, String)}. */
     public ServiceBusRuleManagerAsyncClient ruleManagerAsync(String topic, String subscription) {
-        RuleManagerImpl impl = newRuleManager(topic, subscription);
-        return track(SdkMocks.delegatingTo(ServiceBusRuleManagerAsyncClient.class, impl), impl::close);
+        RuleManagerAsyncImpl async = newRuleManager(topic, subscription);
+        return track(SdkMocks.delegatingTo(ServiceBusRuleManagerAsyncClient.class, async), async::close);
     }
 
-    private RuleManagerImpl newRuleManager(String topic, String subscription) {
+    private RuleManagerAsyncImpl newRuleManager(String topic, String subscription) {
         EntityPath path = EntityPath.subscription(topic, subscription);
-        return new RuleManagerImpl(ClientInfo.of(FULLY_QUALIFIED_NAMESPACE, Receivers.sdkEntityPath(path)));
+        return new RuleManagerAsyncImpl(namespace, topic, subscription,
+                ClientInfo.of(FULLY_QUALIFIED_NAMESPACE, Receivers.sdkEntityPath(path)));
     }
 
     /** The real SDK administration client, speaking the management protocol to this namespace in process. */

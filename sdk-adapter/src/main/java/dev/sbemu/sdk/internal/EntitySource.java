@@ -26,6 +26,11 @@ final class EntitySource implements ReceiverSource {
     }
 
     @Override
+    public EntityPath path() {
+        return path;
+    }
+
+    @Override
     public List<BrokeredMessage> receive(ReceiveMode mode, int maxMessages, Duration maxWait) {
         return namespace.receive(path, mode, maxMessages, maxWait);
     }
@@ -63,6 +68,11 @@ final class EntitySource implements ReceiverSource {
     @Override
     public Instant renewLock(UUID lockToken) {
         return namespace.renewLock(path, lockToken);
+    }
+
+    @Override
+    public void release(UUID lockToken) {
+        namespace.release(path, lockToken);
     }
 
     @Override

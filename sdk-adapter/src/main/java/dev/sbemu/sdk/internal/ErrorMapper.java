@@ -37,16 +37,38 @@ public final class ErrorMapper {
     }
 
     /**
+     * The exception the SDK's AMQP layer makes of the service's refusal, before any client wraps it:
+     * an {@code AmqpException} with the condition (or an {@code UnsupportedOperationException} for
+     * {@code amqp:not-allowed}). Session acquisition surfaces these unwrapped.
+     */
+    public static Exception amqp(BrokerException error, ClientInfo client) {
+        return ExceptionUtil.toException(condition(error), error.getMessage(), context(client));
+    }
+
+    /**
+     * What the SDK raises when the service answers a management request with
+     * {@code com.microsoft:argument-error} (a malformed rule filter or action, an invalid name):
+     * a {@link ServiceBusException} with reason {@code GENERAL_ERROR} around the non-transient
+     * {@code AmqpException}.
+     */
+    public static ServiceBusException argumentError(String description, ServiceBusErrorSource source,
+                                                    ClientInfo client) {
+        return new ServiceBusException(ExceptionUtil.toException("com.microsoft:argument-error", description,
+                context(client)), source);
+    }
+
+    private static AmqpErrorContext context(ClientInfo client) {
+        return new LinkErrorContext(client.fullyQualifiedNamespace(), client.entityPath(), null, null);
+    }
+
+    /**
      * What a client raises for {@code error}: broker refusals become {@link ServiceBusException}s;
      * argument errors ({@link IllegalArgumentException}, {@link NullPointerException}) and errors the
      * SDK raises itself pass unchanged; anything else is wrapped as the SDK's {@code mapError} does.
      */
     public static RuntimeException map(RuntimeException error, ServiceBusErrorSource source, ClientInfo client) {
         if (error instanceof BrokerException broker) {
-            AmqpErrorContext context = new LinkErrorContext(client.fullyQualifiedNamespace(), client.entityPath(),
-                    null, null);
-            Exception amqp = ExceptionUtil.toException(condition(broker), broker.getMessage(), context);
-            return new ServiceBusException(amqp, source);
+            return new ServiceBusException(amqp(broker, client), source);
         }
         if (error instanceof ServiceBusException || error instanceof IllegalArgumentException
                 || error instanceof NullPointerException || error instanceof IllegalStateException

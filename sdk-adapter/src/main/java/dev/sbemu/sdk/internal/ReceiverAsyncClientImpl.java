@@ -10,7 +10,9 @@ import com.azure.messaging.servicebus.models.DeferOptions;
 import com.azure.messaging.servicebus.models.ServiceBusReceiveMode;
 import dev.sbemu.core.BrokeredMessage;
 import dev.sbemu.core.ReceiveMode;
+import dev.sbemu.core.Transaction;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -39,19 +41,21 @@ public final class ReceiverAsyncClientImpl {
     private final ReceiveMode coreMode;
     private final ClientInfo info;
     private final LockRenewals renewals;
+    private final TransactionRegistry transactions;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicLong lastPeekedSequenceNumber = new AtomicLong(-1);
     private final Set<ReceiveLoop> loops = ConcurrentHashMap.newKeySet();
     private final Set<LockRenewals.Renewal> activeRenewals = ConcurrentHashMap.newKeySet();
 
     public ReceiverAsyncClientImpl(ReceiverSource source, ServiceBusReceiveMode mode, ClientInfo info,
-                                   LockRenewals renewals) {
+                                   LockRenewals renewals, TransactionRegistry transactions) {
         this.source = source;
         this.mode = mode;
         this.coreMode = mode == ServiceBusReceiveMode.RECEIVE_AND_DELETE ? ReceiveMode.RECEIVE_AND_DELETE
                 : ReceiveMode.PEEK_LOCK;
         this.info = info;
         this.renewals = renewals;
+        this.transactions = transactions;
     }
 
     ReceiverSource source() {
@@ -85,38 +89,70 @@ public final class ReceiverAsyncClientImpl {
     // ---- settlement ---------------------------------------------------------------------------
 
     public Mono<Void> complete(ServiceBusReceivedMessage message) {
-        return settle(message, Disposition.COMPLETED, token -> source.complete(token));
+        return settle(message, Disposition.COMPLETED, null, (tx, token) -> {
+            if (tx == null) {
+                source.complete(token);
+            } else {
+                tx.complete(source.path(), token);
+            }
+        });
     }
 
     public Mono<Void> complete(ServiceBusReceivedMessage message, CompleteOptions options) {
-        return withOptions(options, options == null ? null : options.getTransactionContext(), "complete",
-                () -> complete(message));
+        RuntimeException invalid = checkOptions(options, options == null ? null : options.getTransactionContext(),
+                "'options' cannot be null.");
+        return invalid != null ? Mono.error(invalid) : settle(message, Disposition.COMPLETED,
+                options.getTransactionContext(), (tx, token) -> {
+                    if (tx == null) {
+                        source.complete(token);
+                    } else {
+                        tx.complete(source.path(), token);
+                    }
+                });
     }
 
     public Mono<Void> abandon(ServiceBusReceivedMessage message) {
-        return abandon(message, Map.of());
+        return abandon(message, null, Map.of());
     }
 
     public Mono<Void> abandon(ServiceBusReceivedMessage message, AbandonOptions options) {
-        return withOptions(options, options == null ? null : options.getTransactionContext(), "abandon",
-                () -> abandon(message, options.getPropertiesToModify()));
+        RuntimeException invalid = checkOptions(options, options == null ? null : options.getTransactionContext(),
+                "'settlementOptions' cannot be null.");
+        return invalid != null ? Mono.error(invalid)
+                : abandon(message, options.getTransactionContext(), options.getPropertiesToModify());
     }
 
-    private Mono<Void> abandon(ServiceBusReceivedMessage message, Map<String, Object> properties) {
-        return settle(message, Disposition.ABANDONED, token -> source.abandon(token, properties(properties)));
+    private Mono<Void> abandon(ServiceBusReceivedMessage message, ServiceBusTransactionContext context,
+                               Map<String, Object> properties) {
+        return settle(message, Disposition.ABANDONED, context, (tx, token) -> {
+            if (tx == null) {
+                source.abandon(token, properties(properties));
+            } else {
+                tx.abandon(source.path(), token, properties(properties));
+            }
+        });
     }
 
     public Mono<Void> defer(ServiceBusReceivedMessage message) {
-        return defer(message, Map.of());
+        return defer(message, null, Map.of());
     }
 
     public Mono<Void> defer(ServiceBusReceivedMessage message, DeferOptions options) {
-        return withOptions(options, options == null ? null : options.getTransactionContext(), "defer",
-                () -> defer(message, options.getPropertiesToModify()));
+        RuntimeException invalid = checkOptions(options, options == null ? null : options.getTransactionContext(),
+                "'options' cannot be null.");
+        return invalid != null ? Mono.error(invalid)
+                : defer(message, options.getTransactionContext(), options.getPropertiesToModify());
     }
 
-    private Mono<Void> defer(ServiceBusReceivedMessage message, Map<String, Object> properties) {
-        return settle(message, Disposition.DEFERRED, token -> source.defer(token, properties(properties)));
+    private Mono<Void> defer(ServiceBusReceivedMessage message, ServiceBusTransactionContext context,
+                             Map<String, Object> properties) {
+        return settle(message, Disposition.DEFERRED, context, (tx, token) -> {
+            if (tx == null) {
+                source.defer(token, properties(properties));
+            } else {
+                tx.defer(source.path(), token, properties(properties));
+            }
+        });
     }
 
     public Mono<Void> deadLetter(ServiceBusReceivedMessage message) {
@@ -124,30 +160,41 @@ public final class ReceiverAsyncClientImpl {
     }
 
     public Mono<Void> deadLetter(ServiceBusReceivedMessage message, DeadLetterOptions options) {
-        return withOptions(options, options == null ? null : options.getTransactionContext(), "deadLetter",
-                () -> settle(message, Disposition.SUSPENDED,
-                token -> source.deadLetter(token, options.getDeadLetterReason(),
-                        options.getDeadLetterErrorDescription(), properties(options.getPropertiesToModify()))));
+        RuntimeException invalid = checkOptions(options, options == null ? null : options.getTransactionContext(),
+                "'options' cannot be null.");
+        if (invalid != null) {
+            return Mono.error(invalid);
+        }
+        String reason = options.getDeadLetterReason();
+        String description = options.getDeadLetterErrorDescription();
+        Map<String, Object> properties = properties(options.getPropertiesToModify());
+        return settle(message, Disposition.SUSPENDED, options.getTransactionContext(), (tx, token) -> {
+            if (tx == null) {
+                source.deadLetter(token, reason, description, properties);
+            } else {
+                tx.deadLetter(source.path(), token, reason, description, properties);
+            }
+        });
     }
 
     private static Map<String, Object> properties(Map<String, Object> propertiesToModify) {
         return propertiesToModify == null ? Map.of() : propertiesToModify;
     }
 
-    private Mono<Void> withOptions(Object options, ServiceBusTransactionContext transaction, String operation,
-                                   Supplier<Mono<Void>> settle) {
+    /** The SDK's eager checks of settlement options, with its messages. */
+    private static RuntimeException checkOptions(Object options, ServiceBusTransactionContext context,
+                                                 String nullOptions) {
         if (options == null) {
-            return Mono.error(new NullPointerException("abandon".equals(operation)
-                    ? "'settlementOptions' cannot be null." : "'options' cannot be null."));
+            return new NullPointerException(nullOptions);
         }
-        if (transaction != null) {
-            return Mono.error(new UnsupportedOperationException("ServiceBusReceiverAsyncClient." + operation
-                    + " with a transaction context is not emulated"));
+        if (context != null && context.getTransactionId() == null) {
+            return new NullPointerException("'options.transactionContext.transactionId' cannot be null.");
         }
-        return settle.get();
+        return null;
     }
 
-    private Mono<Void> settle(ServiceBusReceivedMessage message, Disposition disposition, LockAction action) {
+    private Mono<Void> settle(ServiceBusReceivedMessage message, Disposition disposition,
+                              ServiceBusTransactionContext context, Settlement action) {
         return Mono.defer(() -> {
             if (closed.get()) {
                 return Mono.error(disposed(disposition.value));
@@ -168,7 +215,7 @@ public final class ReceiverAsyncClientImpl {
                         + "messages. Only messages received using receiveMessages() in PEEK_LOCK mode can be settled."));
             }
             try {
-                action.run(UUID.fromString(message.getLockToken()));
+                action.apply(context == null ? null : transactions.get(context), UUID.fromString(message.getLockToken()));
             } catch (RuntimeException e) {
                 return Mono.error(ErrorMapper.map(e, disposition.errorSource, info));
             }
@@ -177,10 +224,10 @@ public final class ReceiverAsyncClientImpl {
         });
     }
 
-    /** A settlement by lock token. */
+    /** A settlement by lock token, in a transaction when one is given. */
     @FunctionalInterface
-    private interface LockAction {
-        void run(UUID lockToken);
+    private interface Settlement {
+        void apply(Transaction transactionOrNull, UUID lockToken);
     }
 
     /** The SDK's {@code DispositionStatus}: its name in messages, its value in "disposed" errors. */
@@ -260,11 +307,11 @@ public final class ReceiverAsyncClientImpl {
         return source.receive(coreMode, maxMessages, maxWait);
     }
 
-    /** A message taken after its receiver stopped goes back to the entity (the SDK releases it). */
+    /** A message taken after its receiver stopped goes back to the entity uncounted (the SDK releases it). */
     void handBack(BrokeredMessage message) {
         if (message.lockToken() != null) {
             try {
-                source.abandon(message.lockToken(), Map.of());
+                source.release(message.lockToken());
             } catch (RuntimeException ignored) {
                 // the lock is gone already: the message is available again
             }
@@ -323,10 +370,15 @@ public final class ReceiverAsyncClientImpl {
         if (invalid != null) {
             return Mono.error(invalid);
         }
-        Sinks.Empty<Void> done = Sinks.empty();
         UUID token = UUID.fromString(message.getLockToken());
+        return autoRenew(maxLockRenewalDuration, () -> source.renewLock(token));
+    }
+
+    /** Renews a lock on the virtual clock, from now, until {@code maxDuration} (virtual) has passed. */
+    private Mono<Void> autoRenew(Duration maxDuration, Supplier<Instant> renew) {
+        Sinks.Empty<Void> done = Sinks.empty();
         LockRenewals.Renewal[] renewal = new LockRenewals.Renewal[1];
-        renewal[0] = renewals.start(renewals.now(), maxLockRenewalDuration, () -> source.renewLock(token),
+        renewal[0] = renewals.start(renewals.now(), maxDuration, renew,
                 e -> {
                     activeRenewals.remove(renewal[0]);
                     done.tryEmitError(ErrorMapper.map(e, ServiceBusErrorSource.RENEW_LOCK, info));
@@ -367,6 +419,28 @@ public final class ReceiverAsyncClientImpl {
                         .atOffset(ZoneOffset.UTC));
     }
 
+    /**
+     * Renews the session lock on the virtual clock until {@code maxLockRenewalDuration} has passed
+     * (virtual time), as the SDK's {@code LockRenewalOperation} does on real time; completes then, or
+     * fails with SESSION_LOCK_LOST when a renewal fails.
+     */
+    public Mono<Void> renewSessionLock(Duration maxLockRenewalDuration) {
+        RuntimeException invalid = null;
+        if (closed.get()) {
+            invalid = disposed("renewSessionLock");
+        } else if (source.sessionId() == null) {
+            invalid = new IllegalStateException("Cannot renew session lock on a non-session receiver.");
+        } else if (maxLockRenewalDuration == null) {
+            invalid = new NullPointerException("'maxLockRenewalDuration' cannot be null.");
+        } else if (maxLockRenewalDuration.isNegative()) {
+            invalid = new IllegalArgumentException("'maxLockRenewalDuration' cannot be negative.");
+        }
+        if (invalid != null) {
+            return Mono.error(invalid);
+        }
+        return autoRenew(maxLockRenewalDuration, () -> source.renewSessionLock(null));
+    }
+
     public Mono<byte[]> getSessionState() {
         return call("getSessionState", ServiceBusErrorSource.RECEIVE,
                 () -> source.getSessionState("Cannot get session state on a non-session receiver."));
@@ -376,6 +450,44 @@ public final class ReceiverAsyncClientImpl {
         return call("setSessionState", ServiceBusErrorSource.RECEIVE, () -> {
             source.setSessionState("Cannot set session state on a non-session receiver.", sessionState);
             return null;
+        });
+    }
+
+    // ---- transactions (TXN-1) -------------------------------------------------------------------
+
+    public Mono<ServiceBusTransactionContext> createTransaction() {
+        if (closed.get()) {
+            return Mono.error(disposed("createTransaction"));
+        }
+        return Mono.fromSupplier(transactions::declare);
+    }
+
+    public Mono<Void> commitTransaction(ServiceBusTransactionContext transactionContext) {
+        return endTransaction("commitTransaction", transactionContext, transactions::commit);
+    }
+
+    public Mono<Void> rollbackTransaction(ServiceBusTransactionContext transactionContext) {
+        return endTransaction("rollbackTransaction", transactionContext, transactions::rollback);
+    }
+
+    private Mono<Void> endTransaction(String operation, ServiceBusTransactionContext context,
+                                      java.util.function.Consumer<ServiceBusTransactionContext> end) {
+        if (closed.get()) {
+            return Mono.error(disposed(operation));
+        }
+        if (context == null) {
+            return Mono.error(new NullPointerException("'transactionContext' cannot be null."));
+        }
+        if (context.getTransactionId() == null) {
+            return Mono.error(new NullPointerException("'transactionContext.transactionId' cannot be null."));
+        }
+        return Mono.defer(() -> {
+            try {
+                end.accept(context);
+                return Mono.<Void>empty();
+            } catch (RuntimeException e) {
+                return Mono.error(ErrorMapper.map(e, ServiceBusErrorSource.RECEIVE, info));
+            }
         });
     }
 

@@ -3,6 +3,7 @@ package dev.sbemu.sdk.internal;
 import com.azure.core.util.IterableStream;
 import com.azure.messaging.servicebus.ServiceBusErrorSource;
 import com.azure.messaging.servicebus.ServiceBusReceivedMessage;
+import com.azure.messaging.servicebus.ServiceBusTransactionContext;
 import com.azure.messaging.servicebus.models.AbandonOptions;
 import com.azure.messaging.servicebus.models.CompleteOptions;
 import com.azure.messaging.servicebus.models.DeadLetterOptions;
@@ -151,6 +152,24 @@ public final class ReceiverClientImpl {
                                  Consumer<Throwable> onError) {
         Consumer<Throwable> errors = onError != null ? onError : error -> { };
         async.renewMessageLock(message, maxLockRenewalDuration).subscribe(v -> { }, errors);
+    }
+
+    /** Auto-renews the session lock on the virtual clock; errors go to {@code onError} (ignored when null). */
+    public void renewSessionLock(Duration maxLockRenewalDuration, Consumer<Throwable> onError) {
+        Consumer<Throwable> errors = onError != null ? onError : error -> { };
+        async.renewSessionLock(maxLockRenewalDuration).subscribe(v -> { }, errors);
+    }
+
+    public ServiceBusTransactionContext createTransaction() {
+        return async.createTransaction().block();
+    }
+
+    public void commitTransaction(ServiceBusTransactionContext transactionContext) {
+        async.commitTransaction(transactionContext).block();
+    }
+
+    public void rollbackTransaction(ServiceBusTransactionContext transactionContext) {
+        async.rollbackTransaction(transactionContext).block();
     }
 
     public void close() {

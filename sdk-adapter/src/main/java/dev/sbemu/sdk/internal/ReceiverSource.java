@@ -1,6 +1,7 @@
 package dev.sbemu.sdk.internal;
 
 import dev.sbemu.core.BrokeredMessage;
+import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.ReceiveMode;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,6 +16,9 @@ import java.util.UUID;
 interface ReceiverSource {
     /** The session id, or null for an entity receiver. */
     String sessionId();
+
+    /** The queue, subscription or sub-queue the messages are settled on (transactions settle there too). */
+    EntityPath path();
 
     List<BrokeredMessage> receive(ReceiveMode mode, int maxMessages, Duration maxWait);
 
@@ -31,6 +35,9 @@ interface ReceiverSource {
     void deadLetter(UUID lockToken, String reason, String description, Map<String, Object> propertiesToModify);
 
     Instant renewLock(UUID lockToken);
+
+    /** Hands a locked message back without counting a delivery (taken, but never given to the application). */
+    void release(UUID lockToken);
 
     /** Renews the session lock; an entity source throws {@code IllegalStateException(notSession)}. */
     Instant renewSessionLock(String notSession);

@@ -9,10 +9,12 @@ import com.azure.messaging.servicebus.ServiceBusMessageBatch;
 import com.azure.messaging.servicebus.ServiceBusReceivedMessage;
 import com.azure.messaging.servicebus.ServiceBusReceivedMessageContext;
 import com.azure.messaging.servicebus.ServiceBusReceiverAsyncClient;
+import com.azure.messaging.servicebus.ServiceBusTransactionContext;
 import com.azure.messaging.servicebus.implementation.instrumentation.ServiceBusTracer;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.reflect.AccessibleObject;
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.UUID;
 import org.apache.qpid.proton.message.Message;
@@ -21,7 +23,7 @@ import org.apache.qpid.proton.message.Message;
  * The one place that reaches package-private members of the Azure SDK (7.17.x), so that the adapter
  * builds SDK objects exactly as the SDK does: its message serializer, its message batch, its
  * tagged AMQP message (the delivery tag carries the lock token), the settled flag of a received
- * message and the processor's context objects. Every handle is resolved once, when this class loads;
+ * message, the processor's context objects and transaction contexts. Every handle is resolved once, when this class loads;
  * a changed SDK fails here, loudly, naming the member.
  */
 public final class SdkAccess {
@@ -35,6 +37,7 @@ public final class SdkAccess {
     private static final MethodHandle NEW_MESSAGE_CONTEXT;
     private static final MethodHandle NEW_RECEIVED_MESSAGE_CONTEXT;
     private static final MethodHandle NEW_ERROR_CONTEXT;
+    private static final MethodHandle NEW_TRANSACTION_CONTEXT;
 
     static {
         try {
@@ -58,6 +61,8 @@ public final class SdkAccess {
                             messageContext)));
             NEW_ERROR_CONTEXT = lookup.unreflectConstructor(open(ServiceBusErrorContext.class.getDeclaredConstructor(
                     Throwable.class, String.class, String.class)));
+            NEW_TRANSACTION_CONTEXT = lookup.unreflectConstructor(open(
+                    ServiceBusTransactionContext.class.getDeclaredConstructor(ByteBuffer.class)));
         } catch (ReflectiveOperationException | RuntimeException e) {
             throw new ExceptionInInitializerError(new IllegalStateException(
                     "This version of azure-messaging-servicebus does not have the members sbemu needs: " + e, e));
@@ -117,6 +122,11 @@ public final class SdkAccess {
     public static ServiceBusErrorContext errorContext(Throwable error, String fullyQualifiedNamespace,
                                                       String entityPath) {
         return (ServiceBusErrorContext) invoke(NEW_ERROR_CONTEXT, error, fullyQualifiedNamespace, entityPath);
+    }
+
+    /** A transaction context as the SDK makes it from the coordinator's declared transaction id. */
+    public static ServiceBusTransactionContext transactionContext(ByteBuffer transactionId) {
+        return (ServiceBusTransactionContext) invoke(NEW_TRANSACTION_CONTEXT, transactionId);
     }
 
     private static Object invoke(MethodHandle handle, Object... args) {

@@ -3,6 +3,7 @@ package dev.sbemu.sdk.internal;
 import com.azure.core.util.IterableStream;
 import com.azure.messaging.servicebus.ServiceBusMessage;
 import com.azure.messaging.servicebus.ServiceBusMessageBatch;
+import com.azure.messaging.servicebus.ServiceBusTransactionContext;
 import com.azure.messaging.servicebus.models.CreateMessageBatchOptions;
 import java.time.OffsetDateTime;
 import java.util.Objects;
@@ -68,6 +69,41 @@ public final class SenderClientImpl {
 
     public void cancelScheduledMessages(Iterable<Long> sequenceNumbers) {
         async.cancelScheduledMessages(sequenceNumbers).block();
+    }
+
+    public void sendMessage(ServiceBusMessage message, ServiceBusTransactionContext transactionContext) {
+        async.sendMessage(message, transactionContext).block();
+    }
+
+    public void sendMessages(Iterable<ServiceBusMessage> messages, ServiceBusTransactionContext transactionContext) {
+        async.sendMessages(messages, transactionContext).block();
+    }
+
+    public void sendMessages(ServiceBusMessageBatch batch, ServiceBusTransactionContext transactionContext) {
+        async.sendMessages(batch, transactionContext).block();
+    }
+
+    public Long scheduleMessage(ServiceBusMessage message, OffsetDateTime scheduledEnqueueTime,
+                                ServiceBusTransactionContext transactionContext) {
+        return async.scheduleMessage(message, scheduledEnqueueTime, transactionContext).block();
+    }
+
+    /** Lazy, as in the SDK: the messages are scheduled when the result is iterated. */
+    public Iterable<Long> scheduleMessages(Iterable<ServiceBusMessage> messages, OffsetDateTime scheduledEnqueueTime,
+                                           ServiceBusTransactionContext transactionContext) {
+        return new IterableStream<>(async.scheduleMessages(messages, scheduledEnqueueTime, transactionContext));
+    }
+
+    public ServiceBusTransactionContext createTransaction() {
+        return async.createTransaction().block();
+    }
+
+    public void commitTransaction(ServiceBusTransactionContext transactionContext) {
+        async.commitTransaction(transactionContext).block();
+    }
+
+    public void rollbackTransaction(ServiceBusTransactionContext transactionContext) {
+        async.rollbackTransaction(transactionContext).block();
     }
 
     public void close() {

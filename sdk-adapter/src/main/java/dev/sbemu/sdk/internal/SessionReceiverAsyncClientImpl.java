@@ -1,0 +1,146 @@
+package dev.sbemu.sdk.internal;
+
+import com.azure.messaging.servicebus.ServiceBusReceiverAsyncClient;
+import com.azure.messaging.servicebus.models.ServiceBusReceiveMode;
+import dev.sbemu.core.BrokerException;
+import dev.sbemu.core.EntityPath;
+import dev.sbemu.core.Namespace;
+import dev.sbemu.core.SessionLock;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * {@code ServiceBusSessionReceiverAsyncClient} (SES-2): accepts a session of a session-enabled queue or
+ * subscription and hands out a receiver bound to it. As in the SDK, {@link #acceptNextSession()} waits
+ * until a session is free however long that takes (it retries the service's one-minute timeout),
+ * while {@link #acceptSession(String)} fails at once when another receiver holds the session. Refusals
+ * surface as the SDK's AMQP layer raises them, unwrapped: {@code AmqpException} with condition
+ * {@code com.microsoft:session-cannot-be-locked} or {@code amqp:not-found}, and
+ * {@code UnsupportedOperationException} for an entity that does not require sessions (SES-5).
+ * Cancelling an accept interrupts the wait; a session locked after cancellation is released.
+ * {@link #close()} also closes (and so releases) every session receiver this client accepted.
+ */
+public final class SessionReceiverAsyncClientImpl {
+    private final Namespace namespace;
+    private final EntityPath entity;
+    private final ServiceBusReceiveMode mode;
+    private final ClientInfo info;
+    private final LockRenewals renewals;
+    private final TransactionRegistry transactions;
+    private final Duration tryTimeout;
+    private final Set<ReceiverAsyncClientImpl> accepted = ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    public SessionReceiverAsyncClientImpl(Namespace namespace, EntityPath entity, ServiceBusReceiveMode mode,
+                                          ClientInfo info, LockRenewals renewals, TransactionRegistry transactions,
+                                          Duration tryTimeout) {
+        this.namespace = namespace;
+        this.entity = entity;
+        this.mode = mode;
+        this.info = info;
+        this.renewals = renewals;
+        this.transactions = transactions;
+        this.tryTimeout = tryTimeout;
+    }
+
+    public Mono<ServiceBusReceiverAsyncClient> acceptNextSession() {
+        return accept(null);
+    }
+
+    public Mono<ServiceBusReceiverAsyncClient> acceptSession(String sessionId) {
+        if (sessionId == null) {
+            return Mono.error(new NullPointerException("'sessionId' cannot be null"));
+        }
+        if (sessionId.isEmpty()) {
+            return Mono.error(new IllegalArgumentException("'sessionId' cannot be empty"));
+        }
+        return accept(sessionId);
+    }
+
+    private Mono<ServiceBusReceiverAsyncClient> accept(String sessionId) {
+        return Mono.create(sink -> {
+            AtomicBoolean cancelled = new AtomicBoolean();
+            AtomicReference<Thread> waiting = new AtomicReference<>();
+            sink.onCancel(() -> {
+                cancelled.set(true);
+                Thread thread = waiting.get();
+                if (thread != null) {
+                    thread.interrupt();
+                }
+            });
+            Schedulers.boundedElastic().schedule(() -> {
+                waiting.set(Thread.currentThread());
+                try {
+                    ReceiverAsyncClientImpl receiver = acceptRetrying(sessionId, cancelled);
+                    waiting.set(null);
+                    Thread.interrupted(); // a late cancel must not leak into the pooled thread
+                    if (receiver == null) {
+                        return;
+                    }
+                    if (cancelled.get()) {
+                        receiver.close();
+                        return;
+                    }
+                    sink.success(SdkMocks.delegatingTo(ServiceBusReceiverAsyncClient.class, receiver));
+                } catch (RuntimeException e) {
+                    waiting.set(null);
+                    Thread.interrupted();
+                    sink.error(e instanceof BrokerException broker ? ErrorMapper.amqp(broker, info) : e);
+                }
+            });
+        });
+    }
+
+    /** Accepts, retrying the service's timeout while not cancelled; null when cancelled. */
+    private ReceiverAsyncClientImpl acceptRetrying(String sessionId, AtomicBoolean cancelled) {
+        while (!cancelled.get()) {
+            try {
+                return acceptBlocking(sessionId, tryTimeout);
+            } catch (BrokerException.ServiceTimeout timeout) {
+                // the SDK's async session acquirer retries the service's timeout indefinitely
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Locks a session (the named one, or the next free one waiting up to {@code maxWait} in real
+     * time) and returns a receiver on it; throws the core's refusal.
+     */
+    ReceiverAsyncClientImpl acceptBlocking(String sessionId, Duration maxWait) {
+        if (closed.get()) {
+            throw new IllegalStateException("Cannot perform operation 'acceptSession' on a disposed receiver.");
+        }
+        SessionLock lock = namespace.acceptSession(entity, sessionId, maxWait);
+        ReceiverAsyncClientImpl receiver = Receivers.forSession(namespace, lock, mode, info, renewals, transactions);
+        accepted.removeIf(ReceiverAsyncClientImpl::isClosed);
+        accepted.add(receiver);
+        if (closed.get()) {
+            receiver.close();
+            throw new IllegalStateException("Cannot perform operation 'acceptSession' on a disposed receiver.");
+        }
+        return receiver;
+    }
+
+    ClientInfo info() {
+        return info;
+    }
+
+    public void close() {
+        if (closed.getAndSet(true)) {
+            return;
+        }
+        accepted.forEach(ReceiverAsyncClientImpl::close);
+        accepted.clear();
+    }
+
+    @Override
+    public String toString() {
+        return "ServiceBusSessionReceiverAsyncClient[emulated, " + info.entityPath() + ", " + mode + "]";
+    }
+}

@@ -1,0 +1,135 @@
+package dev.sbemu.sdk;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.azure.messaging.servicebus.ServiceBusMessage;
+import com.azure.messaging.servicebus.ServiceBusProcessorClient;
+import com.azure.messaging.servicebus.ServiceBusReceivedMessageContext;
+import dev.sbemu.core.EntityPath;
+import dev.sbemu.core.Namespace;
+import dev.sbemu.core.QueueOptions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** The session processor: sessions at once, calls per session, in-order delivery per session. */
+class SessionProcessorTest {
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    private Namespace ns;
+    private EmulatorClients clients;
+
+    @BeforeEach
+    void setUp() {
+        ns = Namespace.create();
+        ns.createQueue("sq", QueueOptions.builder().requiresSession(true).build());
+        clients = EmulatorClients.of(ns);
+    }
+
+    @AfterEach
+    void tearDown() {
+        clients.close();
+        ns.close();
+    }
+
+    private void send(String session, int count) {
+        for (int i = 0; i < count; i++) {
+            clients.sender("sq").sendMessage(new ServiceBusMessage(session + i).setSessionId(session));
+        }
+    }
+
+    private ServiceBusProcessorClient processor(Consumer<ServiceBusReceivedMessageContext> handler,
+                                                int sessions, int calls) {
+        return clients.processor(EntityPath.queue("sq"), ProcessorOptions.of(handler, e -> { })
+                .withMaxConcurrentSessions(sessions).withMaxConcurrentCalls(calls));
+    }
+
+    @Test
+    @DisplayName("SES-2 SEQ-5 one session at a time: every session is processed, each in order, then completed")
+    void everySessionInOrder() {
+        send("A", 3);
+        send("B", 3);
+        send("C", 3);
+        Map<String, List<String>> seen = new ConcurrentHashMap<>();
+        ServiceBusProcessorClient processor = processor(c -> seen.computeIfAbsent(c.getMessage().getSessionId(),
+                k -> new CopyOnWriteArrayList<>()).add(c.getMessage().getBody().toString()), 1, 1);
+        processor.start();
+        await().atMost(WAIT).until(() -> seen.values().stream().mapToInt(List::size).sum() == 9);
+        assertEquals(List.of("A0", "A1", "A2"), seen.get("A"));
+        assertEquals(List.of("B0", "B1", "B2"), seen.get("B"));
+        assertEquals(List.of("C0", "C1", "C2"), seen.get("C"));
+        await().atMost(WAIT).until(() -> ns.peek(EntityPath.queue("sq"), 0, 50).isEmpty());
+        processor.close();
+    }
+
+    @Test
+    @DisplayName("SES-2 maxConcurrentSessions sessions are handled at once")
+    void concurrentSessions() throws InterruptedException {
+        send("A", 1);
+        send("B", 1);
+        CountDownLatch both = new CountDownLatch(2);
+        ServiceBusProcessorClient processor = processor(c -> {
+            both.countDown();
+            try {
+                both.await(5, TimeUnit.SECONDS); // returns at once only if the other session runs too
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, 2, 1);
+        processor.start();
+        assertTrue(both.await(5, TimeUnit.SECONDS));
+        processor.stop();
+    }
+
+    @Test
+    @DisplayName("SES-2 maxConcurrentCalls messages of one session are handled at once")
+    void concurrentCallsPerSession() throws InterruptedException {
+        send("A", 2);
+        CountDownLatch both = new CountDownLatch(2);
+        List<String> threads = new CopyOnWriteArrayList<>();
+        ServiceBusProcessorClient processor = processor(c -> {
+            threads.add(Thread.currentThread().getName());
+            both.countDown();
+            try {
+                both.await(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, 1, 2);
+        processor.start();
+        assertTrue(both.await(5, TimeUnit.SECONDS), threads.toString());
+        processor.close();
+    }
+
+    @Test
+    @DisplayName("SES-4 a handler can keep session state through its context's receiver; stop releases the session")
+    void stopReleases() {
+        send("A", 1);
+        AtomicInteger handled = new AtomicInteger();
+        ServiceBusProcessorClient processor = processor(c -> handled.incrementAndGet(), 1, 1);
+        processor.start();
+        assertTrue(processor.isRunning());
+        await().atMost(WAIT).until(() -> handled.get() == 1);
+        processor.stop();
+        assertTrue(!processor.isRunning());
+        send("A", 1);
+        List<String> bodies = new ArrayList<>();
+        clients.sessionReceiver(EntityPath.queue("sq"), com.azure.messaging.servicebus.models.ServiceBusReceiveMode
+                .PEEK_LOCK).acceptSession("A").receiveMessages(5, Duration.ofMillis(100))
+                .forEach(m -> bodies.add(m.getBody().toString()));
+        assertEquals(List.of("A0"), bodies);
+    }
+}
