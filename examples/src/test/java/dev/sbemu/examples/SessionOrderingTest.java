@@ -11,7 +11,6 @@ import dev.sbemu.junit.Entity;
 import dev.sbemu.junit.Queue;
 import dev.sbemu.junit.ServiceBusEmulator;
 import java.util.List;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +19,6 @@ import org.junit.jupiter.api.Test;
  * out of order. For in-order processing, put related messages in one session: a session receiver
  * locks a whole session and gets its messages in order.
  */
-@Disabled("session and transaction clients land with the next sdk-adapter merge")
 @ServiceBusEmulator(queues = @Queue(name = "order-steps", requiresSession = true))
 class SessionOrderingTest {
 
