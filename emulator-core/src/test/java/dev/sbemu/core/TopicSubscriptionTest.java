@@ -440,4 +440,19 @@ class TopicSubscriptionTest {
         assertEquals(switchedOff.plus(Duration.ofMinutes(5)), autoDeletedAt("t/Subscriptions/fwd"));
         assertNotEquals(null, autoDeletedAt("t/Subscriptions/plain"));
     }
+
+    @Test
+    @DisplayName("ADI-4 ADI-3 a topic with a forwarding subscription is not idle: that subscription is always receiving")
+    void topicWithForwardingSubscriptionStays() {
+        ns.createQueue("dst");
+        ns.createTopic("t", TopicOptions.builder().autoDeleteOnIdle(Duration.ofMinutes(5)).build());
+        ns.createSubscription("t", "fwd", SubscriptionOptions.builder().forwardTo("dst").build());
+        ns.createTopic("quiet", TopicOptions.builder().autoDeleteOnIdle(Duration.ofMinutes(5)).build());
+        ns.createSubscription("quiet", "plain");
+
+        ns.clock().advance(Duration.ofHours(1));
+
+        assertTrue(ns.topicExists("t"));
+        assertFalse(ns.topicExists("quiet"));
+    }
 }

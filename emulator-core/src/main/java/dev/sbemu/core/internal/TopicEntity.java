@@ -35,9 +35,10 @@ final class TopicEntity extends Entity implements SendTarget, Intake.Owner {
         return options.autoDeleteOnIdle();
     }
 
+    /** Pending scheduled messages, or a forwarding subscription (always receiving, ADI-4), keep it alive. */
     @Override
     boolean busy() {
-        return !scheduled.isEmpty();
+        return !scheduled.isEmpty() || subscriptions.values().stream().anyMatch(s -> s.forwardTo() != null);
     }
 
     @Override
