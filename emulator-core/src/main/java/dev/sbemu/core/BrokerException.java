@@ -77,6 +77,11 @@ public abstract sealed class BrokerException extends RuntimeException
             super(ErrorReason.MESSAGE_SIZE_EXCEEDED, "The received message (size " + size
                     + " bytes) exceeds the limit (" + limit + " bytes) currently allowed on the link.");
         }
+
+        /** A part of the message (a property, the headers) over its own limit. */
+        public MessageSizeExceeded(String message) {
+            super(ErrorReason.MESSAGE_SIZE_EXCEEDED, message);
+        }
     }
 
     /** The entity is full (maxSizeInMegabytes) or a transaction holds too many messages. */

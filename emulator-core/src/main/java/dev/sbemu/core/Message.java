@@ -64,7 +64,17 @@ public record Message(MessageBody body, String messageId, String sessionId, Stri
      * counts per message, so a batch the SDK filled to the link size is never refused here.
      */
     public int sizeInBytes() {
-        int size = 24 + body.sizeInBytes();
+        return 24 + body.sizeInBytes() + headerSizeInBytes();
+    }
+
+    /** Largest encoded application property, name and value (LIM-1). */
+    public static final int MAX_PROPERTY_BYTES = 32 * 1024;
+    /** Largest encoded headers: system and application properties together (LIM-1). */
+    public static final int MAX_HEADER_BYTES = 64 * 1024;
+
+    /** The approximate encoded size of the headers: system and application properties (LIM-1). */
+    public int headerSizeInBytes() {
+        int size = 0;
         for (String s : new String[] {messageId, sessionId, correlationId, subject, to, replyTo, replyToSessionId,
                 contentType, partitionKey}) {
             if (s != null) {
@@ -72,6 +82,27 @@ public record Message(MessageBody body, String messageId, String sessionId, Stri
             }
         }
         return size + Sizes.of(applicationProperties) + Sizes.of(messageAnnotations);
+    }
+
+    /**
+     * Checks the header limits of LIM-1: each application property at most 32 KB, all headers at
+     * most 64 KB.
+     *
+     * @throws BrokerException.MessageSizeExceeded naming the property, or the headers' size
+     */
+    public void checkHeaderLimits() {
+        for (Map.Entry<String, Object> property : applicationProperties.entrySet()) {
+            int size = Sizes.of(property.getKey()) + Sizes.of(property.getValue());
+            if (size > MAX_PROPERTY_BYTES) {
+                throw new BrokerException.MessageSizeExceeded("The application property '" + property.getKey()
+                        + "' is " + size + " bytes; a property may have at most " + MAX_PROPERTY_BYTES + " bytes.");
+            }
+        }
+        int headers = headerSizeInBytes();
+        if (headers > MAX_HEADER_BYTES) {
+            throw new BrokerException.MessageSizeExceeded("The message headers are " + headers
+                    + " bytes; at most " + MAX_HEADER_BYTES + " bytes are allowed.");
+        }
     }
 
     /** Builds a {@link Message}. */

@@ -217,4 +217,24 @@ class LimitsTest {
         assertThrows(BrokerException.MessageSizeExceeded.class,
                 () -> premium.send("default", Message.builder().body(new byte[1536 * 1024]).build()));
     }
+
+    @Test
+    @DisplayName("LIM-1 an application property over 32 KB, or headers over 64 KB, exceed the message size")
+    void headerLimits() {
+        Namespace ns = namespace();
+        ns.createQueue("q");
+        String big = "x".repeat(33 * 1024);
+        BrokerException.MessageSizeExceeded property = assertThrows(BrokerException.MessageSizeExceeded.class,
+                () -> ns.send("q", Message.builder().applicationProperty("note", big).build()));
+        assertTrue(property.getMessage().contains("'note'"), property.getMessage());
+
+        String half = "y".repeat(20 * 1024);
+        BrokerException.MessageSizeExceeded headers = assertThrows(BrokerException.MessageSizeExceeded.class,
+                () -> ns.send("q", Message.builder().applicationProperty("a", half).applicationProperty("b", half)
+                        .applicationProperty("c", half).applicationProperty("d", half).build()));
+        assertTrue(headers.getMessage().contains("headers"), headers.getMessage());
+
+        ns.send("q", Message.builder().applicationProperty("a", half).applicationProperty("b", half).build());
+        assertEquals(1, ns.runtimeInfo(EntityPath.queue("q")).activeMessageCount());
+    }
 }

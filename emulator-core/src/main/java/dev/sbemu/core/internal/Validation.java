@@ -148,6 +148,7 @@ final class Validation {
 
     /** LIM-2: message id, session id and partition key at most 128 characters; TTL positive. */
     static void message(Message m) {
+        m.checkHeaderLimits();
         fieldLength("messageId", m.messageId());
         fieldLength("sessionId", m.sessionId());
         fieldLength("partitionKey", m.partitionKey());
