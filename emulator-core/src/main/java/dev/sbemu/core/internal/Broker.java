@@ -502,7 +502,7 @@ public final class Broker implements VirtualClock.TimerDriver {
         try {
             while (true) {
                 MessageSource source = sessionSource(path);
-                SessionEntry session = source.tryAcceptSession(sessionId);
+                SessionEntry session = source.sessions.tryAccept(sessionId);
                 if (session != null) {
                     return new SessionLock(path, session.sessionId, session.holder, session.lockedUntil);
                 }
@@ -531,10 +531,10 @@ public final class Broker implements VirtualClock.TimerDriver {
         try {
             while (true) {
                 MessageSource source = sessionSource(session.entity());
-                SessionEntry held = source.heldSession(session.sessionId(), session.token());
+                SessionEntry held = source.sessions.held(session.sessionId(), session.token());
                 long left = deadline - System.nanoTime();
                 List<BrokeredMessage> taken = advancing && left > 0 ? List.of()
-                        : source.takeFromSession(held, mode, max);
+                        : source.sessions.take(held, mode, max);
                 long remaining = deadline - System.nanoTime();
                 if (!taken.isEmpty() || remaining <= 0) {
                     return taken;
@@ -554,7 +554,7 @@ public final class Broker implements VirtualClock.TimerDriver {
                                                  Collection<Long> sequenceNumbers) {
         return locked(() -> {
             MessageSource source = sessionSource(session.entity());
-            SessionEntry held = source.heldSession(session.sessionId(), session.token());
+            SessionEntry held = source.sessions.held(session.sessionId(), session.token());
             return source.takeDeferredFromSession(held, mode, sequenceNumbers);
         });
     }
@@ -562,22 +562,22 @@ public final class Broker implements VirtualClock.TimerDriver {
     public Instant renewSessionLock(SessionLock session) {
         return locked(() -> {
             MessageSource source = sessionSource(session.entity());
-            return source.renewSessionLock(source.heldSession(session.sessionId(), session.token()));
+            return source.sessions.renew(source.sessions.held(session.sessionId(), session.token()));
         });
     }
 
     public byte[] getSessionState(SessionLock session) {
         return locked(() -> {
             MessageSource source = sessionSource(session.entity());
-            source.heldSession(session.sessionId(), session.token());
-            return source.sessionState(session.sessionId());
+            source.sessions.held(session.sessionId(), session.token());
+            return source.sessions.state(session.sessionId());
         });
     }
 
     public void setSessionState(SessionLock session, byte[] state) {
         locked(() -> {
             MessageSource source = sessionSource(session.entity());
-            source.setSessionState(source.heldSession(session.sessionId(), session.token()), state);
+            source.sessions.setState(source.sessions.held(session.sessionId(), session.token()), state);
         });
     }
 
@@ -586,7 +586,7 @@ public final class Broker implements VirtualClock.TimerDriver {
         locked(() -> {
             MessageSource source = sessionSource(session.entity());
             try {
-                source.releaseSession(source.heldSession(session.sessionId(), session.token()), false);
+                source.sessions.release(source.sessions.held(session.sessionId(), session.token()), false);
             } catch (BrokerException.SessionLockLost alreadyGone) {
                 // nothing held any more
             }

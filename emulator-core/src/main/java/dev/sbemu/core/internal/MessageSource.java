@@ -36,6 +36,7 @@ abstract class MessageSource extends Entity {
     final MessageStore main;
     final MessageStore deadLetters;
     final MessageStore transferDeadLetters;
+    final SessionTable sessions = new SessionTable(this);
     /** LAZY mode: messages whose expiry timer fired while they were ready; the next receive expires them. */
     private final List<StoredMessage> lazyExpiryDue = new ArrayList<>();
 
@@ -213,129 +214,6 @@ abstract class MessageSource extends Entity {
         return peeked;
     }
 
-    // ---- sessions (SES-2..4, TTL-13) -----------------------------------------------------------
-
-    private final Map<String, SessionEntry> sessions = new java.util.HashMap<>();
-
-    /** Locks a named session, or the next session with ready messages (null when none is free). */
-    SessionEntry tryAcceptSession(String sessionId) {
-        Instant now = broker.now();
-        touch();
-        SessionEntry session;
-        if (sessionId != null) {
-            session = sessions.computeIfAbsent(sessionId, SessionEntry::new);
-            if (session.isHeld()) {
-                throw new BrokerException.SessionCannotBeLocked("The requested session '" + sessionId
-                        + "' cannot be accepted. It may be locked by another receiver. Entity: '" + name + "'.");
-            }
-        } else {
-            session = nextFreeSession();
-            if (session == null) {
-                return null;
-            }
-        }
-        session.holder = broker.newLockToken();
-        session.lockedUntil = now.plus(lockDuration());
-        session.lockTimer = broker.timers.schedule(session.lockedUntil, () -> onSessionLockExpired(session));
-        broker.journal(Type.SESSION_LOCKED, main.pathText, session.sessionId, "locked until " + session.lockedUntil);
-        expireSessionIfAnyExpired(session, now);
-        return session;
-    }
-
-    /** The free session whose oldest ready message came first. */
-    private SessionEntry nextFreeSession() {
-        SessionEntry best = null;
-        long bestSequence = Long.MAX_VALUE;
-        for (Map.Entry<String, java.util.TreeMap<StoreKey, StoredMessage>> e : main.readyBySession.entrySet()) {
-            SessionEntry session = sessions.computeIfAbsent(e.getKey(), SessionEntry::new);
-            long first = e.getValue().firstKey().sequenceNumber();
-            if (!session.isHeld() && first < bestSequence) {
-                best = session;
-                bestSequence = first;
-            }
-        }
-        return best;
-    }
-
-    /** TTL-13: with a receiver on the session, one expired message expires all of the session's messages. */
-    private void expireSessionIfAnyExpired(SessionEntry session, Instant now) {
-        List<StoredMessage> ready = new ArrayList<>(main.readyBySession.getOrDefault(session.sessionId,
-                new java.util.TreeMap<>()).values());
-        if (ready.stream().anyMatch(m -> m.isExpiredAt(now))) {
-            ready.forEach(this::expire);
-        }
-    }
-
-    /** The session held by {@code token}, or SESSION_LOCK_LOST (SES-3). */
-    SessionEntry heldSession(String sessionId, UUID token) {
-        SessionEntry session = sessions.get(sessionId);
-        if (session == null || !token.equals(session.holder)) {
-            throw new BrokerException.SessionLockLost("The session lock was lost. Request a new session receiver. "
-                    + "Session: '" + sessionId + "', entity: '" + name + "'.");
-        }
-        if (!session.lockedUntil.isAfter(broker.now())) {
-            onSessionLockExpired(session);
-            throw new BrokerException.SessionLockLost("The session lock has expired. Session: '" + sessionId
-                    + "', entity: '" + name + "'.");
-        }
-        return session;
-    }
-
-    List<BrokeredMessage> takeFromSession(SessionEntry session, ReceiveMode mode, int max) {
-        expireSessionIfAnyExpired(session, broker.now());
-        return takeReady(main, mode, max, session);
-    }
-
-    Instant renewSessionLock(SessionEntry session) {
-        touch();
-        broker.timers.cancel(session.lockTimer);
-        session.lockedUntil = broker.now().plus(lockDuration());
-        session.lockTimer = broker.timers.schedule(session.lockedUntil, () -> onSessionLockExpired(session));
-        for (StoredMessage m : main.locked.values()) {
-            if (session.holder.equals(m.sessionHolder)) {
-                m.lockedUntil = session.lockedUntil;
-            }
-        }
-        broker.journal(Type.LOCK_RENEWED, main.pathText, session.sessionId, "session locked until "
-                + session.lockedUntil);
-        return session.lockedUntil;
-    }
-
-    byte[] sessionState(String sessionId) {
-        touch();
-        SessionEntry session = sessions.get(sessionId);
-        return session == null || session.state == null ? null : session.state.clone();
-    }
-
-    void setSessionState(SessionEntry session, byte[] state) {
-        touch();
-        session.state = state == null ? null : state.clone();
-    }
-
-    /** The receiver let go (close): its locked messages return, counted as a delivery (SES-3). */
-    void releaseSession(SessionEntry session, boolean expired) {
-        broker.timers.cancel(session.lockTimer);
-        UUID holder = session.holder;
-        session.holder = null;
-        session.lockedUntil = null;
-        session.lockTimer = null;
-        for (StoredMessage m : new ArrayList<>(main.locked.values())) {
-            if (holder.equals(m.sessionHolder)) {
-                m.sessionHolder = null;
-                endDelivery(main, m);
-            }
-        }
-        broker.journal(expired ? Type.SESSION_LOCK_EXPIRED : Type.SESSION_RELEASED, main.pathText,
-                session.sessionId, "");
-        main.readyOrChanged.signalAll();
-    }
-
-    private void onSessionLockExpired(SessionEntry session) {
-        if (session.isHeld()) {
-            releaseSession(session, true);
-        }
-    }
-
     // ---- settlement ---------------------------------------------------------------------------
 
     /** The locked message of {@code token}, or MESSAGE_LOCK_LOST (DLQ-3). */
@@ -442,7 +320,7 @@ abstract class MessageSource extends Entity {
     }
 
     /** A delivery ended without completion (abandon or lock expiry): DLQ-2, TTL-4, TTL-10. */
-    private void endDelivery(MessageStore store, StoredMessage m) {
+    void endDelivery(MessageStore store, StoredMessage m) {
         broker.timers.cancel(m.lockTimer);
         store.unlock(m);
         m.deliveryCount++;
@@ -463,11 +341,11 @@ abstract class MessageSource extends Entity {
     private void onExpiryDue(StoredMessage m) {
         m.expiryTimer = null;
         if (m.store == main && m.state == MessageState.ACTIVE && !m.isLocked()) {
-            SessionEntry session = requiresSession() ? sessions.get(m.message.sessionId()) : null;
+            SessionEntry session = requiresSession() ? sessions.heldOrNull(m.message.sessionId()) : null;
             if (broker.expiryMode == ExpiryMode.LAZY) {
                 lazyExpiryDue.add(m);
-            } else if (session != null && session.isHeld()) {
-                expireSessionIfAnyExpired(session, broker.now()); // TTL-13: the whole session expires
+            } else if (session != null) {
+                sessions.expireAllIfAnyExpired(session, broker.now()); // TTL-13: the whole session expires
             } else {
                 expire(m);
             }

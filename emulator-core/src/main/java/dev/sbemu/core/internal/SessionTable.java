@@ -1,0 +1,152 @@
+package dev.sbemu.core.internal;
+
+import dev.sbemu.core.BrokerException;
+import dev.sbemu.core.BrokeredMessage;
+import dev.sbemu.core.JournalEvent.Type;
+import dev.sbemu.core.ReceiveMode;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The sessions of one session-enabled queue or subscription: who holds which, until when, and
+ * their state (SES-2..4, TTL-13). Runs under the broker's lock.
+ */
+final class SessionTable {
+    private final MessageSource source;
+    private final Broker broker;
+    private final Map<String, SessionEntry> sessions = new HashMap<>();
+
+    SessionTable(MessageSource source) {
+        this.source = source;
+        this.broker = source.broker;
+    }
+
+    /** The session, if a receiver holds it right now. */
+    SessionEntry heldOrNull(String sessionId) {
+        SessionEntry session = sessions.get(sessionId);
+        return session != null && session.isHeld() ? session : null;
+    }
+
+    /** Locks a named session, or the next session with ready messages (null when none is free). */
+    SessionEntry tryAccept(String sessionId) {
+        Instant now = broker.now();
+        source.touch();
+        SessionEntry session;
+        if (sessionId != null) {
+            session = sessions.computeIfAbsent(sessionId, SessionEntry::new);
+            if (session.isHeld()) {
+                throw new BrokerException.SessionCannotBeLocked("The requested session '" + sessionId
+                        + "' cannot be accepted. It may be locked by another receiver. Entity: '" + source.name + "'.");
+            }
+        } else {
+            session = nextFreeSession();
+            if (session == null) {
+                return null;
+            }
+        }
+        session.holder = broker.newLockToken();
+        session.lockedUntil = now.plus(source.lockDuration());
+        session.lockTimer = broker.timers.schedule(session.lockedUntil, () -> onLockExpired(session));
+        broker.journal(Type.SESSION_LOCKED, source.main.pathText, session.sessionId, "locked until " + session.lockedUntil);
+        expireAllIfAnyExpired(session, now);
+        return session;
+    }
+
+    /** The free session whose oldest ready message came first. */
+    private SessionEntry nextFreeSession() {
+        SessionEntry best = null;
+        long bestSequence = Long.MAX_VALUE;
+        for (Map.Entry<String, java.util.TreeMap<StoreKey, StoredMessage>> e : source.main.readyBySession.entrySet()) {
+            SessionEntry session = sessions.computeIfAbsent(e.getKey(), SessionEntry::new);
+            long first = e.getValue().firstKey().sequenceNumber();
+            if (!session.isHeld() && first < bestSequence) {
+                best = session;
+                bestSequence = first;
+            }
+        }
+        return best;
+    }
+
+    /** TTL-13: with a receiver on the session, one expired message expires all of the session's messages. */
+    void expireAllIfAnyExpired(SessionEntry session, Instant now) {
+        List<StoredMessage> ready = new ArrayList<>(source.main.readyBySession.getOrDefault(session.sessionId,
+                new java.util.TreeMap<>()).values());
+        if (ready.stream().anyMatch(m -> m.isExpiredAt(now))) {
+            ready.forEach(source::expire);
+        }
+    }
+
+    /** The session held by {@code token}, or SESSION_LOCK_LOST (SES-3). */
+    SessionEntry held(String sessionId, UUID token) {
+        SessionEntry session = sessions.get(sessionId);
+        if (session == null || !token.equals(session.holder)) {
+            throw new BrokerException.SessionLockLost("The session lock was lost. Request a new session receiver. "
+                    + "Session: '" + sessionId + "', entity: '" + source.name + "'.");
+        }
+        if (!session.lockedUntil.isAfter(broker.now())) {
+            onLockExpired(session);
+            throw new BrokerException.SessionLockLost("The session lock has expired. Session: '" + sessionId
+                    + "', entity: '" + source.name + "'.");
+        }
+        return session;
+    }
+
+    List<BrokeredMessage> take(SessionEntry session, ReceiveMode mode, int max) {
+        expireAllIfAnyExpired(session, broker.now());
+        return source.takeReady(source.main, mode, max, session);
+    }
+
+    Instant renew(SessionEntry session) {
+        source.touch();
+        broker.timers.cancel(session.lockTimer);
+        session.lockedUntil = broker.now().plus(source.lockDuration());
+        session.lockTimer = broker.timers.schedule(session.lockedUntil, () -> onLockExpired(session));
+        for (StoredMessage m : source.main.locked.values()) {
+            if (session.holder.equals(m.sessionHolder)) {
+                m.lockedUntil = session.lockedUntil;
+            }
+        }
+        broker.journal(Type.LOCK_RENEWED, source.main.pathText, session.sessionId, "session locked until "
+                + session.lockedUntil);
+        return session.lockedUntil;
+    }
+
+    byte[] state(String sessionId) {
+        source.touch();
+        SessionEntry session = sessions.get(sessionId);
+        return session == null || session.state == null ? null : session.state.clone();
+    }
+
+    void setState(SessionEntry session, byte[] state) {
+        source.touch();
+        session.state = state == null ? null : state.clone();
+    }
+
+    /** The receiver let go (close): its locked messages return, counted as a delivery (SES-3). */
+    void release(SessionEntry session, boolean expired) {
+        broker.timers.cancel(session.lockTimer);
+        UUID holder = session.holder;
+        session.holder = null;
+        session.lockedUntil = null;
+        session.lockTimer = null;
+        for (StoredMessage m : new ArrayList<>(source.main.locked.values())) {
+            if (holder.equals(m.sessionHolder)) {
+                m.sessionHolder = null;
+                source.endDelivery(source.main, m);
+            }
+        }
+        broker.journal(expired ? Type.SESSION_LOCK_EXPIRED : Type.SESSION_RELEASED, source.main.pathText,
+                session.sessionId, "");
+        source.main.readyOrChanged.signalAll();
+    }
+
+    private void onLockExpired(SessionEntry session) {
+        if (session.isHeld()) {
+            release(session, true);
+        }
+    }
+}
