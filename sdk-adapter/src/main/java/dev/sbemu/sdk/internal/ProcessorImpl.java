@@ -12,7 +12,6 @@ import dev.sbemu.core.EntityPath;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -27,10 +26,10 @@ import java.util.function.Supplier;
  * {@code maxAutoLockRenewDuration}. A receive error goes to the error handler and the workers retry
  * after the SDK's back-off (5 s, real time). {@link #stop()} and {@link #close()} end the workers
  * promptly: a receive blocked in the core is interrupted, a handler that is running is waited for
- * at most {@value #STOP_WAIT_SECONDS} seconds.
+ * at most 10 seconds.
  */
 public final class ProcessorImpl {
-    static final long STOP_WAIT_SECONDS = 10;
+    static final Duration STOP_WAIT = Duration.ofSeconds(10);
     private static final Duration RECEIVE_WAIT = Duration.ofSeconds(30);
     private static final Duration NEXT_PUMP_BACKOFF = Duration.ofSeconds(5);
 
@@ -75,11 +74,8 @@ public final class ProcessorImpl {
         receiverClient = SdkMocks.delegatingTo(ServiceBusReceiverAsyncClient.class, receiver);
         for (int i = 0; i < concurrency; i++) {
             Worker worker = new Worker(receiver, receiverClient);
-            Thread thread = new Thread(worker, "sbemu-processor-" + Receivers.sdkEntityPath(entity) + "-" + i);
-            thread.setDaemon(true);
-            worker.thread = thread;
             workers.add(worker);
-            thread.start();
+            worker.start("sbemu-processor-" + Receivers.sdkEntityPath(entity) + "-" + i);
         }
     }
 
@@ -94,19 +90,7 @@ public final class ProcessorImpl {
             receiver = null;
             receiverClient = null;
         }
-        stopping.forEach(Worker::stop);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(STOP_WAIT_SECONDS);
-        for (Worker worker : stopping) {
-            if (worker.thread == Thread.currentThread()) {
-                continue; // stopped from within a handler: the worker ends when the handler returns
-            }
-            try {
-                worker.thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
+        WorkerThread.stopAll(stopping, STOP_WAIT);
         if (closing != null) {
             closing.close();
         }
@@ -142,12 +126,9 @@ public final class ProcessorImpl {
     }
 
     /** One worker thread: receive one message, handle it, repeat. */
-    private final class Worker implements Runnable {
+    private final class Worker extends WorkerThread {
         private final ReceiverAsyncClientImpl receiver;
         private final ServiceBusReceiverAsyncClient client;
-        private volatile Thread thread;
-        private boolean stopped;
-        private boolean waiting;
 
         Worker(ReceiverAsyncClientImpl receiver, ServiceBusReceiverAsyncClient client) {
             this.receiver = receiver;
@@ -156,17 +137,17 @@ public final class ProcessorImpl {
 
         @Override
         public void run() {
-            while (enterWait()) {
+            while (enterBlocking()) {
                 List<BrokeredMessage> taken;
                 try {
                     taken = receiver.receiveBatch(1, RECEIVE_WAIT);
                 } catch (RuntimeException e) {
-                    leaveWait();
+                    leaveBlocking();
                     notifyError(ErrorMapper.map(e, ServiceBusErrorSource.RECEIVE, receiver.info()), receiver);
-                    backOff();
+                    backOff(NEXT_PUMP_BACKOFF);
                     continue;
                 }
-                leaveWait();
+                leaveBlocking();
                 for (BrokeredMessage m : taken) {
                     if (isStopped()) {
                         receiver.handBack(m);
@@ -202,45 +183,6 @@ public final class ProcessorImpl {
             if (renewal != null) {
                 renewal.cancel();
             }
-        }
-
-        private void backOff() {
-            synchronized (this) {
-                long deadline = System.nanoTime() + NEXT_PUMP_BACKOFF.toNanos();
-                long left;
-                while (!stopped && (left = deadline - System.nanoTime()) > 0) {
-                    try {
-                        TimeUnit.NANOSECONDS.timedWait(this, left);
-                    } catch (InterruptedException e) {
-                        stopped = true;
-                    }
-                }
-            }
-        }
-
-        private synchronized boolean enterWait() {
-            if (stopped) {
-                return false;
-            }
-            waiting = true;
-            return true;
-        }
-
-        private synchronized void leaveWait() {
-            waiting = false;
-            Thread.interrupted(); // an interrupt from stop() must not reach the handler
-        }
-
-        private synchronized boolean isStopped() {
-            return stopped;
-        }
-
-        synchronized void stop() {
-            stopped = true;
-            if (waiting && thread != null) {
-                thread.interrupt();
-            }
-            notifyAll();
         }
     }
 

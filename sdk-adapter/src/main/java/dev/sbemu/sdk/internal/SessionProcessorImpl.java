@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -78,11 +77,8 @@ public final class SessionProcessorImpl {
         }
         for (int i = 0; i < sessions; i++) {
             Slot slot = new Slot();
-            Thread thread = new Thread(slot, "sbemu-session-processor-" + info.entityPath() + "-" + i);
-            thread.setDaemon(true);
-            slot.thread = thread;
             slots.add(slot);
-            thread.start();
+            slot.start("sbemu-session-processor-" + info.entityPath() + "-" + i);
         }
     }
 
@@ -93,19 +89,7 @@ public final class SessionProcessorImpl {
             stopping = new ArrayList<>(slots);
             slots.clear();
         }
-        stopping.forEach(Slot::stop);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(ProcessorImpl.STOP_WAIT_SECONDS);
-        for (Slot slot : stopping) {
-            if (slot.thread == Thread.currentThread()) {
-                continue;
-            }
-            try {
-                slot.thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
+        WorkerThread.stopAll(stopping, ProcessorImpl.STOP_WAIT);
     }
 
     public void close() {
@@ -138,15 +122,12 @@ public final class SessionProcessorImpl {
     }
 
     /** One concurrent session: accept, drain, let go, repeat. */
-    private final class Slot implements Runnable {
-        private volatile Thread thread;
-        private boolean stopped;
-        private boolean blocking;
+    private final class Slot extends WorkerThread {
 
         @Override
         public void run() {
             ExecutorService handlers = callsPerSession > 1 ? Executors.newFixedThreadPool(callsPerSession, r -> {
-                Thread t = new Thread(r, thread.getName() + "-call");
+                Thread t = new Thread(r, threadName() + "-call");
                 t.setDaemon(true);
                 return t;
             }) : null;
@@ -274,7 +255,7 @@ public final class SessionProcessorImpl {
             } catch (BrokerException e) {
                 leaveBlocking();
                 notifyError(ErrorMapper.map(e, ServiceBusErrorSource.RECEIVE, info));
-                backOff();
+                backOff(BACKOFF);
                 return null;
             } finally {
                 leaveBlocking();
@@ -287,43 +268,6 @@ public final class SessionProcessorImpl {
             } catch (BrokerException ignored) {
                 // the entity is gone: nothing is held
             }
-        }
-
-        private synchronized void backOff() {
-            long deadline = System.nanoTime() + BACKOFF.toNanos();
-            long left;
-            while (!stopped && (left = deadline - System.nanoTime()) > 0) {
-                try {
-                    TimeUnit.NANOSECONDS.timedWait(this, left);
-                } catch (InterruptedException e) {
-                    stopped = true;
-                }
-            }
-        }
-
-        private synchronized boolean enterBlocking() {
-            if (stopped) {
-                return false;
-            }
-            blocking = true;
-            return true;
-        }
-
-        private synchronized void leaveBlocking() {
-            blocking = false;
-            Thread.interrupted(); // an interrupt from stop() must not reach a handler
-        }
-
-        private synchronized boolean isStopped() {
-            return stopped;
-        }
-
-        synchronized void stop() {
-            stopped = true;
-            if (blocking && thread != null) {
-                thread.interrupt();
-            }
-            notifyAll();
         }
     }
 
