@@ -27,8 +27,8 @@ final class StoredMessage {
     int partitionId = -1;
     /** Which copy of the topic message this is, in a subscription with several action rules (RUL-1). */
     int copyIndex;
-    /** The key in its store; set when added. */
-    StoreKey key;
+    /** Where it is ready in a non-session store: {@link #NOT_READY}, {@link #READY_IN_ORDER}, {@link #READY_OUT_OF_ORDER}. */
+    byte readyIn;
     final int size;
 
     MessageStore store;
@@ -46,6 +46,32 @@ final class StoredMessage {
 
     /** A dead-letter reason and description, either may be null (DLQ-1, DLQ-5). */
     record DeadLetter(String reason, String description) {
+    }
+
+    static final byte NOT_READY = 0;
+    static final byte READY_IN_ORDER = 1;
+    static final byte READY_OUT_OF_ORDER = 2;
+
+    /**
+     * The order of a store: by sequence number, then by copy. A subscription can hold several copies of one
+     * topic message (one per rule with an action, RUL-1), all with the topic's number. A message's number and
+     * copy do not change while it is in a store, so it is its own key in the store's trees.
+     */
+    static final java.util.Comparator<StoredMessage> ORDER = (a, b) -> {
+        int bySequence = Long.compare(a.sequenceNumber, b.sequenceNumber);
+        return bySequence != 0 ? bySequence : Integer.compare(a.copyIndex, b.copyIndex);
+    };
+
+    /** A key to look up a store's trees with. */
+    static StoredMessage probe(long sequenceNumber, int copyIndex) {
+        StoredMessage probe = new StoredMessage();
+        probe.sequenceNumber = sequenceNumber;
+        probe.copyIndex = copyIndex;
+        return probe;
+    }
+
+    private StoredMessage() {
+        this.size = 0;
     }
 
     StoredMessage(Message message) {
