@@ -171,7 +171,7 @@ final class MessageStore {
     /** The messages (all copies) with this sequence number. */
     java.util.Collection<StoredMessage> withSequenceNumber(long sequenceNumber) {
         return bySequence.subMap(StoredMessage.probe(sequenceNumber, 0), true,
-                StoredMessage.probe(sequenceNumber, Integer.MAX_VALUE), true).values();
+                StoredMessage.probe(sequenceNumber, Short.MAX_VALUE), true).values();
     }
 
     /** Messages from this sequence number on, in order. */

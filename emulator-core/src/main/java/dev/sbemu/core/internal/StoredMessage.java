@@ -23,10 +23,12 @@ final class StoredMessage {
     String deadLetterSource;
     long enqueuedSequenceNumber;
     Instant scheduledEnqueueTime;
-    int hopCount;
-    int partitionId = -1;
+    /** Forwarding hops so far (at most Broker.MAX_HOPS + 1). */
+    byte hopCount;
+    /** The partition (a few dozen at most), or -1. */
+    short partitionId = -1;
     /** Which copy of the topic message this is, in a subscription with several action rules (RUL-1). */
-    int copyIndex;
+    short copyIndex;
     /** Where it is ready in a non-session store: {@link #NOT_READY}, {@link #READY_IN_ORDER}, {@link #READY_OUT_OF_ORDER}. */
     byte readyIn;
     final int size;
@@ -66,7 +68,7 @@ final class StoredMessage {
     static StoredMessage probe(long sequenceNumber, int copyIndex) {
         StoredMessage probe = new StoredMessage();
         probe.sequenceNumber = sequenceNumber;
-        probe.copyIndex = copyIndex;
+        probe.copyIndex = (short) copyIndex;
         return probe;
     }
 
