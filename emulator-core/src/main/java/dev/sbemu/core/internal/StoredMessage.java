@@ -12,9 +12,7 @@ final class StoredMessage {
     Message message;
     long sequenceNumber;
     Instant enqueuedTime;
-    /** The effective TTL, or null for never. */
-    Duration effectiveTtl;
-    /** The true expiry instant, or null for never. */
+    /** The true expiry instant (enqueued time + effective TTL), or null for never. */
     Instant expiresAt;
     MessageState state = MessageState.ACTIVE;
     UUID lockToken;
@@ -40,11 +38,12 @@ final class StoredMessage {
     /** A peek-lock receiver holds it through a session lock (sessions). */
     Object sessionHolder;
     /**
-     * The dead-letter reason and description not yet merged into {@link #message}: dead-lettering
-     * records them here and the message is rebuilt only when someone looks at it, so expiring many
-     * messages to the dead-letter queue allocates almost nothing per message.
+     * TTL expiry's dead-letter reason and description are not merged into {@link #message} yet: expiry
+     * records only this flag and the message is rebuilt when someone looks at it, so expiring many
+     * messages to the dead-letter queue allocates almost nothing per message. Other dead-lettering
+     * merges its reason and description at once.
      */
-    DeadLetter pendingDeadLetter;
+    boolean pendingTtlDeadLetter;
 
     /** A dead-letter reason and description, either may be null (DLQ-1, DLQ-5). */
     record DeadLetter(String reason, String description) {
@@ -108,13 +107,25 @@ final class StoredMessage {
         return message.messageId();
     }
 
+    /** Records a dead-lettering: TTL expiry's is merged later ({@link #pendingTtlDeadLetter}), others now. */
+    void recordDeadLetter(DeadLetter dead) {
+        applyPendingDeadLetter();
+        if (dead == MessageSource.TTL_DEAD_LETTER) {
+            pendingTtlDeadLetter = true;
+        } else {
+            merge(dead);
+        }
+    }
+
     /** Merges a pending dead-letter reason and description into the message's application properties. */
     void applyPendingDeadLetter() {
-        DeadLetter dead = pendingDeadLetter;
-        if (dead == null) {
-            return;
+        if (pendingTtlDeadLetter) {
+            pendingTtlDeadLetter = false;
+            merge(MessageSource.TTL_DEAD_LETTER);
         }
-        pendingDeadLetter = null;
+    }
+
+    private void merge(DeadLetter dead) {
         Message.Builder b = message.toBuilder();
         if (dead.reason() != null) {
             b.applicationProperty(BrokeredMessage.DEAD_LETTER_REASON, dead.reason());
@@ -129,6 +140,7 @@ final class StoredMessage {
     BrokeredMessage snapshot(boolean withLock, boolean reportComputedExpiry) {
         applyPendingDeadLetter();
         boolean hideExpiry = !reportComputedExpiry && message.timeToLive() == null;
+        Duration effectiveTtl = expiresAt == null ? null : Duration.between(enqueuedTime, expiresAt);
         return new BrokeredMessage(message, sequenceNumber, enqueuedTime, hideExpiry ? null : effectiveTtl,
                 hideExpiry ? null : expiresAt, withLock ? lockToken : null, withLock ? lockedUntil : null,
                 deliveryCount, state, deadLetterSource, enqueuedSequenceNumber, scheduledEnqueueTime, partitionId);
