@@ -424,7 +424,7 @@ public final class Broker implements VirtualClock.TimerDriver {
     /** FWD-1..3: hands a message on to another entity, or to the source's transfer dead-letter queue. */
     void forward(MessageSource source, StoredMessage m, String targetName, boolean fromDeadLetters) {
         StoredMessage forwarded = m.copy(m.message);
-        forwarded.hopCount = m.hopCount + 1;
+        forwarded.hopCount = (byte) (m.hopCount + 1);
         forwarded.enqueuedSequenceNumber = m.enqueuedSequenceNumber > 0 ? m.enqueuedSequenceNumber : m.sequenceNumber;
         forwarded.scheduledEnqueueTime = null;
         if (forwarded.hopCount > MAX_HOPS) {

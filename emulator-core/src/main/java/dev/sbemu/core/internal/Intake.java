@@ -108,7 +108,7 @@ final class Intake {
         if (m.sequenceNumber == 0) {
             m.sequenceNumber = sequencer.next(m.message);
         }
-        m.partitionId = sequencer.partitionOf(m.sequenceNumber);
+        m.partitionId = (short) sequencer.partitionOf(m.sequenceNumber);
         m.enqueuedTime = broker.now();
         owner.holdScheduled(m);
         m.scheduleTimer = broker.timers.schedule(m.scheduledEnqueueTime, () -> activate(m));
@@ -127,7 +127,7 @@ final class Intake {
 
     private void arrive(StoredMessage m, Type how, String detail) {
         m.sequenceNumber = sequencer.next(m.message);
-        m.partitionId = sequencer.partitionOf(m.sequenceNumber);
+        m.partitionId = (short) sequencer.partitionOf(m.sequenceNumber);
         m.enqueuedTime = broker.now();
         broker.journal(how, owner.name(), m, detail);
         owner.arrived(m);

@@ -81,7 +81,6 @@ abstract class MessageSource extends Entity {
         }
         Duration ttl = m.message.timeToLive() == null ? defaultTimeToLive()
                 : min(m.message.timeToLive(), defaultTimeToLive());
-        m.effectiveTtl = Durations.isUnlimited(ttl) ? null : ttl;
         m.expiresAt = Durations.plusOrNever(m.enqueuedTime, ttl);
         m.state = MessageState.ACTIVE;
         main.add(m);
@@ -370,8 +369,8 @@ abstract class MessageSource extends Entity {
         if (m.store != null) {
             m.store.remove(m);
         }
-        m.pendingDeadLetter = reason == TTL_EXPIRED && description == TTL_EXPIRED_DESCRIPTION ? TTL_DEAD_LETTER
-                : new StoredMessage.DeadLetter(reason, description);
+        m.recordDeadLetter(reason == TTL_EXPIRED && description == TTL_EXPIRED_DESCRIPTION ? TTL_DEAD_LETTER
+                : new StoredMessage.DeadLetter(reason, description));
         m.state = MessageState.ACTIVE;
         broker.journal(Type.DEAD_LETTERED, deadLetters.pathText, m, reason == null ? "" : reason);
         if (forwardDeadLetteredMessagesTo() != null) {

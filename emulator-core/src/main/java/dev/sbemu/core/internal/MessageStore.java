@@ -2,6 +2,7 @@ package dev.sbemu.core.internal;
 
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.MessageState;
+import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -19,11 +20,20 @@ final class MessageStore {
     /** Signalled when a message becomes ready, for blocking receivers (CLK-3). */
     final Condition readyOrChanged;
 
-    final TreeMap<StoreKey, StoredMessage> bySequence = new TreeMap<>();
-    /** Ready messages of a non-session store, in sequence order. */
-    final TreeMap<StoreKey, StoredMessage> ready = new TreeMap<>();
+    /** Every message of the store, keyed by itself (sequence number, then copy: {@link StoredMessage#ORDER}). */
+    final TreeMap<StoredMessage, StoredMessage> bySequence = new TreeMap<>(StoredMessage.ORDER);
+    /**
+     * Ready messages of a non-session store that became ready in sequence order (arrivals): appended,
+     * taken from the head. Removing one elsewhere than at the head only marks it (its {@code readyIn}),
+     * and the entry is skipped when it reaches the head, or dropped when such entries pile up.
+     */
+    final ArrayDeque<StoredMessage> readyInOrder = new ArrayDeque<>();
+    /** Entries of {@link #readyInOrder} whose message is no longer ready there. */
+    private int staleInOrder;
+    /** Ready messages of a non-session store that became ready out of order (abandoned, lock lost, ...). */
+    final TreeMap<StoredMessage, StoredMessage> ready = new TreeMap<>(StoredMessage.ORDER);
     /** Ready messages of a session-enabled store, per session id, in sequence order (SES-2). */
-    final Map<String, TreeMap<StoreKey, StoredMessage>> readyBySession = new java.util.LinkedHashMap<>();
+    final Map<String, TreeMap<StoredMessage, StoredMessage>> readyBySession = new java.util.LinkedHashMap<>();
     /** Whether ready messages are kept per session; set once when the entity is created. */
     boolean sessionful;
     final Map<UUID, StoredMessage> locked = new HashMap<>();
@@ -39,10 +49,8 @@ final class MessageStore {
     /** Adds a message in its current state; ACTIVE messages become ready. */
     void add(StoredMessage m) {
         m.store = this;
-        if (m.key == null || m.key.sequenceNumber() != m.sequenceNumber || m.key.copy() != m.copyIndex) {
-            m.key = new StoreKey(m.sequenceNumber, m.copyIndex);
-        }
-        bySequence.put(m.key, m);
+        m.readyIn = StoredMessage.NOT_READY;
+        bySequence.put(m, m);
         countByState[m.state.ordinal()]++;
         sizeInBytes += m.size;
         if (m.state == MessageState.ACTIVE) {
@@ -52,20 +60,49 @@ final class MessageStore {
 
     void makeReady(StoredMessage m) {
         if (sessionful) {
-            readyBySession.computeIfAbsent(m.message.sessionId(), id -> new TreeMap<>()).put(m.key, m);
-        } else {
-            ready.put(m.key, m);
+            readyBySession.computeIfAbsent(m.message.sessionId(), id -> new TreeMap<>(StoredMessage.ORDER)).put(m, m);
+        } else if (m.readyIn == StoredMessage.NOT_READY) {
+            StoredMessage last = readyInOrder.peekLast();
+            if (last == null || StoredMessage.ORDER.compare(m, last) > 0) {
+                readyInOrder.addLast(m);
+                m.readyIn = StoredMessage.READY_IN_ORDER;
+            } else {
+                ready.put(m, m);
+                m.readyIn = StoredMessage.READY_OUT_OF_ORDER;
+            }
         }
         readyOrChanged.signalAll();
+    }
+
+    /** The first live entry of {@link #readyInOrder}, dropping stale ones before it (null when none). */
+    private StoredMessage firstInOrder() {
+        StoredMessage first;
+        while ((first = readyInOrder.peekFirst()) != null
+                && (first.store != this || first.readyIn != StoredMessage.READY_IN_ORDER)) {
+            readyInOrder.pollFirst();
+            staleInOrder--;
+        }
+        return first;
     }
 
     /** Takes the first ready message: of the whole store, or of one session (null when none is ready). */
     StoredMessage pollReady(String sessionId) {
         if (!sessionful) {
-            Map.Entry<StoreKey, StoredMessage> first = ready.pollFirstEntry();
-            return first == null ? null : first.getValue();
+            StoredMessage inOrder = firstInOrder();
+            Map.Entry<StoredMessage, StoredMessage> outOfOrder = ready.firstEntry();
+            StoredMessage first;
+            if (outOfOrder != null && (inOrder == null || StoredMessage.ORDER.compare(outOfOrder.getKey(), inOrder) < 0)) {
+                first = outOfOrder.getKey();
+                ready.pollFirstEntry();
+            } else if (inOrder != null) {
+                first = readyInOrder.pollFirst();
+            } else {
+                return null;
+            }
+            first.readyIn = StoredMessage.NOT_READY;
+            return first;
         }
-        TreeMap<StoreKey, StoredMessage> session = readyBySession.get(sessionId);
+        TreeMap<StoredMessage, StoredMessage> session = readyBySession.get(sessionId);
         if (session == null) {
             return null;
         }
@@ -79,12 +116,23 @@ final class MessageStore {
 
     private void removeReady(StoredMessage m) {
         if (!sessionful) {
-            ready.remove(m.key);
+            if (m.readyIn == StoredMessage.READY_OUT_OF_ORDER) {
+                ready.remove(m);
+            } else if (m.readyIn == StoredMessage.READY_IN_ORDER) {
+                if (readyInOrder.peekFirst() == m) {
+                    readyInOrder.pollFirst();
+                } else if (++staleInOrder > 64 && staleInOrder > readyInOrder.size() / 2) {
+                    m.readyIn = StoredMessage.NOT_READY;
+                    readyInOrder.removeIf(r -> r.store != this || r.readyIn != StoredMessage.READY_IN_ORDER);
+                    staleInOrder = 0;
+                }
+            }
+            m.readyIn = StoredMessage.NOT_READY;
             return;
         }
-        TreeMap<StoreKey, StoredMessage> session = readyBySession.get(m.message.sessionId());
+        TreeMap<StoredMessage, StoredMessage> session = readyBySession.get(m.message.sessionId());
         if (session != null) {
-            session.remove(m.key);
+            session.remove(m);
             if (session.isEmpty()) {
                 readyBySession.remove(m.message.sessionId());
             }
@@ -110,7 +158,7 @@ final class MessageStore {
 
     /** Removes the message from every index of this store. */
     void remove(StoredMessage m) {
-        bySequence.remove(m.key);
+        bySequence.remove(m);
         removeReady(m);
         if (m.lockToken != null) {
             unlock(m);
@@ -122,12 +170,13 @@ final class MessageStore {
 
     /** The messages (all copies) with this sequence number. */
     java.util.Collection<StoredMessage> withSequenceNumber(long sequenceNumber) {
-        return bySequence.subMap(StoreKey.first(sequenceNumber), true, StoreKey.last(sequenceNumber), true).values();
+        return bySequence.subMap(StoredMessage.probe(sequenceNumber, 0), true,
+                StoredMessage.probe(sequenceNumber, Short.MAX_VALUE), true).values();
     }
 
     /** Messages from this sequence number on, in order. */
     java.util.Collection<StoredMessage> from(long sequenceNumber) {
-        return bySequence.tailMap(StoreKey.first(sequenceNumber), true).values();
+        return bySequence.tailMap(StoredMessage.probe(sequenceNumber, 0), true).values();
     }
 
     int count(MessageState state) {
@@ -141,6 +190,8 @@ final class MessageStore {
     void clear() {
         bySequence.clear();
         ready.clear();
+        readyInOrder.clear();
+        staleInOrder = 0;
         readyBySession.clear();
         locked.clear();
         java.util.Arrays.fill(countByState, 0);

@@ -60,9 +60,9 @@ final class SessionTable {
     private SessionEntry nextFreeSession() {
         SessionEntry best = null;
         long bestSequence = Long.MAX_VALUE;
-        for (Map.Entry<String, java.util.TreeMap<StoreKey, StoredMessage>> e : source.main.readyBySession.entrySet()) {
+        for (Map.Entry<String, java.util.TreeMap<StoredMessage, StoredMessage>> e : source.main.readyBySession.entrySet()) {
             SessionEntry session = sessions.computeIfAbsent(e.getKey(), SessionEntry::new);
-            long first = e.getValue().firstKey().sequenceNumber();
+            long first = e.getValue().firstKey().sequenceNumber;
             if (!session.isHeld() && first < bestSequence) {
                 best = session;
                 bestSequence = first;

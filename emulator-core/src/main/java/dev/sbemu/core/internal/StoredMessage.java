@@ -12,9 +12,7 @@ final class StoredMessage {
     Message message;
     long sequenceNumber;
     Instant enqueuedTime;
-    /** The effective TTL, or null for never. */
-    Duration effectiveTtl;
-    /** The true expiry instant, or null for never. */
+    /** The true expiry instant (enqueued time + effective TTL), or null for never. */
     Instant expiresAt;
     MessageState state = MessageState.ACTIVE;
     UUID lockToken;
@@ -23,12 +21,14 @@ final class StoredMessage {
     String deadLetterSource;
     long enqueuedSequenceNumber;
     Instant scheduledEnqueueTime;
-    int hopCount;
-    int partitionId = -1;
+    /** Forwarding hops so far (at most Broker.MAX_HOPS + 1). */
+    byte hopCount;
+    /** The partition (a few dozen at most), or -1. */
+    short partitionId = -1;
     /** Which copy of the topic message this is, in a subscription with several action rules (RUL-1). */
-    int copyIndex;
-    /** The key in its store; set when added. */
-    StoreKey key;
+    short copyIndex;
+    /** Where it is ready in a non-session store: {@link #NOT_READY}, {@link #READY_IN_ORDER}, {@link #READY_OUT_OF_ORDER}. */
+    byte readyIn;
     final int size;
 
     MessageStore store;
@@ -38,14 +38,41 @@ final class StoredMessage {
     /** A peek-lock receiver holds it through a session lock (sessions). */
     Object sessionHolder;
     /**
-     * The dead-letter reason and description not yet merged into {@link #message}: dead-lettering
-     * records them here and the message is rebuilt only when someone looks at it, so expiring many
-     * messages to the dead-letter queue allocates almost nothing per message.
+     * TTL expiry's dead-letter reason and description are not merged into {@link #message} yet: expiry
+     * records only this flag and the message is rebuilt when someone looks at it, so expiring many
+     * messages to the dead-letter queue allocates almost nothing per message. Other dead-lettering
+     * merges its reason and description at once.
      */
-    DeadLetter pendingDeadLetter;
+    boolean pendingTtlDeadLetter;
 
     /** A dead-letter reason and description, either may be null (DLQ-1, DLQ-5). */
     record DeadLetter(String reason, String description) {
+    }
+
+    static final byte NOT_READY = 0;
+    static final byte READY_IN_ORDER = 1;
+    static final byte READY_OUT_OF_ORDER = 2;
+
+    /**
+     * The order of a store: by sequence number, then by copy. A subscription can hold several copies of one
+     * topic message (one per rule with an action, RUL-1), all with the topic's number. A message's number and
+     * copy do not change while it is in a store, so it is its own key in the store's trees.
+     */
+    static final java.util.Comparator<StoredMessage> ORDER = (a, b) -> {
+        int bySequence = Long.compare(a.sequenceNumber, b.sequenceNumber);
+        return bySequence != 0 ? bySequence : Integer.compare(a.copyIndex, b.copyIndex);
+    };
+
+    /** A key to look up a store's trees with. */
+    static StoredMessage probe(long sequenceNumber, int copyIndex) {
+        StoredMessage probe = new StoredMessage();
+        probe.sequenceNumber = sequenceNumber;
+        probe.copyIndex = (short) copyIndex;
+        return probe;
+    }
+
+    private StoredMessage() {
+        this.size = 0;
     }
 
     StoredMessage(Message message) {
@@ -80,13 +107,25 @@ final class StoredMessage {
         return message.messageId();
     }
 
+    /** Records a dead-lettering: TTL expiry's is merged later ({@link #pendingTtlDeadLetter}), others now. */
+    void recordDeadLetter(DeadLetter dead) {
+        applyPendingDeadLetter();
+        if (dead == MessageSource.TTL_DEAD_LETTER) {
+            pendingTtlDeadLetter = true;
+        } else {
+            merge(dead);
+        }
+    }
+
     /** Merges a pending dead-letter reason and description into the message's application properties. */
     void applyPendingDeadLetter() {
-        DeadLetter dead = pendingDeadLetter;
-        if (dead == null) {
-            return;
+        if (pendingTtlDeadLetter) {
+            pendingTtlDeadLetter = false;
+            merge(MessageSource.TTL_DEAD_LETTER);
         }
-        pendingDeadLetter = null;
+    }
+
+    private void merge(DeadLetter dead) {
         Message.Builder b = message.toBuilder();
         if (dead.reason() != null) {
             b.applicationProperty(BrokeredMessage.DEAD_LETTER_REASON, dead.reason());
@@ -101,6 +140,7 @@ final class StoredMessage {
     BrokeredMessage snapshot(boolean withLock, boolean reportComputedExpiry) {
         applyPendingDeadLetter();
         boolean hideExpiry = !reportComputedExpiry && message.timeToLive() == null;
+        Duration effectiveTtl = expiresAt == null ? null : Duration.between(enqueuedTime, expiresAt);
         return new BrokeredMessage(message, sequenceNumber, enqueuedTime, hideExpiry ? null : effectiveTtl,
                 hideExpiry ? null : expiresAt, withLock ? lockToken : null, withLock ? lockedUntil : null,
                 deliveryCount, state, deadLetterSource, enqueuedSequenceNumber, scheduledEnqueueTime, partitionId);

@@ -29,7 +29,7 @@ final class SubscriptionEntity extends MessageSource {
         int copyIndex = 0;
         for (var message : rules.copiesFor(fromTopic)) {
             StoredMessage copy = fromTopic.copy(message);
-            copy.copyIndex = copyIndex++;
+            copy.copyIndex = (short) copyIndex++;
             if (requiresSession() && message.sessionId() == null) {
                 moveToDeadLetters(copy, SESSION_ID_NULL, SESSION_ID_NULL);
                 continue;
