@@ -3,6 +3,7 @@ package dev.sbemu.core;
 import dev.sbemu.core.filter.RuleFilter;
 import dev.sbemu.core.filter.SqlRuleAction;
 import dev.sbemu.core.internal.Broker;
+import dev.sbemu.core.internal.EntityAdministration;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
@@ -33,6 +34,7 @@ public final class Namespace implements AutoCloseable {
     private final ExpiryMode expiryMode;
     private final Journal journal;
     private final Broker broker;
+    private final EntityAdministration admin;
     private final Runnable onAdvance;
 
     private Namespace(Builder b) {
@@ -41,6 +43,7 @@ public final class Namespace implements AutoCloseable {
         this.expiryMode = b.expiryMode;
         this.journal = new Journal(b.journalCapacity);
         this.broker = new Broker(clock, expiryMode, tier, journal::append);
+        this.admin = new EntityAdministration(broker);
         this.onAdvance = () -> {
             journal.append(new JournalEvent(clock.instant(), JournalEvent.Type.CLOCK_ADVANCED,
                     "clock", -1, null, "now " + clock.instant()));
@@ -90,27 +93,27 @@ public final class Namespace implements AutoCloseable {
      * @throws BrokerException.EntityAlreadyExists when a queue or topic has that name
      */
     public QueueOptions createQueue(String name, QueueOptions options) {
-        return broker.createQueue(name, Objects.requireNonNull(options, "options"));
+        return admin.createQueue(name, Objects.requireNonNull(options, "options"));
     }
 
     public QueueOptions getQueue(String name) {
-        return broker.getQueue(name);
+        return admin.getQueue(name);
     }
 
     public QueueOptions updateQueue(String name, QueueOptions options) {
-        return broker.updateQueue(name, Objects.requireNonNull(options, "options"));
+        return admin.updateQueue(name, Objects.requireNonNull(options, "options"));
     }
 
     public void deleteQueue(String name) {
-        broker.deleteQueue(name);
+        admin.deleteQueue(name);
     }
 
     public List<String> queueNames() {
-        return broker.queueNames();
+        return admin.queueNames();
     }
 
     public boolean queueExists(String name) {
-        return broker.queueExists(name);
+        return admin.queueExists(name);
     }
 
     // ---- topics and subscriptions ---------------------------------------------------------------
@@ -120,27 +123,27 @@ public final class Namespace implements AutoCloseable {
     }
 
     public TopicOptions createTopic(String name, TopicOptions options) {
-        return broker.createTopic(name, Objects.requireNonNull(options, "options"));
+        return admin.createTopic(name, Objects.requireNonNull(options, "options"));
     }
 
     public TopicOptions getTopic(String name) {
-        return broker.getTopic(name);
+        return admin.getTopic(name);
     }
 
     public TopicOptions updateTopic(String name, TopicOptions options) {
-        return broker.updateTopic(name, Objects.requireNonNull(options, "options"));
+        return admin.updateTopic(name, Objects.requireNonNull(options, "options"));
     }
 
     public void deleteTopic(String name) {
-        broker.deleteTopic(name);
+        admin.deleteTopic(name);
     }
 
     public List<String> topicNames() {
-        return broker.topicNames();
+        return admin.topicNames();
     }
 
     public boolean topicExists(String name) {
-        return broker.topicExists(name);
+        return admin.topicExists(name);
     }
 
     /** Creates a subscription with the service's defaults and the {@code $Default} rule. */
@@ -155,27 +158,27 @@ public final class Namespace implements AutoCloseable {
     /** Creates a subscription with exactly {@code rules}, or with {@code $Default} when the list is empty. */
     public SubscriptionOptions createSubscription(String topic, String name, SubscriptionOptions options,
                                                   List<RuleDescription> rules) {
-        return broker.createSubscription(topic, name, Objects.requireNonNull(options, "options"), List.copyOf(rules));
+        return admin.createSubscription(topic, name, Objects.requireNonNull(options, "options"), List.copyOf(rules));
     }
 
     public SubscriptionOptions getSubscription(String topic, String name) {
-        return broker.getSubscription(topic, name);
+        return admin.getSubscription(topic, name);
     }
 
     public SubscriptionOptions updateSubscription(String topic, String name, SubscriptionOptions options) {
-        return broker.updateSubscription(topic, name, Objects.requireNonNull(options, "options"));
+        return admin.updateSubscription(topic, name, Objects.requireNonNull(options, "options"));
     }
 
     public void deleteSubscription(String topic, String name) {
-        broker.deleteSubscription(topic, name);
+        admin.deleteSubscription(topic, name);
     }
 
     public List<String> subscriptionNames(String topic) {
-        return broker.subscriptionNames(topic);
+        return admin.subscriptionNames(topic);
     }
 
     public boolean subscriptionExists(String topic, String name) {
-        return broker.subscriptionExists(topic, name);
+        return admin.subscriptionExists(topic, name);
     }
 
     // ---- rules ----------------------------------------------------------------------------------
@@ -189,31 +192,31 @@ public final class Namespace implements AutoCloseable {
      */
     public RuleDescription createRule(String topic, String subscription, String ruleName, RuleFilter filter,
                                       SqlRuleAction action) {
-        return broker.createRule(topic, subscription, new RuleDescription(ruleName, filter, action));
+        return admin.createRule(topic, subscription, new RuleDescription(ruleName, filter, action));
     }
 
     public RuleDescription getRule(String topic, String subscription, String ruleName) {
-        return broker.getRule(topic, subscription, ruleName);
+        return admin.getRule(topic, subscription, ruleName);
     }
 
     /** Replaces the filter and action of an existing rule. */
     public RuleDescription updateRule(String topic, String subscription, String ruleName, RuleFilter filter,
                                       SqlRuleAction action) {
-        return broker.updateRule(topic, subscription, new RuleDescription(ruleName, filter, action));
+        return admin.updateRule(topic, subscription, new RuleDescription(ruleName, filter, action));
     }
 
     public void deleteRule(String topic, String subscription, String ruleName) {
-        broker.deleteRule(topic, subscription, ruleName);
+        admin.deleteRule(topic, subscription, ruleName);
     }
 
     /** The subscription's rules, in creation order. */
     public List<RuleDescription> listRules(String topic, String subscription) {
-        return broker.listRules(topic, subscription);
+        return admin.listRules(topic, subscription);
     }
 
     /** Message counts and timestamps of a queue, topic ({@code EntityPath.queue(topicName)}) or subscription. */
     public EntityRuntimeInfo runtimeInfo(EntityPath entity) {
-        return broker.runtimeInfo(entity);
+        return admin.runtimeInfo(entity);
     }
 
     // ---- sending ------------------------------------------------------------------------------

@@ -3,22 +3,16 @@ package dev.sbemu.core.internal;
 import dev.sbemu.core.BrokerException;
 import dev.sbemu.core.BrokeredMessage;
 import dev.sbemu.core.EntityPath;
-import dev.sbemu.core.EntityRuntimeInfo;
 import dev.sbemu.core.ErrorReason;
-import dev.sbemu.core.InvalidOptionException;
 import dev.sbemu.core.ExpiryMode;
+import dev.sbemu.core.InvalidOptionException;
 import dev.sbemu.core.JournalEvent;
 import dev.sbemu.core.JournalEvent.Type;
 import dev.sbemu.core.Message;
-import dev.sbemu.core.MessageState;
-import dev.sbemu.core.QueueOptions;
 import dev.sbemu.core.ReceiveMode;
-import dev.sbemu.core.RuleDescription;
 import dev.sbemu.core.SessionLock;
 import dev.sbemu.core.SubQueue;
-import dev.sbemu.core.SubscriptionOptions;
 import dev.sbemu.core.Tier;
-import dev.sbemu.core.TopicOptions;
 import dev.sbemu.core.Transaction;
 import dev.sbemu.core.VirtualClock;
 import java.time.Clock;
@@ -39,9 +33,11 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * The state of one namespace and every operation on it. Locking scheme: one lock per namespace
- * guards all of it, so transitions that cross entities (dead-lettering, forwarding, fan-out) are
- * atomic; blocking receivers wait on per-store conditions of that lock. Timers fire under it too.
+ * The state of one namespace and its messaging operations (send, receive, settle, sessions,
+ * transactions); {@link EntityAdministration} manages its entities. Locking scheme: one lock per
+ * namespace guards all of it, so transitions that cross entities (dead-lettering, forwarding,
+ * fan-out) are atomic; blocking receivers wait on per-store conditions of that lock. Timers fire
+ * under it too.
  */
 public final class Broker implements VirtualClock.TimerDriver {
     private static final int MAX_HOPS = 4;
@@ -53,8 +49,8 @@ public final class Broker implements VirtualClock.TimerDriver {
     final ExpiryMode expiryMode;
     final Tier tier;
     private final Consumer<JournalEvent> journal;
-    private final Map<String, QueueEntity> queues = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-    private final Map<String, TopicEntity> topics = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    final Map<String, QueueEntity> queues = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    final Map<String, TopicEntity> topics = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
     /** The clock is firing timers and has not reached its target yet: blocked receivers wait for {@link #wakeAll}. */
     private boolean advancing;
 
@@ -90,19 +86,12 @@ public final class Broker implements VirtualClock.TimerDriver {
                 + (detail.isEmpty() ? "" : ", " + detail)));
     }
 
-    private void journal(Type type, String entity, String detail) {
+    void journal(Type type, String entity, String detail) {
         journal.accept(new JournalEvent(now(), type, entity, -1, null, detail));
     }
 
-    <T> T runLocked(Supplier<T> action) {
-        return locked(action);
-    }
-
-    void runLocked(Runnable action) {
-        locked(action);
-    }
-
-    private <T> T locked(Supplier<T> action) {
+    /** Runs {@code action} under the namespace's lock. */
+    <T> T locked(Supplier<T> action) {
         lock.lock();
         try {
             return action.get();
@@ -111,7 +100,7 @@ public final class Broker implements VirtualClock.TimerDriver {
         }
     }
 
-    private void locked(Runnable action) {
+    void locked(Runnable action) {
         lock.lock();
         try {
             action.run();
@@ -132,238 +121,6 @@ public final class Broker implements VirtualClock.TimerDriver {
         locked(() -> {
             advancing = true;
             timers.fireDue(now);
-        });
-    }
-
-    // ---- queues -------------------------------------------------------------------------------
-
-    public QueueOptions createQueue(String name, QueueOptions options) {
-        Validation.queueOrTopicName("queue", name);
-        QueueOptions valid = Validation.queue(options, tier);
-        return locked(() -> {
-            checkNameFree(name);
-            checkForwardTargets(name, valid.forwardTo(), valid.forwardDeadLetteredMessagesTo());
-            QueueEntity queue = new QueueEntity(this, name, valid);
-            queues.put(name, queue);
-            queue.armAutoDelete();
-            journal(Type.ENTITY_CREATED, name, "queue");
-            return valid;
-        });
-    }
-
-    public QueueOptions getQueue(String name) {
-        return locked(() -> queue(name).options);
-    }
-
-    public QueueOptions updateQueue(String name, QueueOptions options) {
-        QueueOptions valid = Validation.queue(options, tier);
-        return locked(() -> {
-            QueueEntity queue = queue(name);
-            checkForwardTargets(name, valid.forwardTo(), valid.forwardDeadLetteredMessagesTo());
-            if (valid.requiresSession() != queue.options.requiresSession()
-                    || valid.enablePartitioning() != queue.options.enablePartitioning()) {
-                throw new InvalidOptionException("requiresSession/enablePartitioning",
-                        valid.requiresSession() + "/" + valid.enablePartitioning(),
-                        "cannot be changed on an existing queue");
-            }
-            queue.options = valid;
-            queue.updated();
-            journal(Type.ENTITY_UPDATED, name, "queue");
-            return valid;
-        });
-    }
-
-    public void deleteQueue(String name) {
-        locked(() -> delete(queue(name), Type.ENTITY_DELETED));
-    }
-
-    public List<String> queueNames() {
-        return locked(() -> new ArrayList<>(queues.keySet()));
-    }
-
-    public boolean queueExists(String name) {
-        return locked(() -> queues.containsKey(name));
-    }
-
-    // ---- topics and subscriptions ---------------------------------------------------------------
-
-    public TopicOptions createTopic(String name, TopicOptions options) {
-        Validation.queueOrTopicName("topic", name);
-        TopicOptions valid = Validation.topic(options, tier);
-        return locked(() -> {
-            checkNameFree(name);
-            TopicEntity topic = new TopicEntity(this, name, valid);
-            topics.put(name, topic);
-            topic.armAutoDelete();
-            journal(Type.ENTITY_CREATED, name, "topic");
-            return valid;
-        });
-    }
-
-    public TopicOptions getTopic(String name) {
-        return locked(() -> topic(name).options);
-    }
-
-    public TopicOptions updateTopic(String name, TopicOptions options) {
-        TopicOptions valid = Validation.topic(options, tier);
-        return locked(() -> {
-            TopicEntity topic = topic(name);
-            if (valid.enablePartitioning() != topic.options.enablePartitioning()) {
-                throw new InvalidOptionException("enablePartitioning", valid.enablePartitioning(),
-                        "cannot be changed on an existing topic");
-            }
-            topic.options = valid;
-            topic.updated();
-            journal(Type.ENTITY_UPDATED, name, "topic");
-            return valid;
-        });
-    }
-
-    public void deleteTopic(String name) {
-        locked(() -> delete(topic(name), Type.ENTITY_DELETED));
-    }
-
-    public List<String> topicNames() {
-        return locked(() -> new ArrayList<>(topics.keySet()));
-    }
-
-    public boolean topicExists(String name) {
-        return locked(() -> topics.containsKey(name));
-    }
-
-    public SubscriptionOptions createSubscription(String topicName, String name, SubscriptionOptions options,
-                                                  List<RuleDescription> rules) {
-        Validation.subscriptionName(name);
-        List<RuleDescription> initialRules = rules.isEmpty() ? List.of(RuleDescription.defaultRule()) : rules;
-        initialRules.forEach(rule -> Validation.ruleName(rule.name()));
-        SubscriptionOptions valid = Validation.subscription(options, tier);
-        return locked(() -> {
-            TopicEntity topic = topic(topicName);
-            if (topic.subscriptions.containsKey(name)) {
-                throw new BrokerException.EntityAlreadyExists(topicName + "/Subscriptions/" + name);
-            }
-            checkForwardTargets(topicName + "/Subscriptions/" + name, valid.forwardTo(),
-                    valid.forwardDeadLetteredMessagesTo());
-            SubscriptionEntity subscription = new SubscriptionEntity(this, topic, name, valid, initialRules);
-            topic.subscriptions.put(name, subscription);
-            subscription.armAutoDelete();
-            topic.touch();
-            journal(Type.ENTITY_CREATED, subscription.name, "subscription");
-            return valid;
-        });
-    }
-
-    public SubscriptionOptions getSubscription(String topicName, String name) {
-        return locked(() -> subscription(topicName, name).options);
-    }
-
-    public SubscriptionOptions updateSubscription(String topicName, String name, SubscriptionOptions options) {
-        SubscriptionOptions valid = Validation.subscription(options, tier);
-        return locked(() -> {
-            SubscriptionEntity subscription = subscription(topicName, name);
-            checkForwardTargets(subscription.name, valid.forwardTo(), valid.forwardDeadLetteredMessagesTo());
-            if (valid.requiresSession() != subscription.options.requiresSession()) {
-                throw new InvalidOptionException("requiresSession", valid.requiresSession(),
-                        "cannot be changed on an existing subscription");
-            }
-            subscription.options = valid;
-            subscription.updated();
-            journal(Type.ENTITY_UPDATED, subscription.name, "subscription");
-            return valid;
-        });
-    }
-
-    public void deleteSubscription(String topicName, String name) {
-        locked(() -> {
-            SubscriptionEntity subscription = subscription(topicName, name);
-            subscription.topic.touch();
-            delete(subscription, Type.ENTITY_DELETED);
-        });
-    }
-
-    public List<String> subscriptionNames(String topicName) {
-        return locked(() -> new ArrayList<>(topic(topicName).subscriptions.keySet()));
-    }
-
-    public boolean subscriptionExists(String topicName, String name) {
-        return locked(() -> topics.containsKey(topicName) && topics.get(topicName).subscriptions.containsKey(name));
-    }
-
-    // ---- rules ----------------------------------------------------------------------------------
-
-    public RuleDescription createRule(String topicName, String subscriptionName, RuleDescription rule) {
-        Validation.ruleName(rule.name());
-        return locked(() -> {
-            SubscriptionEntity subscription = subscription(topicName, subscriptionName);
-            if (subscription.rules.get(rule.name()) != null) {
-                throw new BrokerException.EntityAlreadyExists(subscription.name + "/Rules/" + rule.name());
-            }
-            subscription.rules.put(rule);
-            subscription.touch();
-            journal(Type.ENTITY_CREATED, subscription.name + "/Rules/" + rule.name(), "rule");
-            return rule;
-        });
-    }
-
-    public RuleDescription getRule(String topicName, String subscriptionName, String ruleName) {
-        return locked(() -> rule(subscription(topicName, subscriptionName), ruleName));
-    }
-
-    public RuleDescription updateRule(String topicName, String subscriptionName, RuleDescription rule) {
-        return locked(() -> {
-            SubscriptionEntity subscription = subscription(topicName, subscriptionName);
-            rule(subscription, rule.name());
-            subscription.rules.put(rule);
-            subscription.touch();
-            journal(Type.ENTITY_UPDATED, subscription.name + "/Rules/" + rule.name(), "rule");
-            return rule;
-        });
-    }
-
-    public void deleteRule(String topicName, String subscriptionName, String ruleName) {
-        locked(() -> {
-            SubscriptionEntity subscription = subscription(topicName, subscriptionName);
-            rule(subscription, ruleName);
-            subscription.rules.remove(ruleName);
-            subscription.touch();
-            journal(Type.ENTITY_DELETED, subscription.name + "/Rules/" + ruleName, "rule");
-        });
-    }
-
-    public List<RuleDescription> listRules(String topicName, String subscriptionName) {
-        return locked(() -> subscription(topicName, subscriptionName).rules.list());
-    }
-
-    private static RuleDescription rule(SubscriptionEntity subscription, String ruleName) {
-        RuleDescription rule = subscription.rules.get(ruleName);
-        if (rule == null) {
-            throw new BrokerException.EntityNotFound(subscription.name + "/Rules/" + ruleName);
-        }
-        return rule;
-    }
-
-    // ---- runtime counts -----------------------------------------------------------------------
-
-    /** Counts of a queue or topic ({@code path} names it) or of a subscription. */
-    public EntityRuntimeInfo runtimeInfo(EntityPath path) {
-        return locked(() -> {
-            if (!path.isSubscription() && topics.containsKey(path.topicOrQueue())) {
-                TopicEntity topic = topics.get(path.topicOrQueue());
-                long size = topic.sizeInBytes();
-                return new EntityRuntimeInfo(0, 0, topic.scheduledCount(), 0, 0, 0, size,
-                        topic.subscriptions.size(), topic.createdAt, topic.updatedAt, topic.accessedAt);
-            }
-            MessageSource source = source(path);
-            MessageStore main = source.main;
-            long active = main.count(MessageState.ACTIVE);
-            long deferred = main.count(MessageState.DEFERRED);
-            long scheduled = main.count(MessageState.SCHEDULED);
-            long dead = source.deadLetters.size();
-            long transferDead = source.transferDeadLetters.size();
-            long size = main.sizeInBytes + source.deadLetters.sizeInBytes + source.transferDeadLetters.sizeInBytes;
-            return new EntityRuntimeInfo(active, deferred, scheduled, dead, transferDead,
-                    active + deferred + scheduled + dead + transferDead, size, 0,
-                    source.createdAt, source.updatedAt, source.accessedAt);
         });
     }
 
@@ -694,7 +451,7 @@ public final class Broker implements VirtualClock.TimerDriver {
 
     // ---- lookup and deletion ------------------------------------------------------------------
 
-    private QueueEntity queue(String name) {
+    QueueEntity queue(String name) {
         QueueEntity queue = queues.get(name);
         if (queue == null) {
             throw new BrokerException.EntityNotFound(name);
@@ -702,7 +459,7 @@ public final class Broker implements VirtualClock.TimerDriver {
         return queue;
     }
 
-    private TopicEntity topic(String name) {
+    TopicEntity topic(String name) {
         TopicEntity topic = topics.get(name);
         if (topic == null) {
             throw new BrokerException.EntityNotFound(name);
@@ -710,7 +467,7 @@ public final class Broker implements VirtualClock.TimerDriver {
         return topic;
     }
 
-    private SubscriptionEntity subscription(String topicName, String name) {
+    SubscriptionEntity subscription(String topicName, String name) {
         SubscriptionEntity subscription = topic(topicName).subscriptions.get(name);
         if (subscription == null) {
             throw new BrokerException.EntityNotFound(topicName + "/Subscriptions/" + name);
@@ -731,13 +488,13 @@ public final class Broker implements VirtualClock.TimerDriver {
         return topic(name);
     }
 
-    private void checkNameFree(String name) {
+    void checkNameFree(String name) {
         if (queues.containsKey(name) || topics.containsKey(name)) {
             throw new BrokerException.EntityAlreadyExists(name);
         }
     }
 
-    private void checkForwardTargets(String source, String forwardTo, String forwardDeadLetteredTo) {
+    void checkForwardTargets(String source, String forwardTo, String forwardDeadLetteredTo) {
         String[] properties = {"forwardTo", "forwardDeadLetteredMessagesTo"};
         String[] targets = {forwardTo, forwardDeadLetteredTo};
         for (int i = 0; i < targets.length; i++) {
@@ -760,7 +517,7 @@ public final class Broker implements VirtualClock.TimerDriver {
         delete(entity, Type.AUTO_DELETED);
     }
 
-    private void delete(Entity entity, Type how) {
+    void delete(Entity entity, Type how) {
         entity.deleted = true;
         entity.cancelAutoDelete();
         entity.onDelete();

@@ -43,7 +43,7 @@ final class BrokerTransaction implements Transaction {
     @Override
     public void send(String entity, List<Message> messages) {
         List<StoredMessage> stored = broker.prepare(entity, messages);
-        broker.runLocked(() -> {
+        broker.locked(() -> {
             SendTarget target = broker.sendTarget(entity);
             stored.forEach(target::checkSendable);
             for (StoredMessage m : stored) {
@@ -63,7 +63,7 @@ final class BrokerTransaction implements Transaction {
     @Override
     public long[] schedule(String entity, List<Message> messages, Instant at) {
         List<StoredMessage> stored = broker.prepare(entity, messages);
-        return broker.runLocked(() -> {
+        return broker.locked(() -> {
             SendTarget target = broker.sendTarget(entity);
             long[] sequenceNumbers = new long[stored.size()];
             for (int i = 0; i < stored.size(); i++) {
@@ -110,7 +110,7 @@ final class BrokerTransaction implements Transaction {
     @Override
     public Instant renewLock(EntityPath entity, UUID lockToken) {
         settle(entity, lockToken, false, (source, store) -> source.renewLock(store, lockToken));
-        return broker.runLocked(() -> broker.now().plus(broker.source(entity).lockDuration()));
+        return broker.locked(() -> broker.now().plus(broker.source(entity).lockDuration()));
     }
 
     private interface Settlement {
@@ -118,7 +118,7 @@ final class BrokerTransaction implements Transaction {
     }
 
     private void settle(EntityPath entity, UUID lockToken, boolean terminal, Settlement settlement) {
-        broker.runLocked(() -> {
+        broker.locked(() -> {
             Operation operation = new Operation() {
                 public void validate() {
                     MessageSource source = broker.source(entity);
@@ -168,7 +168,7 @@ final class BrokerTransaction implements Transaction {
 
     @Override
     public void commit() {
-        broker.runLocked(() -> {
+        broker.locked(() -> {
             checkOpen();
             try {
                 operations.forEach(Operation::validate);
@@ -184,7 +184,7 @@ final class BrokerTransaction implements Transaction {
 
     @Override
     public void rollback() {
-        broker.runLocked(() -> {
+        broker.locked(() -> {
             checkOpen();
             end("was rolled back");
         });
