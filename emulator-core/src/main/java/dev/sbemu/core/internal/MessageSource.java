@@ -411,8 +411,4 @@ abstract class MessageSource extends Entity {
         }
         lazyExpiryDue.clear();
     }
-
-    long activeCount() {
-        return main.count(MessageState.ACTIVE);
-    }
 }
