@@ -170,7 +170,6 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
 
     /** Loop thread: puts taken messages on the wire, or gives them back. */
     private void deliver(List<BrokeredMessage> messages) {
-        outstanding.addAndGet(-messages.size());
         for (BrokeredMessage message : messages) {
             if (closed || sender.getCredit() <= 0) {
                 giveBack(message);
@@ -187,7 +186,13 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
             }
             sender.advance();
         }
-        credit = sender.getCredit();
+        // The messages stop counting as outstanding in the same step as the credit they used is taken off:
+        // a pump that saw them gone but the credit not yet lowered would take more than the client's credit,
+        // and what cannot be sent goes back (receive-and-delete: is lost).
+        synchronized (this) {
+            outstanding.addAndGet(-messages.size());
+            credit = sender.getCredit();
+        }
         startPump();
     }
 
