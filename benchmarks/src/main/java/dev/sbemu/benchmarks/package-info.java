@@ -1,4 +1,4 @@
 /**
- * JMH benchmarks of the emulator core and the SDK adapter.
+ * JMH benchmarks of the emulator core, the SDK adapter and the AMQP endpoint.
  */
 package dev.sbemu.benchmarks;
