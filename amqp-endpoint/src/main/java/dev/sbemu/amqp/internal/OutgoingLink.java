@@ -29,8 +29,9 @@ import org.apache.qpid.proton.engine.Sender;
 
 /**
  * A client's receiver: the broker sends an entity's messages on it as far as the client's link credit
- * allows. A worker thread (the pump) waits in the broker for as many messages as there is credit, in real
- * time, and hands them to the loop thread, which puts them on the wire; the client's dispositions (complete,
+ * allows. Messages already waiting when credit arrives are sent at once by the loop thread; otherwise a worker
+ * thread (the pump) waits in the broker for as many messages as there is credit, in real time, and hands them
+ * to the loop thread, which puts them on the wire; the client's dispositions (complete,
  * abandon, defer, dead-letter, in or out of a transaction) settle them in the broker. Peek-lock deliveries
  * carry the lock token as their tag and are settled by the broker once the outcome is applied (receiver
  * settle mode second), or rejected with the broker's error, e.g. {@code com.microsoft:message-lock-lost}.
@@ -79,7 +80,40 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
             drain = true;
             wakePump();
         }
+        if (!drain) {
+            deliverReady();
+        }
         startPump();
+    }
+
+    /**
+     * Loop thread: when no pump runs and nothing taken is still on its way, sends at once what the entity has
+     * ready, up to the credit, so a receive whose messages are already waiting costs no round trip through a
+     * worker thread (the pump is for waiting). A refusal is left to the pump, which meets it again and reports it.
+     */
+    private void deliverReady() {
+        int want;
+        synchronized (this) {
+            want = credit;
+            if (pumping || closed || outstanding.get() != 0 || want <= 0) {
+                return;
+            }
+        }
+        List<BrokeredMessage> taken;
+        try {
+            taken = take(want, Duration.ZERO);
+        } catch (RuntimeException e) {
+            return;
+        }
+        if (!taken.isEmpty()) {
+            outstanding.addAndGet(taken.size());
+            deliver(taken);
+        }
+    }
+
+    private List<BrokeredMessage> take(int want, Duration wait) {
+        return session == null ? context.namespace().receive(entity, mode, want, wait)
+                : context.namespace().receive(session, mode, want, wait);
     }
 
     private synchronized void startPump() {
@@ -117,8 +151,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
                 if (want > 0) {
                     Duration wait = draining ? Duration.ZERO : PUMP_WAIT;
                     try {
-                        taken = session == null ? context.namespace().receive(entity, mode, want, wait)
-                                : context.namespace().receive(session, mode, want, wait);
+                        taken = take(want, wait);
                     } catch (RuntimeException e) {
                         fail(e);
                         synchronized (this) {
