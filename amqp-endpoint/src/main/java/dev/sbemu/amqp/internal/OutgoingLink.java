@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.qpid.proton.amqp.messaging.Accepted;
@@ -49,9 +48,11 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
     private final EntityPath entity;
     private final ReceiveMode mode;
     private final SessionLock session;
-    private final AtomicInteger outstanding = new AtomicInteger();
-    private volatile int credit;
-    private volatile boolean drain;
+    // credit (the link's, as of the loop's last look) and outstanding (taken from the broker, not yet on the
+    // wire) change together under this object's lock, so the pump never asks for more than the link can take.
+    private int credit;
+    private int outstanding;
+    private boolean drain;
     private volatile boolean closed;
     private boolean pumping;
     private Thread pumpThread;
@@ -74,15 +75,14 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
 
     @Override
     public void onFlow() {
-        credit = sender.getCredit();
-        boolean drainAsked = sender.getDrain() && credit > 0;
-        if (drainAsked && !drain) {
-            drain = true;
-            wakePump();
+        synchronized (this) {
+            credit = sender.getCredit();
+            if (sender.getDrain() && credit > 0 && !drain) {
+                drain = true;
+                wakePump();
+            }
         }
-        if (!drain) {
-            deliverReady();
-        }
+        deliverReady();
         startPump();
     }
 
@@ -90,12 +90,13 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
      * Loop thread: when no pump runs and nothing taken is still on its way, sends at once what the entity has
      * ready, up to the credit, so a receive whose messages are already waiting costs no round trip through a
      * worker thread (the pump is for waiting). A refusal is left to the pump, which meets it again and reports it.
+     * No pump can start meanwhile: only the loop thread starts one.
      */
     private void deliverReady() {
         int want;
         synchronized (this) {
             want = credit;
-            if (pumping || closed || outstanding.get() != 0 || want <= 0) {
+            if (pumping || closed || drain || outstanding != 0 || want <= 0) {
                 return;
             }
         }
@@ -106,7 +107,9 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
             return;
         }
         if (!taken.isEmpty()) {
-            outstanding.addAndGet(taken.size());
+            synchronized (this) {
+                outstanding += taken.size();
+            }
             deliver(taken);
         }
     }
@@ -117,7 +120,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
     }
 
     private synchronized void startPump() {
-        if (pumping || closed || (credit - outstanding.get() <= 0 && !drain)) {
+        if (pumping || closed || (credit - outstanding <= 0 && !drain)) {
             return;
         }
         pumping = true;
@@ -140,7 +143,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
                 int want;
                 boolean draining;
                 synchronized (this) {
-                    want = credit - outstanding.get();
+                    want = credit - outstanding;
                     draining = drain;
                     if (closed || (want <= 0 && !draining)) {
                         pumping = false;
@@ -163,7 +166,9 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
                     }
                 }
                 if (!taken.isEmpty()) {
-                    outstanding.addAndGet(taken.size());
+                    synchronized (this) {
+                        outstanding += taken.size();
+                    }
                     List<BrokeredMessage> batch = taken;
                     connection.loop().execute(() -> deliver(batch));
                 } else if (draining) {
@@ -198,32 +203,29 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
         if (!closed && sender.getDrain()) {
             sender.drained();
         }
-        credit = sender.getCredit();
+        synchronized (this) {
+            credit = sender.getCredit();
+        }
     }
 
-    /** Loop thread: puts taken messages on the wire, or gives them back. */
+    /**
+     * Loop thread: puts taken messages on the wire. A peek-lock message the link can no longer take (closed,
+     * or its credit was lowered meanwhile) goes back to the broker; a receive-and-delete one, which cannot go
+     * back, waits in proton's link queue for credit (and is lost only if the link closes first, AMQP-11).
+     */
     private void deliver(List<BrokeredMessage> messages) {
         for (BrokeredMessage message : messages) {
-            if (closed || sender.getCredit() <= 0) {
+            boolean locked = message.lockToken() != null;
+            if (closed || (locked && sender.getCredit() <= 0)) {
                 giveBack(message);
                 continue;
             }
-            byte[] tag = message.lockToken() != null ? DotNetGuid.toBytes(message.lockToken())
-                    : ByteBuffer.allocate(8).putLong(++tags).array();
-            Delivery delivery = sender.delivery(tag);
+            byte[] tag = locked ? DotNetGuid.toBytes(message.lockToken()) : ByteBuffer.allocate(8).putLong(++tags).array();
+            Delivery delivery = Wire.send(sender, tag, AmqpMessages.toAmqp(message), !locked);
             delivery.setContext(message.lockToken());
-            byte[] bytes = AmqpMessages.encode(AmqpMessages.toAmqp(message));
-            sender.send(bytes, 0, bytes.length);
-            if (mode == ReceiveMode.RECEIVE_AND_DELETE) {
-                delivery.settle();
-            }
-            sender.advance();
         }
-        // The messages stop counting as outstanding in the same step as the credit they used is taken off:
-        // a pump that saw them gone but the credit not yet lowered would take more than the client's credit,
-        // and what cannot be sent goes back (receive-and-delete: is lost).
         synchronized (this) {
-            outstanding.addAndGet(-messages.size());
+            outstanding -= messages.size();
             credit = sender.getCredit();
         }
         startPump();
@@ -263,7 +265,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
             if (transactional != null) {
                 transaction = context.transaction(transactional.getTxnId());
                 if (transaction == null) {
-                    throw new IncomingLink.TransactionUnknown();
+                    throw new UnknownTransaction();
                 }
             }
             settle(lockToken, outcome, transaction);
@@ -275,11 +277,8 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
             } else {
                 delivery.disposition((DeliveryState) outcome);
             }
-        } catch (IncomingLink.TransactionUnknown e) {
-            delivery.disposition(IncomingLink.rejected(
-                    new ErrorCondition(AmqpErrors.TRANSACTION_UNKNOWN, e.getMessage())));
         } catch (RuntimeException e) {
-            delivery.disposition(IncomingLink.rejected(AmqpErrors.of(e)));
+            delivery.disposition(AmqpErrors.rejected(AmqpErrors.of(e)));
         }
         delivery.settle();
     }
