@@ -266,12 +266,22 @@ public final class Namespace implements AutoCloseable {
      * real time up to {@code maxWait} for the first message (CLK-3, LOCK-3).
      */
     public List<BrokeredMessage> receive(EntityPath entity, ReceiveMode mode, int maxMessages, Duration maxWait) {
-        return broker.receive(entity, mode, maxMessages, maxWait);
+        return broker.receive(entity, mode, maxMessages, maxWait, null);
+    }
+
+    /**
+     * As {@link #receive(EntityPath, ReceiveMode, int, Duration)}, ended by {@code cancellation}: when it
+     * is cancelled, before or during the wait, the call throws {@link java.util.concurrent.CancellationException}
+     * at once and takes no message (a closed client's pending receive).
+     */
+    public List<BrokeredMessage> receive(EntityPath entity, ReceiveMode mode, int maxMessages, Duration maxWait,
+                                         Cancellation cancellation) {
+        return broker.receive(entity, mode, maxMessages, maxWait, Objects.requireNonNull(cancellation, "cancellation"));
     }
 
     /** Receives what is available now, without waiting. */
     public List<BrokeredMessage> receive(EntityPath entity, ReceiveMode mode, int maxMessages) {
-        return broker.receive(entity, mode, maxMessages, Duration.ZERO);
+        return broker.receive(entity, mode, maxMessages, Duration.ZERO, null);
     }
 
     /** Deferred messages by sequence number (DLQ-4); numbers that are not deferred messages yield nothing. */
@@ -341,12 +351,27 @@ public final class Namespace implements AutoCloseable {
      * @throws BrokerException.InvalidOperation on an entity that does not require sessions (SES-5)
      */
     public SessionLock acceptSession(EntityPath entity, String sessionId, Duration maxWait) {
-        return broker.acceptSession(entity, sessionId, maxWait);
+        return broker.acceptSession(entity, sessionId, maxWait, null);
+    }
+
+    /**
+     * As {@link #acceptSession(EntityPath, String, Duration)}, ended by {@code cancellation}: when it is
+     * cancelled, before or during the wait, the call throws {@link java.util.concurrent.CancellationException}
+     * at once and locks no session.
+     */
+    public SessionLock acceptSession(EntityPath entity, String sessionId, Duration maxWait, Cancellation cancellation) {
+        return broker.acceptSession(entity, sessionId, maxWait, Objects.requireNonNull(cancellation, "cancellation"));
     }
 
     /** Receives from a held session, in sequence order: what is ready at once, else waits up to {@code maxWait}. */
     public List<BrokeredMessage> receive(SessionLock session, ReceiveMode mode, int maxMessages, Duration maxWait) {
-        return broker.receive(session, mode, maxMessages, maxWait);
+        return broker.receive(session, mode, maxMessages, maxWait, null);
+    }
+
+    /** As {@link #receive(SessionLock, ReceiveMode, int, Duration)}, ended by {@code cancellation}. */
+    public List<BrokeredMessage> receive(SessionLock session, ReceiveMode mode, int maxMessages, Duration maxWait,
+                                         Cancellation cancellation) {
+        return broker.receive(session, mode, maxMessages, maxWait, Objects.requireNonNull(cancellation, "cancellation"));
     }
 
     /** Deferred messages of the held session by sequence number (DLQ-4); others yield nothing. */

@@ -12,6 +12,7 @@ import dev.sbemu.core.EntityPath;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -141,6 +142,9 @@ public final class ProcessorImpl {
                 List<BrokeredMessage> taken;
                 try {
                     taken = receiver.receiveBatch(1, RECEIVE_WAIT);
+                } catch (CancellationException closed) {
+                    leaveBlocking();
+                    return; // the processor is stopping: its receiver was closed
                 } catch (RuntimeException e) {
                     leaveBlocking();
                     notifyError(ErrorMapper.map(e, ServiceBusErrorSource.RECEIVE, receiver.info()), receiver);
