@@ -8,6 +8,7 @@ import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 
 /**
  * The emulator's clock (SPEC CLK-1..3). It starts frozen and moves only when a test calls
@@ -127,6 +128,21 @@ public final class VirtualClock extends Clock {
         }
         shared.now = target;
         shared.listeners.forEach(Runnable::run);
+    }
+
+    /**
+     * Runs {@code action} while the clock stands still: no advance is under way while it runs and none
+     * starts before it returns, so a timer that is not due at the instant it reads cannot fire meanwhile.
+     * For clients whose work runs on virtual time and must check and act in one step (the SDK adapter
+     * checks that a lock is still held and registers its renewal, so a concurrent advance cannot expire
+     * the lock in between). {@code action} may advance the clock itself, but must not wait for another
+     * thread that does.
+     */
+    public <T> T whileStill(Supplier<T> action) {
+        Objects.requireNonNull(action, "action");
+        synchronized (shared.advanceLock) {
+            return action.get();
+        }
     }
 
     /**

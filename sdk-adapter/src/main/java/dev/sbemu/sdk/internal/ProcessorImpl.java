@@ -163,13 +163,17 @@ public final class ProcessorImpl {
         }
 
         private void handle(BrokeredMessage brokered) {
-            ServiceBusReceivedMessage message = WireCodec.toReceived(brokered);
             LockRenewals.Renewal renewal = null;
-            if (mode == ServiceBusReceiveMode.PEEK_LOCK && brokered.lockToken() != null
-                    && !maxAutoLockRenewDuration.isZero() && !maxAutoLockRenewDuration.isNegative()) {
-                renewal = renewals.start(brokered.lockedUntil(), maxAutoLockRenewDuration,
+            if (mode == ServiceBusReceiveMode.PEEK_LOCK && brokered.lockToken() != null) {
+                // the lock check and the renewal's start are one step against clock advances: a lock that
+                // lapsed since the receive means the message may be with another worker already
+                renewal = renewals.startIfHeld(brokered.lockedUntil(), maxAutoLockRenewDuration,
                         () -> receiver.source().renewLock(brokered.lockToken()), e -> { }, () -> { });
+                if (renewal == null) {
+                    return;
+                }
             }
+            ServiceBusReceivedMessage message = WireCodec.toReceived(brokered);
             Exception error = null;
             try {
                 processMessage.accept(SdkAccess.receivedMessageContext(client, message));
