@@ -37,7 +37,7 @@ class CancellationTest {
     }
 
     @Test
-    @DisplayName("a call made with a cancelled cancellation fails at once and takes nothing")
+    @DisplayName("CLK-5 a call made with a cancelled cancellation fails at once and takes nothing")
     void cancelledBefore() {
         ns.send("q", Message.ofText("m"));
         ns.send("sq", Message.builder().body("s").sessionId("A").build());
@@ -50,7 +50,7 @@ class CancellationTest {
     }
 
     @Test
-    @DisplayName("CLK-3 cancelling ends a waiting receive and a waiting accept at once")
+    @DisplayName("CLK-5 cancelling ends a waiting receive and a waiting accept at once")
     void cancelWhileWaiting() throws Exception {
         Cancellation c = new Cancellation();
         CompletableFuture<List<BrokeredMessage>> receive = CompletableFuture.supplyAsync(

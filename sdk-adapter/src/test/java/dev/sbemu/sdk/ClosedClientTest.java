@@ -79,7 +79,7 @@ class ClosedClientTest {
     }
 
     @Test
-    @DisplayName("closing a receiver ends a receiveMessages blocked on it with the SDK's terminated error")
+    @DisplayName("CLK-5 closing a receiver ends a receiveMessages blocked on it with the SDK's terminated error")
     void closeEndsBlockedReceive() {
         ServiceBusReceiverClient receiver = clients.receiver(EntityPath.queue("q"), ServiceBusReceiveMode.PEEK_LOCK);
         Blocked<List<ServiceBusReceivedMessage>> blocked = blockedIn(
@@ -93,7 +93,7 @@ class ClosedClientTest {
     }
 
     @Test
-    @DisplayName("a message sent after the close is not taken by the closed receiver: the next receiver gets it at once")
+    @DisplayName("CLK-5 a message sent after the close is not taken by the closed receiver: the next receiver gets it at once")
     void noMessageTakenForClosedReceiver() {
         ServiceBusReceiverClient receiver = clients.receiver(EntityPath.queue("q"), ServiceBusReceiveMode.PEEK_LOCK);
         Blocked<List<ServiceBusReceivedMessage>> blocked = blockedIn(
@@ -111,7 +111,7 @@ class ClosedClientTest {
     }
 
     @Test
-    @DisplayName("closing a receiver of an accepted session ends a receive blocked on it")
+    @DisplayName("CLK-5 closing a receiver of an accepted session ends a receive blocked on it")
     void closeEndsBlockedSessionReceive() {
         ServiceBusSenderClient sessionSender = clients.sender("sq");
         sessionSender.sendMessage(new ServiceBusMessage("first").setSessionId("A"));
@@ -132,7 +132,7 @@ class ClosedClientTest {
     }
 
     @Test
-    @DisplayName("SES-2 closing a session receiver client ends a pending acceptNextSession at once (disposed receiver)")
+    @DisplayName("CLK-5 SES-2 closing a session receiver client ends a pending acceptNextSession at once (disposed receiver)")
     void closeEndsPendingAcceptNextSession() {
         ServiceBusSessionReceiverClient sessions = clients.sessionReceiver(EntityPath.queue("sq"),
                 ServiceBusReceiveMode.PEEK_LOCK);

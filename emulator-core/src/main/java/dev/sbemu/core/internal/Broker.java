@@ -141,6 +141,7 @@ public final class Broker implements VirtualClock.TimerDriver {
     /** Schedules messages for {@code at} (SCH-1); returns their sequence numbers. */
     public long[] schedule(String entityName, List<Message> messages, Instant at) {
         Objects.requireNonNull(at, "at");
+        Validation.scheduledEnqueueTime(at);
         List<StoredMessage> stored = prepare(entityName, messages);
         stored.forEach(m -> m.scheduledEnqueueTime = at);
         return locked(() -> {
