@@ -274,6 +274,7 @@ public final class Broker implements VirtualClock.TimerDriver {
      */
     public SessionLock acceptSession(EntityPath path, String sessionId, Duration maxWait,
                                      Cancellation cancellation) {
+        Validation.sessionId(sessionId);
         long deadline = System.nanoTime() + Math.max(0, maxWait.toNanos());
         Runnable unregister = cancellation == null ? () -> { } : cancellation.onCancel(this::wakeWaiters);
         lock.lock();

@@ -31,6 +31,12 @@ final class Validation {
     static void queueOrTopicName(String kind, String name) {
         checkName(kind + " name", name, 260, PATH_NAME,
                 "letters, digits, '.', '-', '_' and '/', starting and ending with a letter or digit");
+        for (String segment : name.split("/")) {
+            if (segment.equalsIgnoreCase("subscriptions")) {
+                throw new InvalidOptionException(kind + " name", name, "no path segment 'Subscriptions': the service "
+                        + "addresses a subscription as <topic>/Subscriptions/<name> (LIM-2)");
+            }
+        }
     }
 
     static void subscriptionName(String name) {
@@ -159,6 +165,11 @@ final class Validation {
             throw new InvalidOptionException("partitionKey", m.partitionKey(),
                     "must equal the sessionId ('" + m.sessionId() + "') when both are set");
         }
+    }
+
+    /** LIM-2: a session id no message can carry cannot name a session to accept either. */
+    static void sessionId(String sessionId) {
+        fieldLength("sessionId", sessionId);
     }
 
     /** CLK-4: a schedule time the clock can reach. */
