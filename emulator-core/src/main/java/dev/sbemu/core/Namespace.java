@@ -6,6 +6,7 @@ import dev.sbemu.core.internal.Broker;
 import dev.sbemu.core.internal.EntityAdministration;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +37,8 @@ public final class Namespace implements AutoCloseable {
     private final Broker broker;
     private final EntityAdministration admin;
     private final Runnable onAdvance;
+    private final List<Runnable> closeListeners = new ArrayList<>();
+    private boolean closed;
 
     private Namespace(Builder b) {
         this.clock = b.clock != null ? b.clock : VirtualClock.startingNow();
@@ -400,12 +403,60 @@ public final class Namespace implements AutoCloseable {
         broker.releaseSession(session);
     }
 
-    /** Detaches the namespace from its clock and wakes blocked receivers. */
+    /**
+     * Runs {@code onClose} when this namespace closes (at once if it is closed already), so that what
+     * is built on it (clients, processors, an endpoint) stops with it. Returns what unregisters it, for
+     * a user that closes first.
+     */
+    public Runnable onClose(Runnable onClose) {
+        Objects.requireNonNull(onClose, "onClose");
+        synchronized (closeListeners) {
+            if (!closed) {
+                closeListeners.add(onClose);
+                return () -> {
+                    synchronized (closeListeners) {
+                        closeListeners.remove(onClose);
+                    }
+                };
+            }
+        }
+        onClose.run();
+        return () -> { };
+    }
+
+    /**
+     * Closes the namespace: first stops what was registered with {@link #onClose} (in registration
+     * order; a failing one does not keep the others from running), then detaches from its clock and
+     * wakes blocked receivers. Idempotent.
+     *
+     * @throws IllegalStateException when an {@code onClose} action failed (after all have run)
+     */
     @Override
     public void close() {
+        List<Runnable> toRun;
+        synchronized (closeListeners) {
+            toRun = closed ? List.of() : List.copyOf(closeListeners);
+            closed = true;
+            closeListeners.clear();
+        }
+        RuntimeException failure = null;
+        for (Runnable action : toRun) {
+            try {
+                action.run();
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = new IllegalStateException("Closing what was built on the namespace failed", e);
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
         clock.unregister(broker);
         clock.removeOnAdvance(onAdvance);
         broker.wakeAll();
+        if (failure != null) {
+            throw failure;
+        }
     }
 
     /** Configures a {@link Namespace}. */

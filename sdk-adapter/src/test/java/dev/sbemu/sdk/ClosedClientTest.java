@@ -2,10 +2,12 @@ package dev.sbemu.sdk;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.azure.messaging.servicebus.ServiceBusMessage;
+import com.azure.messaging.servicebus.ServiceBusProcessorClient;
 import com.azure.messaging.servicebus.ServiceBusReceivedMessage;
 import com.azure.messaging.servicebus.ServiceBusReceiverClient;
 import com.azure.messaging.servicebus.ServiceBusSenderClient;
@@ -147,5 +149,28 @@ class ClosedClientTest {
         ServiceBusReceiverClient next = clients.sessionReceiver(EntityPath.queue("sq"), ServiceBusReceiveMode.PEEK_LOCK)
                 .acceptNextSession();
         assertEquals("A", next.getSessionId());
+    }
+
+    @Test
+    @DisplayName("CLK-5 closing the namespace stops a processor built on it and ends a receive blocked on it")
+    void namespaceCloseStopsWhatIsBuiltOnIt() {
+        ServiceBusProcessorClient processor = clients.processor(EntityPath.queue("q"),
+                ProcessorOptions.of(context -> { }, error -> { }));
+        processor.start();
+        await().atMost(AWAIT).until(() -> !processorThreads().isEmpty());
+        ServiceBusReceiverClient receiver = clients.receiver(EntityPath.queue("q"), ServiceBusReceiveMode.PEEK_LOCK);
+        Blocked<List<ServiceBusReceivedMessage>> blocked = blockedIn(
+                () -> receiver.receiveMessages(1, LONG_WAIT).stream().collect(Collectors.toList()));
+
+        ns.close();
+
+        assertInstanceOf(RuntimeException.class, blocked.awaitFailure());
+        assertTrue(processorThreads().isEmpty(), () -> "processor threads left: " + processorThreads());
+        assertFalse(processor.isRunning());
+    }
+
+    private static List<String> processorThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
+                .filter(name -> name.startsWith("sbemu-processor-")).collect(Collectors.toList());
     }
 }
