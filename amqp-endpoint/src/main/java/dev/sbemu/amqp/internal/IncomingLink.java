@@ -1,0 +1,49 @@
+package dev.sbemu.amqp.internal;
+
+import dev.sbemu.core.Message;
+import dev.sbemu.core.Transaction;
+import java.util.List;
+import org.apache.qpid.proton.amqp.messaging.Accepted;
+import org.apache.qpid.proton.amqp.transaction.TransactionalState;
+import org.apache.qpid.proton.amqp.transport.DeliveryState;
+import org.apache.qpid.proton.engine.Delivery;
+import org.apache.qpid.proton.engine.Receiver;
+
+/**
+ * A client's sender to a queue or topic: each delivery (one message, or a batch envelope) is sent to the
+ * entity as one all-or-nothing send, in the delivery's transaction if it has one, and answered with
+ * Accepted or Rejected with the broker's error. A message with a future scheduled enqueue time is
+ * scheduled (SCH-1).
+ */
+final class IncomingLink extends ReceivingLink {
+    private final EndpointContext context;
+    private final String entity;
+
+    IncomingLink(EndpointContext context, Receiver receiver, String entity) {
+        super(receiver);
+        this.context = context;
+        this.entity = entity;
+    }
+
+    @Override
+    DeliveryState accept(byte[] bytes, Delivery delivery) {
+        try {
+            List<Message> messages = Wire.messages(bytes, delivery.getMessageFormat());
+            if (delivery.getRemoteState() instanceof TransactionalState transactional) {
+                Transaction transaction = context.transaction(transactional.getTxnId());
+                if (transaction == null) {
+                    throw new UnknownTransaction();
+                }
+                transaction.send(entity, messages);
+                TransactionalState done = new TransactionalState();
+                done.setTxnId(transactional.getTxnId());
+                done.setOutcome(Accepted.getInstance());
+                return done;
+            }
+            context.namespace().send(entity, messages);
+            return Accepted.getInstance();
+        } catch (RuntimeException e) {
+            return AmqpErrors.rejected(AmqpErrors.of(e));
+        }
+    }
+}
