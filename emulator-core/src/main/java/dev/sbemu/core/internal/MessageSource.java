@@ -318,6 +318,19 @@ abstract class MessageSource extends Entity {
         endDelivery(store, m);
     }
 
+    /**
+     * Ends the lock of {@code token} now, as if it had expired (an injected fault); false when that
+     * token holds no lock, or holds it through a session (whose lock is the session's).
+     */
+    boolean loseLock(MessageStore store, UUID token) {
+        StoredMessage m = store.locked.get(token);
+        if (m == null || m.sessionHolder != null) {
+            return false;
+        }
+        onLockExpired(m);
+        return true;
+    }
+
     /** A delivery ended without completion (abandon or lock expiry): DLQ-2, TTL-4, TTL-10. */
     void endDelivery(MessageStore store, StoredMessage m) {
         broker.timers.cancel(m.lockTimer);
