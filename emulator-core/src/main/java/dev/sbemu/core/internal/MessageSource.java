@@ -205,7 +205,8 @@ abstract class MessageSource extends Entity {
             if (peeked.size() >= max) {
                 break;
             }
-            if (store == main && !lazy && !m.isLocked() && m.isExpiredAt(now)) {
+            // TTL-15: the clock never expires a deferred message, so peek shows it past its expiry too
+            if (store == main && !lazy && !m.isLocked() && m.state != MessageState.DEFERRED && m.isExpiredAt(now)) {
                 continue;
             }
             peeked.add(m.snapshot(false, !lazy));

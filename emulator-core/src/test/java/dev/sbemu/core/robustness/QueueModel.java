@@ -222,7 +222,10 @@ final class QueueModel {
         return taken;
     }
 
-    /** PEEK-1: every state, by number; in EAGER mode an unlocked expired message is not shown. */
+    /**
+     * PEEK-1: every state, by number; in EAGER mode an unlocked expired message is not shown, except a
+     * deferred one, which the clock never expires (TTL-15).
+     */
     List<Msg> peek(Where where, long from, int n) {
         List<Msg> peeked = new ArrayList<>();
         for (Msg m : in(where)) {
@@ -232,7 +235,7 @@ final class QueueModel {
             if (m.seq < from) {
                 continue;
             }
-            if (where == Where.MAIN && !m.locked && m.expiredAt(now)) {
+            if (where == Where.MAIN && !m.locked && m.state != State.DEFERRED && m.expiredAt(now)) {
                 continue;
             }
             peeked.add(m);
