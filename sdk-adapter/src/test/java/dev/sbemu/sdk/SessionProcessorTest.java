@@ -8,6 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.azure.messaging.servicebus.ServiceBusMessage;
 import com.azure.messaging.servicebus.ServiceBusProcessorClient;
 import com.azure.messaging.servicebus.ServiceBusReceivedMessageContext;
+import com.azure.messaging.servicebus.ServiceBusSenderClient;
+import com.azure.messaging.servicebus.ServiceBusTransactionContext;
+import com.azure.messaging.servicebus.models.CompleteOptions;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.JournalEvent;
 import dev.sbemu.core.Namespace;
@@ -61,6 +64,29 @@ class SessionProcessorTest {
 
     private long sessionsReleased() {
         return ns.journal().events().stream().filter(e -> e.type() == JournalEvent.Type.SESSION_RELEASED).count();
+    }
+
+    @Test
+    @DisplayName("TXN-1 TXN-2 a session processor's handler completes its message and sends the result in one "
+            + "transaction")
+    void transactionInSessionProcessor() {
+        ns.createQueue("results");
+        send("cart", 2);
+        ServiceBusSenderClient results = clients.sender("results");
+        List<Throwable> errors = new CopyOnWriteArrayList<>();
+        ServiceBusProcessorClient processor = clients.processor(EntityPath.queue("sq"), ProcessorOptions.of(c -> {
+            ServiceBusTransactionContext tx = results.createTransaction();
+            results.sendMessage(new ServiceBusMessage("done " + c.getMessage().getBody()), tx);
+            c.complete(new CompleteOptions().setTransactionContext(tx));
+            results.commitTransaction(tx);
+        }, e -> errors.add(e.getException())).withSessions().withAutoComplete(false));
+
+        processor.start();
+        await().atMost(WAIT).until(() -> ns.runtimeInfo(EntityPath.queue("results")).activeMessageCount() == 2);
+        processor.close();
+
+        assertEquals(List.of(), errors);
+        assertEquals(0, ns.runtimeInfo(EntityPath.queue("sq")).totalMessageCount());
     }
 
     @Test
