@@ -55,7 +55,8 @@ final class KeyValueXml {
             if (p.getValue() == null) {
                 out.xsiNil();
             } else {
-                out.namespace(VALUE_PREFIX, Xml.XSD).xsiType(VALUE_PREFIX + ":" + TypedValueXml.type(p.getValue()))
+                out.namespace(VALUE_PREFIX, TypedValueXml.namespace(p.getValue()))
+                        .xsiType(VALUE_PREFIX + ":" + TypedValueXml.type(p.getValue()))
                         .text(TypedValueXml.text(p.getValue()));
             }
             out.end();
