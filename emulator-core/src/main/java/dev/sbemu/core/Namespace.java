@@ -310,7 +310,7 @@ public final class Namespace implements AutoCloseable {
      */
     public List<BrokeredMessage> peek(EntityPath entity, String sessionId, long fromSequenceNumber, int maxMessages) {
         Objects.requireNonNull(sessionId, "sessionId");
-        faults.before(Faults.Operation.MANAGEMENT, entity, null, sessionId);
+        faults.before(Faults.Operation.MANAGEMENT, entity);
         List<BrokeredMessage> mine = new ArrayList<>();
         long from = fromSequenceNumber;
         while (mine.size() < maxMessages) {
