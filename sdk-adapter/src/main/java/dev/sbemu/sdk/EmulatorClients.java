@@ -158,7 +158,8 @@ public final class EmulatorClients implements AutoCloseable {
         if (options.sessionEnabled()) {
             SessionProcessorImpl impl = new SessionProcessorImpl(namespace, entity, options.processMessage(),
                     options.processError(), options.maxConcurrentSessions(), options.maxConcurrentCalls(),
-                    options.autoComplete(), options.maxAutoLockRenewDuration(), options.receiveMode(), renewals,
+                    options.autoComplete(), options.maxAutoLockRenewDuration(), options.sessionIdleTimeout(),
+                    options.receiveMode(), renewals,
                     transactions, ClientInfo.of(FULLY_QUALIFIED_NAMESPACE, Receivers.sdkEntityPath(entity)));
             return track(SdkMocks.delegatingTo(ServiceBusProcessorClient.class, impl), impl::close);
         }

@@ -458,6 +458,46 @@ public final class Broker implements VirtualClock.TimerDriver {
         });
     }
 
+    // ---- injected faults ----------------------------------------------------------------------
+
+    /** Runs {@code action} under the lock when the virtual clock reaches {@code due} (a delay fault). */
+    public TimerQueue.Timer scheduleTimer(Instant due, Runnable action) {
+        return locked(() -> timers.schedule(due, action));
+    }
+
+    public void cancelTimer(TimerQueue.Timer timer) {
+        locked(() -> timers.cancel(timer));
+    }
+
+    /** Appends a journal event about an injected fault. */
+    public void journalFault(String entity, String detail) {
+        journal(Type.FAULT_INJECTED, entity, detail);
+    }
+
+    /**
+     * Ends a message's lock now, as its expiry would (the message returns, counted as a delivery);
+     * false when {@code lockToken} holds no lock on that entity, or holds it through a session.
+     */
+    public boolean loseLock(EntityPath path, UUID lockToken) {
+        return locked(() -> {
+            MessageSource source = source(path);
+            return source.loseLock(source.store(path.subQueue()), lockToken);
+        });
+    }
+
+    /** Ends a held session's lock now, as its expiry would; false when no receiver holds the session. */
+    public boolean loseSessionLock(EntityPath path, String sessionId) {
+        return locked(() -> {
+            MessageSource source = sessionSource(path);
+            SessionEntry held = source.sessions.heldOrNull(sessionId);
+            if (held == null) {
+                return false;
+            }
+            source.sessions.release(held, true);
+            return true;
+        });
+    }
+
     /** Wakes every blocked receiver so it re-checks (after a clock advance or on close). */
     public void wakeAll() {
         locked(() -> {

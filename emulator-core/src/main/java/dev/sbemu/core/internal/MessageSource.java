@@ -205,7 +205,8 @@ abstract class MessageSource extends Entity {
             if (peeked.size() >= max) {
                 break;
             }
-            if (store == main && !lazy && !m.isLocked() && m.isExpiredAt(now)) {
+            // TTL-15: the clock never expires a deferred message, so peek shows it past its expiry too
+            if (store == main && !lazy && !m.isLocked() && m.state != MessageState.DEFERRED && m.isExpiredAt(now)) {
                 continue;
             }
             peeked.add(m.snapshot(false, !lazy));
@@ -316,6 +317,19 @@ abstract class MessageSource extends Entity {
         }
         broker.journal(Type.LOCK_EXPIRED, store.pathText, m, "delivery " + (m.deliveryCount + 1));
         endDelivery(store, m);
+    }
+
+    /**
+     * Ends the lock of {@code token} now, as if it had expired (an injected fault); false when that
+     * token holds no lock, or holds it through a session (whose lock is the session's).
+     */
+    boolean loseLock(MessageStore store, UUID token) {
+        StoredMessage m = store.locked.get(token);
+        if (m == null || m.sessionHolder != null) {
+            return false;
+        }
+        onLockExpired(m);
+        return true;
     }
 
     /** A delivery ended without completion (abandon or lock expiry): DLQ-2, TTL-4, TTL-10. */

@@ -1,5 +1,6 @@
 package dev.sbemu.core.internal;
 
+import dev.sbemu.core.AuthorizationRule;
 import dev.sbemu.core.InvalidOptionException;
 import dev.sbemu.core.Message;
 import dev.sbemu.core.QueueOptions;
@@ -9,10 +10,15 @@ import dev.sbemu.core.TopicOptions;
 import dev.sbemu.core.VirtualClock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /** The service's limits on names, entity properties and message fields (LIM-2, LOCK-1, DLQ-2, ADI-2, DUP-1). */
 final class Validation {
+    static final int MAX_AUTHORIZATION_RULES = 12;
     static final Duration MIN_LOCK = Duration.ofSeconds(5);
     static final Duration MAX_LOCK = Duration.ofMinutes(5);
     static final Duration MIN_AUTO_DELETE = Duration.ofMinutes(5);
@@ -72,6 +78,7 @@ final class Validation {
         duplicateWindow(o.duplicateDetectionHistoryTimeWindow());
         maxSize(o.maxSizeInMegabytes());
         maxMessageSize(o.maxMessageSizeInKilobytes(), tier);
+        authorizationRules(o.authorizationRules());
         if (o.requiresSession() && o.forwardTo() != null) {
             throw new InvalidOptionException("forwardTo", o.forwardTo(),
                     "a session-enabled entity cannot forward messages (FWD-4)");
@@ -85,7 +92,23 @@ final class Validation {
         duplicateWindow(o.duplicateDetectionHistoryTimeWindow());
         maxSize(o.maxSizeInMegabytes());
         maxMessageSize(o.maxMessageSizeInKilobytes(), tier);
+        authorizationRules(o.authorizationRules());
         return o.toBuilder().defaultMessageTimeToLive(capTtl(o.defaultMessageTimeToLive(), tier)).build();
+    }
+
+    /** LIM-4: at most 12 shared access rules per entity, each name once. */
+    private static void authorizationRules(List<AuthorizationRule> rules) {
+        if (rules.size() > MAX_AUTHORIZATION_RULES) {
+            throw new InvalidOptionException("authorizationRules", rules.size() + " rules",
+                    "an entity has at most " + MAX_AUTHORIZATION_RULES + " authorization rules");
+        }
+        Set<String> names = new HashSet<>();
+        for (AuthorizationRule rule : rules) {
+            if (!names.add(rule.keyName().toLowerCase(Locale.ROOT))) {
+                throw new InvalidOptionException("authorizationRules", rule.keyName(),
+                        "each authorization rule needs its own key name");
+            }
+        }
     }
 
     static SubscriptionOptions subscription(SubscriptionOptions o, Tier tier) {
