@@ -235,13 +235,17 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
                 }
             }
             settle(lockToken, outcome, transaction);
+            // A dead-letter is confirmed by a rejected outcome without the client's error: the JavaScript SDK
+            // takes any error in the settled state for a failed settlement (the Java SDK compares only the
+            // outcome's type).
+            Outcome applied = outcome instanceof Rejected ? new Rejected() : outcome;
             if (transactional != null) {
                 TransactionalState done = new TransactionalState();
                 done.setTxnId(transactional.getTxnId());
-                done.setOutcome(outcome);
+                done.setOutcome(applied);
                 delivery.disposition(done);
             } else {
-                delivery.disposition((DeliveryState) outcome);
+                delivery.disposition((DeliveryState) applied);
             }
         } catch (RuntimeException e) {
             delivery.disposition(AmqpErrors.rejected(AmqpErrors.of(e)));

@@ -37,6 +37,16 @@ final class Values {
             BigInteger big = (BigInteger) value;
             return big.bitLength() < Long.SIZE ? (Object) big.longValue() : (Object) big.doubleValue();
         }
+        if (value instanceof Number other) {
+            // Other numbers are integral ones of other libraries: AMQP's unsigned integers (proton-j's
+            // UnsignedInteger, ...) come from clients that send a positive integer as uint (rhea, the
+            // JavaScript SDK's AMQP library). The service compares them as numbers.
+            try {
+                return normalize(new BigInteger(other.toString()));
+            } catch (NumberFormatException notIntegral) {
+                return other.doubleValue();
+            }
+        }
         if (value instanceof Character) {
             return value.toString();
         }
