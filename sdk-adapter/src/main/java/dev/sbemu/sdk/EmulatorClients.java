@@ -81,7 +81,8 @@ public final class EmulatorClients implements AutoCloseable {
      * {@code namespace} (the {@code amqp-endpoint} module's {@code ServiceBusEmulatorServer}). The administration
      * clients stay in process. Differences from {@link #of(Namespace)}: the SDK's own timers (try-timeout,
      * processors' automatic lock renewal) run on the wall clock, and receivers are built without automatic lock
-     * renewal (as the in-process receivers), so that locks time out when the test advances the virtual clock.
+     * renewal and without auto-completion (as the in-process receivers), so that locks time out when the test
+     * advances the virtual clock and the caller settles what it receives.
      */
     public static EmulatorClients connectingTo(Namespace namespace, String connectionString) {
         Objects.requireNonNull(namespace, "namespace");

@@ -28,8 +28,10 @@ import java.time.Duration;
  * <p>Receivers and session receivers are built with automatic lock renewal off
  * ({@code maxAutoLockRenewDuration(Duration.ZERO)}), as the in-process receivers behave: the SDK renews on the
  * wall clock, while the broker's locks run on the namespace's virtual clock, so a renewal would keep a lock
- * alive that the test expects to time out when it advances the clock. Processors keep the renewal their
- * {@link ProcessorOptions} ask for.
+ * alive that the test expects to time out when it advances the clock. They are also built with
+ * {@code disableAutoComplete()}: the in-process async receivers leave settling to the caller, while the SDK's
+ * async receiver would complete each message its {@code receiveMessages()} flux hands on (the sync receivers
+ * never auto-complete). Processors keep the renewal and auto-completion their {@link ProcessorOptions} ask for.
  */
 public final class ConnectionStringClients {
     private final ServiceBusClientBuilder builder;
@@ -55,7 +57,7 @@ public final class ConnectionStringClients {
     }
 
     private ServiceBusReceiverClientBuilder receiverBuilder(EntityPath entity, ServiceBusReceiveMode mode) {
-        ServiceBusReceiverClientBuilder receiver = builder.receiver().receiveMode(mode)
+        ServiceBusReceiverClientBuilder receiver = builder.receiver().receiveMode(mode).disableAutoComplete()
                 .maxAutoLockRenewDuration(Duration.ZERO).subQueue(sdkSubQueue(entity.subQueue()));
         return entity.isSubscription()
                 ? receiver.topicName(entity.topicOrQueue()).subscriptionName(entity.subscription())
@@ -74,7 +76,7 @@ public final class ConnectionStringClients {
                                                                          ServiceBusReceiveMode mode) {
         requireNoSubQueue(entity, "session receiver");
         ServiceBusSessionReceiverClientBuilder receiver = builder.sessionReceiver().receiveMode(mode)
-                .maxAutoLockRenewDuration(Duration.ZERO);
+                .disableAutoComplete().maxAutoLockRenewDuration(Duration.ZERO);
         return entity.isSubscription()
                 ? receiver.topicName(entity.topicOrQueue()).subscriptionName(entity.subscription())
                 : receiver.queueName(entity.topicOrQueue());
