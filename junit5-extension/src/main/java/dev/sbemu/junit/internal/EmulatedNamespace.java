@@ -32,7 +32,12 @@ public final class EmulatedNamespace implements AutoCloseable {
         this.owner = owner;
     }
 
-    /** Owns {@code namespace}: closing closes it (and its endpoint). */
+    /** Owns {@code namespace}, with in-process clients: closing closes it (and its endpoint). */
+    public static EmulatedNamespace owning(Namespace namespace) {
+        return owning(namespace, ClientMode.IN_PROCESS);
+    }
+
+    /** Owns {@code namespace}, with clients made as {@code mode} says: closing closes it (and its endpoint). */
     public static EmulatedNamespace owning(Namespace namespace, ClientMode mode) {
         return new EmulatedNamespace(namespace, mode, null);
     }
