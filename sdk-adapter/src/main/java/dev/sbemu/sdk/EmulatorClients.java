@@ -37,8 +37,8 @@ import java.util.Objects;
 import java.util.UUID;
 
 /**
- * Creates real Azure SDK client instances wired to an emulated {@link Namespace}. Closing it closes
- * every client and processor it created. Thread-safe.
+ * Creates real Azure SDK client instances wired to an emulated {@link Namespace}. Closing it, or
+ * closing the namespace, closes every client and stops every processor it created. Thread-safe.
  *
  * <p>The clients are instances of the SDK's own (final) types; operations the emulator does not
  * support throw {@link UnsupportedOperationException} naming the method. Time-based client work
@@ -60,6 +60,7 @@ public final class EmulatorClients implements AutoCloseable {
     private final List<AutoCloseable> created = new ArrayList<>();
     /** Non-null when the clients are built with the SDK's builder from a connection string. */
     private final ConnectionStringClients built;
+    private final Runnable stopFollowingNamespace;
     private boolean closed;
 
     private EmulatorClients(Namespace namespace, ConnectionStringClients built) {
@@ -67,6 +68,7 @@ public final class EmulatorClients implements AutoCloseable {
         this.built = built;
         this.renewals = new LockRenewals(namespace.clock());
         this.transactions = new TransactionRegistry(namespace);
+        this.stopFollowingNamespace = namespace.onClose(this::close);
     }
 
     /** Clients for {@code namespace}. */
@@ -285,6 +287,9 @@ public final class EmulatorClients implements AutoCloseable {
             }
         }
         renewals.close();
+        if (stopFollowingNamespace != null) { // null when the namespace was closed before this was made
+            stopFollowingNamespace.run();
+        }
         if (failure != null) {
             throw failure;
         }
