@@ -12,7 +12,8 @@ import org.apiguardian.api.API;
 /**
  * Marks a field that {@link ServiceBusEmulator} fills before each test with one of the types it injects
  * without {@link Entity}: {@code VirtualClock}, {@code java.time.Clock}, {@code Namespace}, {@code Journal},
- * {@code EmulatorClients}, {@code ServiceBusAdministrationClient}, {@code ServiceBusAdministrationAsyncClient}.
+ * {@code EmulatorClients}, {@code ServiceBusAdministrationClient}, {@code ServiceBusAdministrationAsyncClient},
+ * {@code ServiceBusEmulatorServer} (the namespace's AMQP endpoint, started on first use).
  * Parameters need no marker.
  *
  * <pre>{@code

@@ -13,7 +13,7 @@ import java.util.function.Predicate;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.platform.commons.support.AnnotationSupport;
 
-/** Fills fields annotated with {@link Entity} or {@link Emulated}, and describes injection targets for messages. */
+/** Fills fields annotated with {@link Entity}, {@link Emulated} or {@link ConnectionString}, and describes injection targets for messages. */
 final class FieldInjector {
 
     private FieldInjector() {
@@ -43,6 +43,7 @@ final class FieldInjector {
     private static Set<Field> annotatedFields(Class<?> type, Predicate<Field> which) {
         Set<Field> fields = new LinkedHashSet<>(AnnotationSupport.findAnnotatedFields(type, Entity.class, which));
         fields.addAll(AnnotationSupport.findAnnotatedFields(type, Emulated.class, which));
+        fields.addAll(AnnotationSupport.findAnnotatedFields(type, ConnectionString.class, which));
         return fields;
     }
 
@@ -50,7 +51,9 @@ final class FieldInjector {
         if (Modifier.isFinal(field.getModifiers())) {
             throw new InjectionException("Cannot inject " + describe(field) + ": it is final");
         }
-        Object value = Injection.resolve(field.getType(), field.getAnnotation(Entity.class), describe(field), scope);
+        Object value = field.isAnnotationPresent(ConnectionString.class)
+                ? Injection.connectionString(field.getType(), field.getAnnotation(Entity.class), describe(field), scope)
+                : Injection.resolve(field.getType(), field.getAnnotation(Entity.class), describe(field), scope);
         try {
             field.setAccessible(true);
             field.set(instance, value);

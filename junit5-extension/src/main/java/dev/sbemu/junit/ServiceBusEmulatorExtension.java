@@ -2,6 +2,7 @@ package dev.sbemu.junit;
 
 import dev.sbemu.junit.ServiceBusEmulator.Lifecycle;
 import dev.sbemu.junit.config.EmulatorConfigException;
+import dev.sbemu.junit.internal.ClientMode;
 import dev.sbemu.junit.internal.ConfigLoader;
 import dev.sbemu.junit.internal.EmulatedNamespace;
 import dev.sbemu.junit.internal.EmulatorDeclaration;
@@ -77,7 +78,7 @@ final class ServiceBusEmulatorExtension implements BeforeAllCallback, BeforeEach
 
     @Override
     public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
-        return Injection.claims(parameter.getParameter().getType(),
+        return parameter.isAnnotated(ConnectionString.class) || Injection.claims(parameter.getParameter().getType(),
                 parameter.isAnnotated(Entity.class));
     }
 
@@ -85,8 +86,11 @@ final class ServiceBusEmulatorExtension implements BeforeAllCallback, BeforeEach
     public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
         String target = FieldInjector.describe(parameter);
         try {
-            return Injection.resolve(parameter.getParameter().getType(),
-                    parameter.findAnnotation(Entity.class).orElse(null), target, scope(context, target));
+            Class<?> type = parameter.getParameter().getType();
+            Entity entity = parameter.findAnnotation(Entity.class).orElse(null);
+            return parameter.isAnnotated(ConnectionString.class)
+                    ? Injection.connectionString(type, entity, target, scope(context, target))
+                    : Injection.resolve(type, entity, target, scope(context, target));
         } catch (InjectionException | InvalidTopologyException | EmulatorConfigException e) {
             throw new ParameterResolutionException(e.getMessage(), e);
         }
@@ -148,13 +152,18 @@ final class ServiceBusEmulatorExtension implements BeforeAllCallback, BeforeEach
                     + "@ServiceBusEmulator(lifecycle = Lifecycle.PER_CLASS) to share one namespace across the class");
         }
         EmulatedNamespace owned = owner.getStore(STORE).getOrComputeIfAbsent(new ScopeKey(owner.getUniqueId()),
-                key -> EmulatedNamespace.owning(declaration.start()), EmulatedNamespace.class);
+                key -> EmulatedNamespace.owning(declaration.start(), clientMode(context)), EmulatedNamespace.class);
         ExtensionContext method = nearest(context, Method.class);
         if (method == null || method == owner) {
             return owned;
         }
         return method.getStore(STORE).getOrComputeIfAbsent(new ScopeKey(method.getUniqueId()),
-                key -> EmulatedNamespace.borrowing(owned.namespace()), EmulatedNamespace.class);
+                key -> EmulatedNamespace.borrowing(owned), EmulatedNamespace.class);
+    }
+
+    /** How the injected clients are made: the configuration parameter {@value ClientMode#PARAMETER}. */
+    private static ClientMode clientMode(ExtensionContext context) {
+        return ClientMode.parse(context.getConfigurationParameter(ClientMode.PARAMETER).orElse(null));
     }
 
     private Optional<EmulatedNamespace> existingScope(ExtensionContext context) {

@@ -16,7 +16,8 @@ class MisuseTest {
             + "ServiceBusSenderAsyncClient, ServiceBusReceiverClient, ServiceBusReceiverAsyncClient, "
             + "ServiceBusSessionReceiverClient, ServiceBusSessionReceiverAsyncClient, ServiceBusRuleManagerClient, "
             + "ServiceBusRuleManagerAsyncClient; without @Entity: VirtualClock, Clock, Namespace, Journal, "
-            + "EmulatorClients, ServiceBusAdministrationClient, ServiceBusAdministrationAsyncClient.";
+            + "EmulatorClients, ServiceBusAdministrationClient, ServiceBusAdministrationAsyncClient, "
+            + "ServiceBusEmulatorServer; a String with @ConnectionString.";
 
     private static Throwable failureOf(Class<?> fixture) {
         return Kit.failure(Kit.run(fixture));

@@ -10,6 +10,7 @@ import com.azure.messaging.servicebus.ServiceBusSessionReceiverAsyncClient;
 import com.azure.messaging.servicebus.ServiceBusSessionReceiverClient;
 import com.azure.messaging.servicebus.administration.ServiceBusAdministrationAsyncClient;
 import com.azure.messaging.servicebus.administration.ServiceBusAdministrationClient;
+import dev.sbemu.amqp.ServiceBusEmulatorServer;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Journal;
 import dev.sbemu.core.Namespace;
@@ -24,7 +25,8 @@ import java.util.stream.Collectors;
 public final class Injection {
     /** Types injected without {@link Entity}. */
     static final List<Class<?>> PLAIN = List.of(VirtualClock.class, Clock.class, Namespace.class, Journal.class,
-            EmulatorClients.class, ServiceBusAdministrationClient.class, ServiceBusAdministrationAsyncClient.class);
+            EmulatorClients.class, ServiceBusAdministrationClient.class, ServiceBusAdministrationAsyncClient.class,
+            ServiceBusEmulatorServer.class);
     /** Types injected with {@link Entity}. */
     static final List<Class<?>> WITH_ENTITY = List.of(ServiceBusSenderClient.class, ServiceBusSenderAsyncClient.class,
             ServiceBusReceiverClient.class, ServiceBusReceiverAsyncClient.class, ServiceBusSessionReceiverClient.class,
@@ -33,7 +35,7 @@ public final class Injection {
 
     /** The sentence listing what can be injected. */
     public static final String INJECTABLE = "@ServiceBusEmulator injects, with @Entity: " + names(WITH_ENTITY)
-            + "; without @Entity: " + names(PLAIN) + ".";
+            + "; without @Entity: " + names(PLAIN) + "; a String with @ConnectionString.";
 
     private Injection() {
     }
@@ -46,7 +48,23 @@ public final class Injection {
         String pkg = type.getPackageName();
         return hasEntity || PLAIN.contains(type) || WITH_ENTITY.contains(type)
                 || pkg.startsWith("com.azure.messaging.servicebus") || pkg.equals("dev.sbemu.core")
-                || pkg.equals("dev.sbemu.sdk");
+                || pkg.equals("dev.sbemu.sdk") || pkg.equals("dev.sbemu.amqp");
+    }
+
+    /**
+     * The value of a parameter or field marked {@code @ConnectionString}: the connection string of the
+     * namespace's AMQP endpoint, which starts now if no test of the namespace has asked for it yet.
+     */
+    public static String connectionString(Class<?> type, Entity entity, String target, EmulatedNamespace scope) {
+        if (type != String.class) {
+            throw new InjectionException("Cannot inject " + target + ": @ConnectionString marks a String; inject "
+                    + "the ServiceBusEmulatorServer (no annotation) for more than its connection string");
+        }
+        if (entity != null) {
+            throw new InjectionException("Cannot inject " + target + ": a connection string is the namespace's, "
+                    + "not an entity's; remove @Entity");
+        }
+        return scope.server().getConnectionString();
     }
 
     /** Whether the type can be injected into an {@code @Emulated} field. */
@@ -96,6 +114,9 @@ public final class Injection {
         }
         if (type == EmulatorClients.class) {
             return scope.clients();
+        }
+        if (type == ServiceBusEmulatorServer.class) {
+            return scope.server();
         }
         if (type == ServiceBusAdministrationClient.class) {
             return scope.clients().administrationClient();
