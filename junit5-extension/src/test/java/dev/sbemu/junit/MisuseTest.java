@@ -82,7 +82,7 @@ class MisuseTest {
                 + "be between PT5S and PT5M.");
         assertConfigurationError(MisuseFixtures.MissingForwardTarget.class, "@Queue(name = \"orders\").forwardTo in "
                 + "@ServiceBusEmulator on " + FIXTURES + "MissingForwardTarget: Invalid forwardTo 'nowhere': the "
-                + "destination must be an existing queue or topic (FWD-1).");
+                + "destination must be an existing queue or topic.");
     }
 
     @Test

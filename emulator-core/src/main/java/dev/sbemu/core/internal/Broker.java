@@ -508,7 +508,7 @@ public final class Broker implements VirtualClock.TimerDriver {
             }
             if (!queues.containsKey(target) && !topics.containsKey(target)) {
                 throw new InvalidOptionException(properties[i], target,
-                        "the destination must be an existing queue or topic (FWD-1)");
+                        "the destination must be an existing queue or topic");
             }
         }
     }

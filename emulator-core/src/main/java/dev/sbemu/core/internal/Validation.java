@@ -66,7 +66,7 @@ final class Validation {
         maxMessageSize(o.maxMessageSizeInKilobytes(), tier);
         if (o.requiresSession() && o.forwardTo() != null) {
             throw new InvalidOptionException("forwardTo", o.forwardTo(),
-                    "a session-enabled entity cannot forward messages (FWD-4)");
+                    "a session-enabled entity cannot forward messages");
         }
         return o.toBuilder().defaultMessageTimeToLive(capTtl(o.defaultMessageTimeToLive(), tier)).build();
     }
@@ -87,7 +87,7 @@ final class Validation {
         autoDelete(o.autoDeleteOnIdle());
         if (o.requiresSession() && o.forwardTo() != null) {
             throw new InvalidOptionException("forwardTo", o.forwardTo(),
-                    "a session-enabled entity cannot forward messages (FWD-4)");
+                    "a session-enabled entity cannot forward messages");
         }
         return o.toBuilder().defaultMessageTimeToLive(capTtl(o.defaultMessageTimeToLive(), tier)).build();
     }
@@ -117,7 +117,7 @@ final class Validation {
 
     static void autoDelete(Duration d) {
         if (d.compareTo(MIN_AUTO_DELETE) < 0) {
-            throw new InvalidOptionException("autoDeleteOnIdle", d, "must be at least PT5M (ADI-2)");
+            throw new InvalidOptionException("autoDeleteOnIdle", d, "must be at least PT5M");
         }
     }
 

@@ -252,7 +252,7 @@ class EmulatorConfigTest {
         assertEquals("Config.json: UserConfig.Namespaces[0].Queues[0].Name is missing or empty: every queue needs a "
                 + "Name", failure(queues("[ { \"Properties\": { } } ]")).getMessage());
         assertEquals("Config.json: UserConfig.Namespaces[0].Queues[0].Properties.ForwardTo: Invalid forwardTo "
-                + "'nowhere': the destination must be an existing queue or topic (FWD-1).",
+                + "'nowhere': the destination must be an existing queue or topic.",
                 failure(queues("[ { \"Name\": \"q\", \"Properties\": { \"ForwardTo\": \"nowhere\" } } ]"))
                         .getMessage());
         assertEquals("Config.json: UserConfig.Namespaces[0].Queues[1].Name: The messaging entity 'q' already exists.",
