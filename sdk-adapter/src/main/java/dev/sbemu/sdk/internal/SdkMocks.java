@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import org.mockito.Mockito;
 import org.mockito.invocation.InvocationOnMock;
 import org.mockito.stubbing.Answer;
@@ -35,6 +36,17 @@ public final class SdkMocks {
         Map<Method, Method> table = TABLES.computeIfAbsent(type, t -> new ConcurrentHashMap<>())
                 .computeIfAbsent(impl.getClass(), c -> table(type, c));
         return Mockito.mock(type, withSettings().stubOnly().defaultAnswer(new Delegating(type, impl, table)));
+    }
+
+    /**
+     * An instance of {@code type} that creates its target with {@code create} on its first call and forwards every
+     * call to it: a receiver that accepts its session when the test first uses it rather than when it is injected.
+     * Before that first call, {@code toString()} returns {@code description} and {@code close()} closes nothing.
+     */
+    public static <T> T lazy(Class<T> type, Supplier<? extends T> create, String description) {
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(create, "create");
+        return Mockito.mock(type, withSettings().stubOnly().defaultAnswer(new Lazy(create, description)));
     }
 
     private static Map<Method, Method> table(Class<?> type, Class<?> implClass) {
@@ -70,6 +82,55 @@ public final class SdkMocks {
             return target;
         } catch (NoSuchMethodException e) {
             return null;
+        }
+    }
+
+    /** Creates the target on the first call (one thread creates it, others wait), then forwards to it. */
+    private static final class Lazy implements Answer<Object> {
+        private final Supplier<?> create;
+        private final String description;
+        private Object target;
+        private boolean closed;
+
+        Lazy(Supplier<?> create, String description) {
+            this.create = create;
+            this.description = description;
+        }
+
+        @Override
+        public Object answer(InvocationOnMock invocation) throws Throwable {
+            Method invoked = invocation.getMethod();
+            String name = invoked.getName();
+            boolean noArguments = invoked.getParameterCount() == 0;
+            if (name.equals("hashCode") && noArguments) {
+                return System.identityHashCode(invocation.getMock());
+            }
+            if (name.equals("equals") && invoked.getParameterCount() == 1) {
+                return invocation.getMock() == invocation.getArgument(0);
+            }
+            Object to;
+            synchronized (this) {
+                if (target == null) {
+                    if (name.equals("toString") && noArguments) {
+                        return description;
+                    }
+                    if (name.equals("close") && noArguments) {
+                        closed = true;
+                        return null;
+                    }
+                    if (closed) {
+                        throw new IllegalStateException("Cannot perform operation '" + name
+                                + "' on a disposed receiver.");
+                    }
+                    target = create.get();
+                }
+                to = target;
+            }
+            try {
+                return invoked.invoke(to, invocation.getArguments());
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
+            }
         }
     }
 
