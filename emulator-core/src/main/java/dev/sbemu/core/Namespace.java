@@ -6,6 +6,7 @@ import dev.sbemu.core.internal.Broker;
 import dev.sbemu.core.internal.EntityAdministration;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +29,8 @@ import java.util.UUID;
 public final class Namespace implements AutoCloseable {
     /** Journal events kept by default. */
     public static final int DEFAULT_JOURNAL_CAPACITY = 10_000;
+    /** The most messages one core peek returns. */
+    private static final int PEEK_PAGE = 250;
 
     private final VirtualClock clock;
     private final Tier tier;
@@ -284,6 +287,29 @@ public final class Namespace implements AutoCloseable {
     /** Up to {@code maxMessages} (at most 250) messages from {@code fromSequenceNumber} on, without locking (PEEK-1). */
     public List<BrokeredMessage> peek(EntityPath entity, long fromSequenceNumber, int maxMessages) {
         return broker.peek(entity, fromSequenceNumber, maxMessages);
+    }
+
+    /**
+     * Up to {@code maxMessages} messages of one session from {@code fromSequenceNumber} on, without locking,
+     * as the service's peek with a session id shows them (PEEK-1); the session need not be locked.
+     */
+    public List<BrokeredMessage> peek(EntityPath entity, String sessionId, long fromSequenceNumber, int maxMessages) {
+        Objects.requireNonNull(sessionId, "sessionId");
+        List<BrokeredMessage> mine = new ArrayList<>();
+        long from = fromSequenceNumber;
+        while (mine.size() < maxMessages) {
+            List<BrokeredMessage> page = broker.peek(entity, from, PEEK_PAGE);
+            for (BrokeredMessage m : page) {
+                if (sessionId.equals(m.message().sessionId()) && mine.size() < maxMessages) {
+                    mine.add(m);
+                }
+            }
+            if (page.size() < PEEK_PAGE) {
+                break;
+            }
+            from = page.get(page.size() - 1).sequenceNumber() + 1;
+        }
+        return mine;
     }
 
     /** @throws BrokerException.MessageLockLost when the lock expired or the message was settled (DLQ-3) */

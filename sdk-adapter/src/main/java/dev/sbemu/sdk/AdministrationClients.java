@@ -1,5 +1,6 @@
 package dev.sbemu.sdk;
 
+import com.azure.core.http.HttpClient;
 import com.azure.core.http.policy.FixedDelayOptions;
 import com.azure.core.http.policy.RetryOptions;
 import com.azure.messaging.servicebus.administration.ServiceBusAdministrationAsyncClient;
@@ -49,12 +50,25 @@ public final class AdministrationClients {
         return builder(namespace).buildAsyncClient();
     }
 
-    private static ServiceBusAdministrationClientBuilder builder(Namespace namespace) {
+    /**
+     * The in-process HTTP transport that answers the administration client's requests from {@code namespace}:
+     * {@code new ServiceBusAdministrationClientBuilder().connectionString(cs).httpClient(httpClient(namespace))}.
+     */
+    public static HttpClient httpClient(Namespace namespace) {
         Objects.requireNonNull(namespace, "namespace");
-        ManagementRouter router = new ManagementRouter(namespace, HOST, API_VERSION, namespace.clock().instant());
+        return new ManagementHttpClient(new ManagementRouter(namespace, HOST, API_VERSION, namespace.clock().instant()));
+    }
+
+    /**
+     * The SDK's own administration client builder, wired to {@code namespace} through an in-process HTTP
+     * transport; set another connection string or options on it before building if needed (the transport
+     * answers for {@code namespace} whatever host the connection string names).
+     */
+    public static ServiceBusAdministrationClientBuilder builder(Namespace namespace) {
+        Objects.requireNonNull(namespace, "namespace");
         return new ServiceBusAdministrationClientBuilder()
                 .connectionString(CONNECTION_STRING)
-                .httpClient(new ManagementHttpClient(router))
+                .httpClient(httpClient(namespace))
                 .retryOptions(new RetryOptions(new FixedDelayOptions(0, Duration.ofMillis(1))));
     }
 }

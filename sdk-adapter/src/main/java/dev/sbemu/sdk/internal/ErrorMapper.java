@@ -6,6 +6,7 @@ import com.azure.core.amqp.implementation.ExceptionUtil;
 import com.azure.messaging.servicebus.ServiceBusErrorSource;
 import com.azure.messaging.servicebus.ServiceBusException;
 import dev.sbemu.core.BrokerException;
+import dev.sbemu.sdk.wire.AmqpConditions;
 
 /**
  * Turns a broker refusal into what the SDK raises for the same refusal on the wire: the service's
@@ -18,31 +19,13 @@ public final class ErrorMapper {
     private ErrorMapper() {
     }
 
-    /** The AMQP error condition the service sends for {@code e}'s reason. */
-    static String condition(BrokerException e) {
-        return switch (e.reason()) {
-            case ENTITY_NOT_FOUND -> "amqp:not-found";
-            case ENTITY_ALREADY_EXISTS -> "com.microsoft:entity-already-exists";
-            case ENTITY_DISABLED -> "com.microsoft:entity-disabled";
-            case MESSAGE_LOCK_LOST -> "com.microsoft:message-lock-lost";
-            case MESSAGE_NOT_FOUND -> "com.microsoft:message-not-found";
-            case MESSAGE_SIZE_EXCEEDED -> "amqp:link:message-size-exceeded";
-            case QUOTA_EXCEEDED -> "amqp:resource-limit-exceeded";
-            case SESSION_LOCK_LOST -> "com.microsoft:session-lock-lost";
-            case SESSION_CANNOT_BE_LOCKED -> "com.microsoft:session-cannot-be-locked";
-            case SERVICE_TIMEOUT -> "com.microsoft:timeout";
-            case TRANSACTION_FAILED -> "amqp:transaction:rollback";
-            case INVALID_OPERATION -> "amqp:not-allowed";
-        };
-    }
-
     /**
      * The exception the SDK's AMQP layer makes of the service's refusal, before any client wraps it:
      * an {@code AmqpException} with the condition (or an {@code UnsupportedOperationException} for
      * {@code amqp:not-allowed}). Session acquisition surfaces these unwrapped.
      */
     public static Exception amqp(BrokerException error, ClientInfo client) {
-        return ExceptionUtil.toException(condition(error), error.getMessage(), context(client));
+        return ExceptionUtil.toException(AmqpConditions.of(error.reason()), error.getMessage(), context(client));
     }
 
     /**

@@ -8,7 +8,6 @@ import dev.sbemu.core.ReceiveMode;
 import dev.sbemu.core.SessionLock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -22,8 +21,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * messages, as the service's peek with a session id does. {@link #close()} releases the session.
  */
 final class SessionSource implements ReceiverSource {
-    /** Core peeks return at most this many messages per call. */
-    private static final int PEEK_PAGE = 250;
 
     private final Namespace namespace;
     private final SessionLock lock;
@@ -60,21 +57,7 @@ final class SessionSource implements ReceiverSource {
 
     @Override
     public List<BrokeredMessage> peek(long fromSequenceNumber, int maxMessages) {
-        List<BrokeredMessage> mine = new ArrayList<>();
-        long from = fromSequenceNumber;
-        while (mine.size() < maxMessages) {
-            List<BrokeredMessage> page = namespace.peek(lock.entity(), from, PEEK_PAGE);
-            for (BrokeredMessage m : page) {
-                if (lock.sessionId().equals(m.message().sessionId()) && mine.size() < maxMessages) {
-                    mine.add(m);
-                }
-            }
-            if (page.size() < PEEK_PAGE) {
-                break;
-            }
-            from = page.get(page.size() - 1).sequenceNumber() + 1;
-        }
-        return mine;
+        return namespace.peek(lock.entity(), lock.sessionId(), fromSequenceNumber, maxMessages);
     }
 
     @Override

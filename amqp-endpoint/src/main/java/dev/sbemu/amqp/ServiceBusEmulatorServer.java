@@ -1,0 +1,151 @@
+package dev.sbemu.amqp;
+
+import com.azure.core.http.HttpClient;
+import com.azure.messaging.servicebus.administration.ServiceBusAdministrationClientBuilder;
+import dev.sbemu.amqp.internal.Endpoint;
+import dev.sbemu.core.Namespace;
+import dev.sbemu.sdk.AdministrationClients;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * An AMQP 1.0 endpoint on the loopback interface that serves one emulated {@link Namespace} in the dialect
+ * the Azure Service Bus SDKs speak, so code that builds its own clients from a connection string reaches
+ * the namespace unchanged:
+ *
+ * <pre>{@code
+ * try (ServiceBusEmulatorServer server = ServiceBusEmulatorServer.start(namespace)) {
+ *     ServiceBusSenderClient sender = new ServiceBusClientBuilder()
+ *             .connectionString(server.getConnectionString())
+ *             .sender().queueName("orders").buildClient();
+ *     sender.sendMessage(new ServiceBusMessage("order-42"));
+ * }
+ * }</pre>
+ *
+ * <p>The connection string is a development-emulator one ({@code UseDevelopmentEmulator=true}: plain AMQP,
+ * no TLS, the port honoured) with a key that is random per server; a token signed with another key is
+ * refused as unauthorized. The namespace's virtual clock rules the broker as for the in-process clients; the
+ * SDK's own timers (try-timeout, receive waits, automatic lock renewal) run on the wall clock.
+ *
+ * <p>The SDK's administration client always calls HTTPS and ignores {@code UseDevelopmentEmulator}: build it
+ * with {@link #administrationClientBuilder()}, which routes it in process to the same namespace.
+ *
+ * <p>Closing the server closes every connection, ends its threads and releases the sessions and transactions
+ * its clients held; the namespace itself stays open. Thread-safe.
+ */
+public final class ServiceBusEmulatorServer implements AutoCloseable {
+    /** The shared access key name in the connection string, as in Microsoft's emulator. */
+    public static final String KEY_NAME = "RootManageSharedAccessKey";
+
+    private final Endpoint endpoint;
+
+    private ServiceBusEmulatorServer(Endpoint endpoint) {
+        this.endpoint = endpoint;
+    }
+
+    /** Starts an endpoint for {@code namespace} on an ephemeral port of 127.0.0.1. */
+    public static ServiceBusEmulatorServer start(Namespace namespace) {
+        return builder(namespace).start();
+    }
+
+    /** Configures an endpoint for {@code namespace}: port, key, handshake timeout. */
+    public static Builder builder(Namespace namespace) {
+        return new Builder(Objects.requireNonNull(namespace, "namespace"));
+    }
+
+    /**
+     * The connection string clients use, e.g.
+     * {@code Endpoint=sb://127.0.0.1:40123;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=...;UseDevelopmentEmulator=true;}
+     * (the method name is the one Testcontainers' {@code ServiceBusEmulatorContainer} uses).
+     */
+    public String getConnectionString() {
+        return "Endpoint=sb://127.0.0.1:" + port() + ";SharedAccessKeyName=" + endpoint.keyName()
+                + ";SharedAccessKey=" + endpoint.key() + ";UseDevelopmentEmulator=true;";
+    }
+
+    /** The port the endpoint listens on (on 127.0.0.1). */
+    public int port() {
+        return endpoint.port();
+    }
+
+    /** The namespace this endpoint serves. */
+    public Namespace namespace() {
+        return endpoint.namespace();
+    }
+
+    /** The number of open client connections. */
+    public int connectionCount() {
+        return endpoint.connectionCount();
+    }
+
+    /**
+     * An administration client builder for this namespace: the SDK's own builder with an in-process HTTP
+     * transport (the SDK's administration client cannot reach a development emulator by itself):
+     * {@code server.administrationClientBuilder().buildClient()}.
+     */
+    public ServiceBusAdministrationClientBuilder administrationClientBuilder() {
+        return AdministrationClients.builder(namespace());
+    }
+
+    /**
+     * The in-process HTTP transport for code that builds its own administration client from the connection
+     * string: {@code new ServiceBusAdministrationClientBuilder().connectionString(cs).httpClient(server.administrationHttpClient())}.
+     */
+    public HttpClient administrationHttpClient() {
+        return AdministrationClients.httpClient(namespace());
+    }
+
+    /** Stops listening, closes every connection and ends the endpoint's threads. Idempotent. */
+    @Override
+    public void close() {
+        endpoint.close();
+    }
+
+    /** Settings of a {@link ServiceBusEmulatorServer}. */
+    public static final class Builder {
+        private final Namespace namespace;
+        private int port;
+        private String key;
+        private Duration handshakeTimeout = Duration.ofSeconds(30);
+
+        private Builder(Namespace namespace) {
+            this.namespace = namespace;
+        }
+
+        /** The port to listen on, 0 (the default) for an ephemeral one. */
+        public Builder port(int port) {
+            if (port < 0 || port > 65_535) {
+                throw new IllegalArgumentException("port must be between 0 and 65535, was " + port);
+            }
+            this.port = port;
+            return this;
+        }
+
+        /** The shared access key tokens must be signed with (default: random per server). */
+        public Builder sharedAccessKey(String key) {
+            if (key == null || key.isBlank() || key.contains(";")) {
+                throw new IllegalArgumentException("sharedAccessKey must be a non-blank string without ';', was "
+                        + (key == null ? "null" : "'" + key + "'"));
+            }
+            this.key = key;
+            return this;
+        }
+
+        /**
+         * How long a connection may take from TCP connect to its AMQP open before it is dropped (default 30 s,
+         * wall clock): a half-open or silent socket does not hold resources for longer.
+         */
+        public Builder handshakeTimeout(Duration timeout) {
+            if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("handshakeTimeout must be positive, was " + timeout);
+            }
+            this.handshakeTimeout = timeout;
+            return this;
+        }
+
+        /** Starts listening. */
+        public ServiceBusEmulatorServer start() {
+            return new ServiceBusEmulatorServer(new Endpoint(namespace, port, KEY_NAME, key, handshakeTimeout));
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package dev.sbemu.amqp.internal;
+
+import dev.sbemu.core.BrokerException;
+import dev.sbemu.core.filter.FilterSyntaxException;
+import dev.sbemu.sdk.wire.AmqpConditions;
+import org.apache.qpid.proton.amqp.Symbol;
+import org.apache.qpid.proton.amqp.transport.ErrorCondition;
+
+/**
+ * The AMQP error conditions and management status codes the service answers with (shared/AMQP-NOTES.md,
+ * "Error conditions"): the SDKs turn them into the same {@code ServiceBusFailureReason} and transience as the
+ * in-process clients report.
+ */
+final class AmqpErrors {
+    static final Symbol NOT_FOUND = Symbol.valueOf("amqp:not-found");
+    static final Symbol UNAUTHORIZED = Symbol.valueOf("amqp:unauthorized-access");
+    static final Symbol NOT_IMPLEMENTED = Symbol.valueOf("amqp:not-implemented");
+    static final Symbol NOT_ALLOWED = Symbol.valueOf("amqp:not-allowed");
+    static final Symbol INTERNAL_ERROR = Symbol.valueOf("amqp:internal-error");
+    static final Symbol TIMEOUT = Symbol.valueOf("com.microsoft:timeout");
+    static final Symbol ARGUMENT_ERROR = Symbol.valueOf("com.microsoft:argument-error");
+    static final Symbol MESSAGE_NOT_FOUND = Symbol.valueOf("com.microsoft:message-not-found");
+    static final Symbol SESSION_NOT_FOUND = Symbol.valueOf("com.microsoft:session-not-found");
+    static final Symbol TRANSACTION_UNKNOWN = Symbol.valueOf("amqp:transaction:unknown-id");
+    static final Symbol DEAD_LETTER = Symbol.valueOf("com.microsoft:dead-letter");
+
+    private AmqpErrors() {
+    }
+
+    /** The condition the service sends for {@code e}'s reason. */
+    static Symbol condition(BrokerException e) {
+        return Symbol.valueOf(AmqpConditions.of(e.reason()));
+    }
+
+    /** The error for any failure of a core call: broker refusals by reason, bad input as an argument error. */
+    static ErrorCondition of(RuntimeException e) {
+        if (e instanceof BrokerException broker) {
+            return new ErrorCondition(condition(broker), broker.getMessage());
+        }
+        if (e instanceof UnsupportedOperationException) {
+            return new ErrorCondition(NOT_IMPLEMENTED, e.getMessage());
+        }
+        if (e instanceof IllegalArgumentException || e instanceof FilterSyntaxException
+                || e instanceof NullPointerException || e instanceof ClassCastException) {
+            return new ErrorCondition(ARGUMENT_ERROR, String.valueOf(e.getMessage()));
+        }
+        return new ErrorCondition(INTERNAL_ERROR, e.toString());
+    }
+
+    /** The management status code that goes with {@code condition}. */
+    static int status(Symbol condition) {
+        String c = condition.toString();
+        return switch (c) {
+            case "amqp:not-found", "com.microsoft:message-not-found", "com.microsoft:session-not-found" -> 404;
+            case "amqp:unauthorized-access" -> 401;
+            case "com.microsoft:entity-already-exists" -> 409;
+            case "com.microsoft:argument-error", "amqp:not-allowed" -> 400;
+            case "amqp:not-implemented" -> 501;
+            case "com.microsoft:timeout" -> 408;
+            case "com.microsoft:server-busy" -> 503;
+            case "com.microsoft:message-lock-lost", "com.microsoft:session-lock-lost",
+                    "com.microsoft:session-cannot-be-locked" -> 410;
+            case "amqp:resource-limit-exceeded" -> 403;
+            default -> 500;
+        };
+    }
+
+    /** The service's description for an unknown entity; the SDK treats it as not found only with this wording. */
+    static ErrorCondition entityNotFound(String path) {
+        return new ErrorCondition(NOT_FOUND, "The messaging entity '" + path + "' could not be found.");
+    }
+}

@@ -1,0 +1,59 @@
+package dev.sbemu.amqp.internal;
+
+import dev.sbemu.core.Namespace;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** The running endpoint behind the public server object: the network loop and the shared context. */
+public final class Endpoint implements AutoCloseable {
+    private static final AtomicInteger COUNT = new AtomicInteger();
+
+    private final EndpointContext context;
+    private final EventLoop loop;
+
+    public Endpoint(Namespace namespace, int port, String keyName, String key, Duration handshakeTimeout) {
+        String name = "sbemu-amqp-" + COUNT.incrementAndGet();
+        this.context = new EndpointContext(namespace, keyName, key != null ? key : randomKey(), handshakeTimeout,
+                name);
+        try {
+            this.loop = new EventLoop(port, (loop, channel) -> new AmqpConnection(loop, channel, context), name);
+        } catch (RuntimeException e) {
+            context.close();
+            throw e;
+        }
+    }
+
+    private static String randomKey() {
+        byte[] bytes = new byte[32];
+        new SecureRandom().nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+
+    public int port() {
+        return loop.port();
+    }
+
+    public Namespace namespace() {
+        return context.namespace();
+    }
+
+    public String keyName() {
+        return context.keyName();
+    }
+
+    public String key() {
+        return context.key();
+    }
+
+    public int connectionCount() {
+        return loop.connectionCount();
+    }
+
+    @Override
+    public void close() {
+        loop.close();
+        context.close();
+    }
+}

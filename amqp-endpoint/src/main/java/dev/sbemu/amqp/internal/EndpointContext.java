@@ -1,0 +1,127 @@
+package dev.sbemu.amqp.internal;
+
+import dev.sbemu.core.EntityPath;
+import dev.sbemu.core.Namespace;
+import dev.sbemu.core.SessionLock;
+import dev.sbemu.core.Transaction;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.qpid.proton.amqp.Binary;
+
+/**
+ * What every connection of one endpoint shares: the namespace, the key tokens are checked against, the
+ * worker threads that wait in the broker on a link's behalf (a blocked receive, a pending session accept)
+ * so the network thread never blocks, the open transactions, and the sessions the endpoint's links hold.
+ */
+final class EndpointContext implements AutoCloseable {
+    private final Namespace namespace;
+    private final String keyName;
+    private final String key;
+    private final Duration handshakeTimeout;
+    private final ExecutorService workers;
+    private final Map<Binary, Transaction> transactions = new ConcurrentHashMap<>();
+    private final Map<String, SessionLock> sessions = new ConcurrentHashMap<>();
+
+    EndpointContext(Namespace namespace, String keyName, String key, Duration handshakeTimeout, String name) {
+        this.namespace = namespace;
+        this.keyName = keyName;
+        this.key = key;
+        this.handshakeTimeout = handshakeTimeout;
+        AtomicInteger count = new AtomicInteger();
+        ThreadFactory threads = runnable -> {
+            Thread t = new Thread(runnable, name + "-worker-" + count.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+        this.workers = Executors.newCachedThreadPool(threads);
+    }
+
+    Namespace namespace() {
+        return namespace;
+    }
+
+    String keyName() {
+        return keyName;
+    }
+
+    String key() {
+        return key;
+    }
+
+    Duration handshakeTimeout() {
+        return handshakeTimeout;
+    }
+
+    /** Runs a task that may block in the broker; never on the loop thread. */
+    void work(Runnable task) {
+        workers.execute(task);
+    }
+
+    /** Registers a new transaction; its id is the 16 bytes of its UUID. */
+    Binary declare(Transaction transaction) {
+        UUID id = transaction.id();
+        Binary txnId = new Binary(ByteBuffer.allocate(16).putLong(id.getMostSignificantBits())
+                .putLong(id.getLeastSignificantBits()).array());
+        transactions.put(txnId, transaction);
+        return txnId;
+    }
+
+    Transaction transaction(Binary txnId) {
+        return txnId == null ? null : transactions.get(txnId);
+    }
+
+    Transaction discharge(Binary txnId) {
+        return txnId == null ? null : transactions.remove(txnId);
+    }
+
+    void holdSession(SessionLock lock) {
+        sessions.put(sessionKey(lock.entity(), lock.sessionId()), lock);
+    }
+
+    void dropSession(SessionLock lock) {
+        sessions.remove(sessionKey(lock.entity(), lock.sessionId()), lock);
+    }
+
+    /** The session a link of this endpoint holds, or null. */
+    SessionLock session(EntityPath entity, String sessionId) {
+        return sessions.get(sessionKey(entity, sessionId));
+    }
+
+    private static String sessionKey(EntityPath entity, String sessionId) {
+        return entity + "\u0000" + sessionId;
+    }
+
+    @Override
+    public void close() {
+        workers.shutdownNow();
+        try {
+            workers.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        for (Transaction t : transactions.values()) {
+            try {
+                t.rollback();
+            } catch (RuntimeException ignored) {
+                // ended already
+            }
+        }
+        transactions.clear();
+        for (SessionLock lock : sessions.values()) {
+            try {
+                namespace.releaseSession(lock);
+            } catch (RuntimeException ignored) {
+                // lost already
+            }
+        }
+        sessions.clear();
+    }
+}

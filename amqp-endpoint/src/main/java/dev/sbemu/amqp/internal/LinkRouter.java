@@ -1,0 +1,254 @@
+package dev.sbemu.amqp.internal;
+
+import dev.sbemu.core.EntityPath;
+import dev.sbemu.core.Namespace;
+import dev.sbemu.core.ReceiveMode;
+import dev.sbemu.core.SessionLock;
+import dev.sbemu.core.Tier;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.logging.Logger;
+import org.apache.qpid.proton.amqp.Symbol;
+import org.apache.qpid.proton.amqp.UnsignedLong;
+import org.apache.qpid.proton.amqp.messaging.Source;
+import org.apache.qpid.proton.amqp.messaging.Target;
+import org.apache.qpid.proton.amqp.transaction.Coordinator;
+import org.apache.qpid.proton.amqp.transport.ErrorCondition;
+import org.apache.qpid.proton.amqp.transport.SenderSettleMode;
+import org.apache.qpid.proton.engine.EndpointState;
+import org.apache.qpid.proton.engine.Link;
+import org.apache.qpid.proton.engine.Receiver;
+import org.apache.qpid.proton.engine.Sender;
+import org.apache.qpid.proton.message.Message;
+
+/**
+ * Decides what an attaching link is, by its address, and answers the attach: {@code $cbs} and
+ * {@code <entity>/$management} request and reply links, the transaction coordinator, senders to queues and
+ * topics, and receivers on queues, subscriptions and their sub-queues (a session filter makes it a session
+ * receiver, attached once the session is locked). Every link but {@code $cbs} needs an authorized
+ * connection. A refused attach is answered as the service does: attached with no source or target, then
+ * detached with the error. Loop thread only.
+ */
+final class LinkRouter {
+    private static final Logger LOG = Logger.getLogger(LinkRouter.class.getName());
+    static final Symbol SESSION_FILTER = Symbol.valueOf("com.microsoft:session-filter");
+    static final Symbol LOCKED_UNTIL_UTC = Symbol.valueOf("com.microsoft:locked-until-utc");
+    static final Symbol TIMEOUT = Symbol.valueOf("com.microsoft:timeout");
+    private static final String MANAGEMENT = "/$management";
+    private static final String CBS = "$cbs";
+    /** .NET ticks (100 ns since 0001-01-01) at the Unix epoch. */
+    private static final long EPOCH_TICKS = 621_355_968_000_000_000L;
+    private static final Duration DEFAULT_ACCEPT_WAIT = Duration.ofMinutes(1);
+
+    private final AmqpConnection connection;
+    private final EndpointContext context;
+    private final Map<String, ReplyLink> replies = new HashMap<>();
+
+    LinkRouter(AmqpConnection connection, EndpointContext context) {
+        this.connection = connection;
+        this.context = context;
+    }
+
+    void attach(Link link) {
+        if (link instanceof Receiver receiver) {
+            attachIncoming(receiver);
+        } else {
+            attachOutgoing((Sender) link);
+        }
+    }
+
+    private void attachIncoming(Receiver receiver) {
+        if (receiver.getRemoteTarget() instanceof Coordinator) {
+            if (authorized(receiver)) {
+                open(receiver, new CoordinatorLink(context, receiver));
+                receiver.flow(IncomingLink.CREDIT);
+            }
+            return;
+        }
+        String address = receiver.getRemoteTarget() instanceof Target t ? EntityAddress.strip(t.getAddress()) : "";
+        if (CBS.equalsIgnoreCase(address)) {
+            open(receiver, new RequestLink(receiver, new CbsNode(context, connection), this));
+            receiver.flow(IncomingLink.CREDIT);
+            return;
+        }
+        if (!authorized(receiver)) {
+            return;
+        }
+        if (address.toLowerCase(Locale.ROOT).endsWith(MANAGEMENT)) {
+            EntityPath entity = EntityAddress.parse(address.substring(0, address.length() - MANAGEMENT.length()));
+            if (exists(entity, receiver)) {
+                open(receiver, new RequestLink(receiver, new ManagementNode(context, entity), this));
+                receiver.flow(IncomingLink.CREDIT);
+            }
+            return;
+        }
+        Namespace ns = context.namespace();
+        if (!ns.queueExists(address) && !ns.topicExists(address)) {
+            refuse(receiver, AmqpErrors.entityNotFound(address));
+            return;
+        }
+        receiver.setMaxMessageSize(UnsignedLong.valueOf(maxMessageSize(address)));
+        open(receiver, new IncomingLink(context, receiver, address));
+        receiver.flow(IncomingLink.CREDIT);
+    }
+
+    private void attachOutgoing(Sender sender) {
+        Source source = sender.getRemoteSource() instanceof Source s ? s : null;
+        String address = source == null ? "" : EntityAddress.strip(source.getAddress());
+        String lower = address.toLowerCase(Locale.ROOT);
+        if (CBS.equals(lower) || lower.endsWith(MANAGEMENT)) {
+            String replyTo = sender.getRemoteTarget() instanceof Target t ? t.getAddress() : null;
+            ReplyLink reply = new ReplyLink(sender, () -> replies.remove(replyTo));
+            open(sender, reply);
+            if (replyTo != null) {
+                replies.put(replyTo, reply);
+            }
+            return;
+        }
+        if (!authorized(sender)) {
+            return;
+        }
+        EntityPath entity = EntityAddress.parse(address);
+        if (!exists(entity, sender)) {
+            return;
+        }
+        ReceiveMode mode = sender.getRemoteSenderSettleMode() == SenderSettleMode.SETTLED
+                ? ReceiveMode.RECEIVE_AND_DELETE : ReceiveMode.PEEK_LOCK;
+        Map<Symbol, Object> filter = source.getFilter();
+        if (filter != null && filter.containsKey(SESSION_FILTER)) {
+            acceptSession(sender, entity, mode, (String) filter.get(SESSION_FILTER));
+            return;
+        }
+        open(sender, new OutgoingLink(context, connection, sender, entity, mode, null));
+    }
+
+    /** Locks the session on a worker (waiting up to the client's timeout), then answers the attach. */
+    private void acceptSession(Sender sender, EntityPath entity, ReceiveMode mode, String sessionId) {
+        PendingAttach pending = new PendingAttach(sender);
+        sender.setContext(pending);
+        connection.track(pending);
+        Duration wait = sender.getRemoteProperties() != null
+                && sender.getRemoteProperties().get(TIMEOUT) instanceof Number n
+                ? Duration.ofMillis(n.longValue()) : DEFAULT_ACCEPT_WAIT;
+        context.work(() -> {
+            SessionLock lock;
+            try {
+                lock = context.namespace().acceptSession(entity, sessionId, wait);
+            } catch (RuntimeException e) {
+                ErrorCondition error = AmqpErrors.of(e);
+                connection.loop().execute(() -> {
+                    connection.untrack(pending);
+                    if (!pending.closed) {
+                        sender.setContext(null);
+                        refuse(sender, error);
+                    }
+                });
+                return;
+            }
+            context.holdSession(lock);
+            connection.loop().execute(() -> {
+                connection.untrack(pending);
+                if (pending.closed || sender.getLocalState() != EndpointState.UNINITIALIZED) {
+                    context.dropSession(lock);
+                    context.namespace().releaseSession(lock);
+                    return;
+                }
+                Source local = (Source) sender.getRemoteSource();
+                Map<Symbol, Object> echoed = new HashMap<>(local.getFilter());
+                echoed.put(SESSION_FILTER, lock.sessionId());
+                local.setFilter(echoed);
+                Map<Symbol, Object> properties = new HashMap<>();
+                properties.put(LOCKED_UNTIL_UTC, ticks(lock.lockedUntil()));
+                sender.setProperties(properties);
+                open(sender, new OutgoingLink(context, connection, sender, entity, mode, lock));
+            });
+        });
+    }
+
+    /** A session receiver's attach, not answered while its session is being locked. */
+    private static final class PendingAttach implements AmqpConnection.LinkBound {
+        private final Link link;
+        private boolean closed;
+
+        PendingAttach(Link link) {
+            this.link = link;
+        }
+
+        @Override
+        public Link link() {
+            return link;
+        }
+
+        @Override
+        public void onClosed() {
+            closed = true;
+        }
+    }
+
+    private static long ticks(Instant instant) {
+        return EPOCH_TICKS + instant.getEpochSecond() * 10_000_000L + instant.getNano() / 100;
+    }
+
+    private boolean authorized(Link link) {
+        if (connection.isAuthorized()) {
+            return true;
+        }
+        refuse(link, new ErrorCondition(AmqpErrors.UNAUTHORIZED,
+                "Unauthorized access: put a valid token on $cbs before attaching links."));
+        return false;
+    }
+
+    private boolean exists(EntityPath entity, Link link) {
+        Namespace ns = context.namespace();
+        boolean exists = entity.isSubscription() ? ns.subscriptionExists(entity.topicOrQueue(), entity.subscription())
+                : ns.queueExists(entity.topicOrQueue()) || ns.topicExists(entity.topicOrQueue());
+        if (!exists) {
+            refuse(link, AmqpErrors.entityNotFound(entity.toString()));
+        }
+        return exists;
+    }
+
+    private int maxMessageSize(String entity) {
+        Namespace ns = context.namespace();
+        Long kilobytes = ns.queueExists(entity) ? ns.getQueue(entity).maxMessageSizeInKilobytes()
+                : ns.getTopic(entity).maxMessageSizeInKilobytes();
+        return ns.tier() == Tier.PREMIUM && kilobytes != null ? (int) (kilobytes * 1024)
+                : ns.tier().defaultMaxMessageSizeBytes();
+    }
+
+    private void open(Link link, LinkHandler handler) {
+        link.setSource(link.getRemoteSource());
+        link.setTarget(link.getRemoteTarget());
+        link.setSenderSettleMode(link.getRemoteSenderSettleMode());
+        link.setReceiverSettleMode(link.getRemoteReceiverSettleMode());
+        link.setContext(handler);
+        connection.track(handler);
+        link.open();
+    }
+
+    private void refuse(Link link, ErrorCondition error) {
+        if (link instanceof Sender) {
+            link.setSource(null);
+            link.setTarget(link.getRemoteTarget());
+        } else {
+            link.setSource(link.getRemoteSource());
+            link.setTarget(null);
+        }
+        link.open();
+        link.setCondition(error);
+        link.close();
+    }
+
+    /** Sends a management or CBS answer to the reply link at {@code replyTo}. */
+    void reply(String replyTo, Message answer) {
+        ReplyLink link = replyTo == null ? null : replies.get(replyTo);
+        if (link == null) {
+            LOG.fine(() -> "sbemu AMQP endpoint: no reply link for '" + replyTo + "'; answer dropped");
+            return;
+        }
+        link.reply(answer);
+    }
+}

@@ -1,0 +1,307 @@
+package dev.sbemu.amqp.internal;
+
+import dev.sbemu.core.BrokeredMessage;
+import dev.sbemu.core.EntityPath;
+import dev.sbemu.core.Namespace;
+import dev.sbemu.core.ReceiveMode;
+import dev.sbemu.core.SessionLock;
+import dev.sbemu.core.Transaction;
+import dev.sbemu.sdk.wire.AmqpMessages;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.apache.qpid.proton.amqp.messaging.Accepted;
+import org.apache.qpid.proton.amqp.messaging.Modified;
+import org.apache.qpid.proton.amqp.messaging.Outcome;
+import org.apache.qpid.proton.amqp.messaging.Rejected;
+import org.apache.qpid.proton.amqp.messaging.Released;
+import org.apache.qpid.proton.amqp.transaction.TransactionalState;
+import org.apache.qpid.proton.amqp.transport.DeliveryState;
+import org.apache.qpid.proton.amqp.transport.ErrorCondition;
+import org.apache.qpid.proton.engine.Delivery;
+import org.apache.qpid.proton.engine.Link;
+import org.apache.qpid.proton.engine.Sender;
+
+/**
+ * A client's receiver: the broker sends an entity's messages on it as far as the client's link credit
+ * allows. A worker thread (the pump) waits in the broker for as many messages as there is credit, in real
+ * time, and hands them to the loop thread, which puts them on the wire; the client's dispositions (complete,
+ * abandon, defer, dead-letter, in or out of a transaction) settle them in the broker. Peek-lock deliveries
+ * carry the lock token as their tag and are settled by the broker once the outcome is applied (receiver
+ * settle mode second), or rejected with the broker's error, e.g. {@code com.microsoft:message-lock-lost}.
+ * A message the pump took but the loop could not send (the link closed, the credit was drained) goes back
+ * to the entity without counting a delivery.
+ */
+final class OutgoingLink implements AmqpConnection.LinkBound {
+    private static final Logger LOG = Logger.getLogger(OutgoingLink.class.getName());
+    /** How long the pump waits in the broker at one go; a credit change or close interrupts it sooner. */
+    private static final Duration PUMP_WAIT = Duration.ofSeconds(30);
+
+    private final EndpointContext context;
+    private final AmqpConnection connection;
+    private final Sender sender;
+    private final EntityPath entity;
+    private final ReceiveMode mode;
+    private final SessionLock session;
+    private final AtomicInteger outstanding = new AtomicInteger();
+    private volatile int credit;
+    private volatile boolean drain;
+    private volatile boolean closed;
+    private boolean pumping;
+    private Thread pumpThread;
+    private long tags;
+
+    OutgoingLink(EndpointContext context, AmqpConnection connection, Sender sender, EntityPath entity,
+                 ReceiveMode mode, SessionLock session) {
+        this.context = context;
+        this.connection = connection;
+        this.sender = sender;
+        this.entity = entity;
+        this.mode = mode;
+        this.session = session;
+    }
+
+    @Override
+    public Link link() {
+        return sender;
+    }
+
+    @Override
+    public void onFlow() {
+        credit = sender.getCredit();
+        boolean drainAsked = sender.getDrain() && credit > 0;
+        if (drainAsked && !drain) {
+            drain = true;
+            wakePump();
+        }
+        startPump();
+    }
+
+    private synchronized void startPump() {
+        if (pumping || closed || (credit - outstanding.get() <= 0 && !drain)) {
+            return;
+        }
+        pumping = true;
+        context.work(this::pump);
+    }
+
+    private synchronized void wakePump() {
+        if (pumpThread != null) {
+            pumpThread.interrupt();
+        }
+    }
+
+    /** Worker thread: waits in the broker for messages while there is credit. */
+    private void pump() {
+        synchronized (this) {
+            pumpThread = Thread.currentThread();
+        }
+        try {
+            while (true) {
+                int want;
+                boolean draining;
+                synchronized (this) {
+                    want = credit - outstanding.get();
+                    draining = drain;
+                    if (closed || (want <= 0 && !draining)) {
+                        pumping = false;
+                        return;
+                    }
+                }
+                List<BrokeredMessage> taken = List.of();
+                if (want > 0) {
+                    Duration wait = draining ? Duration.ZERO : PUMP_WAIT;
+                    try {
+                        taken = session == null ? context.namespace().receive(entity, mode, want, wait)
+                                : context.namespace().receive(session, mode, want, wait);
+                    } catch (RuntimeException e) {
+                        fail(e);
+                        synchronized (this) {
+                            pumping = false;
+                        }
+                        return;
+                    } finally {
+                        Thread.interrupted();
+                    }
+                }
+                if (!taken.isEmpty()) {
+                    outstanding.addAndGet(taken.size());
+                    List<BrokeredMessage> batch = taken;
+                    connection.loop().execute(() -> deliver(batch));
+                } else if (draining) {
+                    synchronized (this) {
+                        drain = false;
+                    }
+                    connection.loop().execute(this::drained);
+                }
+            }
+        } finally {
+            synchronized (this) {
+                pumpThread = null;
+                Thread.interrupted();
+            }
+        }
+    }
+
+    /** The broker refused to hand out messages (the entity was deleted, the session lock was lost). */
+    private void fail(RuntimeException e) {
+        ErrorCondition error = AmqpErrors.of(e);
+        connection.loop().execute(() -> {
+            if (!closed) {
+                closed = true;
+                sender.setCondition(error);
+                sender.close();
+                releaseSession();
+            }
+        });
+    }
+
+    private void drained() {
+        if (!closed && sender.getDrain()) {
+            sender.drained();
+        }
+        credit = sender.getCredit();
+    }
+
+    /** Loop thread: puts taken messages on the wire, or gives them back. */
+    private void deliver(List<BrokeredMessage> messages) {
+        outstanding.addAndGet(-messages.size());
+        for (BrokeredMessage message : messages) {
+            if (closed || sender.getCredit() <= 0) {
+                giveBack(message);
+                continue;
+            }
+            byte[] tag = message.lockToken() != null ? DotNetGuid.toBytes(message.lockToken())
+                    : ByteBuffer.allocate(8).putLong(++tags).array();
+            Delivery delivery = sender.delivery(tag);
+            delivery.setContext(message.lockToken());
+            byte[] bytes = AmqpMessages.encode(AmqpMessages.toAmqp(message));
+            sender.send(bytes, 0, bytes.length);
+            if (mode == ReceiveMode.RECEIVE_AND_DELETE) {
+                delivery.settle();
+            }
+            sender.advance();
+        }
+        credit = sender.getCredit();
+        startPump();
+    }
+
+    private void giveBack(BrokeredMessage message) {
+        if (message.lockToken() == null) {
+            LOG.fine(() -> "sbemu AMQP endpoint: receive-and-delete message " + message.sequenceNumber()
+                    + " taken for a link that closed before it could be sent");
+            return;
+        }
+        try {
+            context.namespace().release(entity, message.lockToken());
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINE, "sbemu AMQP endpoint: could not give back a message", e);
+        }
+    }
+
+    /** Loop thread: the client settled a delivery (receiver settle mode second) or forgot it. */
+    @Override
+    public void onDelivery(Delivery delivery) {
+        if (delivery.isSettled()) {
+            return;
+        }
+        DeliveryState remote = delivery.getRemoteState();
+        UUID lockToken = (UUID) delivery.getContext();
+        if (remote == null || lockToken == null) {
+            if (delivery.remotelySettled()) {
+                delivery.settle();
+            }
+            return;
+        }
+        TransactionalState transactional = remote instanceof TransactionalState t ? t : null;
+        Outcome outcome = transactional != null ? transactional.getOutcome() : (Outcome) remote;
+        try {
+            Transaction transaction = null;
+            if (transactional != null) {
+                transaction = context.transaction(transactional.getTxnId());
+                if (transaction == null) {
+                    throw new IncomingLink.TransactionUnknown();
+                }
+            }
+            settle(lockToken, outcome, transaction);
+            if (transactional != null) {
+                TransactionalState done = new TransactionalState();
+                done.setTxnId(transactional.getTxnId());
+                done.setOutcome(outcome);
+                delivery.disposition(done);
+            } else {
+                delivery.disposition((DeliveryState) outcome);
+            }
+        } catch (IncomingLink.TransactionUnknown e) {
+            delivery.disposition(IncomingLink.rejected(
+                    new ErrorCondition(AmqpErrors.TRANSACTION_UNKNOWN, e.getMessage())));
+        } catch (RuntimeException e) {
+            delivery.disposition(IncomingLink.rejected(AmqpErrors.of(e)));
+        }
+        delivery.settle();
+    }
+
+    private void settle(UUID lockToken, Outcome outcome, Transaction transaction) {
+        Namespace ns = context.namespace();
+        if (outcome instanceof Accepted) {
+            if (transaction != null) {
+                transaction.complete(entity, lockToken);
+            } else {
+                ns.complete(entity, lockToken);
+            }
+        } else if (outcome instanceof Modified modified) {
+            Map<String, Object> properties = AmqpMessages.propertiesFromWire(modified.getMessageAnnotations());
+            boolean defer = Boolean.TRUE.equals(modified.getUndeliverableHere());
+            if (transaction != null) {
+                if (defer) {
+                    transaction.defer(entity, lockToken, properties);
+                } else {
+                    transaction.abandon(entity, lockToken, properties);
+                }
+            } else if (defer) {
+                ns.defer(entity, lockToken, properties);
+            } else {
+                ns.abandon(entity, lockToken, properties);
+            }
+        } else if (outcome instanceof Rejected rejected) {
+            Map<String, Object> info = AmqpMessages.propertiesFromWire(
+                    rejected.getError() == null ? null : rejected.getError().getInfo());
+            String reason = (String) info.remove(BrokeredMessage.DEAD_LETTER_REASON);
+            String description = (String) info.remove(BrokeredMessage.DEAD_LETTER_DESCRIPTION);
+            if (transaction != null) {
+                transaction.deadLetter(entity, lockToken, reason, description, info);
+            } else {
+                ns.deadLetter(entity, lockToken, reason, description, info);
+            }
+        } else if (outcome instanceof Released) {
+            ns.release(entity, lockToken);
+        } else {
+            throw new UnsupportedOperationException("Outcome " + outcome + " is not supported");
+        }
+    }
+
+    @Override
+    public void onClosed() {
+        synchronized (this) {
+            closed = true;
+        }
+        wakePump();
+        releaseSession();
+    }
+
+    private void releaseSession() {
+        if (session != null) {
+            context.dropSession(session);
+            try {
+                context.namespace().releaseSession(session);
+            } catch (RuntimeException e) {
+                LOG.log(Level.FINE, "sbemu AMQP endpoint: releasing a session failed", e);
+            }
+        }
+    }
+}

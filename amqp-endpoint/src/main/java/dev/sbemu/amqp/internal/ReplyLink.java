@@ -1,0 +1,56 @@
+package dev.sbemu.amqp.internal;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.Queue;
+import org.apache.qpid.proton.amqp.transport.SenderSettleMode;
+import org.apache.qpid.proton.engine.Delivery;
+import org.apache.qpid.proton.engine.Link;
+import org.apache.qpid.proton.engine.Sender;
+
+/**
+ * The link a client receives the answers of {@code $cbs} or {@code $management} on: its target address is
+ * the reply-to address of the client's requests. Answers wait here until the client grants credit.
+ */
+final class ReplyLink implements AmqpConnection.LinkBound {
+    private final Sender sender;
+    private final Runnable onClosed;
+    private final Queue<org.apache.qpid.proton.message.Message> pending = new ArrayDeque<>();
+    private long tags;
+
+    ReplyLink(Sender sender, Runnable onClosed) {
+        this.sender = sender;
+        this.onClosed = onClosed;
+    }
+
+    @Override
+    public Link link() {
+        return sender;
+    }
+
+    void reply(org.apache.qpid.proton.message.Message response) {
+        pending.add(response);
+        onFlow();
+    }
+
+    @Override
+    public void onFlow() {
+        while (sender.getCredit() > 0 && !pending.isEmpty()) {
+            Wire.send(sender, ByteBuffer.allocate(8).putLong(++tags).array(), pending.poll(),
+                    sender.getRemoteSenderSettleMode() == SenderSettleMode.SETTLED);
+        }
+    }
+
+    @Override
+    public void onDelivery(Delivery delivery) {
+        if (delivery.remotelySettled() && !delivery.isSettled()) {
+            delivery.settle();
+        }
+    }
+
+    @Override
+    public void onClosed() {
+        pending.clear();
+        onClosed.run();
+    }
+}

@@ -1,0 +1,108 @@
+package dev.sbemu.amqp.internal;
+
+import java.util.HashMap;
+import java.util.Map;
+import dev.sbemu.sdk.wire.AmqpMessages;
+import org.apache.qpid.proton.Proton;
+import org.apache.qpid.proton.amqp.messaging.Accepted;
+import org.apache.qpid.proton.amqp.messaging.ApplicationProperties;
+import org.apache.qpid.proton.amqp.messaging.Properties;
+import org.apache.qpid.proton.amqp.messaging.Section;
+import org.apache.qpid.proton.amqp.transport.DeliveryState;
+import org.apache.qpid.proton.amqp.transport.ErrorCondition;
+import org.apache.qpid.proton.engine.Delivery;
+import org.apache.qpid.proton.engine.Link;
+import org.apache.qpid.proton.engine.Receiver;
+import org.apache.qpid.proton.message.Message;
+
+/**
+ * A client's request link to {@code $cbs} or {@code <entity>/$management}: each request is answered by its
+ * node and the answer goes to the reply link whose address is the request's reply-to, with the request's
+ * message id as correlation id and the status in the application properties (both spellings the SDKs
+ * read: {@code statusCode} and the older {@code status-code}).
+ */
+final class RequestLink implements AmqpConnection.LinkBound {
+    /** Answers one request; {@code state} is the request delivery's state (a transaction, for some operations). */
+    interface Node {
+        Response handle(Message request, DeliveryState state);
+    }
+
+    /** An answer: status, description, error condition (null on success) and body. */
+    record Response(int status, String description, String condition, Section body) {
+        static Response ok(Section body) {
+            return new Response(body == null ? 204 : 200, body == null ? "No Content" : "OK", null, body);
+        }
+
+        static Response error(ErrorCondition error) {
+            return new Response(AmqpErrors.status(error.getCondition()), error.getDescription(),
+                    error.getCondition().toString(), null);
+        }
+    }
+
+    private final Receiver receiver;
+    private final Node node;
+    private final LinkRouter router;
+
+    RequestLink(Receiver receiver, Node node, LinkRouter router) {
+        this.receiver = receiver;
+        this.node = node;
+        this.router = router;
+    }
+
+    @Override
+    public Link link() {
+        return receiver;
+    }
+
+    @Override
+    public void onDelivery(Delivery delivery) {
+        byte[] bytes = Wire.read(receiver, delivery);
+        if (bytes == null) {
+            return;
+        }
+        Message request = Wire.decode(bytes);
+        Response response;
+        try {
+            response = node.handle(request, delivery.getRemoteState());
+        } catch (RuntimeException e) {
+            response = Response.error(AmqpErrors.of(e));
+        }
+        if (!delivery.remotelySettled()) {
+            delivery.disposition(Accepted.getInstance());
+        }
+        delivery.settle();
+        IncomingLink.topUp(receiver);
+        Message answer;
+        try {
+            answer = answer(request, response);
+            AmqpMessages.encode(answer);
+        } catch (RuntimeException e) {
+            answer = answer(request, Response.error(AmqpErrors.of(e)));
+        }
+        router.reply(request.getReplyTo(), answer);
+    }
+
+    private static Message answer(Message request, Response response) {
+        Message message = Proton.message();
+        Properties properties = new Properties();
+        properties.setMessageId(java.util.UUID.randomUUID());
+        properties.setCorrelationId(request.getMessageId() != null ? request.getMessageId()
+                : request.getCorrelationId());
+        properties.setTo(request.getReplyTo());
+        message.setProperties(properties);
+        Map<String, Object> status = new HashMap<>();
+        status.put("statusCode", response.status());
+        status.put("status-code", response.status());
+        status.put("statusDescription", response.description());
+        status.put("status-description", response.description());
+        if (response.condition() != null) {
+            status.put("errorCondition", org.apache.qpid.proton.amqp.Symbol.valueOf(response.condition()));
+            status.put("error-condition", org.apache.qpid.proton.amqp.Symbol.valueOf(response.condition()));
+        }
+        message.setApplicationProperties(new ApplicationProperties(status));
+        if (response.body() != null) {
+            message.setBody(response.body());
+        }
+        return message;
+    }
+}

@@ -1,0 +1,86 @@
+package dev.sbemu.amqp.internal;
+
+import dev.sbemu.core.Message;
+import dev.sbemu.sdk.wire.AmqpMessages;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.qpid.proton.Proton;
+import org.apache.qpid.proton.amqp.Binary;
+import org.apache.qpid.proton.amqp.messaging.Data;
+import org.apache.qpid.proton.codec.AMQPDefinedTypes;
+import org.apache.qpid.proton.codec.DecoderImpl;
+import org.apache.qpid.proton.codec.EncoderImpl;
+import org.apache.qpid.proton.engine.Delivery;
+import org.apache.qpid.proton.engine.Receiver;
+import org.apache.qpid.proton.engine.Sender;
+
+/** Reading whole deliveries off a link and putting messages on one; loop thread only. */
+final class Wire {
+    /** The message format of a Service Bus batch: an envelope whose Data sections are encoded messages. */
+    static final int BATCH_FORMAT = 0x80013700;
+
+    private static final DecoderImpl DECODER = new DecoderImpl();
+
+    static {
+        AMQPDefinedTypes.registerAllTypes(DECODER, new EncoderImpl(DECODER));
+    }
+
+    private Wire() {
+    }
+
+    /** The bytes of a complete delivery, or null while it is still partial. Advances the link. */
+    static byte[] read(Receiver receiver, Delivery delivery) {
+        if (!delivery.isReadable() || delivery.isPartial()) {
+            return null;
+        }
+        byte[] bytes = new byte[delivery.pending()];
+        int read = receiver.recv(bytes, 0, bytes.length);
+        receiver.advance();
+        return read == bytes.length ? bytes : Arrays.copyOf(bytes, Math.max(read, 0));
+    }
+
+    static org.apache.qpid.proton.message.Message decode(byte[] bytes) {
+        org.apache.qpid.proton.message.Message message = Proton.message();
+        message.decode(bytes, 0, bytes.length);
+        return message;
+    }
+
+    /** The core messages of a delivery: one, or every message of a batch envelope. */
+    static List<Message> messages(byte[] bytes, int format) {
+        if (format != BATCH_FORMAT) {
+            return List.of(AmqpMessages.toCore(decode(bytes)));
+        }
+        List<Message> messages = new ArrayList<>();
+        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        synchronized (DECODER) {
+            DECODER.setByteBuffer(buffer);
+            try {
+                while (buffer.hasRemaining()) {
+                    if (DECODER.readObject() instanceof Data data) {
+                        Binary b = data.getValue();
+                        org.apache.qpid.proton.message.Message m = Proton.message();
+                        m.decode(b.getArray(), b.getArrayOffset(), b.getLength());
+                        messages.add(AmqpMessages.toCore(m));
+                    }
+                }
+            } finally {
+                DECODER.setByteBuffer(null);
+            }
+        }
+        return messages;
+    }
+
+    /** Sends {@code message} on {@code sender} with {@code tag}, settled at once when {@code presettle}. */
+    static Delivery send(Sender sender, byte[] tag, org.apache.qpid.proton.message.Message message, boolean presettle) {
+        Delivery delivery = sender.delivery(tag);
+        byte[] bytes = AmqpMessages.encode(message);
+        sender.send(bytes, 0, bytes.length);
+        if (presettle) {
+            delivery.settle();
+        }
+        sender.advance();
+        return delivery;
+    }
+}

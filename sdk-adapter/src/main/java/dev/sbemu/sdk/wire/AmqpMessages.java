@@ -1,0 +1,238 @@
+package dev.sbemu.sdk.wire;
+
+import com.azure.messaging.servicebus.implementation.DurationDescribedType;
+import com.azure.messaging.servicebus.implementation.MessageUtils;
+import com.azure.messaging.servicebus.implementation.OffsetDateTimeDescribedType;
+import com.azure.messaging.servicebus.implementation.UriDescribedType;
+import dev.sbemu.core.BrokeredMessage;
+import dev.sbemu.core.Message;
+import dev.sbemu.core.MessageBody;
+import java.net.URI;
+import java.nio.BufferOverflowException;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.Arrays;
+import java.util.Date;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.qpid.proton.Proton;
+import org.apache.qpid.proton.amqp.Binary;
+import org.apache.qpid.proton.amqp.DescribedType;
+import org.apache.qpid.proton.amqp.Symbol;
+import org.apache.qpid.proton.amqp.UnsignedInteger;
+import org.apache.qpid.proton.amqp.messaging.AmqpSequence;
+import org.apache.qpid.proton.amqp.messaging.AmqpValue;
+import org.apache.qpid.proton.amqp.messaging.ApplicationProperties;
+import org.apache.qpid.proton.amqp.messaging.Data;
+import org.apache.qpid.proton.amqp.messaging.Header;
+import org.apache.qpid.proton.amqp.messaging.MessageAnnotations;
+import org.apache.qpid.proton.amqp.messaging.Properties;
+import org.apache.qpid.proton.amqp.messaging.Section;
+
+/**
+ * The one mapping between the core's messages and AMQP messages as Service Bus puts them on the wire
+ * (shared/AMQP-NOTES.md, "Received message mapping"). The in-process clients feed it through the SDK's own
+ * serializer ({@code internal.WireCodec}); the AMQP endpoint puts it on a socket. Not a user API: it is
+ * public only so that both can share it.
+ */
+public final class AmqpMessages {
+    public static final Symbol SEQUENCE_NUMBER = Symbol.valueOf("x-opt-sequence-number");
+    public static final Symbol ENQUEUED_TIME = Symbol.valueOf("x-opt-enqueued-time");
+    public static final Symbol LOCKED_UNTIL = Symbol.valueOf("x-opt-locked-until");
+    public static final Symbol SCHEDULED_ENQUEUE_TIME = Symbol.valueOf("x-opt-scheduled-enqueue-time");
+    public static final Symbol PARTITION_KEY = Symbol.valueOf("x-opt-partition-key");
+    public static final Symbol ENQUEUE_SEQUENCE_NUMBER = Symbol.valueOf("x-opt-enqueue-sequence-number");
+    public static final Symbol DEAD_LETTER_SOURCE = Symbol.valueOf("x-opt-deadletter-source");
+    public static final Symbol MESSAGE_STATE = Symbol.valueOf("x-opt-message-state");
+    /** The largest TTL the AMQP header can carry: a uint32 of milliseconds (TTL-16). */
+    public static final long MAX_HEADER_TTL_MILLIS = 0xFFFF_FFFFL;
+
+    private AmqpMessages() {
+    }
+
+    // ---- what a sender sends --------------------------------------------------------------------
+
+    /**
+     * The core message for an AMQP message as a sender put it on the wire (one message, not a batch
+     * envelope). Described application property values ({@code com.microsoft:datetime-offset}, ...)
+     * become their Java values, as the SDK's own decoding makes them.
+     */
+    public static Message toCore(org.apache.qpid.proton.message.Message amqp) {
+        Message.Builder b = Message.builder().body(body(amqp.getBody()));
+        Properties p = amqp.getProperties();
+        if (p != null) {
+            b.messageId(string(p.getMessageId())).correlationId(string(p.getCorrelationId())).to(p.getTo())
+                    .replyTo(p.getReplyTo()).subject(p.getSubject()).sessionId(p.getGroupId())
+                    .replyToSessionId(p.getReplyToGroupId())
+                    .contentType(p.getContentType() == null ? null : p.getContentType().toString());
+        }
+        Header header = amqp.getHeader();
+        if (header != null && header.getTtl() != null && header.getTtl().longValue() > 0) {
+            b.timeToLive(Duration.ofMillis(header.getTtl().longValue()));
+        }
+        MessageAnnotations annotations = amqp.getMessageAnnotations();
+        if (annotations != null && annotations.getValue() != null) {
+            for (Map.Entry<Symbol, Object> e : annotations.getValue().entrySet()) {
+                if (SCHEDULED_ENQUEUE_TIME.equals(e.getKey()) && e.getValue() instanceof Date date) {
+                    b.scheduledEnqueueTime(date.toInstant());
+                } else if (PARTITION_KEY.equals(e.getKey())) {
+                    b.partitionKey((String) e.getValue());
+                } else {
+                    b.messageAnnotation(e.getKey().toString(), e.getValue());
+                }
+            }
+        }
+        ApplicationProperties properties = amqp.getApplicationProperties();
+        if (properties != null && properties.getValue() != null) {
+            b.applicationProperties(propertiesFromWire(properties.getValue()));
+        }
+        return b.build();
+    }
+
+    /**
+     * Application properties as they arrive on the wire (in a message, or as the properties to modify of a
+     * settlement), with the keys as strings and the SDK's described types as their Java values.
+     */
+    public static Map<String, Object> propertiesFromWire(Map<?, ?> wire) {
+        Map<String, Object> values = new LinkedHashMap<>();
+        if (wire != null) {
+            wire.forEach((name, value) -> values.put(String.valueOf(name), value instanceof DescribedType described
+                    ? MessageUtils.describedToOrigin(described) : value));
+        }
+        return values;
+    }
+
+    private static MessageBody body(Section section) {
+        if (section instanceof Data data) {
+            Binary binary = data.getValue();
+            return new MessageBody.Data(binary == null ? new byte[0] : Arrays.copyOfRange(binary.getArray(),
+                    binary.getArrayOffset(), binary.getArrayOffset() + binary.getLength()));
+        }
+        if (section instanceof AmqpValue value) {
+            return new MessageBody.Value(value.getValue());
+        }
+        if (section instanceof AmqpSequence sequence) {
+            @SuppressWarnings("unchecked")
+            List<Object> values = sequence.getValue();
+            return new MessageBody.Sequence(values);
+        }
+        return new MessageBody.Data(new byte[0]);
+    }
+
+    private static String string(Object id) {
+        return id == null ? null : id.toString();
+    }
+
+    // ---- what the broker sends -------------------------------------------------------------------
+
+    /** The AMQP message the broker sends for {@code message} (AMQP-NOTES, "Received message mapping"). */
+    public static org.apache.qpid.proton.message.Message toAmqp(BrokeredMessage brokered) {
+        Message m = brokered.message();
+        org.apache.qpid.proton.message.Message amqp = Proton.message();
+
+        Header header = new Header();
+        header.setDeliveryCount(UnsignedInteger.valueOf(brokered.deliveryCount()));
+        Duration ttl = brokered.timeToLive();
+        if (ttl != null && ttl.toMillis() > 0 && ttl.toMillis() <= MAX_HEADER_TTL_MILLIS) {
+            header.setTtl(UnsignedInteger.valueOf(ttl.toMillis()));
+        }
+        amqp.setHeader(header);
+
+        Properties p = new Properties();
+        p.setMessageId(m.messageId());
+        p.setCorrelationId(m.correlationId());
+        p.setTo(m.to());
+        p.setReplyTo(m.replyTo());
+        p.setSubject(m.subject());
+        p.setContentType(m.contentType() == null ? null : Symbol.valueOf(m.contentType()));
+        p.setGroupId(m.sessionId());
+        p.setReplyToGroupId(m.replyToSessionId());
+        amqp.setProperties(p);
+
+        Map<Symbol, Object> annotations = new LinkedHashMap<>();
+        m.messageAnnotations().forEach((name, value) -> annotations.put(Symbol.valueOf(name), wireValue(value)));
+        annotations.put(SEQUENCE_NUMBER, brokered.sequenceNumber());
+        annotations.put(ENQUEUED_TIME, Date.from(brokered.enqueuedTime()));
+        if (brokered.lockedUntil() != null) {
+            annotations.put(LOCKED_UNTIL, Date.from(brokered.lockedUntil()));
+        }
+        if (brokered.scheduledEnqueueTime() != null) {
+            annotations.put(SCHEDULED_ENQUEUE_TIME, Date.from(brokered.scheduledEnqueueTime()));
+        }
+        if (m.partitionKey() != null) {
+            annotations.put(PARTITION_KEY, m.partitionKey());
+        }
+        if (brokered.enqueuedSequenceNumber() != 0) {
+            annotations.put(ENQUEUE_SEQUENCE_NUMBER, brokered.enqueuedSequenceNumber());
+        }
+        if (brokered.deadLetterSource() != null) {
+            annotations.put(DEAD_LETTER_SOURCE, brokered.deadLetterSource());
+        }
+        annotations.put(MESSAGE_STATE, brokered.state().wireValue());
+        amqp.setMessageAnnotations(new MessageAnnotations(annotations));
+
+        if (!m.applicationProperties().isEmpty()) {
+            Map<String, Object> properties = new LinkedHashMap<>();
+            m.applicationProperties().forEach((name, value) -> properties.put(name, wireValue(value)));
+            amqp.setApplicationProperties(new ApplicationProperties(properties));
+        }
+
+        MessageBody body = m.body();
+        if (body instanceof MessageBody.Data data) {
+            amqp.setBody(new Data(new Binary(data.bytes())));
+        } else if (body instanceof MessageBody.Value value) {
+            amqp.setBody(new AmqpValue(wireValue(value.value())));
+        } else if (body instanceof MessageBody.Sequence sequence) {
+            amqp.setBody(new AmqpSequence(sequence.values()));
+        }
+        return amqp;
+    }
+
+    /** A Java value as the service encodes it: the SDK's described types for date-time offsets, durations, URIs. */
+    private static Object wireValue(Object value) {
+        if (value instanceof OffsetDateTime odt) {
+            return new OffsetDateTimeDescribedType(odt);
+        }
+        if (value instanceof Duration duration) {
+            return new DurationDescribedType(duration);
+        }
+        if (value instanceof URI uri) {
+            return new UriDescribedType(uri);
+        }
+        if (value instanceof byte[] bytes) {
+            return new Binary(bytes.clone());
+        }
+        return value;
+    }
+
+    // ---- bytes --------------------------------------------------------------------------------
+
+    /** Encodes {@code message} and decodes the bytes again, as the link does. */
+    public static org.apache.qpid.proton.message.Message roundTrip(org.apache.qpid.proton.message.Message message) {
+        byte[] bytes = encode(message);
+        org.apache.qpid.proton.message.Message decoded = Proton.message();
+        decoded.decode(bytes, 0, bytes.length);
+        return decoded;
+    }
+
+    public static byte[] encode(org.apache.qpid.proton.message.Message message) {
+        int capacity = 1024 + bodyHint(message);
+        while (true) {
+            byte[] buffer = new byte[capacity];
+            try {
+                int length = message.encode(buffer, 0, buffer.length);
+                return Arrays.copyOf(buffer, length);
+            } catch (BufferOverflowException e) {
+                if (capacity > Integer.MAX_VALUE / 2) {
+                    throw e;
+                }
+                capacity *= 2;
+            }
+        }
+    }
+
+    private static int bodyHint(org.apache.qpid.proton.message.Message message) {
+        return message.getBody() instanceof Data data && data.getValue() != null ? data.getValue().getLength() : 0;
+    }
+}
