@@ -177,13 +177,7 @@ final class Json {
             Object value = value();
             members.remove(key);
             members.put(key, value);
-            skipBlank();
-            if (peek() == ',') {
-                pos++;
-                skipBlank();
-            } else if (peek() != '}') {
-                throw error("expected ',' or '}' but found " + found());
-            }
+            afterItem('}');
             path.pop();
         }
         pos++; // }
@@ -197,17 +191,22 @@ final class Json {
         while (peek() != ']') {
             path.push("[" + elements.size() + "]");
             elements.add(value());
-            skipBlank();
-            if (peek() == ',') {
-                pos++;
-                skipBlank();
-            } else if (peek() != ']') {
-                throw error("expected ',' or ']' but found " + found());
-            }
+            afterItem(']');
             path.pop();
         }
         pos++; // ]
         return elements;
+    }
+
+    /** After a member or an element: a comma (a trailing one too) or the closing bracket. */
+    private void afterItem(char close) {
+        skipBlank();
+        if (peek() == ',') {
+            pos++;
+            skipBlank();
+        } else if (peek() != close) {
+            throw error("expected ',' or '" + close + "' but found " + found());
+        }
     }
 
     private String string() {
