@@ -12,7 +12,6 @@ import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -35,6 +34,7 @@ final class EventLoop implements AutoCloseable {
     private final BiFunction<EventLoop, SocketChannel, AmqpConnection> accept;
     private final Set<AmqpConnection> connections = new LinkedHashSet<>();
     private volatile boolean closed;
+    private volatile int connectionCount;
 
     EventLoop(int port, BiFunction<EventLoop, SocketChannel, AmqpConnection> accept, String name) {
         this.accept = accept;
@@ -74,17 +74,16 @@ final class EventLoop implements AutoCloseable {
         return connectionCount;
     }
 
-    private volatile int connectionCount;
-
     private void run() {
         try {
             while (!closed) {
                 long now = System.currentTimeMillis();
                 long deadline = Long.MAX_VALUE;
                 for (AmqpConnection c : new ArrayList<>(connections)) {
-                    long next = c.tick(now);
-                    if (next > 0) {
-                        deadline = Math.min(deadline, next);
+                    long[] next = {0};
+                    guarded(c, () -> next[0] = c.tick(now));
+                    if (next[0] > 0) {
+                        deadline = Math.min(deadline, next[0]);
                     }
                 }
                 long timeout = deadline == Long.MAX_VALUE ? 0 : Math.max(1, deadline - now);
@@ -106,12 +105,14 @@ final class EventLoop implements AutoCloseable {
                     if (key.isAcceptable()) {
                         acceptConnections();
                     } else if (key.attachment() instanceof AmqpConnection c) {
-                        if (key.isReadable()) {
-                            c.onReadable();
-                        }
-                        if (key.isValid() && key.isWritable()) {
-                            c.flush();
-                        }
+                        guarded(c, () -> {
+                            if (key.isReadable()) {
+                                c.onReadable();
+                            }
+                            if (key.isValid() && key.isWritable()) {
+                                c.flush();
+                            }
+                        });
                     }
                 }
                 Runnable task;
@@ -123,7 +124,7 @@ final class EventLoop implements AutoCloseable {
                     }
                 }
                 for (AmqpConnection c : new ArrayList<>(connections)) {
-                    c.afterWork();
+                    guarded(c, c::afterWork);
                 }
             }
         } catch (IOException | ClosedSelectorException e) {
@@ -139,15 +140,41 @@ final class EventLoop implements AutoCloseable {
         }
     }
 
-    private void acceptConnections() throws IOException {
-        SocketChannel channel;
-        while ((channel = server.accept()) != null) {
-            channel.configureBlocking(false);
-            channel.socket().setTcpNoDelay(true);
-            AmqpConnection connection = accept.apply(this, channel);
-            connection.register(channel.register(selector, SelectionKey.OP_READ, connection));
-            connections.add(connection);
-            connectionCount = connections.size();
+    /** Runs one connection's work; whatever it throws drops that connection only. */
+    private void guarded(AmqpConnection connection, Runnable work) {
+        try {
+            work.run();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "sbemu AMQP endpoint: dropping a connection after an unexpected failure", e);
+            connection.abort();
+        }
+    }
+
+    private void acceptConnections() {
+        while (true) {
+            SocketChannel channel = null;
+            try {
+                channel = server.accept();
+                if (channel == null) {
+                    return;
+                }
+                channel.configureBlocking(false);
+                channel.socket().setTcpNoDelay(true);
+                AmqpConnection connection = accept.apply(this, channel);
+                connection.register(channel.register(selector, SelectionKey.OP_READ, connection));
+                connections.add(connection);
+                connectionCount = connections.size();
+            } catch (IOException | RuntimeException e) {
+                LOG.log(Level.WARNING, "sbemu AMQP endpoint: could not accept a connection", e);
+                if (channel == null) {
+                    return;
+                }
+                try {
+                    channel.close();
+                } catch (IOException ignored) {
+                    // dropping it anyway
+                }
+            }
         }
     }
 
@@ -155,11 +182,6 @@ final class EventLoop implements AutoCloseable {
     void removed(AmqpConnection connection) {
         connections.remove(connection);
         connectionCount = connections.size();
-    }
-
-    /** Snapshot of the open connections; loop thread only. */
-    List<AmqpConnection> connections() {
-        return List.copyOf(connections);
     }
 
     /** Stops accepting, closes every connection and ends the thread. */

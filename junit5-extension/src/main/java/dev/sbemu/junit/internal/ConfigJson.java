@@ -84,8 +84,13 @@ public final class ConfigJson {
             }
             return root;
         } catch (Json.MalformedJsonException e) {
+            String in = e.path().isEmpty() ? "" : " (in " + e.path() + ")";
+            if (e.isLimit()) {
+                throw new EmulatorConfigException(file + ": not a Config.json the emulator can read" + in + ": "
+                        + e.getMessage(), e);
+            }
             throw new EmulatorConfigException(file + ": malformed JSON at line " + e.line() + ", column "
-                    + e.column() + (e.path().isEmpty() ? "" : " (in " + e.path() + ")") + ": " + e.getMessage(), e);
+                    + e.column() + in + ": " + e.getMessage(), e);
         }
     }
 

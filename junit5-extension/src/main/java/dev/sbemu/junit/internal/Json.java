@@ -28,20 +28,30 @@ final class Json {
         }
     };
 
-    private static final int MAX_DEPTH = 500;
+    // the limits of Jackson's defaults (StreamReadConstraints), so that no file exhausts the stack or the heap
+    private static final int MAX_DEPTH = 1000;
+    private static final int MAX_NUMBER_LENGTH = 1000;
+    private static final int MAX_STRING_LENGTH = 20_000_000;
 
-    /** A document that is not JSON: where, and what was expected. */
+    /** A document that is not JSON, or past a limit of this reader: where, and what was expected. */
     static final class MalformedJsonException extends RuntimeException {
         private static final long serialVersionUID = 1L;
         private final int line;
         private final int column;
         private final String path;
+        private final boolean limit;
 
-        MalformedJsonException(String message, int line, int column, String path) {
+        MalformedJsonException(String message, int line, int column, String path, boolean limit) {
             super(message);
             this.line = line;
             this.column = column;
             this.path = path;
+            this.limit = limit;
+        }
+
+        /** Whether the document is past a limit (nesting depth, number or string length) rather than malformed. */
+        boolean isLimit() {
+            return limit;
         }
 
         int line() {
@@ -78,7 +88,7 @@ final class Json {
             text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(content)).toString();
         } catch (CharacterCodingException e) {
-            throw new MalformedJsonException("the file is not UTF-8 text", 1, 1, "");
+            throw new MalformedJsonException("the file is not UTF-8 text", 1, 1, "", false);
         }
         Json json = new Json(text.startsWith("\uFEFF") ? text.substring(1) : text);
         json.skipBlank();
@@ -141,7 +151,7 @@ final class Json {
 
     private Object value() {
         if (path.size() > MAX_DEPTH) {
-            throw error("nested deeper than " + MAX_DEPTH + " levels");
+            throw limit("nesting depth (" + path.size() + ")", MAX_DEPTH);
         }
         char c = peek();
         return switch (c) {
@@ -222,6 +232,10 @@ final class Json {
             if (c == '"') {
                 return out.toString();
             }
+            if (out.length() >= MAX_STRING_LENGTH) {
+                pos = start;
+                throw limit("string length (more than " + MAX_STRING_LENGTH + ")", MAX_STRING_LENGTH);
+            }
             if (c < 0x20) {
                 pos--;
                 throw error("a control character inside a string (write it as an escape such as \\n or \\t)");
@@ -279,6 +293,11 @@ final class Json {
             if (!digits()) {
                 throw error("expected the exponent's digits but found " + found());
             }
+        }
+        if (pos - start > MAX_NUMBER_LENGTH) {
+            int length = pos - start;
+            pos = start;
+            throw limit("number length (" + length + ")", MAX_NUMBER_LENGTH);
         }
         return new BigDecimal(text.substring(start, pos));
     }
@@ -344,7 +363,15 @@ final class Json {
         return "'" + text.substring(pos, Math.max(end, pos + 1)) + "'";
     }
 
+    private MalformedJsonException limit(String what, int max) {
+        return error(what + " exceeds the maximum allowed (" + max + ")", true);
+    }
+
     private MalformedJsonException error(String message) {
+        return error(message, false);
+    }
+
+    private MalformedJsonException error(String message, boolean limit) {
         int line = 1;
         int lineStart = 0;
         for (int i = 0; i < pos && i < text.length(); i++) {
@@ -359,6 +386,7 @@ final class Json {
             where.append(parts.get(i));
         }
         String p = where.toString();
-        return new MalformedJsonException(message, line, pos - lineStart + 1, p.startsWith(".") ? p.substring(1) : p);
+        return new MalformedJsonException(message, line, pos - lineStart + 1, p.startsWith(".") ? p.substring(1) : p,
+                limit);
     }
 }

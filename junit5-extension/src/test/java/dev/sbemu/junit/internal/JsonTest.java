@@ -84,7 +84,8 @@ class JsonTest {
     @DisplayName("CFG-3 nesting deeper than the limit is refused, not a stack overflow")
     void deep() {
         String deep = "[".repeat(10_000) + "]".repeat(10_000);
-        assertEquals("nested deeper than 500 levels", assertThrows(Json.MalformedJsonException.class,
-                () -> parse(deep)).getMessage());
+        Json.MalformedJsonException e = assertThrows(Json.MalformedJsonException.class, () -> parse(deep));
+        assertEquals("nesting depth (1001) exceeds the maximum allowed (1000)", e.getMessage());
+        assertEquals(true, e.isLimit());
     }
 }
