@@ -34,7 +34,7 @@ final class Validation {
         for (String segment : name.split("/")) {
             if (segment.equalsIgnoreCase("subscriptions")) {
                 throw new InvalidOptionException(kind + " name", name, "no path segment 'Subscriptions': the service "
-                        + "addresses a subscription as <topic>/Subscriptions/<name> (LIM-2)");
+                        + "addresses a subscription as <topic>/Subscriptions/<name>");
             }
         }
     }
@@ -176,7 +176,7 @@ final class Validation {
     static void scheduledEnqueueTime(Instant at) {
         if (at != null && at.isAfter(VirtualClock.LATEST)) {
             throw new InvalidOptionException("scheduledEnqueueTime", at, "must be at most " + VirtualClock.LATEST
-                    + ", the latest instant the service represents (CLK-4)");
+                    + ", the latest instant the service represents");
         }
     }
 
