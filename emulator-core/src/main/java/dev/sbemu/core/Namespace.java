@@ -237,7 +237,8 @@ public final class Namespace implements AutoCloseable {
      * Sends a message to a queue or topic. A message with a future {@code scheduledEnqueueTime} is
      * scheduled (SCH-1).
      *
-     * @throws BrokerException.EntityNotFound, EntityDisabled, MessageSizeExceeded, InvalidOperation (SES-1)
+     * @throws BrokerException when the entity does not exist or is disabled, the message is too large, or a
+     *         session-enabled entity gets a message without a session id (SES-1)
      */
     public void send(String entity, Message message) {
         faults.before(Faults.Operation.SEND, EntityPath.queue(entity));

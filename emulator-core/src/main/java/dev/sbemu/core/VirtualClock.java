@@ -75,7 +75,7 @@ public final class VirtualClock extends Clock {
         Objects.requireNonNull(start, "start");
         if (start.isBefore(EARLIEST) || start.isAfter(LATEST)) {
             throw new IllegalArgumentException("the virtual clock cannot start at " + start + ": it runs from "
-                    + EARLIEST + " to " + LATEST + ", the range of the service's times (CLK-4)");
+                    + EARLIEST + " to " + LATEST + ", the range of the service's times");
         }
         return new VirtualClock(new Shared(start), ZoneOffset.UTC);
     }
@@ -117,7 +117,7 @@ public final class VirtualClock extends Clock {
 
     private static IllegalArgumentException pastLatest(String what) {
         return new IllegalArgumentException("the virtual clock cannot " + what + ": it cannot go past " + LATEST
-                + ", the latest instant the service represents (.NET DateTimeOffset.MaxValue, CLK-4)");
+                + ", the latest instant the service represents (.NET DateTimeOffset.MaxValue)");
     }
 
     /**

@@ -8,6 +8,7 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import org.apiguardian.api.API;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Marks a field that {@link ServiceBusEmulator} fills before each test with one of the types it injects
@@ -24,6 +25,8 @@ import org.apiguardian.api.API;
 @Target(ElementType.FIELD)
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
+// registers the extension even where @ServiceBusEmulator is missing, so that it can say so
+@ExtendWith(ServiceBusEmulatorExtension.class)
 @API(status = EXPERIMENTAL, since = "0.1")
 public @interface Emulated {
 }

@@ -40,6 +40,34 @@ final class FieldInjector {
         }
     }
 
+    /**
+     * A field of a type the extension injects, neither {@code @Entity} nor {@code @Emulated}, and still null when the
+     * test starts: the test would fail with a bare NullPointerException on it.
+     */
+    static void rejectUnmarkedNullFields(Object instance) {
+        for (Class<?> c = instance.getClass(); c != null && c != Object.class; c = c.getSuperclass()) {
+            for (Field field : c.getDeclaredFields()) {
+                if (Modifier.isStatic(field.getModifiers()) || !Injection.isInjectable(field.getType())
+                        || field.isAnnotationPresent(Entity.class) || field.isAnnotationPresent(Emulated.class)
+                        || field.isSynthetic()) {
+                    continue;
+                }
+                try {
+                    field.setAccessible(true);
+                    if (field.get(instance) != null) {
+                        continue;
+                    }
+                } catch (ReflectiveOperationException | RuntimeException unreadable) {
+                    continue;
+                }
+                throw new InjectionException(describe(field) + " is null: @ServiceBusEmulator fills only fields "
+                        + "marked for it; annotate it with " + (Injection.isPlain(field.getType()) ? "@Emulated"
+                        : "@Entity naming its queue or topic, e.g. @Entity(\"orders\")")
+                        + " (or set it in a @BeforeEach method)");
+            }
+        }
+    }
+
     private static Set<Field> annotatedFields(Class<?> type, Predicate<Field> which) {
         Set<Field> fields = new LinkedHashSet<>(AnnotationSupport.findAnnotatedFields(type, Entity.class, which));
         fields.addAll(AnnotationSupport.findAnnotatedFields(type, Emulated.class, which));

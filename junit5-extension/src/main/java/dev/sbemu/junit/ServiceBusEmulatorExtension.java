@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.BeforeTestExecutionCallback;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.LifecycleMethodExecutionExceptionHandler;
@@ -33,8 +34,9 @@ import org.opentest4j.TestAbortedException;
  * {@code ExtensionContext.Store} of the test (or, per class, the test class) that uses it, so JUnit closes them
  * when that test ends and parallel tests share nothing.
  */
-final class ServiceBusEmulatorExtension implements BeforeAllCallback, BeforeEachCallback, ParameterResolver,
-        TestExecutionExceptionHandler, LifecycleMethodExecutionExceptionHandler {
+final class ServiceBusEmulatorExtension implements BeforeAllCallback, BeforeEachCallback,
+        BeforeTestExecutionCallback, ParameterResolver, TestExecutionExceptionHandler,
+        LifecycleMethodExecutionExceptionHandler {
 
     private static final ExtensionContext.Namespace STORE =
             ExtensionContext.Namespace.create(ServiceBusEmulatorExtension.class);
@@ -72,6 +74,16 @@ final class ServiceBusEmulatorExtension implements BeforeAllCallback, BeforeEach
             EmulatedNamespace scope = scope(context);
             for (Object instance : context.getRequiredTestInstances().getAllInstances()) {
                 FieldInjector.injectInstance(instance, scope);
+            }
+        });
+    }
+
+    /** After the {@code @BeforeEach} methods: a field of an emulator type still null was never marked for injection. */
+    @Override
+    public void beforeTestExecution(ExtensionContext context) {
+        configurationErrors(() -> {
+            for (Object instance : context.getRequiredTestInstances().getAllInstances()) {
+                FieldInjector.rejectUnmarkedNullFields(instance);
             }
         });
     }
@@ -199,8 +211,15 @@ final class ServiceBusEmulatorExtension implements BeforeAllCallback, BeforeEach
         if (classContext == null) {
             throw new IllegalStateException("@ServiceBusEmulator: no test class for " + context.getUniqueId());
         }
+        List<Declared> declared = declarations(classContext);
+        if (declared.isEmpty()) {
+            // registered by @Entity or @Emulated alone
+            throw new InjectionException("@Entity and @Emulated need @ServiceBusEmulator on the test class: annotate "
+                    + classContext.getRequiredTestClass().getSimpleName() + " with @ServiceBusEmulator (declaring "
+                    + "its entities, e.g. @ServiceBusEmulator(queues = @Queue(name = \"orders\")))");
+        }
         return classContext.getStore(STORE).getOrComputeIfAbsent(new DeclarationKey(classContext.getUniqueId()),
-                key -> EmulatorDeclaration.merge(declarations(classContext), (location, on) -> config(context,
+                key -> EmulatorDeclaration.merge(declared, (location, on) -> config(context,
                         location, on)), EmulatorDeclaration.class);
     }
 

@@ -23,7 +23,6 @@ import com.azure.messaging.servicebus.models.ServiceBusReceiveMode;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.QueueOptions;
-import dev.sbemu.core.SubQueue;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -190,7 +189,7 @@ class ReceiverClientTest {
         ServiceBusReceivedMessage m = receive(1).get(0);
         receiver.deadLetter(m, new DeadLetterOptions().setDeadLetterReason("bad").setDeadLetterErrorDescription("why")
                 .setPropertiesToModify(Map.of("p", 1)));
-        ServiceBusReceiverClient dlq = clients.receiver(EntityPath.queue("q").withSubQueue(SubQueue.DEAD_LETTER_QUEUE),
+        ServiceBusReceiverClient dlq = clients.receiver(EntityPath.queue("q").withSubQueue(EntityPath.Part.DEAD_LETTER_QUEUE),
                 ServiceBusReceiveMode.PEEK_LOCK);
         assertEquals("q/$deadletterqueue", dlq.getEntityPath());
         ServiceBusReceivedMessage dead = dlq.receiveMessages(1, SHORT).iterator().next();

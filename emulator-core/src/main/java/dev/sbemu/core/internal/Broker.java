@@ -12,7 +12,6 @@ import dev.sbemu.core.JournalEvent.Type;
 import dev.sbemu.core.Message;
 import dev.sbemu.core.ReceiveMode;
 import dev.sbemu.core.SessionLock;
-import dev.sbemu.core.SubQueue;
 import dev.sbemu.core.Tier;
 import dev.sbemu.core.Transaction;
 import dev.sbemu.core.VirtualClock;
@@ -380,16 +379,16 @@ public final class Broker implements VirtualClock.TimerDriver {
 
     private MessageSource sessionSource(EntityPath path) {
         MessageSource source = source(path);
-        if (path.subQueue() != SubQueue.NONE || !source.requiresSession()) {
+        if (path.subQueue() != EntityPath.Part.NONE || !source.requiresSession()) {
             throw new BrokerException.InvalidOperation("It is not possible for an entity that does not require "
                     + "sessions to create a sessionful message receiver. Entity: '" + path + "'.");
         }
-        source.checkReceivable(SubQueue.NONE);
+        source.checkReceivable(EntityPath.Part.NONE);
         return source;
     }
 
     private static void checkNoSessions(MessageSource source, EntityPath path) {
-        if (path.subQueue() == SubQueue.NONE && source.requiresSession()) {
+        if (path.subQueue() == EntityPath.Part.NONE && source.requiresSession()) {
             throw new BrokerException.InvalidOperation("It is not possible for an entity that requires sessions "
                     + "to create a non-sessionful message receiver. Entity: '" + source.name + "'.");
         }
@@ -580,7 +579,7 @@ public final class Broker implements VirtualClock.TimerDriver {
             }
             if (!queues.containsKey(target) && !topics.containsKey(target)) {
                 throw new InvalidOptionException(properties[i], target,
-                        "the destination must be an existing queue or topic (FWD-1)");
+                        "the destination must be an existing queue or topic");
             }
         }
     }

@@ -10,7 +10,6 @@ import dev.sbemu.core.JournalEvent.Type;
 import dev.sbemu.core.Message;
 import dev.sbemu.core.MessageState;
 import dev.sbemu.core.ReceiveMode;
-import dev.sbemu.core.SubQueue;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -43,8 +42,8 @@ abstract class MessageSource extends Entity {
     MessageSource(Broker broker, EntityPath path) {
         super(broker, path.entityName());
         this.main = new MessageStore(path, broker.newCondition());
-        this.deadLetters = new MessageStore(path.withSubQueue(SubQueue.DEAD_LETTER_QUEUE), broker.newCondition());
-        this.transferDeadLetters = new MessageStore(path.withSubQueue(SubQueue.TRANSFER_DEAD_LETTER_QUEUE),
+        this.deadLetters = new MessageStore(path.withSubQueue(EntityPath.Part.DEAD_LETTER_QUEUE), broker.newCondition());
+        this.transferDeadLetters = new MessageStore(path.withSubQueue(EntityPath.Part.TRANSFER_DEAD_LETTER_QUEUE),
                 broker.newCondition());
     }
 
@@ -63,7 +62,7 @@ abstract class MessageSource extends Entity {
 
     abstract boolean requiresSession();
 
-    MessageStore store(SubQueue subQueue) {
+    MessageStore store(EntityPath.Part subQueue) {
         return switch (subQueue) {
             case NONE -> main;
             case DEAD_LETTER_QUEUE -> deadLetters;
@@ -99,8 +98,8 @@ abstract class MessageSource extends Entity {
 
     // ---- receive ------------------------------------------------------------------------------
 
-    void checkReceivable(SubQueue subQueue) {
-        if (subQueue == SubQueue.NONE && forwardTo() != null) {
+    void checkReceivable(EntityPath.Part subQueue) {
+        if (subQueue == EntityPath.Part.NONE && forwardTo() != null) {
             throw new BrokerException.InvalidOperation("Cannot create a message receiver on an entity with "
                     + "auto-forwarding enabled. Entity: '" + name + "'.");
         }

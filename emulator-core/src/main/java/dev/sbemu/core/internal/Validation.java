@@ -40,7 +40,7 @@ final class Validation {
         for (String segment : name.split("/")) {
             if (segment.equalsIgnoreCase("subscriptions")) {
                 throw new InvalidOptionException(kind + " name", name, "no path segment 'Subscriptions': the service "
-                        + "addresses a subscription as <topic>/Subscriptions/<name> (LIM-2)");
+                        + "addresses a subscription as <topic>/Subscriptions/<name>");
             }
         }
     }
@@ -81,7 +81,7 @@ final class Validation {
         authorizationRules(o.authorizationRules());
         if (o.requiresSession() && o.forwardTo() != null) {
             throw new InvalidOptionException("forwardTo", o.forwardTo(),
-                    "a session-enabled entity cannot forward messages (FWD-4)");
+                    "a session-enabled entity cannot forward messages");
         }
         return o.toBuilder().defaultMessageTimeToLive(capTtl(o.defaultMessageTimeToLive(), tier)).build();
     }
@@ -118,7 +118,7 @@ final class Validation {
         autoDelete(o.autoDeleteOnIdle());
         if (o.requiresSession() && o.forwardTo() != null) {
             throw new InvalidOptionException("forwardTo", o.forwardTo(),
-                    "a session-enabled entity cannot forward messages (FWD-4)");
+                    "a session-enabled entity cannot forward messages");
         }
         return o.toBuilder().defaultMessageTimeToLive(capTtl(o.defaultMessageTimeToLive(), tier)).build();
     }
@@ -148,7 +148,7 @@ final class Validation {
 
     static void autoDelete(Duration d) {
         if (d.compareTo(MIN_AUTO_DELETE) < 0) {
-            throw new InvalidOptionException("autoDeleteOnIdle", d, "must be at least PT5M (ADI-2)");
+            throw new InvalidOptionException("autoDeleteOnIdle", d, "must be at least PT5M");
         }
     }
 
@@ -199,7 +199,7 @@ final class Validation {
     static void scheduledEnqueueTime(Instant at) {
         if (at != null && at.isAfter(VirtualClock.LATEST)) {
             throw new InvalidOptionException("scheduledEnqueueTime", at, "must be at most " + VirtualClock.LATEST
-                    + ", the latest instant the service represents (CLK-4)");
+                    + ", the latest instant the service represents");
         }
     }
 

@@ -17,6 +17,7 @@ import dev.sbemu.core.Namespace;
 import dev.sbemu.core.VirtualClock;
 import dev.sbemu.junit.Entity;
 import dev.sbemu.sdk.EmulatorClients;
+import dev.sbemu.sdk.internal.SdkMocks;
 import java.time.Clock;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -65,6 +66,11 @@ public final class Injection {
                     + "not an entity's; remove @Entity");
         }
         return scope.server().getConnectionString();
+    }
+
+    /** Whether the extension injects this type (with or without {@link Entity}). */
+    public static boolean isInjectable(Class<?> type) {
+        return PLAIN.contains(type) || WITH_ENTITY.contains(type);
     }
 
     /** Whether the type can be injected into an {@code @Emulated} field. */
@@ -172,25 +178,40 @@ public final class Injection {
         if (!sessions) {
             throw ref.fail("'" + path + "' is not session-enabled: remove sessionId = \"" + sessionId + "\"");
         }
-        boolean next = Entity.NEXT_AVAILABLE_SESSION.equals(sessionId);
+        if (Entity.NEXT_AVAILABLE_SESSION.equals(sessionId)) {
+            return nextSession(type, path, entity, scope);
+        }
         try {
             if (type == ServiceBusReceiverClient.class) {
-                ServiceBusSessionReceiverClient sessionReceiver = clients.sessionReceiver(path, entity.receiveMode());
-                return scope.closeAfterTest(next ? sessionReceiver.acceptNextSession()
-                        : sessionReceiver.acceptSession(sessionId));
+                return scope.closeAfterTest(clients.sessionReceiver(path, entity.receiveMode()).acceptSession(sessionId));
             }
-            ServiceBusSessionReceiverAsyncClient sessionReceiver = clients.sessionReceiverAsync(path,
-                    entity.receiveMode());
-            return scope.closeAfterTest((next ? sessionReceiver.acceptNextSession()
-                    : sessionReceiver.acceptSession(sessionId)).block());
+            return scope.closeAfterTest(clients.sessionReceiverAsync(path, entity.receiveMode())
+                    .acceptSession(sessionId).block());
         } catch (UnsupportedOperationException e) {
             throw e;
         } catch (RuntimeException e) {
-            throw ref.fail((next ? "no session of '" + path + "' could be accepted" : "session '" + sessionId
-                    + "' of '" + path + "' could not be locked") + " (" + e.getMessage() + ")"
-                    + (next ? "; send its messages before the client is injected (e.g. in @BeforeEach), or inject "
-                    + "a ServiceBusSessionReceiverClient and call acceptNextSession() in the test" : ""), e);
+            throw ref.fail("session '" + sessionId + "' of '" + path + "' could not be locked (" + e.getMessage()
+                    + ")", e);
         }
+    }
+
+    /**
+     * A receiver that accepts the next available session on its first call, as {@code acceptNextSession()} would
+     * then, rather than at injection: a test method's parameters are resolved before its body has sent anything,
+     * and accepting then would wait the SDK's minute for a session that cannot come.
+     */
+    private static Object nextSession(Class<?> type, EntityPath path, Entity entity, EmulatedNamespace scope) {
+        EmulatorClients clients = scope.clients();
+        String description = type.getSimpleName() + "[emulated, " + path
+                + ", the next available session, accepted on first use]";
+        if (type == ServiceBusReceiverClient.class) {
+            ServiceBusSessionReceiverClient sessions = clients.sessionReceiver(path, entity.receiveMode());
+            return scope.closeAfterTest(SdkMocks.lazy(ServiceBusReceiverClient.class, sessions::acceptNextSession,
+                    description));
+        }
+        ServiceBusSessionReceiverAsyncClient sessions = clients.sessionReceiverAsync(path, entity.receiveMode());
+        return scope.closeAfterTest(SdkMocks.lazy(ServiceBusReceiverAsyncClient.class,
+                () -> sessions.acceptNextSession().block(), description));
     }
 
     private static String hint(Class<?> type) {

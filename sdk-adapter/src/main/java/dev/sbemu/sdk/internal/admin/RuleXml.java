@@ -98,7 +98,7 @@ final class RuleXml {
         String[] text = {null};
         f.text("SqlExpression", t -> text[0] = t);
         if (text[0] == null || text[0].isBlank()) {
-            throw ManagementException.badRequest("The " + type + " has an empty SqlExpression (RUL-7).");
+            throw ManagementException.badRequest("The " + type + " has an empty SqlExpression.");
         }
         return text[0];
     }
