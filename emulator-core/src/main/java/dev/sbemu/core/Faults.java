@@ -319,7 +319,7 @@ public final class Faults {
             }
             case SESSION_LOCK_LOST -> {
                 if (sessionId != null) {
-                    broker.loseSessionLock(entity.withSubQueue(SubQueue.NONE), sessionId);
+                    broker.loseSessionLock(entity.withSubQueue(EntityPath.Part.NONE), sessionId);
                 }
                 yield new BrokerException.SessionLockLost("The session lock was lost. Request a new session "
                         + "receiver." + injected);

@@ -16,7 +16,6 @@ import com.azure.messaging.servicebus.ServiceBusSessionReceiverAsyncClient;
 import com.azure.messaging.servicebus.ServiceBusSessionReceiverClient;
 import com.azure.messaging.servicebus.models.ServiceBusReceiveMode;
 import dev.sbemu.core.EntityPath;
-import dev.sbemu.core.SubQueue;
 import dev.sbemu.sdk.ProcessorOptions;
 import java.time.Duration;
 
@@ -120,7 +119,7 @@ public final class ConnectionStringClients {
         return builder.ruleManager().topicName(topic).subscriptionName(subscription).buildAsyncClient();
     }
 
-    private static com.azure.messaging.servicebus.models.SubQueue sdkSubQueue(SubQueue subQueue) {
+    private static com.azure.messaging.servicebus.models.SubQueue sdkSubQueue(EntityPath.Part subQueue) {
         return switch (subQueue) {
             case NONE -> com.azure.messaging.servicebus.models.SubQueue.NONE;
             case DEAD_LETTER_QUEUE -> com.azure.messaging.servicebus.models.SubQueue.DEAD_LETTER_QUEUE;
@@ -129,7 +128,7 @@ public final class ConnectionStringClients {
     }
 
     private static void requireNoSubQueue(EntityPath entity, String what) {
-        if (entity.subQueue() != SubQueue.NONE) {
+        if (entity.subQueue() != EntityPath.Part.NONE) {
             throw new IllegalArgumentException("A " + what + " cannot read a sub-queue (" + entity
                     + "): sub-queues have no sessions");
         }
