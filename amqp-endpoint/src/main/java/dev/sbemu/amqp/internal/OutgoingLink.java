@@ -64,6 +64,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
         this.entity = entity;
         this.mode = mode;
         this.session = session;
+        context.opened(this);
     }
 
     @Override
@@ -90,7 +91,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
         context.work(this::pump);
     }
 
-    private synchronized void wakePump() {
+    synchronized void wakePump() {
         if (pumpThread != null) {
             pumpThread.interrupt();
         }
@@ -154,6 +155,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
         connection.loop().execute(() -> {
             if (!closed) {
                 closed = true;
+                context.closed(this);
                 sender.setCondition(error);
                 sender.close();
                 releaseSession();
@@ -290,6 +292,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
         synchronized (this) {
             closed = true;
         }
+        context.closed(this);
         wakePump();
         releaseSession();
     }
