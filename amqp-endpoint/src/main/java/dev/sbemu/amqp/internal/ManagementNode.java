@@ -161,9 +161,10 @@ final class ManagementNode implements RequestLink.Node {
         return lock;
     }
 
-    private long[] schedule(Map<?, ?> body, Transaction transaction) {
+    /** Boxed: proton-j cannot encode a primitive array inside a map; the peer decodes it as {@code long[]}. */
+    private Long[] schedule(Map<?, ?> body, Transaction transaction) {
         List<?> entries = list(body.get("messages"));
-        long[] numbers = new long[entries.size()];
+        Long[] numbers = new Long[entries.size()];
         for (int i = 0; i < entries.size(); i++) {
             Binary bytes = (Binary) ((Map<?, ?>) entries.get(i)).get("message");
             dev.sbemu.core.Message message = AmqpMessages.toCore(Wire.decode(Arrays.copyOfRange(bytes.getArray(),

@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.qpid.proton.amqp.messaging.Accepted;
@@ -48,9 +47,11 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
     private final EntityPath entity;
     private final ReceiveMode mode;
     private final SessionLock session;
-    private final AtomicInteger outstanding = new AtomicInteger();
-    private volatile int credit;
-    private volatile boolean drain;
+    // credit (the link's, as of the loop's last look) and outstanding (taken from the broker, not yet on the
+    // wire) change together under this object's lock, so the pump never asks for more than the link can take.
+    private int credit;
+    private int outstanding;
+    private boolean drain;
     private volatile boolean closed;
     private boolean pumping;
     private Thread pumpThread;
@@ -74,17 +75,18 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
 
     @Override
     public void onFlow() {
-        credit = sender.getCredit();
-        boolean drainAsked = sender.getDrain() && credit > 0;
-        if (drainAsked && !drain) {
-            drain = true;
-            wakePump();
+        synchronized (this) {
+            credit = sender.getCredit();
+            if (sender.getDrain() && credit > 0 && !drain) {
+                drain = true;
+                wakePump();
+            }
         }
         startPump();
     }
 
     private synchronized void startPump() {
-        if (pumping || closed || (credit - outstanding.get() <= 0 && !drain)) {
+        if (pumping || closed || (credit - outstanding <= 0 && !drain)) {
             return;
         }
         pumping = true;
@@ -107,7 +109,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
                 int want;
                 boolean draining;
                 synchronized (this) {
-                    want = credit - outstanding.get();
+                    want = credit - outstanding;
                     draining = drain;
                     if (closed || (want <= 0 && !draining)) {
                         pumping = false;
@@ -131,7 +133,9 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
                     }
                 }
                 if (!taken.isEmpty()) {
-                    outstanding.addAndGet(taken.size());
+                    synchronized (this) {
+                        outstanding += taken.size();
+                    }
                     List<BrokeredMessage> batch = taken;
                     connection.loop().execute(() -> deliver(batch));
                 } else if (draining) {
@@ -167,29 +171,31 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
         if (!closed && sender.getDrain()) {
             sender.drained();
         }
-        credit = sender.getCredit();
+        synchronized (this) {
+            credit = sender.getCredit();
+        }
     }
 
-    /** Loop thread: puts taken messages on the wire, or gives them back. */
+    /**
+     * Loop thread: puts taken messages on the wire. A peek-lock message the link can no longer take (closed,
+     * or its credit was lowered meanwhile) goes back to the broker; a receive-and-delete one, which cannot go
+     * back, waits in proton's link queue for credit (and is lost only if the link closes first, AMQP-11).
+     */
     private void deliver(List<BrokeredMessage> messages) {
-        outstanding.addAndGet(-messages.size());
         for (BrokeredMessage message : messages) {
-            if (closed || sender.getCredit() <= 0) {
+            boolean locked = message.lockToken() != null;
+            if (closed || (locked && sender.getCredit() <= 0)) {
                 giveBack(message);
                 continue;
             }
-            byte[] tag = message.lockToken() != null ? DotNetGuid.toBytes(message.lockToken())
-                    : ByteBuffer.allocate(8).putLong(++tags).array();
-            Delivery delivery = sender.delivery(tag);
+            byte[] tag = locked ? DotNetGuid.toBytes(message.lockToken()) : ByteBuffer.allocate(8).putLong(++tags).array();
+            Delivery delivery = Wire.send(sender, tag, AmqpMessages.toAmqp(message), !locked);
             delivery.setContext(message.lockToken());
-            byte[] bytes = AmqpMessages.encode(AmqpMessages.toAmqp(message));
-            sender.send(bytes, 0, bytes.length);
-            if (mode == ReceiveMode.RECEIVE_AND_DELETE) {
-                delivery.settle();
-            }
-            sender.advance();
         }
-        credit = sender.getCredit();
+        synchronized (this) {
+            outstanding -= messages.size();
+            credit = sender.getCredit();
+        }
         startPump();
     }
 

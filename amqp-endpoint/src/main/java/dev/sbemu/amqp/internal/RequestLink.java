@@ -2,6 +2,7 @@ package dev.sbemu.amqp.internal;
 
 import java.util.HashMap;
 import java.util.Map;
+import dev.sbemu.sdk.wire.AmqpMessages;
 import org.apache.qpid.proton.Proton;
 import org.apache.qpid.proton.amqp.messaging.Accepted;
 import org.apache.qpid.proton.amqp.messaging.ApplicationProperties;
@@ -71,7 +72,14 @@ final class RequestLink implements AmqpConnection.LinkBound {
         }
         delivery.settle();
         IncomingLink.topUp(receiver);
-        router.reply(request.getReplyTo(), answer(request, response));
+        Message answer;
+        try {
+            answer = answer(request, response);
+            AmqpMessages.encode(answer);
+        } catch (RuntimeException e) {
+            answer = answer(request, Response.error(AmqpErrors.of(e)));
+        }
+        router.reply(request.getReplyTo(), answer);
     }
 
     private static Message answer(Message request, Response response) {

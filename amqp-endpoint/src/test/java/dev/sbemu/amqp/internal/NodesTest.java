@@ -1,0 +1,97 @@
+package dev.sbemu.amqp.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.azure.messaging.servicebus.implementation.ServiceBusSharedKeyCredential;
+import dev.sbemu.core.EntityPath;
+import dev.sbemu.core.Namespace;
+import dev.sbemu.core.SubQueue;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.qpid.proton.Proton;
+import org.apache.qpid.proton.amqp.messaging.AmqpValue;
+import org.apache.qpid.proton.amqp.messaging.ApplicationProperties;
+import org.apache.qpid.proton.message.Message;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** The request-response nodes and wire helpers, without a socket. */
+class NodesTest {
+    private final Namespace namespace = Namespace.create();
+    private final EndpointContext context = new EndpointContext(namespace, "RootManageSharedAccessKey", "secret",
+            Duration.ofSeconds(1), "sbemu-amqp-test");
+
+    @AfterEach
+    void close() {
+        context.close();
+    }
+
+    private static Message request(String operation, Object body) {
+        Message m = Proton.message();
+        m.setApplicationProperties(new ApplicationProperties(Map.of("operation", operation)));
+        m.setBody(new AmqpValue(body));
+        return m;
+    }
+
+    @Test
+    @DisplayName("AMQP-14 an unknown management operation is amqp:not-implemented, status 501")
+    void unknownManagementOperation() {
+        namespace.createQueue("orders");
+        RequestLink.Response r = new ManagementNode(context, EntityPath.queue("orders"))
+                .handle(request("com.microsoft:make-coffee", Map.of()), null);
+        assertEquals(501, r.status());
+        assertEquals("amqp:not-implemented", r.condition());
+        assertTrue(r.description().contains("com.microsoft:make-coffee"));
+    }
+
+    @Test
+    @DisplayName("AMQP-9 tokens: the SDK's own signature is accepted; another key, another key name, expiry refused")
+    void tokens() {
+        CbsNode cbs = new CbsNode(context, null);
+        String audience = "amqp://127.0.0.1/orders";
+        String good = new ServiceBusSharedKeyCredential("RootManageSharedAccessKey", "secret", Duration.ofHours(1))
+                .getToken(new com.azure.core.credential.TokenRequestContext().addScopes(audience)).block().getToken();
+        assertNull(cbs.refusal(good));
+        String otherKey = new ServiceBusSharedKeyCredential("RootManageSharedAccessKey", "guess", Duration.ofHours(1))
+                .getToken(new com.azure.core.credential.TokenRequestContext().addScopes(audience)).block().getToken();
+        assertTrue(cbs.refusal(otherKey).contains("signature does not match"));
+        String otherName = new ServiceBusSharedKeyCredential("Listen", "secret", Duration.ofHours(1))
+                .getToken(new com.azure.core.credential.TokenRequestContext().addScopes(audience)).block().getToken();
+        assertTrue(cbs.refusal(otherName).contains("key name"));
+        String expired = good.replaceAll("se=\\d+", "se=1000");
+        assertTrue(cbs.refusal(expired).startsWith("ExpiredToken"));
+        assertTrue(cbs.refusal("Bearer abc").startsWith("InvalidSignature"));
+        assertTrue(cbs.refusal(42).startsWith("InvalidSignature"));
+    }
+
+    @Test
+    @DisplayName("AMQP-1 lock tokens travel in .NET GUID byte order")
+    void dotNetGuid() {
+        UUID id = UUID.fromString("00112233-4455-6677-8899-aabbccddeeff");
+        byte[] bytes = DotNetGuid.toBytes(id);
+        assertEquals(0x33, bytes[0]);
+        assertEquals(0x00, bytes[3]);
+        assertEquals(0x55, bytes[4]);
+        assertEquals(0x77, bytes[6]);
+        assertEquals((byte) 0x88, bytes[8]);
+        assertEquals(id, DotNetGuid.fromBytes(bytes));
+        assertNull(DotNetGuid.fromBytes(new byte[3]));
+    }
+
+    @Test
+    @DisplayName("AMQP-8 addresses: queues, subscriptions, sub-queues, case-insensitive keywords, with a host")
+    void addresses() {
+        assertEquals(EntityPath.queue("orders"), EntityAddress.parse("orders"));
+        assertEquals(EntityPath.queue("a/b"), EntityAddress.parse("a/b"));
+        assertEquals(EntityPath.subscription("events", "audit"), EntityAddress.parse("events/Subscriptions/audit"));
+        assertEquals(EntityPath.queue("orders").withSubQueue(SubQueue.DEAD_LETTER_QUEUE),
+                EntityAddress.parse("orders/$DeadLetterQueue"));
+        assertEquals(EntityPath.subscription("events", "audit").withSubQueue(SubQueue.TRANSFER_DEAD_LETTER_QUEUE),
+                EntityAddress.parse("events/subscriptions/audit/$Transfer/$deadletterqueue"));
+        assertEquals(EntityPath.queue("orders"), EntityAddress.parse("amqp://127.0.0.1:5672/orders"));
+    }
+}
