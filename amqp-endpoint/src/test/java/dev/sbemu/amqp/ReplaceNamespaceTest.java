@@ -7,6 +7,7 @@ import com.azure.messaging.servicebus.ServiceBusClientBuilder;
 import com.azure.messaging.servicebus.ServiceBusMessage;
 import com.azure.messaging.servicebus.ServiceBusProcessorClient;
 import com.azure.messaging.servicebus.ServiceBusReceivedMessage;
+import com.azure.messaging.servicebus.ServiceBusReceiverClient;
 import com.azure.messaging.servicebus.ServiceBusSenderClient;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Namespace;
@@ -14,65 +15,70 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /** {@link ServiceBusEmulatorServer#replaceNamespace}: clients built once reach the namespace served now. */
+@DisplayName("AMQP-15 replaceNamespace: open connections and links reach the replacing namespace")
 class ReplaceNamespaceTest {
+    private final Namespace first = Namespace.create();
+    private final Namespace second = Namespace.create();
+    private ServiceBusEmulatorServer server;
+    private ServiceBusClientBuilder builder;
+
+    @BeforeEach
+    void start() {
+        first.createQueue("orders");
+        second.createQueue("orders");
+        server = ServiceBusEmulatorServer.start(first);
+        builder = new ServiceBusClientBuilder().connectionString(server.getConnectionString());
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+        first.close();
+        second.close();
+    }
 
     @Test
     void openSendersAndProcessorsReachTheReplacingNamespace() {
-        Namespace first = Namespace.create();
-        first.createQueue("orders");
-        Namespace second = Namespace.create();
-        second.createQueue("orders");
         List<String> received = new CopyOnWriteArrayList<>();
-        try (ServiceBusEmulatorServer server = ServiceBusEmulatorServer.start(first)) {
-            ServiceBusClientBuilder builder = new ServiceBusClientBuilder().connectionString(server.getConnectionString());
-            ServiceBusProcessorClient processor = builder.processor().queueName("orders")
-                    .processMessage(c -> received.add(c.getMessage().getBody().toString()))
-                    .processError(c -> { })
-                    .buildProcessorClient();
-            try (ServiceBusSenderClient sender = builder.sender().queueName("orders").buildClient()) {
-                processor.start();
-                sender.sendMessage(new ServiceBusMessage("one"));
-                Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> received.contains("one"));
+        ServiceBusProcessorClient processor = builder.processor().queueName("orders")
+                .processMessage(c -> received.add(c.getMessage().getBody().toString()))
+                .processError(c -> { })
+                .buildProcessorClient();
+        try (ServiceBusSenderClient sender = builder.sender().queueName("orders").buildClient()) {
+            processor.start();
+            sender.sendMessage(new ServiceBusMessage("one"));
+            Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> received.contains("one"));
 
-                assertSame(first, server.replaceNamespace(second));
-                assertSame(second, server.namespace());
-                sender.sendMessage(new ServiceBusMessage("two"));
-                Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> received.contains("two"));
+            assertSame(first, server.replaceNamespace(second));
+            assertSame(second, server.namespace());
+            sender.sendMessage(new ServiceBusMessage("two"));
+            Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> received.contains("two"));
 
-                assertEquals(List.of("one", "two"), received);
-                Awaitility.await().atMost(Duration.ofSeconds(20)).until(() ->
-                        second.runtimeInfo(EntityPath.queue("orders")).activeMessageCount() == 0);
-            } finally {
-                processor.close();
-                first.close();
-                second.close();
-            }
+            assertEquals(List.of("one", "two"), received);
+            Awaitility.await().atMost(Duration.ofSeconds(20)).until(() ->
+                    second.runtimeInfo(EntityPath.queue("orders")).activeMessageCount() == 0);
+        } finally {
+            processor.close();
         }
     }
 
     @Test
     void aMessageSentBeforeTheReplacementStaysInThePreviousNamespace() {
-        Namespace first = Namespace.create();
-        first.createQueue("orders");
-        Namespace second = Namespace.create();
-        second.createQueue("orders");
-        try (ServiceBusEmulatorServer server = ServiceBusEmulatorServer.start(first)) {
-            ServiceBusClientBuilder builder = new ServiceBusClientBuilder().connectionString(server.getConnectionString());
-            try (ServiceBusSenderClient sender = builder.sender().queueName("orders").buildClient();
-                 var receiver = builder.receiver().queueName("orders").buildClient()) {
-                sender.sendMessage(new ServiceBusMessage("before"));
-                server.replaceNamespace(second);
-                sender.sendMessage(new ServiceBusMessage("after"));
-                List<ServiceBusReceivedMessage> got = receiver.receiveMessages(1, Duration.ofSeconds(20)).stream().toList();
-                assertEquals(List.of("after"), got.stream().map(m -> m.getBody().toString()).toList());
-                assertEquals(1, first.runtimeInfo(EntityPath.queue("orders")).activeMessageCount());
-            } finally {
-                first.close();
-                second.close();
-            }
+        try (ServiceBusSenderClient sender = builder.sender().queueName("orders").buildClient();
+             ServiceBusReceiverClient receiver = builder.receiver().queueName("orders").buildClient()) {
+            sender.sendMessage(new ServiceBusMessage("before"));
+            server.replaceNamespace(second);
+            sender.sendMessage(new ServiceBusMessage("after"));
+
+            List<ServiceBusReceivedMessage> got = receiver.receiveMessages(1, Duration.ofSeconds(20)).stream().toList();
+            assertEquals(List.of("after"), got.stream().map(m -> m.getBody().toString()).toList());
+            assertEquals(1, first.runtimeInfo(EntityPath.queue("orders")).activeMessageCount());
         }
     }
 }

@@ -11,6 +11,7 @@ import dev.sbemu.spring.SpringServiceBusEmulator;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -21,6 +22,7 @@ import org.springframework.boot.test.context.SpringBootTest;
  */
 @SpringBootTest
 @SpringServiceBusEmulator(config = "classpath:servicebus/Config.json")
+@DisplayName("SPRING-1 SPRING-5 the order pipeline: TTL expiry to the dead-letter queue, SQL filter, max delivery count")
 class OrderPipelineTest {
     private static final EntityPath EXPRESS = EntityPath.subscription("orders", "express");
     private static final EntityPath FULFILMENT = EntityPath.subscription("orders", "fulfilment");

@@ -13,6 +13,7 @@ import dev.sbemu.core.VirtualClock;
 import dev.sbemu.spring.SpringServiceBusEmulator;
 import java.time.Duration;
 import java.time.Instant;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -23,6 +24,7 @@ import org.springframework.boot.test.context.SpringBootTest;
  */
 @SpringBootTest
 @SpringServiceBusEmulator(config = "classpath:servicebus/Config.json")
+@DisplayName("SPRING-2 the scheduled payment reminder; no other test's messages or clock moves")
 class PaymentReminderTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
 

@@ -16,6 +16,7 @@ import dev.sbemu.junit.Queue;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
@@ -27,6 +28,7 @@ import org.springframework.boot.test.context.SpringBootTest;
         "spring.cloud.azure.servicebus.consumer.receive-mode=peek_lock"})
 @SpringServiceBusEmulator(queues = @Queue(name = "orders", defaultMessageTimeToLive = "PT10M",
         deadLetteringOnMessageExpiration = true), startAt = "2026-01-01T00:00:00Z")
+@DisplayName("SPRING-1 Spring Cloud Azure's auto-configured clients reach the emulated namespace with no property in the test")
 class ConnectionTest {
     @Autowired
     ServiceBusSenderClient sender;

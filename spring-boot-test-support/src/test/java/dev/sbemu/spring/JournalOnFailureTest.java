@@ -9,6 +9,7 @@ import com.azure.messaging.servicebus.ServiceBusMessage;
 import com.azure.messaging.servicebus.ServiceBusSenderClient;
 import dev.sbemu.junit.Queue;
 import java.util.List;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.platform.testkit.engine.EngineTestKit;
@@ -17,6 +18,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 
 /** A failing Spring test method's exception carries the namespace's journal; a passing one's nothing. */
+@DisplayName("SPRING-3 a failing Spring test method carries the journal")
 class JournalOnFailureTest {
 
     private static volatile boolean runningFixture;

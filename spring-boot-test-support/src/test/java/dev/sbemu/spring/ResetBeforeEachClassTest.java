@@ -11,6 +11,7 @@ import dev.sbemu.junit.Queue;
 import dev.sbemu.spring.SpringServiceBusEmulator.Reset;
 import java.time.Duration;
 import java.time.Instant;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -29,6 +30,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 @SpringServiceBusEmulator(queues = @Queue(name = "orders"), startAt = "2026-01-01T00:00:00Z",
         reset = Reset.BEFORE_EACH_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@DisplayName("SPRING-2 reset = BEFORE_EACH_CLASS: the methods of a class share the namespace")
 class ResetBeforeEachClassTest {
     private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
 

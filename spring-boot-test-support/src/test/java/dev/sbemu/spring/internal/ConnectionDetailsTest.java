@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.azure.messaging.servicebus.administration.ServiceBusAdministrationClient;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.spring.EmulatedServiceBus;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.NoSuchBeanDefinitionException;
 import org.springframework.context.support.GenericApplicationContext;
@@ -16,6 +17,7 @@ import org.springframework.context.support.GenericApplicationContext;
  * (5.22.0, whose jar is signed, so no stand-in can be put in its package): the registration is checked with
  * an interface of the same shape.
  */
+@DisplayName("SPRING-1 an AzureServiceBusConnectionDetails bean where Spring Cloud Azure has the type")
 class ConnectionDetailsTest {
     /** The shape of Spring Cloud Azure's interface. */
     public interface StandInConnectionDetails {

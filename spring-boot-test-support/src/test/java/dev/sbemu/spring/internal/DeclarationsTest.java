@@ -8,9 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sbemu.junit.Queue;
 import dev.sbemu.spring.SpringServiceBusEmulator;
 import dev.sbemu.spring.SpringServiceBusEmulator.Reset;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /** How test classes' declarations become namespaces and context cache keys. */
+@DisplayName("SPRING-2 SPRING-4 declarations: context cache keys and errors")
 class DeclarationsTest {
     @SpringServiceBusEmulator(queues = @Queue(name = "orders"))
     static class Orders {
