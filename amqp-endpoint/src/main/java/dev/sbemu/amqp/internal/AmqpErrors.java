@@ -4,6 +4,7 @@ import dev.sbemu.core.BrokerException;
 import dev.sbemu.core.filter.FilterSyntaxException;
 import dev.sbemu.sdk.wire.AmqpConditions;
 import org.apache.qpid.proton.amqp.Symbol;
+import org.apache.qpid.proton.amqp.messaging.Rejected;
 import org.apache.qpid.proton.amqp.transport.ErrorCondition;
 
 /**
@@ -34,6 +35,9 @@ final class AmqpErrors {
 
     /** The error for any failure of a core call: broker refusals by reason, bad input as an argument error. */
     static ErrorCondition of(RuntimeException e) {
+        if (e instanceof UnknownTransaction unknown) {
+            return unknown.condition();
+        }
         if (e instanceof BrokerException broker) {
             return new ErrorCondition(condition(broker), broker.getMessage());
         }
@@ -45,6 +49,13 @@ final class AmqpErrors {
             return new ErrorCondition(ARGUMENT_ERROR, String.valueOf(e.getMessage()));
         }
         return new ErrorCondition(INTERNAL_ERROR, e.toString());
+    }
+
+    /** The Rejected outcome carrying {@code error}. */
+    static Rejected rejected(ErrorCondition error) {
+        Rejected rejected = new Rejected();
+        rejected.setError(error);
+        return rejected;
     }
 
     /** The management status code that goes with {@code condition}. */

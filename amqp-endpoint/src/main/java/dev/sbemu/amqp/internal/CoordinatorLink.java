@@ -10,7 +10,6 @@ import org.apache.qpid.proton.amqp.transaction.Discharge;
 import org.apache.qpid.proton.amqp.transport.DeliveryState;
 import org.apache.qpid.proton.amqp.transport.ErrorCondition;
 import org.apache.qpid.proton.engine.Delivery;
-import org.apache.qpid.proton.engine.Link;
 import org.apache.qpid.proton.engine.Receiver;
 
 /**
@@ -19,54 +18,37 @@ import org.apache.qpid.proton.engine.Receiver;
  * set. A commit the broker refuses (a lock lost meanwhile, the transaction timed out) is answered Rejected
  * with the broker's error, and nothing of the transaction is applied.
  */
-final class CoordinatorLink implements AmqpConnection.LinkBound {
+final class CoordinatorLink extends ReceivingLink {
     private final EndpointContext context;
-    private final Receiver receiver;
 
     CoordinatorLink(EndpointContext context, Receiver receiver) {
+        super(receiver);
         this.context = context;
-        this.receiver = receiver;
     }
 
     @Override
-    public Link link() {
-        return receiver;
-    }
-
-    @Override
-    public void onDelivery(Delivery delivery) {
-        byte[] bytes = Wire.read(receiver, delivery);
-        if (bytes == null) {
-            return;
-        }
+    DeliveryState accept(byte[] bytes, Delivery delivery) {
         Object body = Wire.decode(bytes).getBody() instanceof AmqpValue v ? v.getValue() : null;
-        DeliveryState outcome;
         try {
             if (body instanceof Declare) {
                 Declared declared = new Declared();
                 declared.setTxnId(context.declare(context.namespace().beginTransaction()));
-                outcome = declared;
-            } else if (body instanceof Discharge discharge) {
-                outcome = discharge(discharge.getTxnId(), Boolean.TRUE.equals(discharge.getFail()));
-            } else {
-                outcome = IncomingLink.rejected(new ErrorCondition(AmqpErrors.NOT_IMPLEMENTED,
-                        "The coordinator takes Declare and Discharge only."));
+                return declared;
             }
+            if (body instanceof Discharge discharge) {
+                return discharge(discharge.getTxnId(), Boolean.TRUE.equals(discharge.getFail()));
+            }
+            return AmqpErrors.rejected(new ErrorCondition(AmqpErrors.NOT_IMPLEMENTED,
+                    "The coordinator takes Declare and Discharge only."));
         } catch (RuntimeException e) {
-            outcome = IncomingLink.rejected(AmqpErrors.of(e));
+            return AmqpErrors.rejected(AmqpErrors.of(e));
         }
-        if (!delivery.remotelySettled()) {
-            delivery.disposition(outcome);
-        }
-        delivery.settle();
-        IncomingLink.topUp(receiver);
     }
 
     private DeliveryState discharge(Binary txnId, boolean fail) {
         Transaction transaction = context.discharge(txnId);
         if (transaction == null) {
-            return IncomingLink.rejected(new ErrorCondition(AmqpErrors.TRANSACTION_UNKNOWN,
-                    "The transaction is not known (ended already, or never declared here)."));
+            throw new UnknownTransaction();
         }
         if (fail) {
             transaction.rollback();

@@ -12,7 +12,6 @@ import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -35,6 +34,7 @@ final class EventLoop implements AutoCloseable {
     private final BiFunction<EventLoop, SocketChannel, AmqpConnection> accept;
     private final Set<AmqpConnection> connections = new LinkedHashSet<>();
     private volatile boolean closed;
+    private volatile int connectionCount;
 
     EventLoop(int port, BiFunction<EventLoop, SocketChannel, AmqpConnection> accept, String name) {
         this.accept = accept;
@@ -73,8 +73,6 @@ final class EventLoop implements AutoCloseable {
     int connectionCount() {
         return connectionCount;
     }
-
-    private volatile int connectionCount;
 
     private void run() {
         try {
@@ -155,11 +153,6 @@ final class EventLoop implements AutoCloseable {
     void removed(AmqpConnection connection) {
         connections.remove(connection);
         connectionCount = connections.size();
-    }
-
-    /** Snapshot of the open connections; loop thread only. */
-    List<AmqpConnection> connections() {
-        return List.copyOf(connections);
     }
 
     /** Stops accepting, closes every connection and ends the thread. */

@@ -64,14 +64,12 @@ final class LinkRouter {
         if (receiver.getRemoteTarget() instanceof Coordinator) {
             if (authorized(receiver)) {
                 open(receiver, new CoordinatorLink(context, receiver));
-                receiver.flow(IncomingLink.CREDIT);
             }
             return;
         }
         String address = receiver.getRemoteTarget() instanceof Target t ? EntityAddress.strip(t.getAddress()) : "";
         if (CBS.equalsIgnoreCase(address)) {
             open(receiver, new RequestLink(receiver, new CbsNode(context, connection), this));
-            receiver.flow(IncomingLink.CREDIT);
             return;
         }
         if (!authorized(receiver)) {
@@ -81,7 +79,6 @@ final class LinkRouter {
             EntityPath entity = EntityAddress.parse(address.substring(0, address.length() - MANAGEMENT.length()));
             if (exists(entity, receiver)) {
                 open(receiver, new RequestLink(receiver, new ManagementNode(context, entity), this));
-                receiver.flow(IncomingLink.CREDIT);
             }
             return;
         }
@@ -92,7 +89,6 @@ final class LinkRouter {
         }
         receiver.setMaxMessageSize(UnsignedLong.valueOf(maxMessageSize(address)));
         open(receiver, new IncomingLink(context, receiver, address));
-        receiver.flow(IncomingLink.CREDIT);
     }
 
     private void attachOutgoing(Sender sender) {
@@ -227,6 +223,9 @@ final class LinkRouter {
         link.setContext(handler);
         connection.track(handler);
         link.open();
+        if (handler instanceof ReceivingLink receiving) {
+            receiving.grantCredit();
+        }
     }
 
     private void refuse(Link link, ErrorCondition error) {

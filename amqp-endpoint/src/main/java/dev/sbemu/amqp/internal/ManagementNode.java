@@ -137,7 +137,7 @@ final class ManagementNode implements RequestLink.Node {
         if (state instanceof TransactionalState t) {
             Transaction transaction = context.transaction(t.getTxnId());
             if (transaction == null) {
-                throw new IncomingLink.TransactionUnknown();
+                throw new UnknownTransaction();
             }
             return transaction;
         }

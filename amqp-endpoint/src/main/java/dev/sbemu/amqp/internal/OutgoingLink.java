@@ -233,7 +233,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
             if (transactional != null) {
                 transaction = context.transaction(transactional.getTxnId());
                 if (transaction == null) {
-                    throw new IncomingLink.TransactionUnknown();
+                    throw new UnknownTransaction();
                 }
             }
             settle(lockToken, outcome, transaction);
@@ -245,11 +245,8 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
             } else {
                 delivery.disposition((DeliveryState) outcome);
             }
-        } catch (IncomingLink.TransactionUnknown e) {
-            delivery.disposition(IncomingLink.rejected(
-                    new ErrorCondition(AmqpErrors.TRANSACTION_UNKNOWN, e.getMessage())));
         } catch (RuntimeException e) {
-            delivery.disposition(IncomingLink.rejected(AmqpErrors.of(e)));
+            delivery.disposition(AmqpErrors.rejected(AmqpErrors.of(e)));
         }
         delivery.settle();
     }

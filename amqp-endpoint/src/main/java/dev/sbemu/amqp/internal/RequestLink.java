@@ -2,8 +2,10 @@ package dev.sbemu.amqp.internal;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.UUID;
 import dev.sbemu.sdk.wire.AmqpMessages;
 import org.apache.qpid.proton.Proton;
+import org.apache.qpid.proton.amqp.Symbol;
 import org.apache.qpid.proton.amqp.messaging.Accepted;
 import org.apache.qpid.proton.amqp.messaging.ApplicationProperties;
 import org.apache.qpid.proton.amqp.messaging.Properties;
@@ -11,7 +13,6 @@ import org.apache.qpid.proton.amqp.messaging.Section;
 import org.apache.qpid.proton.amqp.transport.DeliveryState;
 import org.apache.qpid.proton.amqp.transport.ErrorCondition;
 import org.apache.qpid.proton.engine.Delivery;
-import org.apache.qpid.proton.engine.Link;
 import org.apache.qpid.proton.engine.Receiver;
 import org.apache.qpid.proton.message.Message;
 
@@ -21,7 +22,7 @@ import org.apache.qpid.proton.message.Message;
  * message id as correlation id and the status in the application properties (both spellings the SDKs
  * read: {@code statusCode} and the older {@code status-code}).
  */
-final class RequestLink implements AmqpConnection.LinkBound {
+final class RequestLink extends ReceivingLink {
     /** Answers one request; {@code state} is the request delivery's state (a transaction, for some operations). */
     interface Node {
         Response handle(Message request, DeliveryState state);
@@ -39,27 +40,17 @@ final class RequestLink implements AmqpConnection.LinkBound {
         }
     }
 
-    private final Receiver receiver;
     private final Node node;
     private final LinkRouter router;
 
     RequestLink(Receiver receiver, Node node, LinkRouter router) {
-        this.receiver = receiver;
+        super(receiver);
         this.node = node;
         this.router = router;
     }
 
     @Override
-    public Link link() {
-        return receiver;
-    }
-
-    @Override
-    public void onDelivery(Delivery delivery) {
-        byte[] bytes = Wire.read(receiver, delivery);
-        if (bytes == null) {
-            return;
-        }
+    DeliveryState accept(byte[] bytes, Delivery delivery) {
         Message request = Wire.decode(bytes);
         Response response;
         try {
@@ -67,11 +58,6 @@ final class RequestLink implements AmqpConnection.LinkBound {
         } catch (RuntimeException e) {
             response = Response.error(AmqpErrors.of(e));
         }
-        if (!delivery.remotelySettled()) {
-            delivery.disposition(Accepted.getInstance());
-        }
-        delivery.settle();
-        IncomingLink.topUp(receiver);
         Message answer;
         try {
             answer = answer(request, response);
@@ -80,12 +66,13 @@ final class RequestLink implements AmqpConnection.LinkBound {
             answer = answer(request, Response.error(AmqpErrors.of(e)));
         }
         router.reply(request.getReplyTo(), answer);
+        return Accepted.getInstance();
     }
 
     private static Message answer(Message request, Response response) {
         Message message = Proton.message();
         Properties properties = new Properties();
-        properties.setMessageId(java.util.UUID.randomUUID());
+        properties.setMessageId(UUID.randomUUID());
         properties.setCorrelationId(request.getMessageId() != null ? request.getMessageId()
                 : request.getCorrelationId());
         properties.setTo(request.getReplyTo());
@@ -96,8 +83,8 @@ final class RequestLink implements AmqpConnection.LinkBound {
         status.put("statusDescription", response.description());
         status.put("status-description", response.description());
         if (response.condition() != null) {
-            status.put("errorCondition", org.apache.qpid.proton.amqp.Symbol.valueOf(response.condition()));
-            status.put("error-condition", org.apache.qpid.proton.amqp.Symbol.valueOf(response.condition()));
+            status.put("errorCondition", Symbol.valueOf(response.condition()));
+            status.put("error-condition", Symbol.valueOf(response.condition()));
         }
         message.setApplicationProperties(new ApplicationProperties(status));
         if (response.body() != null) {
