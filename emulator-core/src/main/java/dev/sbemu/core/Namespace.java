@@ -39,6 +39,8 @@ public final class Namespace implements AutoCloseable {
     private final Broker broker;
     private final EntityAdministration admin;
     private final Runnable onAdvance;
+    private final List<Runnable> closeListeners = new ArrayList<>();
+    private boolean closed;
 
     private Namespace(Builder b) {
         this.clock = b.clock != null ? b.clock : VirtualClock.startingNow();
@@ -269,12 +271,22 @@ public final class Namespace implements AutoCloseable {
      * real time up to {@code maxWait} for the first message (CLK-3, LOCK-3).
      */
     public List<BrokeredMessage> receive(EntityPath entity, ReceiveMode mode, int maxMessages, Duration maxWait) {
-        return broker.receive(entity, mode, maxMessages, maxWait);
+        return broker.receive(entity, mode, maxMessages, maxWait, null);
+    }
+
+    /**
+     * As {@link #receive(EntityPath, ReceiveMode, int, Duration)}, ended by {@code cancellation}: when it
+     * is cancelled, before or during the wait, the call throws {@link java.util.concurrent.CancellationException}
+     * at once and takes no message (a closed client's pending receive).
+     */
+    public List<BrokeredMessage> receive(EntityPath entity, ReceiveMode mode, int maxMessages, Duration maxWait,
+                                         Cancellation cancellation) {
+        return broker.receive(entity, mode, maxMessages, maxWait, Objects.requireNonNull(cancellation, "cancellation"));
     }
 
     /** Receives what is available now, without waiting. */
     public List<BrokeredMessage> receive(EntityPath entity, ReceiveMode mode, int maxMessages) {
-        return broker.receive(entity, mode, maxMessages, Duration.ZERO);
+        return broker.receive(entity, mode, maxMessages, Duration.ZERO, null);
     }
 
     /** Deferred messages by sequence number (DLQ-4); numbers that are not deferred messages yield nothing. */
@@ -367,12 +379,27 @@ public final class Namespace implements AutoCloseable {
      * @throws BrokerException.InvalidOperation on an entity that does not require sessions (SES-5)
      */
     public SessionLock acceptSession(EntityPath entity, String sessionId, Duration maxWait) {
-        return broker.acceptSession(entity, sessionId, maxWait);
+        return broker.acceptSession(entity, sessionId, maxWait, null);
+    }
+
+    /**
+     * As {@link #acceptSession(EntityPath, String, Duration)}, ended by {@code cancellation}: when it is
+     * cancelled, before or during the wait, the call throws {@link java.util.concurrent.CancellationException}
+     * at once and locks no session.
+     */
+    public SessionLock acceptSession(EntityPath entity, String sessionId, Duration maxWait, Cancellation cancellation) {
+        return broker.acceptSession(entity, sessionId, maxWait, Objects.requireNonNull(cancellation, "cancellation"));
     }
 
     /** Receives from a held session, in sequence order: what is ready at once, else waits up to {@code maxWait}. */
     public List<BrokeredMessage> receive(SessionLock session, ReceiveMode mode, int maxMessages, Duration maxWait) {
-        return broker.receive(session, mode, maxMessages, maxWait);
+        return broker.receive(session, mode, maxMessages, maxWait, null);
+    }
+
+    /** As {@link #receive(SessionLock, ReceiveMode, int, Duration)}, ended by {@code cancellation}. */
+    public List<BrokeredMessage> receive(SessionLock session, ReceiveMode mode, int maxMessages, Duration maxWait,
+                                         Cancellation cancellation) {
+        return broker.receive(session, mode, maxMessages, maxWait, Objects.requireNonNull(cancellation, "cancellation"));
     }
 
     /** Deferred messages of the held session by sequence number (DLQ-4); others yield nothing. */
@@ -401,12 +428,60 @@ public final class Namespace implements AutoCloseable {
         broker.releaseSession(session);
     }
 
-    /** Detaches the namespace from its clock and wakes blocked receivers. */
+    /**
+     * Runs {@code onClose} when this namespace closes (at once if it is closed already), so that what
+     * is built on it (clients, processors, an endpoint) stops with it. Returns what unregisters it, for
+     * a user that closes first.
+     */
+    public Runnable onClose(Runnable onClose) {
+        Objects.requireNonNull(onClose, "onClose");
+        synchronized (closeListeners) {
+            if (!closed) {
+                closeListeners.add(onClose);
+                return () -> {
+                    synchronized (closeListeners) {
+                        closeListeners.remove(onClose);
+                    }
+                };
+            }
+        }
+        onClose.run();
+        return () -> { };
+    }
+
+    /**
+     * Closes the namespace: first stops what was registered with {@link #onClose} (in registration
+     * order; a failing one does not keep the others from running), then detaches from its clock and
+     * wakes blocked receivers. Idempotent.
+     *
+     * @throws IllegalStateException when an {@code onClose} action failed (after all have run)
+     */
     @Override
     public void close() {
+        List<Runnable> toRun;
+        synchronized (closeListeners) {
+            toRun = closed ? List.of() : List.copyOf(closeListeners);
+            closed = true;
+            closeListeners.clear();
+        }
+        RuntimeException failure = null;
+        for (Runnable action : toRun) {
+            try {
+                action.run();
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = new IllegalStateException("Closing what was built on the namespace failed", e);
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
         clock.unregister(broker);
         clock.removeOnAdvance(onAdvance);
         broker.wakeAll();
+        if (failure != null) {
+            throw failure;
+        }
     }
 
     /** Configures a {@link Namespace}. */

@@ -36,8 +36,8 @@ import java.util.Objects;
 import java.util.UUID;
 
 /**
- * Creates real Azure SDK client instances wired to an emulated {@link Namespace}. Closing it closes
- * every client and processor it created. Thread-safe.
+ * Creates real Azure SDK client instances wired to an emulated {@link Namespace}. Closing it, or
+ * closing the namespace, closes every client and stops every processor it created. Thread-safe.
  *
  * <p>The clients are instances of the SDK's own (final) types; operations the emulator does not
  * support throw {@link UnsupportedOperationException} naming the method. Time-based client work
@@ -53,12 +53,14 @@ public final class EmulatorClients implements AutoCloseable {
     private final LockRenewals renewals;
     private final TransactionRegistry transactions;
     private final List<AutoCloseable> created = new ArrayList<>();
+    private final Runnable stopFollowingNamespace;
     private boolean closed;
 
     private EmulatorClients(Namespace namespace) {
         this.namespace = namespace;
         this.renewals = new LockRenewals(namespace.clock());
         this.transactions = new TransactionRegistry(namespace);
+        this.stopFollowingNamespace = namespace.onClose(this::close);
     }
 
     /** Clients for {@code namespace}. */
@@ -221,6 +223,9 @@ public final class EmulatorClients implements AutoCloseable {
             }
         }
         renewals.close();
+        if (stopFollowingNamespace != null) { // null when the namespace was closed before this was made
+            stopFollowingNamespace.run();
+        }
         if (failure != null) {
             throw failure;
         }

@@ -80,9 +80,10 @@ final class EventLoop implements AutoCloseable {
                 long now = System.currentTimeMillis();
                 long deadline = Long.MAX_VALUE;
                 for (AmqpConnection c : new ArrayList<>(connections)) {
-                    long next = c.tick(now);
-                    if (next > 0) {
-                        deadline = Math.min(deadline, next);
+                    long[] next = {0};
+                    guarded(c, () -> next[0] = c.tick(now));
+                    if (next[0] > 0) {
+                        deadline = Math.min(deadline, next[0]);
                     }
                 }
                 long timeout = deadline == Long.MAX_VALUE ? 0 : Math.max(1, deadline - now);
@@ -104,12 +105,14 @@ final class EventLoop implements AutoCloseable {
                     if (key.isAcceptable()) {
                         acceptConnections();
                     } else if (key.attachment() instanceof AmqpConnection c) {
-                        if (key.isReadable()) {
-                            c.onReadable();
-                        }
-                        if (key.isValid() && key.isWritable()) {
-                            c.flush();
-                        }
+                        guarded(c, () -> {
+                            if (key.isReadable()) {
+                                c.onReadable();
+                            }
+                            if (key.isValid() && key.isWritable()) {
+                                c.flush();
+                            }
+                        });
                     }
                 }
                 Runnable task;
@@ -121,7 +124,7 @@ final class EventLoop implements AutoCloseable {
                     }
                 }
                 for (AmqpConnection c : new ArrayList<>(connections)) {
-                    c.afterWork();
+                    guarded(c, c::afterWork);
                 }
             }
         } catch (IOException | ClosedSelectorException e) {
@@ -137,15 +140,41 @@ final class EventLoop implements AutoCloseable {
         }
     }
 
-    private void acceptConnections() throws IOException {
-        SocketChannel channel;
-        while ((channel = server.accept()) != null) {
-            channel.configureBlocking(false);
-            channel.socket().setTcpNoDelay(true);
-            AmqpConnection connection = accept.apply(this, channel);
-            connection.register(channel.register(selector, SelectionKey.OP_READ, connection));
-            connections.add(connection);
-            connectionCount = connections.size();
+    /** Runs one connection's work; whatever it throws drops that connection only. */
+    private void guarded(AmqpConnection connection, Runnable work) {
+        try {
+            work.run();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "sbemu AMQP endpoint: dropping a connection after an unexpected failure", e);
+            connection.abort();
+        }
+    }
+
+    private void acceptConnections() {
+        while (true) {
+            SocketChannel channel = null;
+            try {
+                channel = server.accept();
+                if (channel == null) {
+                    return;
+                }
+                channel.configureBlocking(false);
+                channel.socket().setTcpNoDelay(true);
+                AmqpConnection connection = accept.apply(this, channel);
+                connection.register(channel.register(selector, SelectionKey.OP_READ, connection));
+                connections.add(connection);
+                connectionCount = connections.size();
+            } catch (IOException | RuntimeException e) {
+                LOG.log(Level.WARNING, "sbemu AMQP endpoint: could not accept a connection", e);
+                if (channel == null) {
+                    return;
+                }
+                try {
+                    channel.close();
+                } catch (IOException ignored) {
+                    // dropping it anyway
+                }
+            }
         }
     }
 

@@ -49,6 +49,17 @@ public final class SqlFilter implements RuleFilter {
         }
     }
 
+    @Override
+    public boolean matchesOrFails(FilterMessage message) {
+        try {
+            return Boolean.TRUE.equals(evaluate(message));
+        } catch (FilterEvaluationException failed) {
+            throw failed;
+        } catch (RuntimeException failingMessage) {
+            return false;
+        }
+    }
+
     /** Evaluates the condition: TRUE, FALSE, or null for UNKNOWN. */
     Boolean evaluate(FilterMessage message) {
         return Values.truth(condition.evaluate(message));

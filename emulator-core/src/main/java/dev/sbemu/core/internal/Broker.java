@@ -1,6 +1,7 @@
 package dev.sbemu.core.internal;
 
 import dev.sbemu.core.BrokerException;
+import dev.sbemu.core.Cancellation;
 import dev.sbemu.core.BrokeredMessage;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.ErrorReason;
@@ -25,6 +26,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
@@ -139,6 +141,7 @@ public final class Broker implements VirtualClock.TimerDriver {
     /** Schedules messages for {@code at} (SCH-1); returns their sequence numbers. */
     public long[] schedule(String entityName, List<Message> messages, Instant at) {
         Objects.requireNonNull(at, "at");
+        Validation.scheduledEnqueueTime(at);
         List<StoredMessage> stored = prepare(entityName, messages);
         stored.forEach(m -> m.scheduledEnqueueTime = at);
         return locked(() -> {
@@ -216,16 +219,20 @@ public final class Broker implements VirtualClock.TimerDriver {
 
     /**
      * Receives up to {@code max} messages: returns what is ready at once, else waits in real time up to
-     * {@code maxWait} for the first one (CLK-3, LOCK-3).
+     * {@code maxWait} for the first one (CLK-3, LOCK-3). A cancelled {@code cancellation} (nullable)
+     * ends the call at once with a {@link CancellationException}, having taken nothing.
      */
-    public List<BrokeredMessage> receive(EntityPath path, ReceiveMode mode, int max, Duration maxWait) {
+    public List<BrokeredMessage> receive(EntityPath path, ReceiveMode mode, int max, Duration maxWait,
+                                         Cancellation cancellation) {
         if (max < 1) {
             throw new IllegalArgumentException("maxMessages must be at least 1, was " + max);
         }
         long deadline = System.nanoTime() + Math.max(0, maxWait.toNanos());
+        Runnable unregister = cancellation == null ? () -> { } : cancellation.onCancel(this::wakeWaiters);
         lock.lock();
         try {
             while (true) {
+                checkNotCancelled(cancellation, path);
                 MessageSource source = source(path);
                 source.checkReceivable(path.subQueue());
                 checkNoSessions(source, path);
@@ -244,6 +251,18 @@ public final class Broker implements VirtualClock.TimerDriver {
             return List.of();
         } finally {
             lock.unlock();
+            unregister.run();
+        }
+    }
+
+    /** Wakes every waiting receive and accept so that each re-checks its cancellation. */
+    private void wakeWaiters() {
+        locked(this::signalAll);
+    }
+
+    private static void checkNotCancelled(Cancellation cancellation, Object what) {
+        if (cancellation != null && cancellation.isCancelled()) {
+            throw new CancellationException("The call on '" + what + "' was cancelled: its client is closed.");
         }
     }
 
@@ -253,11 +272,15 @@ public final class Broker implements VirtualClock.TimerDriver {
      * Locks a named session, or the next available one (sessionId null), waiting in real time up to
      * {@code maxWait} for one to become free (SES-2).
      */
-    public SessionLock acceptSession(EntityPath path, String sessionId, Duration maxWait) {
+    public SessionLock acceptSession(EntityPath path, String sessionId, Duration maxWait,
+                                     Cancellation cancellation) {
+        Validation.sessionId(sessionId);
         long deadline = System.nanoTime() + Math.max(0, maxWait.toNanos());
+        Runnable unregister = cancellation == null ? () -> { } : cancellation.onCancel(this::wakeWaiters);
         lock.lock();
         try {
             while (true) {
+                checkNotCancelled(cancellation, path);
                 MessageSource source = sessionSource(path);
                 SessionEntry session = source.sessions.tryAccept(sessionId);
                 if (session != null) {
@@ -275,18 +298,22 @@ public final class Broker implements VirtualClock.TimerDriver {
             throw new BrokerException.ServiceTimeout("Interrupted while waiting for a session on '" + path + "'.");
         } finally {
             lock.unlock();
+            unregister.run();
         }
     }
 
     /** Receives from a held session: what is ready at once, else waits up to {@code maxWait} for the first. */
-    public List<BrokeredMessage> receive(SessionLock session, ReceiveMode mode, int max, Duration maxWait) {
+    public List<BrokeredMessage> receive(SessionLock session, ReceiveMode mode, int max, Duration maxWait,
+                                         Cancellation cancellation) {
         if (max < 1) {
             throw new IllegalArgumentException("maxMessages must be at least 1, was " + max);
         }
         long deadline = System.nanoTime() + Math.max(0, maxWait.toNanos());
+        Runnable unregister = cancellation == null ? () -> { } : cancellation.onCancel(this::wakeWaiters);
         lock.lock();
         try {
             while (true) {
+                checkNotCancelled(cancellation, session.entity());
                 MessageSource source = sessionSource(session.entity());
                 SessionEntry held = source.sessions.held(session.sessionId(), session.token());
                 long left = deadline - System.nanoTime();
@@ -303,6 +330,7 @@ public final class Broker implements VirtualClock.TimerDriver {
             return List.of();
         } finally {
             lock.unlock();
+            unregister.run();
         }
     }
 
@@ -434,13 +462,17 @@ public final class Broker implements VirtualClock.TimerDriver {
     public void wakeAll() {
         locked(() -> {
             advancing = false;
-            for (QueueEntity queue : queues.values()) {
-                signal(queue);
-            }
-            for (TopicEntity topic : topics.values()) {
-                topic.subscriptions.values().forEach(this::signal);
-            }
+            signalAll();
         });
+    }
+
+    private void signalAll() {
+        for (QueueEntity queue : queues.values()) {
+            signal(queue);
+        }
+        for (TopicEntity topic : topics.values()) {
+            topic.subscriptions.values().forEach(this::signal);
+        }
     }
 
     private void signal(MessageSource source) {

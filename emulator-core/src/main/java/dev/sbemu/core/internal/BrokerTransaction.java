@@ -62,6 +62,7 @@ final class BrokerTransaction implements Transaction {
 
     @Override
     public long[] schedule(String entity, List<Message> messages, Instant at) {
+        Validation.scheduledEnqueueTime(at);
         List<StoredMessage> stored = broker.prepare(entity, messages);
         return broker.locked(() -> {
             SendTarget target = broker.sendTarget(entity);

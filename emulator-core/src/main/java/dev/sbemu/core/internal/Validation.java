@@ -6,7 +6,9 @@ import dev.sbemu.core.QueueOptions;
 import dev.sbemu.core.SubscriptionOptions;
 import dev.sbemu.core.Tier;
 import dev.sbemu.core.TopicOptions;
+import dev.sbemu.core.VirtualClock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.regex.Pattern;
 
 /** The service's limits on names, entity properties and message fields (LIM-2, LOCK-1, DLQ-2, ADI-2, DUP-1). */
@@ -29,6 +31,12 @@ final class Validation {
     static void queueOrTopicName(String kind, String name) {
         checkName(kind + " name", name, 260, PATH_NAME,
                 "letters, digits, '.', '-', '_' and '/', starting and ending with a letter or digit");
+        for (String segment : name.split("/")) {
+            if (segment.equalsIgnoreCase("subscriptions")) {
+                throw new InvalidOptionException(kind + " name", name, "no path segment 'Subscriptions': the service "
+                        + "addresses a subscription as <topic>/Subscriptions/<name> (LIM-2)");
+            }
+        }
     }
 
     static void subscriptionName(String name) {
@@ -149,12 +157,26 @@ final class Validation {
     /** LIM-2: message id, session id and partition key at most 128 characters; TTL positive. */
     static void message(Message m) {
         m.checkHeaderLimits();
+        scheduledEnqueueTime(m.scheduledEnqueueTime());
         fieldLength("messageId", m.messageId());
         fieldLength("sessionId", m.sessionId());
         fieldLength("partitionKey", m.partitionKey());
         if (m.partitionKey() != null && m.sessionId() != null && !m.partitionKey().equals(m.sessionId())) {
             throw new InvalidOptionException("partitionKey", m.partitionKey(),
                     "must equal the sessionId ('" + m.sessionId() + "') when both are set");
+        }
+    }
+
+    /** LIM-2: a session id no message can carry cannot name a session to accept either. */
+    static void sessionId(String sessionId) {
+        fieldLength("sessionId", sessionId);
+    }
+
+    /** CLK-4: a schedule time the clock can reach. */
+    static void scheduledEnqueueTime(Instant at) {
+        if (at != null && at.isAfter(VirtualClock.LATEST)) {
+            throw new InvalidOptionException("scheduledEnqueueTime", at, "must be at most " + VirtualClock.LATEST
+                    + ", the latest instant the service represents (CLK-4)");
         }
     }
 

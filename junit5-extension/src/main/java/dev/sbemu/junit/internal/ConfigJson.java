@@ -1,8 +1,10 @@
 package dev.sbemu.junit.internal;
 
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonStreamContext;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -98,11 +100,17 @@ public final class ConfigJson {
                 throw new EmulatorConfigException(file + ": the file is empty: expected { \"UserConfig\": ... }");
             }
             return root;
+        } catch (StreamConstraintsException e) {
+            // a limit of the JSON reader (nesting depth, number or string length): such errors carry no location
+            String near = e.getProcessor() instanceof JsonParser parser ? pathOf(parser.getParsingContext()) : "";
+            throw new EmulatorConfigException(file + ": not a Config.json the emulator can read"
+                    + (near.isEmpty() ? "" : " (in " + near + ")") + ": " + e.getOriginalMessage(), e);
         } catch (JsonProcessingException e) {
             String near = e.getProcessor() instanceof JsonParser parser ? pathOf(parser.getParsingContext()) : "";
-            throw new EmulatorConfigException(file + ": malformed JSON at line " + e.getLocation().getLineNr()
-                    + ", column " + e.getLocation().getColumnNr() + (near.isEmpty() ? "" : " (in " + near + ")")
-                    + ": " + e.getOriginalMessage(), e);
+            JsonLocation at = e.getLocation();
+            throw new EmulatorConfigException(file + ": malformed JSON"
+                    + (at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr())
+                    + (near.isEmpty() ? "" : " (in " + near + ")") + ": " + e.getOriginalMessage(), e);
         } catch (IOException e) {
             throw new EmulatorConfigException(file + ": cannot be read: " + e.getMessage(), e);
         }

@@ -294,6 +294,22 @@ class EmulatorConfigTest {
     }
 
     @Test
+    @DisplayName("CFG-3 a file past the JSON reader's limits (nesting, number or string length) names the file and the limit")
+    void pastReaderLimits() {
+        String prefix = "{ \"UserConfig\": { \"Namespaces\": [ { \"Name\": \"x\", \"Queues\": ";
+        String nested = prefix + "[".repeat(1_001) + "]".repeat(1_001) + " } ] } }";
+        String longNumber = prefix + "[ { \"Name\": \"q\", \"Properties\": { \"MaxDeliveryCount\": "
+                + "1".repeat(1_001) + " } } ] } ] } }";
+        String longString = prefix + "[ { \"Name\": \"" + "q".repeat(21_000_000) + "\" } ] } ] } }";
+        for (String json : List.of(nested, longNumber, longString)) {
+            EmulatorConfigException e = failure(json);
+            assertTrue(e.getMessage().startsWith("Config.json: not a Config.json the emulator can read"),
+                    e.getMessage());
+            assertTrue(e.getMessage().contains("exceeds the maximum allowed"), e.getMessage());
+        }
+    }
+
+    @Test
     @DisplayName("CFG-3 a file that is missing, or not a Config.json, says so")
     void missingFile(@TempDir Path dir) throws Exception {
         Path missing = dir.resolve("Config.json");

@@ -156,9 +156,13 @@ public final class SessionProcessorImpl {
                     transactions);
             ServiceBusReceiverAsyncClient client = SdkMocks.delegatingTo(ServiceBusReceiverAsyncClient.class,
                     receiver);
-            LockRenewals.Renewal renewal = maxAutoLockRenewDuration.isZero() || maxAutoLockRenewDuration.isNegative()
-                    ? null : renewals.start(lock.lockedUntil(), maxAutoLockRenewDuration,
+            // as for a message lock: the session lock check and the renewal's start are one step against advances
+            LockRenewals.Renewal renewal = renewals.startIfHeld(lock.lockedUntil(), maxAutoLockRenewDuration,
                     () -> namespace.renewSessionLock(lock), e -> { }, () -> { });
+            if (renewal == null) {
+                receiver.close(); // the session lock lapsed since the accept: the session is free again
+                return null;
+            }
             Instant lastActivity = renewals.now();
             SessionLock next = null;
             try {
@@ -181,9 +185,7 @@ public final class SessionProcessorImpl {
                     }
                 }
             } finally {
-                if (renewal != null) {
-                    renewal.cancel();
-                }
+                renewal.cancel();
                 receiver.close();
             }
             return next;
