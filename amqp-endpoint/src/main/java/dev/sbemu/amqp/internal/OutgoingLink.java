@@ -65,6 +65,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
         this.entity = entity;
         this.mode = mode;
         this.session = session;
+        context.opened(this);
     }
 
     @Override
@@ -92,7 +93,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
         context.work(this::pump);
     }
 
-    private synchronized void wakePump() {
+    synchronized void wakePump() {
         if (pumpThread != null) {
             pumpThread.interrupt();
         }
@@ -158,6 +159,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
         connection.loop().execute(() -> {
             if (!closed) {
                 closed = true;
+                context.closed(this);
                 sender.setCondition(error);
                 sender.close();
                 releaseSession();
@@ -297,6 +299,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
         synchronized (this) {
             closed = true;
         }
+        context.closed(this);
         wakePump();
         releaseSession();
     }
