@@ -73,6 +73,21 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
         return endpoint.namespace();
     }
 
+    /**
+     * Serves {@code next} instead of the current namespace, keeping the port, the key and the open
+     * connections: a client's links stay attached and their next operation reaches {@code next}, so clients
+     * built once (a Spring application context's) can be handed a fresh namespace between tests. Sessions
+     * held and transactions open in the previous namespace end (sessions are released, transactions rolled
+     * back); a message received from it and not yet settled can no longer be settled (its lock is lost).
+     * {@code next} should have the entities the clients use (a link to a missing entity fails and the SDK
+     * reattaches).
+     *
+     * @return the previous namespace, still open: the caller closes it
+     */
+    public Namespace replaceNamespace(Namespace next) {
+        return endpoint.replaceNamespace(Objects.requireNonNull(next, "next"));
+    }
+
     /** The number of open client connections. */
     public int connectionCount() {
         return endpoint.connectionCount();

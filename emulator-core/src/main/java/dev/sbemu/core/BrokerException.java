@@ -8,7 +8,7 @@ public abstract sealed class BrokerException extends RuntimeException
         permits BrokerException.EntityNotFound, BrokerException.EntityAlreadyExists, BrokerException.EntityDisabled,
         BrokerException.MessageLockLost, BrokerException.MessageNotFound, BrokerException.MessageSizeExceeded,
         BrokerException.QuotaExceeded, BrokerException.SessionLockLost, BrokerException.SessionCannotBeLocked,
-        BrokerException.ServiceTimeout, BrokerException.InvalidOperation, BrokerException.TransactionFailed {
+        BrokerException.ServiceTimeout, BrokerException.ServiceBusy, BrokerException.InvalidOperation, BrokerException.TransactionFailed {
 
     private static final long serialVersionUID = 1L;
     private final ErrorReason reason;
@@ -117,6 +117,15 @@ public abstract sealed class BrokerException extends RuntimeException
 
         public ServiceTimeout(String message) {
             super(ErrorReason.SERVICE_TIMEOUT, message);
+        }
+    }
+
+    /** The service is throttling the entity; only injected by {@link Faults} (the emulator never throttles). */
+    public static final class ServiceBusy extends BrokerException {
+        private static final long serialVersionUID = 1L;
+
+        public ServiceBusy(String message) {
+            super(ErrorReason.SERVICE_BUSY, message);
         }
     }
 

@@ -17,8 +17,16 @@ public final class Durations {
         return d == null || d.compareTo(MAX) >= 0;
     }
 
-    /** {@code at + d}, or null when {@code d} is unlimited. */
+    /**
+     * {@code at + d}, or null ("never") when {@code d} is unlimited or the sum falls after
+     * {@link VirtualClock#LATEST}: the service saturates such an expiry at the end of its time range,
+     * which no clock reaches (CLK-4).
+     */
     public static Instant plusOrNever(Instant at, Duration d) {
-        return isUnlimited(d) ? null : at.plus(d);
+        if (isUnlimited(d) || at.isAfter(VirtualClock.LATEST)
+                || d.compareTo(Duration.between(at, VirtualClock.LATEST)) > 0) {
+            return null;
+        }
+        return at.plus(d);
     }
 }

@@ -12,6 +12,8 @@ public enum ErrorReason {
     SESSION_LOCK_LOST,
     SESSION_CANNOT_BE_LOCKED,
     SERVICE_TIMEOUT,
+    /** The service is throttling the entity (the service's {@code ServerBusyException}); transient. */
+    SERVICE_BUSY,
     /** The transaction timed out or was already committed or rolled back (TXN-1). */
     TRANSACTION_FAILED,
     /** The operation is not allowed on this entity (the service's {@code InvalidOperationException}). */

@@ -20,7 +20,9 @@ public record JournalEvent(Instant at, Type type, String entity, long sequenceNu
         ENTITY_CREATED, ENTITY_UPDATED, ENTITY_DELETED, AUTO_DELETED,
         SENT, SCHEDULED, CANCELLED, ACTIVATED, DUPLICATE_DROPPED, FORWARDED,
         RECEIVED, PEEKED, COMPLETED, ABANDONED, DEFERRED, DEAD_LETTERED, EXPIRED, LOCK_RENEWED, LOCK_EXPIRED,
-        SESSION_LOCKED, SESSION_RELEASED, SESSION_LOCK_EXPIRED, CLOCK_ADVANCED
+        SESSION_LOCKED, SESSION_RELEASED, SESSION_LOCK_EXPIRED, CLOCK_ADVANCED,
+        /** A fault scripted through {@link Faults} acted: a failure, a delay, a lost lock. */
+        FAULT_INJECTED
     }
 
     /** One readable line: {@code 2026-01-01T10:05:00Z  ACTIVATED  orders  #2  id=m1  (was #1)}. */

@@ -39,6 +39,9 @@ public final class Namespace implements AutoCloseable {
     private final Broker broker;
     private final EntityAdministration admin;
     private final Runnable onAdvance;
+    private final List<Runnable> closeListeners = new ArrayList<>();
+    private boolean closed;
+    private final Faults faults;
 
     private Namespace(Builder b) {
         this.clock = b.clock != null ? b.clock : VirtualClock.startingNow();
@@ -47,6 +50,7 @@ public final class Namespace implements AutoCloseable {
         this.journal = new Journal(b.journalCapacity);
         this.broker = new Broker(clock, expiryMode, tier, journal::append);
         this.admin = new EntityAdministration(broker);
+        this.faults = new Faults(this, broker);
         this.onAdvance = () -> {
             journal.append(new JournalEvent(clock.instant(), JournalEvent.Type.CLOCK_ADVANCED,
                     "clock", -1, null, "now " + clock.instant()));
@@ -80,6 +84,11 @@ public final class Namespace implements AutoCloseable {
     /** What happened on the bus, with virtual times. */
     public Journal journal() {
         return journal;
+    }
+
+    /** Scripts faults (failures, delays, lost locks) into this namespace's operations (FLT-1). */
+    public Faults faults() {
+        return faults;
     }
 
     // ---- queues -------------------------------------------------------------------------------
@@ -228,38 +237,45 @@ public final class Namespace implements AutoCloseable {
      * Sends a message to a queue or topic. A message with a future {@code scheduledEnqueueTime} is
      * scheduled (SCH-1).
      *
-     * @throws BrokerException.EntityNotFound, EntityDisabled, MessageSizeExceeded, InvalidOperation (SES-1)
+     * @throws BrokerException when the entity does not exist or is disabled, the message is too large, or a
+     *         session-enabled entity gets a message without a session id (SES-1)
      */
     public void send(String entity, Message message) {
+        faults.before(Faults.Operation.SEND, EntityPath.queue(entity));
         broker.send(entity, List.of(message));
     }
 
     /** Sends messages as one batch: all are accepted or none. */
     public void send(String entity, List<Message> messages) {
+        faults.before(Faults.Operation.SEND, EntityPath.queue(entity));
         broker.send(entity, List.copyOf(messages));
     }
 
     /** Schedules a message for {@code at} and returns its sequence number (SCH-1, SCH-6). */
     public long schedule(String entity, Message message, Instant at) {
+        faults.before(Faults.Operation.SEND, EntityPath.queue(entity));
         return broker.schedule(entity, List.of(message), at)[0];
     }
 
     public long[] schedule(String entity, List<Message> messages, Instant at) {
+        faults.before(Faults.Operation.SEND, EntityPath.queue(entity));
         return broker.schedule(entity, List.copyOf(messages), at);
     }
 
     /** Cancels a scheduled message (SCH-2). @throws BrokerException.MessageNotFound when it is not scheduled */
     public void cancelScheduled(String entity, long sequenceNumber) {
+        faults.before(Faults.Operation.MANAGEMENT, EntityPath.queue(entity));
         broker.cancelScheduled(entity, List.of(sequenceNumber));
     }
 
     public void cancelScheduled(String entity, Collection<Long> sequenceNumbers) {
+        faults.before(Faults.Operation.MANAGEMENT, EntityPath.queue(entity));
         broker.cancelScheduled(entity, List.copyOf(sequenceNumbers));
     }
 
     /** Starts a transaction (TXN-1): operations through it take effect together on commit. */
     public Transaction beginTransaction() {
-        return broker.beginTransaction();
+        return new FaultingTransaction(broker.beginTransaction(), faults);
     }
 
     // ---- receiving ----------------------------------------------------------------------------
@@ -269,22 +285,36 @@ public final class Namespace implements AutoCloseable {
      * real time up to {@code maxWait} for the first message (CLK-3, LOCK-3).
      */
     public List<BrokeredMessage> receive(EntityPath entity, ReceiveMode mode, int maxMessages, Duration maxWait) {
-        return broker.receive(entity, mode, maxMessages, maxWait);
+        faults.before(Faults.Operation.RECEIVE, entity);
+        return broker.receive(entity, mode, maxMessages, maxWait, null);
+    }
+
+    /**
+     * As {@link #receive(EntityPath, ReceiveMode, int, Duration)}, ended by {@code cancellation}: when it
+     * is cancelled, before or during the wait, the call throws {@link java.util.concurrent.CancellationException}
+     * at once and takes no message (a closed client's pending receive).
+     */
+    public List<BrokeredMessage> receive(EntityPath entity, ReceiveMode mode, int maxMessages, Duration maxWait,
+                                         Cancellation cancellation) {
+        faults.before(Faults.Operation.RECEIVE, entity);
+        return broker.receive(entity, mode, maxMessages, maxWait, Objects.requireNonNull(cancellation, "cancellation"));
     }
 
     /** Receives what is available now, without waiting. */
     public List<BrokeredMessage> receive(EntityPath entity, ReceiveMode mode, int maxMessages) {
-        return broker.receive(entity, mode, maxMessages, Duration.ZERO);
+        return receive(entity, mode, maxMessages, Duration.ZERO);
     }
 
     /** Deferred messages by sequence number (DLQ-4); numbers that are not deferred messages yield nothing. */
     public List<BrokeredMessage> receiveDeferred(EntityPath entity, ReceiveMode mode,
                                                  Collection<Long> sequenceNumbers) {
+        faults.before(Faults.Operation.RECEIVE, entity);
         return broker.receiveDeferred(entity, mode, List.copyOf(sequenceNumbers));
     }
 
     /** Up to {@code maxMessages} (at most 250) messages from {@code fromSequenceNumber} on, without locking (PEEK-1). */
     public List<BrokeredMessage> peek(EntityPath entity, long fromSequenceNumber, int maxMessages) {
+        faults.before(Faults.Operation.MANAGEMENT, entity);
         return broker.peek(entity, fromSequenceNumber, maxMessages);
     }
 
@@ -294,6 +324,7 @@ public final class Namespace implements AutoCloseable {
      */
     public List<BrokeredMessage> peek(EntityPath entity, String sessionId, long fromSequenceNumber, int maxMessages) {
         Objects.requireNonNull(sessionId, "sessionId");
+        faults.before(Faults.Operation.MANAGEMENT, entity);
         List<BrokeredMessage> mine = new ArrayList<>();
         long from = fromSequenceNumber;
         while (mine.size() < maxMessages) {
@@ -313,6 +344,7 @@ public final class Namespace implements AutoCloseable {
 
     /** @throws BrokerException.MessageLockLost when the lock expired or the message was settled (DLQ-3) */
     public void complete(EntityPath entity, UUID lockToken) {
+        faults.before(Faults.Operation.SETTLE, entity, lockToken, null);
         broker.complete(entity, Objects.requireNonNull(lockToken, "lockToken"));
     }
 
@@ -321,6 +353,7 @@ public final class Namespace implements AutoCloseable {
     }
 
     public void abandon(EntityPath entity, UUID lockToken, Map<String, Object> propertiesToModify) {
+        faults.before(Faults.Operation.SETTLE, entity, lockToken, null);
         broker.abandon(entity, Objects.requireNonNull(lockToken, "lockToken"), propertiesToModify);
     }
 
@@ -337,6 +370,7 @@ public final class Namespace implements AutoCloseable {
     }
 
     public void defer(EntityPath entity, UUID lockToken, Map<String, Object> propertiesToModify) {
+        faults.before(Faults.Operation.SETTLE, entity, lockToken, null);
         broker.defer(entity, Objects.requireNonNull(lockToken, "lockToken"), propertiesToModify);
     }
 
@@ -347,12 +381,14 @@ public final class Namespace implements AutoCloseable {
     /** Dead-letters a locked message with an optional reason, description and properties (DLQ-5). */
     public void deadLetter(EntityPath entity, UUID lockToken, String reason, String description,
                            Map<String, Object> propertiesToModify) {
+        faults.before(Faults.Operation.SETTLE, entity, lockToken, null);
         broker.deadLetter(entity, Objects.requireNonNull(lockToken, "lockToken"), reason, description,
                 propertiesToModify);
     }
 
     /** Extends the lock by the entity's lock duration from now (LOCK-1); returns the new locked-until. */
     public Instant renewLock(EntityPath entity, UUID lockToken) {
+        faults.before(Faults.Operation.RENEW_LOCK, entity, lockToken, null);
         return broker.renewLock(entity, Objects.requireNonNull(lockToken, "lockToken"));
     }
 
@@ -367,32 +403,55 @@ public final class Namespace implements AutoCloseable {
      * @throws BrokerException.InvalidOperation on an entity that does not require sessions (SES-5)
      */
     public SessionLock acceptSession(EntityPath entity, String sessionId, Duration maxWait) {
-        return broker.acceptSession(entity, sessionId, maxWait);
+        faults.before(Faults.Operation.ACCEPT_SESSION, entity);
+        return broker.acceptSession(entity, sessionId, maxWait, null);
+    }
+
+    /**
+     * As {@link #acceptSession(EntityPath, String, Duration)}, ended by {@code cancellation}: when it is
+     * cancelled, before or during the wait, the call throws {@link java.util.concurrent.CancellationException}
+     * at once and locks no session.
+     */
+    public SessionLock acceptSession(EntityPath entity, String sessionId, Duration maxWait, Cancellation cancellation) {
+        faults.before(Faults.Operation.ACCEPT_SESSION, entity);
+        return broker.acceptSession(entity, sessionId, maxWait, Objects.requireNonNull(cancellation, "cancellation"));
     }
 
     /** Receives from a held session, in sequence order: what is ready at once, else waits up to {@code maxWait}. */
     public List<BrokeredMessage> receive(SessionLock session, ReceiveMode mode, int maxMessages, Duration maxWait) {
-        return broker.receive(session, mode, maxMessages, maxWait);
+        faults.before(Faults.Operation.RECEIVE, session.entity(), null, session.sessionId());
+        return broker.receive(session, mode, maxMessages, maxWait, null);
+    }
+
+    /** As {@link #receive(SessionLock, ReceiveMode, int, Duration)}, ended by {@code cancellation}. */
+    public List<BrokeredMessage> receive(SessionLock session, ReceiveMode mode, int maxMessages, Duration maxWait,
+                                         Cancellation cancellation) {
+        faults.before(Faults.Operation.RECEIVE, session.entity(), null, session.sessionId());
+        return broker.receive(session, mode, maxMessages, maxWait, Objects.requireNonNull(cancellation, "cancellation"));
     }
 
     /** Deferred messages of the held session by sequence number (DLQ-4); others yield nothing. */
     public List<BrokeredMessage> receiveDeferred(SessionLock session, ReceiveMode mode,
                                                  Collection<Long> sequenceNumbers) {
+        faults.before(Faults.Operation.RECEIVE, session.entity(), null, session.sessionId());
         return broker.receiveDeferred(session, mode, List.copyOf(sequenceNumbers));
     }
 
     /** Extends the session lock by the entity's lock duration from now (SES-3). */
     public Instant renewSessionLock(SessionLock session) {
+        faults.before(Faults.Operation.RENEW_LOCK, session.entity(), null, session.sessionId());
         return broker.renewSessionLock(session);
     }
 
     /** The session's state, or null when none is set (SES-4). */
     public byte[] getSessionState(SessionLock session) {
+        faults.before(Faults.Operation.MANAGEMENT, session.entity(), null, session.sessionId());
         return broker.getSessionState(session);
     }
 
     /** Sets the session's state; null clears it (SES-4). */
     public void setSessionState(SessionLock session, byte[] state) {
+        faults.before(Faults.Operation.MANAGEMENT, session.entity(), null, session.sessionId());
         broker.setSessionState(session, state);
     }
 
@@ -401,12 +460,61 @@ public final class Namespace implements AutoCloseable {
         broker.releaseSession(session);
     }
 
-    /** Detaches the namespace from its clock and wakes blocked receivers. */
+    /**
+     * Runs {@code onClose} when this namespace closes (at once if it is closed already), so that what
+     * is built on it (clients, processors, an endpoint) stops with it. Returns what unregisters it, for
+     * a user that closes first.
+     */
+    public Runnable onClose(Runnable onClose) {
+        Objects.requireNonNull(onClose, "onClose");
+        synchronized (closeListeners) {
+            if (!closed) {
+                closeListeners.add(onClose);
+                return () -> {
+                    synchronized (closeListeners) {
+                        closeListeners.remove(onClose);
+                    }
+                };
+            }
+        }
+        onClose.run();
+        return () -> { };
+    }
+
+    /**
+     * Closes the namespace: first stops what was registered with {@link #onClose} (in registration
+     * order; a failing one does not keep the others from running), then detaches from its clock and
+     * wakes blocked receivers. Idempotent.
+     *
+     * @throws IllegalStateException when an {@code onClose} action failed (after all have run)
+     */
     @Override
     public void close() {
+        List<Runnable> toRun;
+        synchronized (closeListeners) {
+            toRun = closed ? List.of() : List.copyOf(closeListeners);
+            closed = true;
+            closeListeners.clear();
+        }
+        RuntimeException failure = null;
+        for (Runnable action : toRun) {
+            try {
+                action.run();
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = new IllegalStateException("Closing what was built on the namespace failed", e);
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
         clock.unregister(broker);
         clock.removeOnAdvance(onAdvance);
+        faults.releaseWaiting();
         broker.wakeAll();
+        if (failure != null) {
+            throw failure;
+        }
     }
 
     /** Configures a {@link Namespace}. */

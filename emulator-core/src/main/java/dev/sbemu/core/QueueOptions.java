@@ -1,6 +1,7 @@
 package dev.sbemu.core;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -23,6 +24,7 @@ import java.util.Objects;
  * @param enableBatchedOperations stored only
  * @param maxMessageSizeInKilobytes the largest message on a Premium namespace, or null for the tier default (LIM-1)
  * @param userMetadata free text, stored only
+ * @param authorizationRules the entity's shared access rules, stored only (LIM-4); at most 12, names unique
  */
 public record QueueOptions(
         Duration lockDuration,
@@ -40,9 +42,11 @@ public record QueueOptions(
         boolean enablePartitioning,
         boolean enableBatchedOperations,
         Long maxMessageSizeInKilobytes,
-        String userMetadata) {
+        String userMetadata,
+        List<AuthorizationRule> authorizationRules) {
 
     public QueueOptions {
+        authorizationRules = authorizationRules == null ? List.of() : List.copyOf(authorizationRules);
         Objects.requireNonNull(lockDuration, "lockDuration");
         Objects.requireNonNull(defaultMessageTimeToLive, "defaultMessageTimeToLive");
         Objects.requireNonNull(autoDeleteOnIdle, "autoDeleteOnIdle");
@@ -89,6 +93,7 @@ public record QueueOptions(
         private boolean enableBatchedOperations = true;
         private Long maxMessageSizeInKilobytes = null;
         private String userMetadata = null;
+        private List<AuthorizationRule> authorizationRules = List.of();
 
         private Builder() {
         }
@@ -110,6 +115,7 @@ public record QueueOptions(
             enableBatchedOperations = o.enableBatchedOperations;
             maxMessageSizeInKilobytes = o.maxMessageSizeInKilobytes;
             userMetadata = o.userMetadata;
+            authorizationRules = o.authorizationRules;
         }
 
         public Builder lockDuration(Duration lockDuration) {
@@ -192,8 +198,14 @@ public record QueueOptions(
             return this;
         }
 
+        /** The entity's shared access authorization rules (LIM-4): stored and returned, not enforced. */
+        public Builder authorizationRules(List<AuthorizationRule> authorizationRules) {
+            this.authorizationRules = authorizationRules;
+            return this;
+        }
+
         public QueueOptions build() {
-            return new QueueOptions(lockDuration, maxDeliveryCount, defaultMessageTimeToLive, deadLetteringOnMessageExpiration, autoDeleteOnIdle, requiresSession, requiresDuplicateDetection, duplicateDetectionHistoryTimeWindow, forwardTo, forwardDeadLetteredMessagesTo, maxSizeInMegabytes, status, enablePartitioning, enableBatchedOperations, maxMessageSizeInKilobytes, userMetadata);
+            return new QueueOptions(lockDuration, maxDeliveryCount, defaultMessageTimeToLive, deadLetteringOnMessageExpiration, autoDeleteOnIdle, requiresSession, requiresDuplicateDetection, duplicateDetectionHistoryTimeWindow, forwardTo, forwardDeadLetteredMessagesTo, maxSizeInMegabytes, status, enablePartitioning, enableBatchedOperations, maxMessageSizeInKilobytes, userMetadata, authorizationRules);
         }
     }
 }

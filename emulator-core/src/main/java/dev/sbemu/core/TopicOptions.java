@@ -1,6 +1,7 @@
 package dev.sbemu.core;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -18,6 +19,7 @@ import java.util.Objects;
  * @param supportOrdering stored only
  * @param maxMessageSizeInKilobytes the largest message on a Premium namespace, or null for the tier default (LIM-1)
  * @param userMetadata free text, stored only
+ * @param authorizationRules the entity's shared access rules, stored only (LIM-4); at most 12, names unique
  */
 public record TopicOptions(
         Duration defaultMessageTimeToLive,
@@ -30,9 +32,11 @@ public record TopicOptions(
         boolean enableBatchedOperations,
         boolean supportOrdering,
         Long maxMessageSizeInKilobytes,
-        String userMetadata) {
+        String userMetadata,
+        List<AuthorizationRule> authorizationRules) {
 
     public TopicOptions {
+        authorizationRules = authorizationRules == null ? List.of() : List.copyOf(authorizationRules);
         Objects.requireNonNull(defaultMessageTimeToLive, "defaultMessageTimeToLive");
         Objects.requireNonNull(autoDeleteOnIdle, "autoDeleteOnIdle");
         Objects.requireNonNull(duplicateDetectionHistoryTimeWindow, "duplicateDetectionHistoryTimeWindow");
@@ -68,6 +72,7 @@ public record TopicOptions(
         private boolean supportOrdering = false;
         private Long maxMessageSizeInKilobytes = null;
         private String userMetadata = null;
+        private List<AuthorizationRule> authorizationRules = List.of();
 
         private Builder() {
         }
@@ -84,6 +89,7 @@ public record TopicOptions(
             supportOrdering = o.supportOrdering;
             maxMessageSizeInKilobytes = o.maxMessageSizeInKilobytes;
             userMetadata = o.userMetadata;
+            authorizationRules = o.authorizationRules;
         }
 
         public Builder defaultMessageTimeToLive(Duration defaultMessageTimeToLive) {
@@ -141,8 +147,14 @@ public record TopicOptions(
             return this;
         }
 
+        /** The entity's shared access authorization rules (LIM-4): stored and returned, not enforced. */
+        public Builder authorizationRules(List<AuthorizationRule> authorizationRules) {
+            this.authorizationRules = authorizationRules;
+            return this;
+        }
+
         public TopicOptions build() {
-            return new TopicOptions(defaultMessageTimeToLive, autoDeleteOnIdle, requiresDuplicateDetection, duplicateDetectionHistoryTimeWindow, maxSizeInMegabytes, status, enablePartitioning, enableBatchedOperations, supportOrdering, maxMessageSizeInKilobytes, userMetadata);
+            return new TopicOptions(defaultMessageTimeToLive, autoDeleteOnIdle, requiresDuplicateDetection, duplicateDetectionHistoryTimeWindow, maxSizeInMegabytes, status, enablePartitioning, enableBatchedOperations, supportOrdering, maxMessageSizeInKilobytes, userMetadata, authorizationRules);
         }
     }
 }

@@ -8,6 +8,7 @@ import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 
 /**
  * The emulator's clock (SPEC CLK-1..3). It starts frozen and moves only when a test calls
@@ -27,6 +28,19 @@ public final class VirtualClock extends Clock {
         /** Fires every timer due at or before {@code now}, in due-time order. */
         void fireDue(Instant now);
     }
+
+    /**
+     * The earliest instant the clock can show: .NET's {@code DateTimeOffset.MinValue}, the start of the
+     * range in which the service keeps its times (CLK-4).
+     */
+    public static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
+
+    /**
+     * The latest instant the clock can reach: .NET's {@code DateTimeOffset.MaxValue} to the millisecond
+     * (AMQP timestamps carry milliseconds), the end of the range in which the service keeps its times
+     * (CLK-4). An expiry that would fall after it never happens.
+     */
+    public static final Instant LATEST = Instant.parse("9999-12-31T23:59:59.999Z");
 
     private final ZoneId zone;
     private final Shared shared;
@@ -52,9 +66,17 @@ public final class VirtualClock extends Clock {
         return startingAt(Instant.now().truncatedTo(ChronoUnit.MILLIS));
     }
 
-    /** A clock frozen at {@code start}. */
+    /**
+     * A clock frozen at {@code start}.
+     *
+     * @throws IllegalArgumentException if {@code start} is before {@link #EARLIEST} or after {@link #LATEST}
+     */
     public static VirtualClock startingAt(Instant start) {
         Objects.requireNonNull(start, "start");
+        if (start.isBefore(EARLIEST) || start.isAfter(LATEST)) {
+            throw new IllegalArgumentException("the virtual clock cannot start at " + start + ": it runs from "
+                    + EARLIEST + " to " + LATEST + ", the range of the service's times");
+        }
         return new VirtualClock(new Shared(start), ZoneOffset.UTC);
     }
 
@@ -78,7 +100,7 @@ public final class VirtualClock extends Clock {
     /**
      * Moves the clock forward by {@code duration}, firing every timer that falls due on the way.
      *
-     * @throws IllegalArgumentException if the duration is negative
+     * @throws IllegalArgumentException if the duration is negative, or would take the clock past {@link #LATEST}
      */
     public void advance(Duration duration) {
         Objects.requireNonNull(duration, "duration");
@@ -86,17 +108,28 @@ public final class VirtualClock extends Clock {
             throw new IllegalArgumentException("duration must not be negative, was " + duration);
         }
         synchronized (shared.advanceLock) {
+            if (duration.compareTo(Duration.between(shared.now, LATEST)) > 0) {
+                throw pastLatest("advance " + duration + " from " + shared.now);
+            }
             advanceToLocked(shared.now.plus(duration));
         }
+    }
+
+    private static IllegalArgumentException pastLatest(String what) {
+        return new IllegalArgumentException("the virtual clock cannot " + what + ": it cannot go past " + LATEST
+                + ", the latest instant the service represents (.NET DateTimeOffset.MaxValue)");
     }
 
     /**
      * Moves the clock forward to {@code target}, firing every timer that falls due on the way.
      *
-     * @throws IllegalArgumentException if {@code target} is before the current instant
+     * @throws IllegalArgumentException if {@code target} is before the current instant or after {@link #LATEST}
      */
     public void advanceTo(Instant target) {
         Objects.requireNonNull(target, "target");
+        if (target.isAfter(LATEST)) {
+            throw pastLatest("advance to " + target);
+        }
         synchronized (shared.advanceLock) {
             if (target.isBefore(shared.now)) {
                 throw new IllegalArgumentException(
@@ -127,6 +160,21 @@ public final class VirtualClock extends Clock {
         }
         shared.now = target;
         shared.listeners.forEach(Runnable::run);
+    }
+
+    /**
+     * Runs {@code action} while the clock stands still: no advance is under way while it runs and none
+     * starts before it returns, so a timer that is not due at the instant it reads cannot fire meanwhile.
+     * For clients whose work runs on virtual time and must check and act in one step (the SDK adapter
+     * checks that a lock is still held and registers its renewal, so a concurrent advance cannot expire
+     * the lock in between). {@code action} may advance the clock itself, but must not wait for another
+     * thread that does.
+     */
+    public <T> T whileStill(Supplier<T> action) {
+        Objects.requireNonNull(action, "action");
+        synchronized (shared.advanceLock) {
+            return action.get();
+        }
     }
 
     /**

@@ -282,4 +282,30 @@ class ClockTest {
         assertEquals(List.of("a", "b"), ids(got));
         assertTrue(System.nanoTime() - started < TimeUnit.SECONDS.toNanos(BOUND_SECONDS));
     }
+
+    @Test
+    @DisplayName("CLK-2 whileStill: an advance on another thread waits until the action returns")
+    void whileStill() throws Exception {
+        VirtualClock clock = VirtualClock.startingAt(T0);
+        AtomicReference<Thread> mover = new AtomicReference<>();
+        CompletableFuture<Void> advance = new CompletableFuture<>();
+        Instant seen = clock.whileStill(() -> {
+            threads.execute(() -> {
+                mover.set(Thread.currentThread());
+                clock.advance(Duration.ofMinutes(1));
+                advance.complete(null);
+            });
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(BOUND_SECONDS);
+            while (mover.get() == null || mover.get().getState() != Thread.State.BLOCKED) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("the advance did not wait for the action");
+                }
+                Thread.onSpinWait();
+            }
+            return clock.instant();
+        });
+        assertEquals(T0, seen);
+        advance.get(BOUND_SECONDS, TimeUnit.SECONDS);
+        assertEquals(T0.plus(Duration.ofMinutes(1)), clock.instant());
+    }
 }

@@ -35,9 +35,9 @@ class DeadLetterTest {
         ns.createSubscription("t", "s");
 
         assertEquals("q/$deadletterqueue", DLQ.toString());
-        assertEquals("q/$Transfer/$deadletterqueue", Q.withSubQueue(SubQueue.TRANSFER_DEAD_LETTER_QUEUE).toString());
+        assertEquals("q/$Transfer/$deadletterqueue", Q.withSubQueue(EntityPath.Part.TRANSFER_DEAD_LETTER_QUEUE).toString());
         assertEquals("t/Subscriptions/s/$deadletterqueue", EntityPath.subscription("t", "s").deadLetter().toString());
-        assertEquals(List.of(), ns.receive(Q.withSubQueue(SubQueue.TRANSFER_DEAD_LETTER_QUEUE),
+        assertEquals(List.of(), ns.receive(Q.withSubQueue(EntityPath.Part.TRANSFER_DEAD_LETTER_QUEUE),
                 ReceiveMode.PEEK_LOCK, 1));
         assertEquals(List.of(), ns.receive(EntityPath.subscription("t", "s").deadLetter(), ReceiveMode.PEEK_LOCK, 1));
         assertEquals(0, ns.runtimeInfo(Q).transferDeadLetterMessageCount());

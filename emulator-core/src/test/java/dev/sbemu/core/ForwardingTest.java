@@ -226,7 +226,7 @@ class ForwardingTest {
         EntityPath h5 = EntityPath.queue("h5");
         assertEquals(1, ns.runtimeInfo(h5).transferDeadLetterMessageCount());
         assertEquals(0, ns.runtimeInfo(h5).deadLetterMessageCount());
-        List<BrokeredMessage> dead = drain(h5.withSubQueue(SubQueue.TRANSFER_DEAD_LETTER_QUEUE));
+        List<BrokeredMessage> dead = drain(h5.withSubQueue(EntityPath.Part.TRANSFER_DEAD_LETTER_QUEUE));
         assertEquals(List.of("m"), ids(dead));
         assertEquals("MaxTransferHopCountExceeded", dead.get(0).deadLetterReason());
         assertEquals(1, dead.get(0).enqueuedSequenceNumber());
@@ -242,7 +242,7 @@ class ForwardingTest {
 
         EntityPath src = EntityPath.queue("src");
         assertEquals(1, ns.runtimeInfo(src).transferDeadLetterMessageCount());
-        List<BrokeredMessage> dead = drain(src.withSubQueue(SubQueue.TRANSFER_DEAD_LETTER_QUEUE));
+        List<BrokeredMessage> dead = drain(src.withSubQueue(EntityPath.Part.TRANSFER_DEAD_LETTER_QUEUE));
         assertEquals(List.of("m"), ids(dead));
         assertEquals("MessagingEntityNotFound", dead.get(0).deadLetterReason());
         assertEquals(1, dead.get(0).sequenceNumber());
@@ -257,7 +257,7 @@ class ForwardingTest {
         ns.send("t", msg("m"));
 
         EntityPath s = EntityPath.subscription("t", "s");
-        List<BrokeredMessage> dead = drain(s.withSubQueue(SubQueue.TRANSFER_DEAD_LETTER_QUEUE));
+        List<BrokeredMessage> dead = drain(s.withSubQueue(EntityPath.Part.TRANSFER_DEAD_LETTER_QUEUE));
         assertEquals(List.of("m"), ids(dead));
         assertEquals("MessagingEntityDisabled", dead.get(0).deadLetterReason());
         assertEquals(List.of(), drain(s.deadLetter()));

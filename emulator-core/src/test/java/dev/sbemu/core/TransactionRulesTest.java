@@ -139,6 +139,46 @@ class TransactionRulesTest {
     }
 
     @Test
+    @DisplayName("TXN-2 a transaction's settlements are on one entity, its send-via entity: a message of another "
+            + "entity cannot be settled in it; sends go to any entity via it")
+    void sendViaEntity() {
+        ns.send("in", msg("job"));
+        ns.send("out", msg("other"));
+        BrokeredMessage job = ns.receive(in, ReceiveMode.PEEK_LOCK, 1).get(0);
+        BrokeredMessage other = ns.receive(EntityPath.queue("out"), ReceiveMode.PEEK_LOCK, 1).get(0);
+        Transaction tx = ns.beginTransaction();
+        tx.send("out", List.of(msg("result")));
+        tx.complete(in, job.lockToken());
+
+        BrokerException e = assertThrows(BrokerException.class,
+                () -> tx.complete(EntityPath.queue("out"), other.lockToken()));
+
+        assertEquals(ErrorReason.INVALID_OPERATION, e.reason());
+        assertTrue(e.getMessage().contains("cannot span multiple top-level entities"), e.getMessage());
+        tx.send("events", List.of(msg("note")));
+        tx.commit();
+        assertEquals(List.of("other", "result"), ids(ns.peek(EntityPath.queue("out"), 0, 10)),
+                "the refused settlement changed nothing, the transaction went on");
+        assertEquals(0, ns.runtimeInfo(in).activeMessageCount());
+    }
+
+    @Test
+    @DisplayName("TXN-2 the dead-letter queue belongs to its entity: its messages settle in the entity's transaction")
+    void deadLetterQueueIsTheSameEntity() {
+        ns.send("in", msg("a"));
+        ns.send("in", msg("b"));
+        BrokeredMessage a = ns.receive(in, ReceiveMode.PEEK_LOCK, 1).get(0);
+        ns.deadLetter(in, a.lockToken(), "r", "d", Map.of());
+        BrokeredMessage b = ns.receive(in, ReceiveMode.PEEK_LOCK, 1).get(0);
+        BrokeredMessage dead = ns.receive(in.deadLetter(), ReceiveMode.PEEK_LOCK, 1).get(0);
+        Transaction tx = ns.beginTransaction();
+        tx.complete(in, b.lockToken());
+        tx.complete(in.deadLetter(), dead.lockToken());
+        tx.commit();
+        assertEquals(0, ns.runtimeInfo(in).totalMessageCount());
+    }
+
+    @Test
     @DisplayName("TXN-1 settling the same lock twice in one transaction is refused at once; the commit stays atomic")
     void sameLockTwiceInOneTransaction() {
         ns.send("in", msg("job"));

@@ -22,6 +22,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 class TtlTest {
     private static final EntityPath DLQ = Q.deadLetter();
@@ -463,6 +465,27 @@ class TtlTest {
         assertEquals(minutes(5), dead.at());
         assertEquals(m.sequenceNumber(), dead.sequenceNumber());
         assertEquals("TTLExpiredException", receiveOne(ns, DLQ, ReceiveMode.RECEIVE_AND_DELETE).deadLetterReason());
+    }
+
+    @ParameterizedTest(name = "TTL-15 PEEK-1 a deferred message past its expiry stays visible to peek as DEFERRED, "
+            + "and runtime counts agree ({0})")
+    @EnumSource(ExpiryMode.class)
+    void expiredDeferredMessageStaysVisible(ExpiryMode mode) {
+        Namespace ns = Namespace.builder().startingAt(T0).expiryMode(mode).build();
+        ns.createQueue("q", deadLettering());
+        ns.send("q", msg("m1", Duration.ofMinutes(1)));
+        ns.send("q", msg("m2", Duration.ofMinutes(1)));
+        BrokeredMessage m = lockOne(ns, Q);
+        ns.defer(Q, m.lockToken());
+
+        ns.clock().advance(Duration.ofMinutes(5));
+
+        List<BrokeredMessage> peeked = ns.peek(Q, 0, 10);
+        assertEquals(List.of("m1"), ids(peeked.stream().filter(p -> p.state() == MessageState.DEFERRED).toList()));
+        EntityRuntimeInfo info = ns.runtimeInfo(Q);
+        assertEquals(1, info.deferredMessageCount());
+        assertEquals(peeked.size(), info.activeMessageCount() + info.deferredMessageCount()
+                + info.scheduledMessageCount(), "peek shows what the counts count: " + ids(peeked));
     }
 
     @Test

@@ -10,6 +10,7 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import org.apiguardian.api.API;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Names the entity a client injected by {@link ServiceBusEmulator} works on: a queue or topic for senders, a
@@ -29,10 +30,15 @@ import org.apiguardian.api.API;
 @Target({ElementType.PARAMETER, ElementType.FIELD})
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
+// registers the extension even where @ServiceBusEmulator is missing, so that it can say so
+@ExtendWith(ServiceBusEmulatorExtension.class)
 @API(status = EXPERIMENTAL, since = "0.1")
 public @interface Entity {
 
-    /** For {@link #sessionId()}: accept the next session that has messages, as {@code acceptNextSession()}. */
+    /**
+     * For {@link #sessionId()}: accept the next session that has messages, as {@code acceptNextSession()}, when the
+     * injected receiver is first used.
+     */
     String NEXT_AVAILABLE_SESSION = "<next available session>";
 
     /** The queue's or topic's name. */
@@ -49,9 +55,10 @@ public @interface Entity {
 
     /**
      * For a {@code ServiceBusReceiverClient} or {@code ServiceBusReceiverAsyncClient} on a session-enabled
-     * entity: the session to lock, or {@link #NEXT_AVAILABLE_SESSION} (which must have messages by the time
-     * the client is injected). {@code ""} (the default) for entities without sessions. To accept sessions in
-     * the test body, inject a {@code ServiceBusSessionReceiverClient} instead.
+     * entity: the session to lock (at injection), or {@link #NEXT_AVAILABLE_SESSION}, accepted on the client's
+     * first call (so the test can send first), waiting for a free session as {@code acceptNextSession()} does.
+     * {@code ""} (the default) for entities without sessions. To accept several sessions in the test body, inject
+     * a {@code ServiceBusSessionReceiverClient} instead.
      */
     String sessionId() default "";
 }

@@ -13,7 +13,7 @@ import java.util.function.Predicate;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.platform.commons.support.AnnotationSupport;
 
-/** Fills fields annotated with {@link Entity} or {@link Emulated}, and describes injection targets for messages. */
+/** Fills fields annotated with {@link Entity}, {@link Emulated} or {@link ConnectionString}, and describes injection targets for messages. */
 final class FieldInjector {
 
     private FieldInjector() {
@@ -40,9 +40,38 @@ final class FieldInjector {
         }
     }
 
+    /**
+     * A field of a type the extension injects, neither {@code @Entity} nor {@code @Emulated}, and still null when the
+     * test starts: the test would fail with a bare NullPointerException on it.
+     */
+    static void rejectUnmarkedNullFields(Object instance) {
+        for (Class<?> c = instance.getClass(); c != null && c != Object.class; c = c.getSuperclass()) {
+            for (Field field : c.getDeclaredFields()) {
+                if (Modifier.isStatic(field.getModifiers()) || !Injection.isInjectable(field.getType())
+                        || field.isAnnotationPresent(Entity.class) || field.isAnnotationPresent(Emulated.class)
+                        || field.isSynthetic()) {
+                    continue;
+                }
+                try {
+                    field.setAccessible(true);
+                    if (field.get(instance) != null) {
+                        continue;
+                    }
+                } catch (ReflectiveOperationException | RuntimeException unreadable) {
+                    continue;
+                }
+                throw new InjectionException(describe(field) + " is null: @ServiceBusEmulator fills only fields "
+                        + "marked for it; annotate it with " + (Injection.isPlain(field.getType()) ? "@Emulated"
+                        : "@Entity naming its queue or topic, e.g. @Entity(\"orders\")")
+                        + " (or set it in a @BeforeEach method)");
+            }
+        }
+    }
+
     private static Set<Field> annotatedFields(Class<?> type, Predicate<Field> which) {
         Set<Field> fields = new LinkedHashSet<>(AnnotationSupport.findAnnotatedFields(type, Entity.class, which));
         fields.addAll(AnnotationSupport.findAnnotatedFields(type, Emulated.class, which));
+        fields.addAll(AnnotationSupport.findAnnotatedFields(type, ConnectionString.class, which));
         return fields;
     }
 
@@ -50,7 +79,9 @@ final class FieldInjector {
         if (Modifier.isFinal(field.getModifiers())) {
             throw new InjectionException("Cannot inject " + describe(field) + ": it is final");
         }
-        Object value = Injection.resolve(field.getType(), field.getAnnotation(Entity.class), describe(field), scope);
+        Object value = field.isAnnotationPresent(ConnectionString.class)
+                ? Injection.connectionString(field.getType(), field.getAnnotation(Entity.class), describe(field), scope)
+                : Injection.resolve(field.getType(), field.getAnnotation(Entity.class), describe(field), scope);
         try {
             field.setAccessible(true);
             field.set(instance, value);

@@ -2,6 +2,7 @@ package dev.sbemu.junit;
 
 import dev.sbemu.junit.ServiceBusEmulator.Lifecycle;
 import dev.sbemu.junit.config.EmulatorConfigException;
+import dev.sbemu.junit.internal.ClientMode;
 import dev.sbemu.junit.internal.ConfigLoader;
 import dev.sbemu.junit.internal.EmulatedNamespace;
 import dev.sbemu.junit.internal.EmulatorDeclaration;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.BeforeTestExecutionCallback;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.LifecycleMethodExecutionExceptionHandler;
@@ -32,8 +34,9 @@ import org.opentest4j.TestAbortedException;
  * {@code ExtensionContext.Store} of the test (or, per class, the test class) that uses it, so JUnit closes them
  * when that test ends and parallel tests share nothing.
  */
-final class ServiceBusEmulatorExtension implements BeforeAllCallback, BeforeEachCallback, ParameterResolver,
-        TestExecutionExceptionHandler, LifecycleMethodExecutionExceptionHandler {
+final class ServiceBusEmulatorExtension implements BeforeAllCallback, BeforeEachCallback,
+        BeforeTestExecutionCallback, ParameterResolver, TestExecutionExceptionHandler,
+        LifecycleMethodExecutionExceptionHandler {
 
     private static final ExtensionContext.Namespace STORE =
             ExtensionContext.Namespace.create(ServiceBusEmulatorExtension.class);
@@ -75,9 +78,19 @@ final class ServiceBusEmulatorExtension implements BeforeAllCallback, BeforeEach
         });
     }
 
+    /** After the {@code @BeforeEach} methods: a field of an emulator type still null was never marked for injection. */
+    @Override
+    public void beforeTestExecution(ExtensionContext context) {
+        configurationErrors(() -> {
+            for (Object instance : context.getRequiredTestInstances().getAllInstances()) {
+                FieldInjector.rejectUnmarkedNullFields(instance);
+            }
+        });
+    }
+
     @Override
     public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
-        return Injection.claims(parameter.getParameter().getType(),
+        return parameter.isAnnotated(ConnectionString.class) || Injection.claims(parameter.getParameter().getType(),
                 parameter.isAnnotated(Entity.class));
     }
 
@@ -85,8 +98,11 @@ final class ServiceBusEmulatorExtension implements BeforeAllCallback, BeforeEach
     public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
         String target = FieldInjector.describe(parameter);
         try {
-            return Injection.resolve(parameter.getParameter().getType(),
-                    parameter.findAnnotation(Entity.class).orElse(null), target, scope(context, target));
+            Class<?> type = parameter.getParameter().getType();
+            Entity entity = parameter.findAnnotation(Entity.class).orElse(null);
+            return parameter.isAnnotated(ConnectionString.class)
+                    ? Injection.connectionString(type, entity, target, scope(context, target))
+                    : Injection.resolve(type, entity, target, scope(context, target));
         } catch (InjectionException | InvalidTopologyException | EmulatorConfigException e) {
             throw new ParameterResolutionException(e.getMessage(), e);
         }
@@ -148,13 +164,18 @@ final class ServiceBusEmulatorExtension implements BeforeAllCallback, BeforeEach
                     + "@ServiceBusEmulator(lifecycle = Lifecycle.PER_CLASS) to share one namespace across the class");
         }
         EmulatedNamespace owned = owner.getStore(STORE).getOrComputeIfAbsent(new ScopeKey(owner.getUniqueId()),
-                key -> EmulatedNamespace.owning(declaration.start()), EmulatedNamespace.class);
+                key -> EmulatedNamespace.owning(declaration.start(), clientMode(context)), EmulatedNamespace.class);
         ExtensionContext method = nearest(context, Method.class);
         if (method == null || method == owner) {
             return owned;
         }
         return method.getStore(STORE).getOrComputeIfAbsent(new ScopeKey(method.getUniqueId()),
-                key -> EmulatedNamespace.borrowing(owned.namespace()), EmulatedNamespace.class);
+                key -> EmulatedNamespace.borrowing(owned), EmulatedNamespace.class);
+    }
+
+    /** How the injected clients are made: the configuration parameter {@value ClientMode#PARAMETER}. */
+    private static ClientMode clientMode(ExtensionContext context) {
+        return ClientMode.parse(context.getConfigurationParameter(ClientMode.PARAMETER).orElse(null));
     }
 
     private Optional<EmulatedNamespace> existingScope(ExtensionContext context) {
@@ -190,8 +211,15 @@ final class ServiceBusEmulatorExtension implements BeforeAllCallback, BeforeEach
         if (classContext == null) {
             throw new IllegalStateException("@ServiceBusEmulator: no test class for " + context.getUniqueId());
         }
+        List<Declared> declared = declarations(classContext);
+        if (declared.isEmpty()) {
+            // registered by @Entity or @Emulated alone
+            throw new InjectionException("@Entity and @Emulated need @ServiceBusEmulator on the test class: annotate "
+                    + classContext.getRequiredTestClass().getSimpleName() + " with @ServiceBusEmulator (declaring "
+                    + "its entities, e.g. @ServiceBusEmulator(queues = @Queue(name = \"orders\")))");
+        }
         return classContext.getStore(STORE).getOrComputeIfAbsent(new DeclarationKey(classContext.getUniqueId()),
-                key -> EmulatorDeclaration.merge(declarations(classContext), (location, on) -> config(context,
+                key -> EmulatorDeclaration.merge(declared, (location, on) -> config(context,
                         location, on)), EmulatorDeclaration.class);
     }
 

@@ -33,6 +33,14 @@ class ClientInjectionTest {
     }
 
     @Test
+    @DisplayName("a receiver of the next available session is accepted on its first call, not at injection (which "
+            + "would wait a minute for a session the test has not sent yet)")
+    void nextAvailableSession() {
+        Kit.run(ClientFixtures.NextAvailableSession.class).testEvents()
+                .assertStatistics(s -> s.succeeded(2).failed(0));
+    }
+
+    @Test
     @DisplayName("session receivers, and receivers locked to a session")
     void sessionReceivers() {
         runOnceTheAdapterHasIt(ClientFixtures.SessionReceivers.class);

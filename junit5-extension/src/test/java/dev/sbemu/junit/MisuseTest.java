@@ -16,7 +16,8 @@ class MisuseTest {
             + "ServiceBusSenderAsyncClient, ServiceBusReceiverClient, ServiceBusReceiverAsyncClient, "
             + "ServiceBusSessionReceiverClient, ServiceBusSessionReceiverAsyncClient, ServiceBusRuleManagerClient, "
             + "ServiceBusRuleManagerAsyncClient; without @Entity: VirtualClock, Clock, Namespace, Journal, "
-            + "EmulatorClients, ServiceBusAdministrationClient, ServiceBusAdministrationAsyncClient.";
+            + "EmulatorClients, ServiceBusAdministrationClient, ServiceBusAdministrationAsyncClient, "
+            + "ServiceBusEmulatorServer; a String with @ConnectionString.";
 
     private static Throwable failureOf(Class<?> fixture) {
         return Kit.failure(Kit.run(fixture));
@@ -32,6 +33,35 @@ class MisuseTest {
         Throwable failure = failureOf(fixture);
         assertInstanceOf(ExtensionConfigurationException.class, failure);
         assertEquals(message, failure.getMessage());
+    }
+
+    @Test
+    @DisplayName("@Entity on a parameter of a class without @ServiceBusEmulator says to add it")
+    void entityWithoutEmulator() {
+        assertConfigurationError(MisuseFixtures.EntityWithoutEmulator.class, "@Entity and @Emulated need "
+                + "@ServiceBusEmulator on the test class: annotate EntityWithoutEmulator with @ServiceBusEmulator "
+                + "(declaring its entities, e.g. @ServiceBusEmulator(queues = @Queue(name = \"orders\")))");
+    }
+
+    @Test
+    @DisplayName("@Emulated on a field of a class without @ServiceBusEmulator says to add it")
+    void emulatedFieldWithoutEmulator() {
+        assertConfigurationError(MisuseFixtures.EmulatedFieldWithoutEmulator.class, "@Entity and @Emulated need "
+                + "@ServiceBusEmulator on the test class: annotate EmulatedFieldWithoutEmulator with "
+                + "@ServiceBusEmulator (declaring its entities, e.g. @ServiceBusEmulator(queues = "
+                + "@Queue(name = \"orders\")))");
+    }
+
+    @Test
+    @DisplayName("an unannotated VirtualClock or client field, still null when the test starts, says how to mark it")
+    void unmarkedFields() {
+        assertConfigurationError(MisuseFixtures.UnmarkedFields.class, "field [VirtualClock clock] of UnmarkedFields "
+                + "is null: @ServiceBusEmulator fills only fields marked for it; annotate it with @Emulated (or set it "
+                + "in a @BeforeEach method)");
+        assertConfigurationError(MisuseFixtures.UnmarkedClientField.class, "field [ServiceBusSenderClient sender] of "
+                + "UnmarkedClientField is null: @ServiceBusEmulator fills only fields marked for it; annotate it with "
+                + "@Entity naming its queue or topic, e.g. @Entity(\"orders\") (or set it in a @BeforeEach method)");
+        Kit.run(MisuseFixtures.FieldsSetByTheTest.class).testEvents().assertStatistics(s -> s.succeeded(1).failed(0));
     }
 
     @Test
@@ -82,7 +112,7 @@ class MisuseTest {
                 + "be between PT5S and PT5M.");
         assertConfigurationError(MisuseFixtures.MissingForwardTarget.class, "@Queue(name = \"orders\").forwardTo in "
                 + "@ServiceBusEmulator on " + FIXTURES + "MissingForwardTarget: Invalid forwardTo 'nowhere': the "
-                + "destination must be an existing queue or topic (FWD-1).");
+                + "destination must be an existing queue or topic.");
     }
 
     @Test

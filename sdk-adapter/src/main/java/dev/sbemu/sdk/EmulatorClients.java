@@ -15,6 +15,7 @@ import com.azure.messaging.servicebus.models.ServiceBusReceiveMode;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.sdk.internal.ClientInfo;
+import dev.sbemu.sdk.internal.ConnectionStringClients;
 import dev.sbemu.sdk.internal.LockRenewals;
 import dev.sbemu.sdk.internal.ProcessorImpl;
 import dev.sbemu.sdk.internal.ReceiverAsyncClientImpl;
@@ -36,12 +37,16 @@ import java.util.Objects;
 import java.util.UUID;
 
 /**
- * Creates real Azure SDK client instances wired to an emulated {@link Namespace}. Closing it closes
- * every client and processor it created. Thread-safe.
+ * Creates real Azure SDK client instances wired to an emulated {@link Namespace}. Closing it, or
+ * closing the namespace, closes every client and stops every processor it created. Thread-safe.
  *
  * <p>The clients are instances of the SDK's own (final) types; operations the emulator does not
  * support throw {@link UnsupportedOperationException} naming the method. Time-based client work
  * (automatic lock renewal) runs on the namespace's virtual clock.
+ *
+ * <p>{@link #connectingTo(Namespace, String)} makes the same clients the way production code does, with the
+ * SDK's {@code ServiceBusClientBuilder} from a connection string (of an AMQP endpoint serving the namespace),
+ * and processors with the SDK's own processor; see there for what differs.
  */
 public final class EmulatorClients implements AutoCloseable {
     /** The host name the clients report as their fully qualified namespace. */
@@ -53,17 +58,38 @@ public final class EmulatorClients implements AutoCloseable {
     private final LockRenewals renewals;
     private final TransactionRegistry transactions;
     private final List<AutoCloseable> created = new ArrayList<>();
+    /** Non-null when the clients are built with the SDK's builder from a connection string. */
+    private final ConnectionStringClients built;
+    private final Runnable stopFollowingNamespace;
     private boolean closed;
 
-    private EmulatorClients(Namespace namespace) {
+    private EmulatorClients(Namespace namespace, ConnectionStringClients built) {
         this.namespace = namespace;
+        this.built = built;
         this.renewals = new LockRenewals(namespace.clock());
         this.transactions = new TransactionRegistry(namespace);
+        this.stopFollowingNamespace = namespace.onClose(this::close);
     }
 
     /** Clients for {@code namespace}. */
     public static EmulatorClients of(Namespace namespace) {
-        return new EmulatorClients(java.util.Objects.requireNonNull(namespace, "namespace"));
+        return new EmulatorClients(Objects.requireNonNull(namespace, "namespace"), null);
+    }
+
+    /**
+     * Clients built as production code builds them: {@code new ServiceBusClientBuilder().connectionString(
+     * connectionString)}, all sharing one AMQP connection, and processors built with the SDK's
+     * {@code processor()} and {@code sessionProcessor()}. The connection string is that of an endpoint serving
+     * {@code namespace} (the {@code amqp-endpoint} module's {@code ServiceBusEmulatorServer}). The administration
+     * clients stay in process. Differences from {@link #of(Namespace)}: the SDK's own timers (try-timeout,
+     * processors' automatic lock renewal) run on the wall clock, and receivers are built without automatic lock
+     * renewal and without auto-completion (as the in-process receivers), so that locks time out when the test
+     * advances the virtual clock and the caller settles what it receives.
+     */
+    public static EmulatorClients connectingTo(Namespace namespace, String connectionString) {
+        Objects.requireNonNull(namespace, "namespace");
+        Objects.requireNonNull(connectionString, "connectionString");
+        return new EmulatorClients(namespace, new ConnectionStringClients(connectionString));
     }
 
     public Namespace namespace() {
@@ -72,12 +98,18 @@ public final class EmulatorClients implements AutoCloseable {
 
     /** A sender to a queue or topic. */
     public ServiceBusSenderClient sender(String queueOrTopic) {
+        if (built != null) {
+            return track(built.sender(requireName(queueOrTopic)));
+        }
         SenderAsyncClientImpl async = newSender(queueOrTopic);
         return track(SdkMocks.delegatingTo(ServiceBusSenderClient.class, new SenderClientImpl(async)), async::close);
     }
 
     /** An async sender to a queue or topic. */
     public ServiceBusSenderAsyncClient senderAsync(String queueOrTopic) {
+        if (built != null) {
+            return track(built.senderAsync(requireName(queueOrTopic)));
+        }
         SenderAsyncClientImpl async = newSender(queueOrTopic);
         return track(SdkMocks.delegatingTo(ServiceBusSenderAsyncClient.class, async), async::close);
     }
@@ -90,6 +122,9 @@ public final class EmulatorClients implements AutoCloseable {
 
     /** A receiver on a queue or subscription, or one of their sub-queues ({@link EntityPath#withSubQueue}). */
     public ServiceBusReceiverClient receiver(EntityPath entity, ServiceBusReceiveMode mode) {
+        if (built != null) {
+            return track(built.receiver(requireEntity(entity), Objects.requireNonNull(mode, "mode")));
+        }
         ReceiverAsyncClientImpl async = newReceiver(entity, mode);
         return track(SdkMocks.delegatingTo(ServiceBusReceiverClient.class,
                 new ReceiverClientImpl(async, DEFAULT_TRY_TIMEOUT)), async::close);
@@ -97,6 +132,9 @@ public final class EmulatorClients implements AutoCloseable {
 
     /** An async receiver on a queue or subscription, or one of their sub-queues. */
     public ServiceBusReceiverAsyncClient receiverAsync(EntityPath entity, ServiceBusReceiveMode mode) {
+        if (built != null) {
+            return track(built.receiverAsync(requireEntity(entity), Objects.requireNonNull(mode, "mode")));
+        }
         ReceiverAsyncClientImpl async = newReceiver(entity, mode);
         return track(SdkMocks.delegatingTo(ServiceBusReceiverAsyncClient.class, async), async::close);
     }
@@ -105,6 +143,18 @@ public final class EmulatorClients implements AutoCloseable {
         Objects.requireNonNull(entity, "entity");
         Objects.requireNonNull(mode, "mode");
         return Receivers.forEntity(namespace, entity, mode, FULLY_QUALIFIED_NAMESPACE, renewals, transactions);
+    }
+
+    private <T extends AutoCloseable> T track(T client) {
+        return track(client, client);
+    }
+
+    private static String requireName(String queueOrTopic) {
+        return Objects.requireNonNull(queueOrTopic, "queueOrTopic");
+    }
+
+    private static EntityPath requireEntity(EntityPath entity) {
+        return Objects.requireNonNull(entity, "entity");
     }
 
     private synchronized <T> T track(T client, AutoCloseable close) {
@@ -126,6 +176,9 @@ public final class EmulatorClients implements AutoCloseable {
      * hands out release their session when closed.
      */
     public ServiceBusSessionReceiverClient sessionReceiver(EntityPath entity, ServiceBusReceiveMode mode) {
+        if (built != null) {
+            return track(built.sessionReceiver(requireEntity(entity), Objects.requireNonNull(mode, "mode")));
+        }
         SessionReceiverAsyncClientImpl async = newSessionReceiver(entity, mode);
         return track(SdkMocks.delegatingTo(ServiceBusSessionReceiverClient.class,
                 new SessionReceiverClientImpl(async, DEFAULT_TRY_TIMEOUT)), async::close);
@@ -133,6 +186,9 @@ public final class EmulatorClients implements AutoCloseable {
 
     /** The async session receiver; its {@code acceptNextSession()} waits until a session is free. */
     public ServiceBusSessionReceiverAsyncClient sessionReceiverAsync(EntityPath entity, ServiceBusReceiveMode mode) {
+        if (built != null) {
+            return track(built.sessionReceiverAsync(requireEntity(entity), Objects.requireNonNull(mode, "mode")));
+        }
         SessionReceiverAsyncClientImpl async = newSessionReceiver(entity, mode);
         return track(SdkMocks.delegatingTo(ServiceBusSessionReceiverAsyncClient.class, async), async::close);
     }
@@ -153,10 +209,14 @@ public final class EmulatorClients implements AutoCloseable {
     public ServiceBusProcessorClient processor(EntityPath entity, ProcessorOptions options) {
         Objects.requireNonNull(entity, "entity");
         Objects.requireNonNull(options, "options");
+        if (built != null) {
+            return track(built.processor(entity, options));
+        }
         if (options.sessionEnabled()) {
             SessionProcessorImpl impl = new SessionProcessorImpl(namespace, entity, options.processMessage(),
                     options.processError(), options.maxConcurrentSessions(), options.maxConcurrentCalls(),
-                    options.autoComplete(), options.maxAutoLockRenewDuration(), options.receiveMode(), renewals,
+                    options.autoComplete(), options.maxAutoLockRenewDuration(), options.sessionIdleTimeout(),
+                    options.receiveMode(), renewals,
                     transactions, ClientInfo.of(FULLY_QUALIFIED_NAMESPACE, Receivers.sdkEntityPath(entity)));
             return track(SdkMocks.delegatingTo(ServiceBusProcessorClient.class, impl), impl::close);
         }
@@ -169,6 +229,9 @@ public final class EmulatorClients implements AutoCloseable {
 
     /** A rule manager for a subscription (RUL-1..7): create, list and delete its rules. */
     public ServiceBusRuleManagerClient ruleManager(String topic, String subscription) {
+        if (built != null) {
+            return track(built.ruleManager(requireName(topic), Objects.requireNonNull(subscription, "subscription")));
+        }
         RuleManagerAsyncImpl async = newRuleManager(topic, subscription);
         return track(SdkMocks.delegatingTo(ServiceBusRuleManagerClient.class, new RuleManagerClientImpl(async)),
                 async::close);
@@ -176,6 +239,10 @@ public final class EmulatorClients implements AutoCloseable {
 
     /** The async rule manager; see {@link #ruleManager(String, String)}. */
     public ServiceBusRuleManagerAsyncClient ruleManagerAsync(String topic, String subscription) {
+        if (built != null) {
+            return track(built.ruleManagerAsync(requireName(topic),
+                    Objects.requireNonNull(subscription, "subscription")));
+        }
         RuleManagerAsyncImpl async = newRuleManager(topic, subscription);
         return track(SdkMocks.delegatingTo(ServiceBusRuleManagerAsyncClient.class, async), async::close);
     }
@@ -221,6 +288,9 @@ public final class EmulatorClients implements AutoCloseable {
             }
         }
         renewals.close();
+        if (stopFollowingNamespace != null) { // null when the namespace was closed before this was made
+            stopFollowingNamespace.run();
+        }
         if (failure != null) {
             throw failure;
         }

@@ -18,11 +18,15 @@ import java.util.function.Consumer;
  * @param autoComplete whether a message is completed after the handler returns (abandoned if it throws)
  * @param maxAutoLockRenewDuration how long locks are renewed automatically, in virtual time (default 5 min)
  * @param receiveMode the receive mode (default PEEK_LOCK)
+ * @param sessionIdleTimeout how long, in virtual time, a session processor waits for the next message of its
+ *                           session before it lets the session go ({@code sessionIdleTimeout} of the SDK's
+ *                           session processor builder); null for the SDK's default, its one-minute try-timeout
  */
 public record ProcessorOptions(Consumer<ServiceBusReceivedMessageContext> processMessage,
                                Consumer<ServiceBusErrorContext> processError, int maxConcurrentCalls,
                                int maxConcurrentSessions, boolean sessionEnabled, boolean autoComplete,
-                               Duration maxAutoLockRenewDuration, ServiceBusReceiveMode receiveMode) {
+                               Duration maxAutoLockRenewDuration, ServiceBusReceiveMode receiveMode,
+                               Duration sessionIdleTimeout) {
 
     public ProcessorOptions {
         Objects.requireNonNull(processMessage, "processMessage");
@@ -31,6 +35,9 @@ public record ProcessorOptions(Consumer<ServiceBusReceivedMessageContext> proces
         Objects.requireNonNull(receiveMode, "receiveMode");
         if (maxConcurrentCalls < 1) {
             throw new IllegalArgumentException("maxConcurrentCalls must be at least 1, was " + maxConcurrentCalls);
+        }
+        if (sessionIdleTimeout != null && sessionIdleTimeout.isNegative()) {
+            throw new IllegalArgumentException("'sessionIdleTimeout' cannot be negative.");
         }
         if (maxConcurrentSessions < 1) {
             throw new IllegalArgumentException("maxConcurrentSessions must be at least 1, was "
@@ -42,36 +49,42 @@ public record ProcessorOptions(Consumer<ServiceBusReceivedMessageContext> proces
     public static ProcessorOptions of(Consumer<ServiceBusReceivedMessageContext> processMessage,
                                       Consumer<ServiceBusErrorContext> processError) {
         return new ProcessorOptions(processMessage, processError, 1, 1, false, true, Duration.ofMinutes(5),
-                ServiceBusReceiveMode.PEEK_LOCK);
+                ServiceBusReceiveMode.PEEK_LOCK, null);
     }
 
     public ProcessorOptions withMaxConcurrentCalls(int n) {
         return new ProcessorOptions(processMessage, processError, n, maxConcurrentSessions, sessionEnabled,
-                autoComplete, maxAutoLockRenewDuration, receiveMode);
+                autoComplete, maxAutoLockRenewDuration, receiveMode, sessionIdleTimeout);
     }
 
     public ProcessorOptions withMaxConcurrentSessions(int n) {
         return new ProcessorOptions(processMessage, processError, maxConcurrentCalls, n, true, autoComplete,
-                maxAutoLockRenewDuration, receiveMode);
+                maxAutoLockRenewDuration, receiveMode, sessionIdleTimeout);
     }
 
     public ProcessorOptions withSessions() {
         return new ProcessorOptions(processMessage, processError, maxConcurrentCalls, maxConcurrentSessions, true,
-                autoComplete, maxAutoLockRenewDuration, receiveMode);
+                autoComplete, maxAutoLockRenewDuration, receiveMode, sessionIdleTimeout);
     }
 
     public ProcessorOptions withAutoComplete(boolean autoComplete) {
         return new ProcessorOptions(processMessage, processError, maxConcurrentCalls, maxConcurrentSessions,
-                sessionEnabled, autoComplete, maxAutoLockRenewDuration, receiveMode);
+                sessionEnabled, autoComplete, maxAutoLockRenewDuration, receiveMode, sessionIdleTimeout);
     }
 
     public ProcessorOptions withMaxAutoLockRenewDuration(Duration d) {
         return new ProcessorOptions(processMessage, processError, maxConcurrentCalls, maxConcurrentSessions,
-                sessionEnabled, autoComplete, d, receiveMode);
+                sessionEnabled, autoComplete, d, receiveMode, sessionIdleTimeout);
     }
 
     public ProcessorOptions withReceiveMode(ServiceBusReceiveMode mode) {
         return new ProcessorOptions(processMessage, processError, maxConcurrentCalls, maxConcurrentSessions,
-                sessionEnabled, autoComplete, maxAutoLockRenewDuration, mode);
+                sessionEnabled, autoComplete, maxAutoLockRenewDuration, mode, sessionIdleTimeout);
+    }
+
+    /** A session processor lets a session go after {@code d} of virtual time without a message (SES-6). */
+    public ProcessorOptions withSessionIdleTimeout(Duration d) {
+        return new ProcessorOptions(processMessage, processError, maxConcurrentCalls, maxConcurrentSessions,
+                sessionEnabled, autoComplete, maxAutoLockRenewDuration, receiveMode, d);
     }
 }

@@ -24,11 +24,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -36,6 +38,8 @@ import org.junit.jupiter.api.Test;
 
 class ProcessorClientTest {
     private static final Duration AWAIT = Duration.ofSeconds(10);
+    /** Shorter than the SDK's 5-second receive back-off that a prompt stop cuts short. */
+    private static final Duration PROMPT = Duration.ofSeconds(4);
     private Namespace ns;
     private EmulatorClients clients;
     private ServiceBusSenderClient sender;
@@ -58,6 +62,12 @@ class ProcessorClientTest {
     private ServiceBusProcessorClient processor(Consumer<ServiceBusReceivedMessageContext> handler, int concurrency) {
         return clients.processor(EntityPath.queue("q"),
                 ProcessorOptions.of(handler, errors::add).withMaxConcurrentCalls(concurrency));
+    }
+
+    /** The live worker threads of processors (named sbemu-processor-...). */
+    private static List<String> workerThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
+                .filter(name -> name.startsWith("sbemu-processor-")).collect(Collectors.toList());
     }
 
     private long activeCount() {
@@ -151,9 +161,10 @@ class ProcessorClientTest {
                 ProcessorOptions.of(ctx -> { }, errors::add));
         processor.start();
         await().atMost(AWAIT).until(() -> !errors.isEmpty());
-        long t0 = System.nanoTime();
-        processor.close();
-        assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(2));
+        // the worker is in the SDK's 5-second back-off now: a prompt close ends well before it would
+        CompletableFuture<Void> closing = CompletableFuture.runAsync(processor::close);
+        await().atMost(PROMPT).until(closing::isDone);
+        assertTrue(workerThreads().isEmpty(), () -> "workers left: " + workerThreads());
         ServiceBusException e = (ServiceBusException) errors.get(0).getException();
         assertEquals(ServiceBusFailureReason.MESSAGING_ENTITY_NOT_FOUND, e.getReason());
         assertEquals(ServiceBusErrorSource.RECEIVE, errors.get(0).getErrorSource());
@@ -165,9 +176,10 @@ class ProcessorClientTest {
         Set<String> bodies = ConcurrentHashMap.newKeySet();
         ServiceBusProcessorClient processor = processor(ctx -> bodies.add(ctx.getMessage().getBody().toString()), 2);
         processor.start();
-        long t0 = System.nanoTime();
+        await().atMost(AWAIT).until(() -> workerThreads().size() == 2);
         processor.stop();
-        assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(2));
+        // idle workers block in a 30-second receive; stop waits 10 s at most for them: none may be left
+        assertTrue(workerThreads().isEmpty(), () -> "workers left: " + workerThreads());
         sender.sendMessage(new ServiceBusMessage("later"));
         processor.start();
         await().atMost(AWAIT).until(() -> bodies.contains("later"));

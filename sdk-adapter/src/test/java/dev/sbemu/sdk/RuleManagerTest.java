@@ -133,6 +133,36 @@ class RuleManagerTest {
     }
 
     @Test
+    @DisplayName("RUL-3 correlation properties of every AMQP type reach the core typed; the SDK lists them as strings")
+    void typedCorrelationProperties() {
+        java.util.UUID id = java.util.UUID.fromString("00000000-0000-0000-0000-000000000001");
+        Map<String, Object> typed = new java.util.LinkedHashMap<>();
+        typed.put("int", 5);
+        typed.put("long", 5L);
+        typed.put("short", (short) 5);
+        typed.put("byte", (byte) 5);
+        typed.put("double", 5.5);
+        typed.put("float", 5.5f);
+        typed.put("boolean", true);
+        typed.put("char", 'c');
+        typed.put("uuid", id);
+        typed.put("date", new java.util.Date(0L));
+        CorrelationRuleFilter correlation = new CorrelationRuleFilter();
+        correlation.getProperties().putAll(typed);
+        rules.createRule("typed", new CreateRuleOptions(correlation));
+
+        assertEquals(typed, ((CorrelationFilter) ns.getRule("t", "s", "typed").filter()).properties());
+        Map<String, Object> listed = ((CorrelationRuleFilter) list().stream().filter(r -> r.getName().equals("typed"))
+                .findFirst().orElseThrow().getFilter()).getProperties();
+        typed.forEach((name, value) -> assertEquals(String.valueOf(value), listed.get(name), name));
+
+        CorrelationRuleFilter dated = new CorrelationRuleFilter();
+        dated.getProperties().put("when", java.time.OffsetDateTime.parse("2030-01-01T00:00:00Z"));
+        assertThrows(RuntimeException.class, () -> rules.createRule("dated", new CreateRuleOptions(dated)),
+                "AMQP has no encoding for java.time types (proton-j's encoder refuses them)");
+    }
+
+    @Test
     @DisplayName("RUL-2 a malformed SQL filter is refused as the service refuses it (argument-error)")
     void badFilter() {
         ServiceBusException e = assertThrows(ServiceBusException.class,

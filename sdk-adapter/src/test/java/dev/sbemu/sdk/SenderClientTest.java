@@ -21,6 +21,7 @@ import com.azure.messaging.servicebus.models.ServiceBusMessageState;
 import com.azure.messaging.servicebus.models.ServiceBusReceiveMode;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Namespace;
+import dev.sbemu.core.QueueOptions;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -210,5 +211,24 @@ class SenderClientTest {
         assertEquals("Cannot perform operation 'sendMessage' on a disposed sender.", closed.getMessage());
         async.close();
         assertThrows(IllegalStateException.class, () -> async.createTransaction().block(BLOCK));
+    }
+
+    @Test
+    @DisplayName("TTL-17 a TTL under a millisecond (zero, 1 ns) is not sent: the entity default applies, never by default")
+    void subMillisecondTtlIsNotSent() {
+        ns.createQueue("tenMinutes", QueueOptions.builder().defaultMessageTimeToLive(Duration.ofMinutes(10)).build());
+        ServiceBusSenderClient toDefault = clients.sender("tenMinutes");
+        for (Duration ttl : List.of(Duration.ZERO, Duration.ofNanos(1))) {
+            sender.sendMessage(new ServiceBusMessage("q " + ttl).setTimeToLive(ttl));
+            toDefault.sendMessage(new ServiceBusMessage("ten " + ttl).setTimeToLive(ttl));
+        }
+        ServiceBusReceivedMessage peeked = clients.receiver(EntityPath.queue("tenMinutes"),
+                ServiceBusReceiveMode.PEEK_LOCK).peekMessage();
+        assertEquals(Duration.ofMinutes(10), peeked.getTimeToLive());
+
+        ns.clock().advance(Duration.ofMinutes(11));
+        assertEquals(0, ns.runtimeInfo(EntityPath.queue("tenMinutes")).totalMessageCount());
+        ns.clock().advance(Duration.ofDays(1_000));
+        assertEquals(List.of("q PT0S", "q PT0.000000001S"), drain());
     }
 }

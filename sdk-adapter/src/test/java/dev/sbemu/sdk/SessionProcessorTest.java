@@ -2,12 +2,17 @@ package dev.sbemu.sdk;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.azure.messaging.servicebus.ServiceBusMessage;
 import com.azure.messaging.servicebus.ServiceBusProcessorClient;
 import com.azure.messaging.servicebus.ServiceBusReceivedMessageContext;
+import com.azure.messaging.servicebus.ServiceBusSenderClient;
+import com.azure.messaging.servicebus.ServiceBusTransactionContext;
+import com.azure.messaging.servicebus.models.CompleteOptions;
 import dev.sbemu.core.EntityPath;
+import dev.sbemu.core.JournalEvent;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.QueueOptions;
 import java.time.Duration;
@@ -55,6 +60,75 @@ class SessionProcessorTest {
                                                 int sessions, int calls) {
         return clients.processor(EntityPath.queue("sq"), ProcessorOptions.of(handler, e -> { })
                 .withMaxConcurrentSessions(sessions).withMaxConcurrentCalls(calls));
+    }
+
+    private long sessionsReleased() {
+        return ns.journal().events().stream().filter(e -> e.type() == JournalEvent.Type.SESSION_RELEASED).count();
+    }
+
+    @Test
+    @DisplayName("TXN-1 TXN-2 a session processor's handler completes its message and sends the result in one "
+            + "transaction")
+    void transactionInSessionProcessor() {
+        ns.createQueue("results");
+        send("cart", 2);
+        ServiceBusSenderClient results = clients.sender("results");
+        List<Throwable> errors = new CopyOnWriteArrayList<>();
+        ServiceBusProcessorClient processor = clients.processor(EntityPath.queue("sq"), ProcessorOptions.of(c -> {
+            ServiceBusTransactionContext tx = results.createTransaction();
+            results.sendMessage(new ServiceBusMessage("done " + c.getMessage().getBody()), tx);
+            c.complete(new CompleteOptions().setTransactionContext(tx));
+            results.commitTransaction(tx);
+        }, e -> errors.add(e.getException())).withSessions().withAutoComplete(false));
+
+        processor.start();
+        await().atMost(WAIT).until(() -> ns.runtimeInfo(EntityPath.queue("results")).activeMessageCount() == 2);
+        processor.close();
+
+        assertEquals(List.of(), errors);
+        assertEquals(0, ns.runtimeInfo(EntityPath.queue("sq")).totalMessageCount());
+    }
+
+    @Test
+    @DisplayName("SES-6 the processor lets its idle session go after the builder's sessionIdleTimeout, in virtual time")
+    void sessionIdleTimeoutFromOptions() {
+        send("cart", 1);
+        List<String> seen = new CopyOnWriteArrayList<>();
+        ServiceBusProcessorClient processor = clients.processor(EntityPath.queue("sq"),
+                ProcessorOptions.of(c -> seen.add(c.getMessage().getBody().toString()), e -> { })
+                        .withSessions().withSessionIdleTimeout(Duration.ofSeconds(10)));
+        processor.start();
+        await().atMost(WAIT).until(() -> seen.size() == 1);
+
+        ns.clock().advance(Duration.ofSeconds(9));
+        await().during(Duration.ofMillis(300)).atMost(WAIT).until(() -> sessionsReleased() == 0);
+        ns.clock().advance(Duration.ofSeconds(1));
+        await().atMost(WAIT).until(() -> sessionsReleased() == 1);
+        processor.close();
+    }
+
+    @Test
+    @DisplayName("SES-6 without the option the session idle timeout is the SDK's try-timeout, one minute")
+    void sessionIdleTimeoutDefault() {
+        send("cart", 1);
+        List<String> seen = new CopyOnWriteArrayList<>();
+        ServiceBusProcessorClient processor = processor(c -> seen.add(c.getMessage().getBody().toString()), 1, 1);
+        processor.start();
+        await().atMost(WAIT).until(() -> seen.size() == 1);
+
+        ns.clock().advance(Duration.ofSeconds(30));
+        await().during(Duration.ofMillis(300)).atMost(WAIT).until(() -> sessionsReleased() == 0);
+        ns.clock().advance(Duration.ofSeconds(30));
+        await().atMost(WAIT).until(() -> sessionsReleased() == 1);
+        processor.close();
+    }
+
+    @Test
+    @DisplayName("SES-6 a negative sessionIdleTimeout is refused as the SDK's builder refuses it")
+    void negativeSessionIdleTimeout() {
+        ProcessorOptions options = ProcessorOptions.of(c -> { }, e -> { });
+        assertEquals("'sessionIdleTimeout' cannot be negative.", assertThrows(IllegalArgumentException.class,
+                () -> options.withSessionIdleTimeout(Duration.ofSeconds(-1))).getMessage());
     }
 
     @Test

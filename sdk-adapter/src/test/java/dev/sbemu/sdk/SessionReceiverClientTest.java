@@ -287,4 +287,16 @@ class SessionReceiverClientTest {
         assertTrue(ns.peek(EntityPath.queue("sq"), 0, 10).isEmpty());
         deleting.close();
     }
+
+    @Test
+    @DisplayName("LIM-2 a session id of 129 characters: sending it and accepting it are refused alike")
+    void overlongSessionIdRefused() {
+        String id = "s".repeat(129);
+        // the SDK itself refuses the send ("sessionId cannot be longer than 128 characters.")
+        assertThrows(IllegalArgumentException.class, () -> sender.sendMessage(new ServiceBusMessage("m").setSessionId(id)));
+        IllegalArgumentException accept = assertThrows(IllegalArgumentException.class,
+                () -> sessions.acceptSession(id));
+        assertTrue(accept.getMessage().contains("at most 128 characters"), accept.getMessage());
+        assertEquals(128, sessions.acceptSession("s".repeat(128)).getSessionId().length());
+    }
 }

@@ -22,7 +22,6 @@ import com.azure.messaging.servicebus.models.ServiceBusReceiveMode;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.MessageState;
 import dev.sbemu.core.Namespace;
-import dev.sbemu.core.SubQueue;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -129,7 +128,7 @@ class TransactionTest {
                 m -> m.sequenceNumber(), m -> m.state()));
         assertEquals(MessageState.ACTIVE, states.get(abandoned.getSequenceNumber()));
         assertEquals(MessageState.DEFERRED, states.get(deferred.getSequenceNumber()));
-        ServiceBusReceivedMessage dlq = clients.receiver(EntityPath.queue("in").withSubQueue(SubQueue.DEAD_LETTER_QUEUE),
+        ServiceBusReceivedMessage dlq = clients.receiver(EntityPath.queue("in").withSubQueue(EntityPath.Part.DEAD_LETTER_QUEUE),
                 ServiceBusReceiveMode.PEEK_LOCK).receiveMessages(1, SHORT).iterator().next();
         assertEquals("bad", dlq.getDeadLetterReason());
     }

@@ -39,6 +39,10 @@ public final class Endpoint implements AutoCloseable {
         return context.namespace();
     }
 
+    public Namespace replaceNamespace(Namespace next) {
+        return context.replaceNamespace(next);
+    }
+
     public String keyName() {
         return context.keyName();
     }

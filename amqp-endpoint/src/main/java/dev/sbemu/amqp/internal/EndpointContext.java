@@ -7,6 +7,7 @@ import dev.sbemu.core.Transaction;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -20,15 +21,18 @@ import org.apache.qpid.proton.amqp.Binary;
  * What every connection of one endpoint shares: the namespace, the key tokens are checked against, the
  * worker threads that wait in the broker on a link's behalf (a blocked receive, a pending session accept)
  * so the network thread never blocks, the open transactions, and the sessions the endpoint's links hold.
+ * The namespace can be replaced while connections stay open ({@link #replaceNamespace}): links look it up
+ * for every operation.
  */
 final class EndpointContext implements AutoCloseable {
-    private final Namespace namespace;
+    private volatile Namespace namespace;
     private final String keyName;
     private final String key;
     private final Duration handshakeTimeout;
     private final ExecutorService workers;
     private final Map<Binary, Transaction> transactions = new ConcurrentHashMap<>();
     private final Map<String, SessionLock> sessions = new ConcurrentHashMap<>();
+    private final Set<OutgoingLink> outgoing = ConcurrentHashMap.newKeySet();
 
     EndpointContext(Namespace namespace, String keyName, String key, Duration handshakeTimeout, String name) {
         this.namespace = namespace;
@@ -46,6 +50,31 @@ final class EndpointContext implements AutoCloseable {
 
     Namespace namespace() {
         return namespace;
+    }
+
+    /**
+     * Serves {@code next} from now on and returns the previous namespace (left open). Transactions and
+     * sessions held in the previous one end there; pumps waiting in it are woken so that they wait in
+     * {@code next}.
+     */
+    Namespace replaceNamespace(Namespace next) {
+        Namespace previous;
+        synchronized (this) {
+            previous = namespace;
+            namespace = next;
+        }
+        endHeld(previous);
+        outgoing.forEach(OutgoingLink::wakePump);
+        return previous;
+    }
+
+    /** A receiver link whose pump is woken when the namespace is replaced. */
+    void opened(OutgoingLink link) {
+        outgoing.add(link);
+    }
+
+    void closed(OutgoingLink link) {
+        outgoing.remove(link);
     }
 
     String keyName() {
@@ -107,21 +136,30 @@ final class EndpointContext implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        for (Transaction t : transactions.values()) {
+        endHeld(namespace);
+    }
+
+    /** Rolls back the open transactions and releases the held sessions (which belong to {@code held}). */
+    private void endHeld(Namespace held) {
+        for (Binary id : transactions.keySet()) {
+            Transaction t = transactions.remove(id);
             try {
-                t.rollback();
+                if (t != null) {
+                    t.rollback();
+                }
             } catch (RuntimeException ignored) {
                 // ended already
             }
         }
-        transactions.clear();
-        for (SessionLock lock : sessions.values()) {
+        for (String key : sessions.keySet()) {
+            SessionLock lock = sessions.remove(key);
             try {
-                namespace.releaseSession(lock);
+                if (lock != null) {
+                    held.releaseSession(lock);
+                }
             } catch (RuntimeException ignored) {
                 // lost already
             }
         }
-        sessions.clear();
     }
 }

@@ -1,7 +1,6 @@
 package dev.sbemu.amqp.internal;
 
 import dev.sbemu.core.EntityPath;
-import dev.sbemu.core.SubQueue;
 import java.util.Locale;
 
 /**
@@ -18,12 +17,12 @@ final class EntityAddress {
     /** The entity a receiver link's source address names. */
     static EntityPath parse(String address) {
         String path = strip(address);
-        SubQueue subQueue = SubQueue.NONE;
+        EntityPath.Part subQueue = EntityPath.Part.NONE;
         String lower = path.toLowerCase(Locale.ROOT);
-        if (lower.endsWith(SubQueue.TRANSFER_DEAD_LETTER_QUEUE.pathSuffix().toLowerCase(Locale.ROOT))) {
-            subQueue = SubQueue.TRANSFER_DEAD_LETTER_QUEUE;
-        } else if (lower.endsWith(SubQueue.DEAD_LETTER_QUEUE.pathSuffix())) {
-            subQueue = SubQueue.DEAD_LETTER_QUEUE;
+        if (lower.endsWith(EntityPath.Part.TRANSFER_DEAD_LETTER_QUEUE.pathSuffix().toLowerCase(Locale.ROOT))) {
+            subQueue = EntityPath.Part.TRANSFER_DEAD_LETTER_QUEUE;
+        } else if (lower.endsWith(EntityPath.Part.DEAD_LETTER_QUEUE.pathSuffix())) {
+            subQueue = EntityPath.Part.DEAD_LETTER_QUEUE;
         }
         path = path.substring(0, path.length() - subQueue.pathSuffix().length());
         int subscriptions = path.toLowerCase(Locale.ROOT).indexOf(SUBSCRIPTIONS);

@@ -96,12 +96,13 @@ final class LinkRouter {
         String address = source == null ? "" : EntityAddress.strip(source.getAddress());
         String lower = address.toLowerCase(Locale.ROOT);
         if (CBS.equals(lower) || lower.endsWith(MANAGEMENT)) {
-            String replyTo = sender.getRemoteTarget() instanceof Target t ? t.getAddress() : null;
+            // The reply-to address is the link's target address; a link without one (the JavaScript SDK's
+            // $cbs reply link) is addressed by its name, which that SDK puts in its requests' reply-to.
+            String target = sender.getRemoteTarget() instanceof Target t ? t.getAddress() : null;
+            String replyTo = target != null ? target : sender.getName();
             ReplyLink reply = new ReplyLink(sender, () -> replies.remove(replyTo));
             open(sender, reply);
-            if (replyTo != null) {
-                replies.put(replyTo, reply);
-            }
+            replies.put(replyTo, reply);
             return;
         }
         if (!authorized(sender)) {

@@ -66,6 +66,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
         this.entity = entity;
         this.mode = mode;
         this.session = session;
+        context.opened(this);
     }
 
     @Override
@@ -127,7 +128,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
         context.work(this::pump);
     }
 
-    private synchronized void wakePump() {
+    synchronized void wakePump() {
         if (pumpThread != null) {
             pumpThread.interrupt();
         }
@@ -192,6 +193,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
         connection.loop().execute(() -> {
             if (!closed) {
                 closed = true;
+                context.closed(this);
                 sender.setCondition(error);
                 sender.close();
                 releaseSession();
@@ -269,13 +271,17 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
                 }
             }
             settle(lockToken, outcome, transaction);
+            // A dead-letter is confirmed by a rejected outcome without the client's error: the JavaScript SDK
+            // takes any error in the settled state for a failed settlement (the Java SDK compares only the
+            // outcome's type).
+            Outcome applied = outcome instanceof Rejected ? new Rejected() : outcome;
             if (transactional != null) {
                 TransactionalState done = new TransactionalState();
                 done.setTxnId(transactional.getTxnId());
-                done.setOutcome(outcome);
+                done.setOutcome(applied);
                 delivery.disposition(done);
             } else {
-                delivery.disposition((DeliveryState) outcome);
+                delivery.disposition((DeliveryState) applied);
             }
         } catch (RuntimeException e) {
             delivery.disposition(AmqpErrors.rejected(AmqpErrors.of(e)));
@@ -327,6 +333,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
         synchronized (this) {
             closed = true;
         }
+        context.closed(this);
         wakePump();
         releaseSession();
     }

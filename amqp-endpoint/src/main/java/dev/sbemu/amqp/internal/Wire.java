@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.UUID;
 import org.apache.qpid.proton.Proton;
 import org.apache.qpid.proton.amqp.Binary;
 import org.apache.qpid.proton.amqp.messaging.Data;
@@ -47,10 +48,13 @@ final class Wire {
         return message;
     }
 
-    /** The core messages of a delivery: one, or every message of a batch envelope. */
+    /**
+     * The core messages of a delivery: one, or every message of a batch envelope. A message sent without a
+     * message id gets a new GUID as the service gives it one (AMQP-15).
+     */
     static List<Message> messages(byte[] bytes, int format) {
         if (format != BATCH_FORMAT) {
-            return List.of(AmqpMessages.toCore(decode(bytes)));
+            return List.of(withMessageId(AmqpMessages.toCore(decode(bytes))));
         }
         List<Message> messages = new ArrayList<>();
         ByteBuffer buffer = ByteBuffer.wrap(bytes);
@@ -62,7 +66,7 @@ final class Wire {
                         Binary b = data.getValue();
                         org.apache.qpid.proton.message.Message m = Proton.message();
                         m.decode(b.getArray(), b.getArrayOffset(), b.getLength());
-                        messages.add(AmqpMessages.toCore(m));
+                        messages.add(withMessageId(AmqpMessages.toCore(m)));
                     }
                 }
             } finally {
@@ -70,6 +74,11 @@ final class Wire {
             }
         }
         return messages;
+    }
+
+    private static Message withMessageId(Message message) {
+        return message.messageId() != null ? message
+                : message.toBuilder().messageId(UUID.randomUUID().toString().replace("-", "")).build();
     }
 
     /** Sends {@code message} on {@code sender} with {@code tag}, settled at once when {@code presettle}. */

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.azure.messaging.servicebus.implementation.ServiceBusSharedKeyCredential;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Namespace;
-import dev.sbemu.core.SubQueue;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -88,9 +87,9 @@ class NodesTest {
         assertEquals(EntityPath.queue("orders"), EntityAddress.parse("orders"));
         assertEquals(EntityPath.queue("a/b"), EntityAddress.parse("a/b"));
         assertEquals(EntityPath.subscription("events", "audit"), EntityAddress.parse("events/Subscriptions/audit"));
-        assertEquals(EntityPath.queue("orders").withSubQueue(SubQueue.DEAD_LETTER_QUEUE),
+        assertEquals(EntityPath.queue("orders").withSubQueue(EntityPath.Part.DEAD_LETTER_QUEUE),
                 EntityAddress.parse("orders/$DeadLetterQueue"));
-        assertEquals(EntityPath.subscription("events", "audit").withSubQueue(SubQueue.TRANSFER_DEAD_LETTER_QUEUE),
+        assertEquals(EntityPath.subscription("events", "audit").withSubQueue(EntityPath.Part.TRANSFER_DEAD_LETTER_QUEUE),
                 EntityAddress.parse("events/subscriptions/audit/$Transfer/$deadletterqueue"));
         assertEquals(EntityPath.queue("orders"), EntityAddress.parse("amqp://127.0.0.1:5672/orders"));
     }

@@ -7,7 +7,7 @@ import java.util.List;
  * Splits filter and action text into {@link Token}s. Identifiers start with a letter and go on with
  * letters, digits and underscores; {@code [x]]y]} and {@code "x""y"} escape their delimiter; strings
  * are single-quoted with {@code ''}; numbers are integers ({@code 42}), decimals ({@code 4.2}) or
- * scientific ({@code 4.2E-1}).
+ * scientific ({@code 4.2E-1}); {@code @name} is a parameter.
  */
 final class Lexer {
 
@@ -46,6 +46,10 @@ final class Lexer {
         }
         if (c >= '0' && c <= '9') {
             return number(start);
+        }
+        if (c == '@' && pos + 1 < text.length() && Character.isLetter(text.charAt(pos + 1))) {
+            Token name = identifier(start + 1);
+            return new Token(Token.Type.PARAMETER, "@" + name.text(), "@" + name.text(), start);
         }
         switch (c) {
             case '\'':
@@ -105,7 +109,7 @@ final class Lexer {
     }
 
     private Token identifier(int start) {
-        pos++;
+        pos = start + 1;
         while (pos < text.length()) {
             char c = text.charAt(pos);
             if (!Character.isLetterOrDigit(c) && c != '_') {

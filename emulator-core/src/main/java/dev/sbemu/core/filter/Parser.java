@@ -3,6 +3,7 @@ package dev.sbemu.core.filter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -21,7 +22,7 @@ import java.util.Set;
  * additive   := multiplicative (('+' | '-') multiplicative)*
  * multiplicative := unary (('*' | '/' | '%') unary)*
  * unary      := ('+' | '-')* primary
- * primary    := constant | function '(' args ')' | property | '(' or ')'     (at most 64 levels deep)
+ * primary    := constant | @parameter | function '(' args ')' | property | '(' or ')'  (at most 64 levels deep)
  * property   := [(sys | user) '.'] name
  * </pre>
  */
@@ -41,17 +42,19 @@ final class Parser {
             "NULLIF", "THEN", "WHEN", "WHILE");
 
     private final List<Token> tokens;
+    private final Map<String, Object> parameters;
     private int index;
     private int depth;
 
-    private Parser(String text) {
+    private Parser(String text, Map<String, Object> parameters) {
         this.tokens = Lexer.tokenize(text);
+        this.parameters = parameters;
     }
 
-    /** Parses a filter condition. */
-    static Expr parseFilter(String text) {
+    /** Parses a filter condition; {@code @name} stands for {@code parameters.get("@name")}. */
+    static Expr parseFilter(String text, Map<String, Object> parameters) {
         checkText(text, "filter");
-        Parser parser = new Parser(text);
+        Parser parser = new Parser(text, parameters);
         Token start = parser.peek();
         Expr condition = parser.parseOr();
         parser.expectEnd("expected end of expression");
@@ -59,10 +62,10 @@ final class Parser {
         return condition;
     }
 
-    /** Parses the statements of an action. */
-    static List<Statement> parseAction(String text) {
+    /** Parses the statements of an action; {@code @name} stands for {@code parameters.get("@name")}. */
+    static List<Statement> parseAction(String text, Map<String, Object> parameters) {
         checkText(text, "action");
-        Parser parser = new Parser(text);
+        Parser parser = new Parser(text, parameters);
         List<Statement> statements = new ArrayList<>();
         while (true) {
             Token start = parser.peek();
@@ -319,6 +322,12 @@ final class Parser {
             case DECIMAL:
             case STRING:
                 return new Expr.Literal(token.value());
+            case PARAMETER:
+                if (!parameters.containsKey(token.text())) {
+                    throw error("the parameter " + token.text() + " has no value; the rule's parameters are "
+                            + parameters.keySet(), token);
+                }
+                return new Expr.Literal(parameters.get(token.text()));
             case LPAREN:
                 enterNesting(token);
                 Expr inner = parseOr();

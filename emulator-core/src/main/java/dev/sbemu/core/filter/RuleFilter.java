@@ -13,4 +13,14 @@ public sealed interface RuleFilter permits SqlFilter, CorrelationFilter, TrueFil
      * @return true only when the filter evaluates to TRUE
      */
     boolean matches(FilterMessage message);
+
+    /**
+     * As {@link #matches}, except that an error of the expression itself for this message (an integer
+     * division by zero) is thrown, as the service raises it, instead of not matching (RUL-8).
+     *
+     * @throws FilterEvaluationException when the expression fails for this message
+     */
+    default boolean matchesOrFails(FilterMessage message) {
+        return matches(message);
+    }
 }

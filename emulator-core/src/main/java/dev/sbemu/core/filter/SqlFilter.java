@@ -1,5 +1,9 @@
 package dev.sbemu.core.filter;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 /**
  * A SQL filter: a condition over a message's system ({@code sys.}) and application ({@code user.},
  * the default) properties, in the Service Bus subset of SQL-92 (SPEC RUL-2, RUL-6).
@@ -11,10 +15,12 @@ package dev.sbemu.core.filter;
 public final class SqlFilter implements RuleFilter {
 
     private final String expression;
+    private final Map<String, Object> parameters;
     private final Expr condition;
 
-    private SqlFilter(String expression, Expr condition) {
+    private SqlFilter(String expression, Map<String, Object> parameters, Expr condition) {
         this.expression = expression;
+        this.parameters = parameters;
         this.condition = condition;
     }
 
@@ -27,7 +33,50 @@ public final class SqlFilter implements RuleFilter {
      *         names an unknown system property or scope, or uses a reserved word as a bare name
      */
     public static SqlFilter parse(String expression) throws FilterSyntaxException {
-        return new SqlFilter(expression, Parser.parseFilter(expression));
+        return parse(expression, Map.of());
+    }
+
+    /**
+     * Parses and validates a filter expression with parameters (RUL-9): {@code @name} in the text
+     * stands for the value of the parameter {@code "@name"}.
+     *
+     * @param expression the SQL expression, e.g. {@code "color = @color"}
+     * @param parameters the values, e.g. {@code Map.of("@color", "red")}: strings, booleans, integral
+     *                   numbers (as {@code long}) or decimals (as {@code double})
+     * @return the filter
+     * @throws FilterSyntaxException as {@link #parse(String)}, and when the text uses a parameter without a value
+     * @throws IllegalArgumentException when a parameter's name does not start with {@code @} or its value
+     *                                  has another type
+     */
+    public static SqlFilter parse(String expression, Map<String, Object> parameters) throws FilterSyntaxException {
+        Map<String, Object> checked = checkParameters(parameters);
+        return new SqlFilter(expression, checked, Parser.parseFilter(expression, checked));
+    }
+
+    /** The parameters' values, by name ({@code @color}); empty when there are none. */
+    public Map<String, Object> parameters() {
+        return parameters;
+    }
+
+    /** Validates parameters and widens their numbers, keeping their order. */
+    static Map<String, Object> checkParameters(Map<String, Object> parameters) {
+        Map<String, Object> checked = new LinkedHashMap<>();
+        parameters.forEach((name, value) -> {
+            if (name == null || !name.startsWith("@") || name.length() < 2) {
+                throw new IllegalArgumentException("A parameter's name starts with '@', was '" + name + "'.");
+            }
+            Object widened = value instanceof Integer || value instanceof Short || value instanceof Byte
+                    ? (Object) ((Number) value).longValue()
+                    : value instanceof Float f ? (Object) f.doubleValue() : value;
+            if (!(widened instanceof String || widened instanceof Boolean || widened instanceof Long
+                    || widened instanceof Double)) {
+                throw new IllegalArgumentException("The parameter " + name + " has a value of type "
+                        + (value == null ? "null" : value.getClass().getName())
+                        + "; a parameter is a string, boolean, integral number or decimal.");
+            }
+            checked.put(name, widened);
+        });
+        return Collections.unmodifiableMap(checked);
     }
 
     /**
@@ -49,6 +98,17 @@ public final class SqlFilter implements RuleFilter {
         }
     }
 
+    @Override
+    public boolean matchesOrFails(FilterMessage message) {
+        try {
+            return Boolean.TRUE.equals(evaluate(message));
+        } catch (FilterEvaluationException failed) {
+            throw failed;
+        } catch (RuntimeException failingMessage) {
+            return false;
+        }
+    }
+
     /** Evaluates the condition: TRUE, FALSE, or null for UNKNOWN. */
     Boolean evaluate(FilterMessage message) {
         return Values.truth(condition.evaluate(message));
@@ -56,16 +116,17 @@ public final class SqlFilter implements RuleFilter {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof SqlFilter && ((SqlFilter) other).expression.equals(expression);
+        return other instanceof SqlFilter that && that.expression.equals(expression)
+                && that.parameters.equals(parameters);
     }
 
     @Override
     public int hashCode() {
-        return expression.hashCode();
+        return expression.hashCode() * 31 + parameters.hashCode();
     }
 
     @Override
     public String toString() {
-        return "SqlFilter[" + expression + "]";
+        return "SqlFilter[" + expression + (parameters.isEmpty() ? "" : ", " + parameters) + "]";
     }
 }

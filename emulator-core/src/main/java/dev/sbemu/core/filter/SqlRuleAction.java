@@ -1,6 +1,7 @@
 package dev.sbemu.core.filter;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * A SQL rule action: {@code SET property = expression} and {@code REMOVE property} statements,
@@ -15,10 +16,12 @@ import java.util.List;
 public final class SqlRuleAction {
 
     private final String expression;
+    private final Map<String, Object> parameters;
     private final List<Statement> statements;
 
-    private SqlRuleAction(String expression, List<Statement> statements) {
+    private SqlRuleAction(String expression, Map<String, Object> parameters, List<Statement> statements) {
         this.expression = expression;
+        this.parameters = parameters;
         this.statements = List.copyOf(statements);
     }
 
@@ -31,7 +34,28 @@ public final class SqlRuleAction {
      *         malformed, or targets a system property that cannot be changed
      */
     public static SqlRuleAction parse(String actionText) throws FilterSyntaxException {
-        return new SqlRuleAction(actionText, Parser.parseAction(actionText));
+        return parse(actionText, Map.of());
+    }
+
+    /**
+     * Parses and validates an action with parameters (RUL-9): {@code @name} stands for the value of the
+     * parameter {@code "@name"}, as in {@link SqlFilter#parse(String, Map)}.
+     *
+     * @param actionText the action, e.g. {@code "SET region = @region"}
+     * @param parameters the values, e.g. {@code Map.of("@region", "eu")}
+     * @return the action
+     * @throws FilterSyntaxException as {@link #parse(String)}, and when the text uses a parameter without a value
+     * @throws IllegalArgumentException for a parameter name without {@code @} or a value of another type
+     */
+    public static SqlRuleAction parse(String actionText, Map<String, Object> parameters)
+            throws FilterSyntaxException {
+        Map<String, Object> checked = SqlFilter.checkParameters(parameters);
+        return new SqlRuleAction(actionText, checked, Parser.parseAction(actionText, checked));
+    }
+
+    /** The parameters' values, by name ({@code @region}); empty when there are none. */
+    public Map<String, Object> parameters() {
+        return parameters;
     }
 
     /**
@@ -59,16 +83,17 @@ public final class SqlRuleAction {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof SqlRuleAction && ((SqlRuleAction) other).expression.equals(expression);
+        return other instanceof SqlRuleAction that && that.expression.equals(expression)
+                && that.parameters.equals(parameters);
     }
 
     @Override
     public int hashCode() {
-        return expression.hashCode();
+        return expression.hashCode() * 31 + parameters.hashCode();
     }
 
     @Override
     public String toString() {
-        return "SqlRuleAction[" + expression + "]";
+        return "SqlRuleAction[" + expression + (parameters.isEmpty() ? "" : ", " + parameters) + "]";
     }
 }

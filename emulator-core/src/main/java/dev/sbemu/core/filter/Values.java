@@ -37,6 +37,16 @@ final class Values {
             BigInteger big = (BigInteger) value;
             return big.bitLength() < Long.SIZE ? (Object) big.longValue() : (Object) big.doubleValue();
         }
+        if (value instanceof Number other) {
+            // Other numbers are integral ones of other libraries: AMQP's unsigned integers (proton-j's
+            // UnsignedInteger, ...) come from clients that send a positive integer as uint (rhea, the
+            // JavaScript SDK's AMQP library). The service compares them as numbers.
+            try {
+                return normalize(new BigInteger(other.toString()));
+            } catch (NumberFormatException notIntegral) {
+                return other.doubleValue();
+            }
+        }
         if (value instanceof Character) {
             return value.toString();
         }
@@ -136,14 +146,20 @@ final class Values {
         return timeArithmetic(op, left, right);
     }
 
-    /** 64-bit integer arithmetic, wrapping on overflow like unchecked C#; division by zero is UNKNOWN. */
+    /**
+     * 64-bit integer arithmetic, wrapping on overflow like unchecked C#; a division or remainder by zero
+     * fails as C#'s does (RUL-8), {@code Long.MIN_VALUE / -1} is UNKNOWN.
+     */
     private static Object longArithmetic(Arithmetic op, long a, long b) {
+        if ((op == Arithmetic.DIVIDE || op == Arithmetic.MODULO) && b == 0) {
+            throw FilterEvaluationException.divideByZero();
+        }
         switch (op) {
             case ADD: return a + b;
             case SUBTRACT: return a - b;
             case MULTIPLY: return a * b;
-            case DIVIDE: return b == 0 || (a == Long.MIN_VALUE && b == -1) ? null : (Object) (a / b);
-            default: return b == 0 || (a == Long.MIN_VALUE && b == -1) ? null : (Object) (a % b);
+            case DIVIDE: return a == Long.MIN_VALUE && b == -1 ? null : (Object) (a / b);
+            default: return a == Long.MIN_VALUE && b == -1 ? null : (Object) (a % b);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.sbemu.core.internal;
 
 import dev.sbemu.core.BrokerException;
+import dev.sbemu.core.Cancellation;
 import dev.sbemu.core.BrokeredMessage;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.ErrorReason;
@@ -11,7 +12,6 @@ import dev.sbemu.core.JournalEvent.Type;
 import dev.sbemu.core.Message;
 import dev.sbemu.core.ReceiveMode;
 import dev.sbemu.core.SessionLock;
-import dev.sbemu.core.SubQueue;
 import dev.sbemu.core.Tier;
 import dev.sbemu.core.Transaction;
 import dev.sbemu.core.VirtualClock;
@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
@@ -139,6 +140,7 @@ public final class Broker implements VirtualClock.TimerDriver {
     /** Schedules messages for {@code at} (SCH-1); returns their sequence numbers. */
     public long[] schedule(String entityName, List<Message> messages, Instant at) {
         Objects.requireNonNull(at, "at");
+        Validation.scheduledEnqueueTime(at);
         List<StoredMessage> stored = prepare(entityName, messages);
         stored.forEach(m -> m.scheduledEnqueueTime = at);
         return locked(() -> {
@@ -216,16 +218,20 @@ public final class Broker implements VirtualClock.TimerDriver {
 
     /**
      * Receives up to {@code max} messages: returns what is ready at once, else waits in real time up to
-     * {@code maxWait} for the first one (CLK-3, LOCK-3).
+     * {@code maxWait} for the first one (CLK-3, LOCK-3). A cancelled {@code cancellation} (nullable)
+     * ends the call at once with a {@link CancellationException}, having taken nothing.
      */
-    public List<BrokeredMessage> receive(EntityPath path, ReceiveMode mode, int max, Duration maxWait) {
+    public List<BrokeredMessage> receive(EntityPath path, ReceiveMode mode, int max, Duration maxWait,
+                                         Cancellation cancellation) {
         if (max < 1) {
             throw new IllegalArgumentException("maxMessages must be at least 1, was " + max);
         }
         long deadline = System.nanoTime() + Math.max(0, maxWait.toNanos());
+        Runnable unregister = cancellation == null ? () -> { } : cancellation.onCancel(this::wakeWaiters);
         lock.lock();
         try {
             while (true) {
+                checkNotCancelled(cancellation, path);
                 MessageSource source = source(path);
                 source.checkReceivable(path.subQueue());
                 checkNoSessions(source, path);
@@ -244,6 +250,18 @@ public final class Broker implements VirtualClock.TimerDriver {
             return List.of();
         } finally {
             lock.unlock();
+            unregister.run();
+        }
+    }
+
+    /** Wakes every waiting receive and accept so that each re-checks its cancellation. */
+    private void wakeWaiters() {
+        locked(this::signalAll);
+    }
+
+    private static void checkNotCancelled(Cancellation cancellation, Object what) {
+        if (cancellation != null && cancellation.isCancelled()) {
+            throw new CancellationException("The call on '" + what + "' was cancelled: its client is closed.");
         }
     }
 
@@ -253,11 +271,15 @@ public final class Broker implements VirtualClock.TimerDriver {
      * Locks a named session, or the next available one (sessionId null), waiting in real time up to
      * {@code maxWait} for one to become free (SES-2).
      */
-    public SessionLock acceptSession(EntityPath path, String sessionId, Duration maxWait) {
+    public SessionLock acceptSession(EntityPath path, String sessionId, Duration maxWait,
+                                     Cancellation cancellation) {
+        Validation.sessionId(sessionId);
         long deadline = System.nanoTime() + Math.max(0, maxWait.toNanos());
+        Runnable unregister = cancellation == null ? () -> { } : cancellation.onCancel(this::wakeWaiters);
         lock.lock();
         try {
             while (true) {
+                checkNotCancelled(cancellation, path);
                 MessageSource source = sessionSource(path);
                 SessionEntry session = source.sessions.tryAccept(sessionId);
                 if (session != null) {
@@ -275,18 +297,22 @@ public final class Broker implements VirtualClock.TimerDriver {
             throw new BrokerException.ServiceTimeout("Interrupted while waiting for a session on '" + path + "'.");
         } finally {
             lock.unlock();
+            unregister.run();
         }
     }
 
     /** Receives from a held session: what is ready at once, else waits up to {@code maxWait} for the first. */
-    public List<BrokeredMessage> receive(SessionLock session, ReceiveMode mode, int max, Duration maxWait) {
+    public List<BrokeredMessage> receive(SessionLock session, ReceiveMode mode, int max, Duration maxWait,
+                                         Cancellation cancellation) {
         if (max < 1) {
             throw new IllegalArgumentException("maxMessages must be at least 1, was " + max);
         }
         long deadline = System.nanoTime() + Math.max(0, maxWait.toNanos());
+        Runnable unregister = cancellation == null ? () -> { } : cancellation.onCancel(this::wakeWaiters);
         lock.lock();
         try {
             while (true) {
+                checkNotCancelled(cancellation, session.entity());
                 MessageSource source = sessionSource(session.entity());
                 SessionEntry held = source.sessions.held(session.sessionId(), session.token());
                 long left = deadline - System.nanoTime();
@@ -303,6 +329,7 @@ public final class Broker implements VirtualClock.TimerDriver {
             return List.of();
         } finally {
             lock.unlock();
+            unregister.run();
         }
     }
 
@@ -352,16 +379,16 @@ public final class Broker implements VirtualClock.TimerDriver {
 
     private MessageSource sessionSource(EntityPath path) {
         MessageSource source = source(path);
-        if (path.subQueue() != SubQueue.NONE || !source.requiresSession()) {
+        if (path.subQueue() != EntityPath.Part.NONE || !source.requiresSession()) {
             throw new BrokerException.InvalidOperation("It is not possible for an entity that does not require "
                     + "sessions to create a sessionful message receiver. Entity: '" + path + "'.");
         }
-        source.checkReceivable(SubQueue.NONE);
+        source.checkReceivable(EntityPath.Part.NONE);
         return source;
     }
 
     private static void checkNoSessions(MessageSource source, EntityPath path) {
-        if (path.subQueue() == SubQueue.NONE && source.requiresSession()) {
+        if (path.subQueue() == EntityPath.Part.NONE && source.requiresSession()) {
             throw new BrokerException.InvalidOperation("It is not possible for an entity that requires sessions "
                     + "to create a non-sessionful message receiver. Entity: '" + source.name + "'.");
         }
@@ -430,17 +457,61 @@ public final class Broker implements VirtualClock.TimerDriver {
         });
     }
 
+    // ---- injected faults ----------------------------------------------------------------------
+
+    /** Runs {@code action} under the lock when the virtual clock reaches {@code due} (a delay fault). */
+    public TimerQueue.Timer scheduleTimer(Instant due, Runnable action) {
+        return locked(() -> timers.schedule(due, action));
+    }
+
+    public void cancelTimer(TimerQueue.Timer timer) {
+        locked(() -> timers.cancel(timer));
+    }
+
+    /** Appends a journal event about an injected fault. */
+    public void journalFault(String entity, String detail) {
+        journal(Type.FAULT_INJECTED, entity, detail);
+    }
+
+    /**
+     * Ends a message's lock now, as its expiry would (the message returns, counted as a delivery);
+     * false when {@code lockToken} holds no lock on that entity, or holds it through a session.
+     */
+    public boolean loseLock(EntityPath path, UUID lockToken) {
+        return locked(() -> {
+            MessageSource source = source(path);
+            return source.loseLock(source.store(path.subQueue()), lockToken);
+        });
+    }
+
+    /** Ends a held session's lock now, as its expiry would; false when no receiver holds the session. */
+    public boolean loseSessionLock(EntityPath path, String sessionId) {
+        return locked(() -> {
+            MessageSource source = sessionSource(path);
+            SessionEntry held = source.sessions.heldOrNull(sessionId);
+            if (held == null) {
+                return false;
+            }
+            source.sessions.release(held, true);
+            return true;
+        });
+    }
+
     /** Wakes every blocked receiver so it re-checks (after a clock advance or on close). */
     public void wakeAll() {
         locked(() -> {
             advancing = false;
-            for (QueueEntity queue : queues.values()) {
-                signal(queue);
-            }
-            for (TopicEntity topic : topics.values()) {
-                topic.subscriptions.values().forEach(this::signal);
-            }
+            signalAll();
         });
+    }
+
+    private void signalAll() {
+        for (QueueEntity queue : queues.values()) {
+            signal(queue);
+        }
+        for (TopicEntity topic : topics.values()) {
+            topic.subscriptions.values().forEach(this::signal);
+        }
     }
 
     private void signal(MessageSource source) {
@@ -508,7 +579,7 @@ public final class Broker implements VirtualClock.TimerDriver {
             }
             if (!queues.containsKey(target) && !topics.containsKey(target)) {
                 throw new InvalidOptionException(properties[i], target,
-                        "the destination must be an existing queue or topic (FWD-1)");
+                        "the destination must be an existing queue or topic");
             }
         }
     }

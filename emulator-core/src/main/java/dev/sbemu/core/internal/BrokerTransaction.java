@@ -28,6 +28,8 @@ final class BrokerTransaction implements Transaction {
     private final List<Operation> operations = new ArrayList<>();
     /** Lock tokens completed, abandoned, deferred or dead-lettered by this transaction. */
     private final java.util.Set<UUID> settled = new java.util.HashSet<>();
+    /** The entity of the first settlement (TXN-2): every settlement must be on it; sends go via it. */
+    private String sendVia;
     private String endedBecause;
     private TimerQueue.Timer timeout;
 
@@ -62,6 +64,7 @@ final class BrokerTransaction implements Transaction {
 
     @Override
     public long[] schedule(String entity, List<Message> messages, Instant at) {
+        Validation.scheduledEnqueueTime(at);
         List<StoredMessage> stored = broker.prepare(entity, messages);
         return broker.locked(() -> {
             SendTarget target = broker.sendTarget(entity);
@@ -131,6 +134,7 @@ final class BrokerTransaction implements Transaction {
                 }
             };
             operation.validate();
+            checkSendVia(entity.entityName());
             if (settled.contains(lockToken)) {
                 throw new BrokerException.MessageLockLost("The message with lock token " + lockToken
                         + " was settled already in transaction " + id + ".");
@@ -140,6 +144,21 @@ final class BrokerTransaction implements Transaction {
                 settled.add(lockToken);
             }
         });
+    }
+
+    /**
+     * TXN-2: the settlements of a transaction are all on one entity, its send-via entity, through which
+     * its sends to other entities are routed: the service cannot route a settlement through another one.
+     */
+    private void checkSendVia(String entity) {
+        checkOpen();
+        if (sendVia == null) {
+            sendVia = entity;
+        } else if (!sendVia.equalsIgnoreCase(entity)) {
+            throw new BrokerException.InvalidOperation("Local transactions cannot span multiple top-level entities "
+                    + "such as queue or topic. The transaction settles messages of '" + sendVia
+                    + "', its send-via entity; a message of '" + entity + "' cannot be settled in it too.");
+        }
     }
 
     private void enlist(Operation operation) {

@@ -1,5 +1,6 @@
 package dev.sbemu.core.internal;
 
+import dev.sbemu.core.Durations;
 import dev.sbemu.core.Message;
 import dev.sbemu.core.filter.FilterMessage;
 import dev.sbemu.core.filter.SystemProperty;
@@ -39,7 +40,7 @@ final class FilterView implements FilterMessage {
             case ENQUEUED_TIME_UTC -> stored.enqueuedTime;
             case SCHEDULED_ENQUEUE_TIME_UTC -> stored.scheduledEnqueueTime;
             case TIME_TO_LIVE -> m.timeToLive();
-            case EXPIRES_AT_UTC -> m.timeToLive() == null ? null : stored.enqueuedTime.plus(m.timeToLive());
+            case EXPIRES_AT_UTC -> m.timeToLive() == null ? null : Durations.plusOrNever(stored.enqueuedTime, m.timeToLive());
             case SIZE -> (long) stored.size;
             case ENQUEUED_SEQUENCE_NUMBER -> stored.enqueuedSequenceNumber;
             case DEAD_LETTER_SOURCE -> stored.deadLetterSource;

@@ -10,7 +10,6 @@ import dev.sbemu.core.JournalEvent.Type;
 import dev.sbemu.core.Message;
 import dev.sbemu.core.MessageState;
 import dev.sbemu.core.ReceiveMode;
-import dev.sbemu.core.SubQueue;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -43,8 +42,8 @@ abstract class MessageSource extends Entity {
     MessageSource(Broker broker, EntityPath path) {
         super(broker, path.entityName());
         this.main = new MessageStore(path, broker.newCondition());
-        this.deadLetters = new MessageStore(path.withSubQueue(SubQueue.DEAD_LETTER_QUEUE), broker.newCondition());
-        this.transferDeadLetters = new MessageStore(path.withSubQueue(SubQueue.TRANSFER_DEAD_LETTER_QUEUE),
+        this.deadLetters = new MessageStore(path.withSubQueue(EntityPath.Part.DEAD_LETTER_QUEUE), broker.newCondition());
+        this.transferDeadLetters = new MessageStore(path.withSubQueue(EntityPath.Part.TRANSFER_DEAD_LETTER_QUEUE),
                 broker.newCondition());
     }
 
@@ -63,7 +62,7 @@ abstract class MessageSource extends Entity {
 
     abstract boolean requiresSession();
 
-    MessageStore store(SubQueue subQueue) {
+    MessageStore store(EntityPath.Part subQueue) {
         return switch (subQueue) {
             case NONE -> main;
             case DEAD_LETTER_QUEUE -> deadLetters;
@@ -99,8 +98,8 @@ abstract class MessageSource extends Entity {
 
     // ---- receive ------------------------------------------------------------------------------
 
-    void checkReceivable(SubQueue subQueue) {
-        if (subQueue == SubQueue.NONE && forwardTo() != null) {
+    void checkReceivable(EntityPath.Part subQueue) {
+        if (subQueue == EntityPath.Part.NONE && forwardTo() != null) {
             throw new BrokerException.InvalidOperation("Cannot create a message receiver on an entity with "
                     + "auto-forwarding enabled. Entity: '" + name + "'.");
         }
@@ -205,7 +204,8 @@ abstract class MessageSource extends Entity {
             if (peeked.size() >= max) {
                 break;
             }
-            if (store == main && !lazy && !m.isLocked() && m.isExpiredAt(now)) {
+            // TTL-15: the clock never expires a deferred message, so peek shows it past its expiry too
+            if (store == main && !lazy && !m.isLocked() && m.state != MessageState.DEFERRED && m.isExpiredAt(now)) {
                 continue;
             }
             peeked.add(m.snapshot(false, !lazy));
@@ -316,6 +316,19 @@ abstract class MessageSource extends Entity {
         }
         broker.journal(Type.LOCK_EXPIRED, store.pathText, m, "delivery " + (m.deliveryCount + 1));
         endDelivery(store, m);
+    }
+
+    /**
+     * Ends the lock of {@code token} now, as if it had expired (an injected fault); false when that
+     * token holds no lock, or holds it through a session (whose lock is the session's).
+     */
+    boolean loseLock(MessageStore store, UUID token) {
+        StoredMessage m = store.locked.get(token);
+        if (m == null || m.sessionHolder != null) {
+            return false;
+        }
+        onLockExpired(m);
+        return true;
     }
 
     /** A delivery ended without completion (abandon or lock expiry): DLQ-2, TTL-4, TTL-10. */

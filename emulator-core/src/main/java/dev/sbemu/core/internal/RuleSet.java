@@ -44,7 +44,11 @@ final class RuleSet {
         return new ArrayList<>(inOrder.values());
     }
 
-    /** Rules without action that match give one plain copy; each matching rule with an action its own copy. */
+    /**
+     * Rules without action that match give one plain copy; each matching rule with an action its own copy.
+     *
+     * @throws dev.sbemu.core.filter.FilterEvaluationException when a filter or action fails for this message (RUL-8)
+     */
     List<Message> copiesFor(StoredMessage m) {
         if (inOrder.size() == 1) {
             RuleDescription only = inOrder.values().iterator().next();
@@ -56,7 +60,7 @@ final class RuleSet {
         boolean plainCopy = false;
         for (RuleDescription rule : inOrder.values()) {
             FilterView view = new FilterView(m);
-            if (!rule.filter().matches(view)) {
+            if (!rule.filter().matchesOrFails(view)) {
                 continue;
             }
             if (rule.action() == null) {

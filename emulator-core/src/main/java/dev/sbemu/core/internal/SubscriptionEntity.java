@@ -2,8 +2,11 @@ package dev.sbemu.core.internal;
 
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.EntityStatus;
+import dev.sbemu.core.Message;
 import dev.sbemu.core.SubscriptionOptions;
+import dev.sbemu.core.filter.FilterEvaluationException;
 import java.time.Duration;
+import java.util.List;
 
 /** A subscription: a message source fed by its topic through its rules (RUL-1). */
 final class SubscriptionEntity extends MessageSource {
@@ -26,8 +29,18 @@ final class SubscriptionEntity extends MessageSource {
 
     /** Copies the topic's message in, once per matching rule set (RUL-1), keeping its sequence number (RUL-5). */
     void offer(StoredMessage fromTopic) {
+        List<Message> copies;
+        try {
+            copies = rules.copiesFor(fromTopic);
+        } catch (FilterEvaluationException e) {
+            // RUL-8: the service dead-letters the message with the error, or leaves it out
+            if (options.deadLetteringOnFilterEvaluationExceptions()) {
+                moveToDeadLetters(fromTopic.copy(fromTopic.message), e.reason(), e.getMessage());
+            }
+            return;
+        }
         int copyIndex = 0;
-        for (var message : rules.copiesFor(fromTopic)) {
+        for (var message : copies) {
             StoredMessage copy = fromTopic.copy(message);
             copy.copyIndex = (short) copyIndex++;
             if (requiresSession() && message.sessionId() == null) {

@@ -1,16 +1,24 @@
 package dev.sbemu.core.internal;
 
+import dev.sbemu.core.AuthorizationRule;
 import dev.sbemu.core.InvalidOptionException;
 import dev.sbemu.core.Message;
 import dev.sbemu.core.QueueOptions;
 import dev.sbemu.core.SubscriptionOptions;
 import dev.sbemu.core.Tier;
 import dev.sbemu.core.TopicOptions;
+import dev.sbemu.core.VirtualClock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /** The service's limits on names, entity properties and message fields (LIM-2, LOCK-1, DLQ-2, ADI-2, DUP-1). */
 final class Validation {
+    static final int MAX_AUTHORIZATION_RULES = 12;
     static final Duration MIN_LOCK = Duration.ofSeconds(5);
     static final Duration MAX_LOCK = Duration.ofMinutes(5);
     static final Duration MIN_AUTO_DELETE = Duration.ofMinutes(5);
@@ -29,6 +37,12 @@ final class Validation {
     static void queueOrTopicName(String kind, String name) {
         checkName(kind + " name", name, 260, PATH_NAME,
                 "letters, digits, '.', '-', '_' and '/', starting and ending with a letter or digit");
+        for (String segment : name.split("/")) {
+            if (segment.equalsIgnoreCase("subscriptions")) {
+                throw new InvalidOptionException(kind + " name", name, "no path segment 'Subscriptions': the service "
+                        + "addresses a subscription as <topic>/Subscriptions/<name>");
+            }
+        }
     }
 
     static void subscriptionName(String name) {
@@ -64,9 +78,10 @@ final class Validation {
         duplicateWindow(o.duplicateDetectionHistoryTimeWindow());
         maxSize(o.maxSizeInMegabytes());
         maxMessageSize(o.maxMessageSizeInKilobytes(), tier);
+        authorizationRules(o.authorizationRules());
         if (o.requiresSession() && o.forwardTo() != null) {
             throw new InvalidOptionException("forwardTo", o.forwardTo(),
-                    "a session-enabled entity cannot forward messages (FWD-4)");
+                    "a session-enabled entity cannot forward messages");
         }
         return o.toBuilder().defaultMessageTimeToLive(capTtl(o.defaultMessageTimeToLive(), tier)).build();
     }
@@ -77,7 +92,23 @@ final class Validation {
         duplicateWindow(o.duplicateDetectionHistoryTimeWindow());
         maxSize(o.maxSizeInMegabytes());
         maxMessageSize(o.maxMessageSizeInKilobytes(), tier);
+        authorizationRules(o.authorizationRules());
         return o.toBuilder().defaultMessageTimeToLive(capTtl(o.defaultMessageTimeToLive(), tier)).build();
+    }
+
+    /** LIM-4: at most 12 shared access rules per entity, each name once. */
+    private static void authorizationRules(List<AuthorizationRule> rules) {
+        if (rules.size() > MAX_AUTHORIZATION_RULES) {
+            throw new InvalidOptionException("authorizationRules", rules.size() + " rules",
+                    "an entity has at most " + MAX_AUTHORIZATION_RULES + " authorization rules");
+        }
+        Set<String> names = new HashSet<>();
+        for (AuthorizationRule rule : rules) {
+            if (!names.add(rule.keyName().toLowerCase(Locale.ROOT))) {
+                throw new InvalidOptionException("authorizationRules", rule.keyName(),
+                        "each authorization rule needs its own key name");
+            }
+        }
     }
 
     static SubscriptionOptions subscription(SubscriptionOptions o, Tier tier) {
@@ -87,7 +118,7 @@ final class Validation {
         autoDelete(o.autoDeleteOnIdle());
         if (o.requiresSession() && o.forwardTo() != null) {
             throw new InvalidOptionException("forwardTo", o.forwardTo(),
-                    "a session-enabled entity cannot forward messages (FWD-4)");
+                    "a session-enabled entity cannot forward messages");
         }
         return o.toBuilder().defaultMessageTimeToLive(capTtl(o.defaultMessageTimeToLive(), tier)).build();
     }
@@ -117,7 +148,7 @@ final class Validation {
 
     static void autoDelete(Duration d) {
         if (d.compareTo(MIN_AUTO_DELETE) < 0) {
-            throw new InvalidOptionException("autoDeleteOnIdle", d, "must be at least PT5M (ADI-2)");
+            throw new InvalidOptionException("autoDeleteOnIdle", d, "must be at least PT5M");
         }
     }
 
@@ -149,12 +180,26 @@ final class Validation {
     /** LIM-2: message id, session id and partition key at most 128 characters; TTL positive. */
     static void message(Message m) {
         m.checkHeaderLimits();
+        scheduledEnqueueTime(m.scheduledEnqueueTime());
         fieldLength("messageId", m.messageId());
         fieldLength("sessionId", m.sessionId());
         fieldLength("partitionKey", m.partitionKey());
         if (m.partitionKey() != null && m.sessionId() != null && !m.partitionKey().equals(m.sessionId())) {
             throw new InvalidOptionException("partitionKey", m.partitionKey(),
                     "must equal the sessionId ('" + m.sessionId() + "') when both are set");
+        }
+    }
+
+    /** LIM-2: a session id no message can carry cannot name a session to accept either. */
+    static void sessionId(String sessionId) {
+        fieldLength("sessionId", sessionId);
+    }
+
+    /** CLK-4: a schedule time the clock can reach. */
+    static void scheduledEnqueueTime(Instant at) {
+        if (at != null && at.isAfter(VirtualClock.LATEST)) {
+            throw new InvalidOptionException("scheduledEnqueueTime", at, "must be at most " + VirtualClock.LATEST
+                    + ", the latest instant the service represents");
         }
     }
 

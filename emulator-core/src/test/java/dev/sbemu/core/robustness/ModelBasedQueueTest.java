@@ -6,6 +6,8 @@ import dev.sbemu.core.BrokerException;
 import dev.sbemu.core.BrokeredMessage;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.EntityRuntimeInfo;
+import dev.sbemu.core.ErrorReason;
+import dev.sbemu.core.Faults;
 import dev.sbemu.core.Message;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.QueueOptions;
@@ -50,8 +52,12 @@ class ModelBasedQueueTest {
             + "LOCK-1 LOCK-2 DLQ-1 DLQ-2 DLQ-3 DLQ-4 DLQ-5 PEEK-1 CLK-2 model-based: seeded random queue operations "
             + "agree with a reference model after every step")
     void coreAgreesWithModel() {
+        check(false);
+    }
+
+    private static void check(boolean faults) {
         for (long seed = FIRST_SEED; seed < FIRST_SEED + SEEDS; seed++) {
-            Run run = Run.generate(seed, STEPS);
+            Run run = Run.generate(seed, STEPS, faults);
             Failure failure = run.execute(run.ops);
             if (failure != null) {
                 List<Op> shortest = shrink(run, run.ops.subList(0, failure.step + 1));
@@ -70,6 +76,13 @@ class ModelBasedQueueTest {
                 fail(text.toString());
             }
         }
+    }
+
+    @Test
+    @DisplayName("FLT-2 FLT-3 model-based: injected failures and lost locks lose no message and deliver none twice; "
+            + "a failed operation has no effect, a lost lock ends the delivery as its expiry does")
+    void coreAgreesWithModelUnderInjectedFaults() {
+        check(true);
     }
 
     /** Drops operations one at a time, from the end, keeping each removal after which the run still fails. */
@@ -154,6 +167,22 @@ class ModelBasedQueueTest {
         }
     }
 
+    /** FLT-2: the next operation of a kind on the queue fails. */
+    record Inject(Faults.Operation operation, Faults.Failure failure) implements Op {
+        @Override
+        public String toString() {
+            return "inject: next " + operation + " fails with " + failure;
+        }
+    }
+
+    /** FLT-3: the lock named by (id, generation) is lost now. */
+    record LoseLock(Where where, String id, int generation) implements Op {
+        @Override
+        public String toString() {
+            return "lose lock " + (where == Where.DLQ ? "DLQ " : "") + id + " lock#" + generation;
+        }
+    }
+
     record Advance(Duration by) implements Op {
         @Override
         public String toString() {
@@ -180,7 +209,7 @@ class ModelBasedQueueTest {
             Duration.ofSeconds(60), Duration.ofSeconds(61), Duration.ofMinutes(5), Duration.ofMinutes(20)};
 
         /** Generates {@code steps} operations, choosing each from the model's state after the previous ones. */
-        static Run generate(long seed, int steps) {
+        static Run generate(long seed, int steps, boolean faults) {
             SplittableRandom random = new SplittableRandom(seed);
             QueueModel.Config config = new QueueModel.Config(pick(random, LOCKS), MAX_DELIVERIES[random.nextInt(4)],
                     pick(random, DEFAULT_TTLS), random.nextBoolean());
@@ -189,7 +218,7 @@ class ModelBasedQueueTest {
             List<Settle> issuedLocks = new ArrayList<>();
             int nextId = 0;
             for (int step = 0; step < steps; step++) {
-                Op op = choose(random, model, config, step, nextId, issuedLocks);
+                Op op = choose(random, model, config, step, nextId, issuedLocks, faults);
                 if (op instanceof Send || op instanceof Schedule) {
                     nextId++;
                 }
@@ -223,8 +252,14 @@ class ModelBasedQueueTest {
             return Duration.ofMillis(1000 + random.nextInt(600_000));
         }
 
+        private static final Faults.Operation[] FAULTED = {Faults.Operation.SEND, Faults.Operation.RECEIVE,
+            Faults.Operation.SETTLE, Faults.Operation.RENEW_LOCK};
+        private static final Faults.Failure[] FAILURES = {Faults.Failure.SERVICE_BUSY, Faults.Failure.SERVICE_TIMEOUT,
+            Faults.Failure.QUOTA_EXCEEDED, Faults.Failure.ENTITY_DISABLED, Faults.Failure.MESSAGE_LOCK_LOST,
+            Faults.Failure.MESSAGE_LOCK_LOST};
+
         private static Op choose(SplittableRandom random, QueueModel model, QueueModel.Config config, int step,
-                                 int nextId, List<Settle> issuedLocks) {
+                                 int nextId, List<Settle> issuedLocks, boolean faults) {
             String id = "m" + nextId;
             int r = random.nextInt(100);
             if (r < 14) {
@@ -272,7 +307,14 @@ class ModelBasedQueueTest {
                 return new ReceiveDeferred(random.nextBoolean() ? ReceiveMode.PEEK_LOCK
                         : ReceiveMode.RECEIVE_AND_DELETE, ids);
             }
-            if (r < 79) {
+            if (r < 81 && faults) {
+                return new Inject(pick(random, FAULTED), pick(random, FAILURES));
+            }
+            if (r < 83 && faults) {
+                Settle lock = (Settle) settle(random, model, step, issuedLocks);
+                return new LoseLock(lock.where, lock.id, lock.generation);
+            }
+            if (r < 79 || r < 83 && !faults) {
                 return new Peek(random.nextInt(4) == 0 ? Where.DLQ : Where.MAIN,
                         random.nextInt(Math.max(1, nextId + 3)), 1 + random.nextInt(10));
             }
@@ -393,6 +435,21 @@ class ModelBasedQueueTest {
 
         /** Applies {@code op} to the model; the core's outcome is compared by {@link #step}. */
         static Object apply(QueueModel model, Op op, List<Long> resolvedSeqs) {
+            Faults.Operation kind = kindOf(op);
+            QueueModel.PendingFault fault = kind == null ? null : model.takeFault(kind);
+            if (fault != null) {
+                if (fault.failure() == Faults.Failure.MESSAGE_LOCK_LOST && op instanceof Settle s) {
+                    model.loseLock(s.where, s.id, s.generation);
+                }
+                return "FAULT " + reasonOf(fault.failure());
+            }
+            if (op instanceof Inject i) {
+                model.pendingFaults.add(new QueueModel.PendingFault(i.operation, i.failure));
+                return null;
+            }
+            if (op instanceof LoseLock l) {
+                return model.loseLock(l.where, l.id, l.generation) ? null : "NO_LOCK";
+            }
             try {
                 if (op instanceof Send s) {
                     if (s.scheduleIn != null) {
@@ -426,6 +483,31 @@ class ModelBasedQueueTest {
             } catch (Expected e) {
                 return e.failure;
             }
+        }
+
+        /** The kind of operation a fault scripted for it targets; null for those the model never faults. */
+        private static Faults.Operation kindOf(Op op) {
+            if (op instanceof Send || op instanceof Schedule) {
+                return Faults.Operation.SEND;
+            }
+            if (op instanceof Receive || op instanceof ReceiveDeferred) {
+                return Faults.Operation.RECEIVE;
+            }
+            if (op instanceof Settle s) {
+                return s.kind == Settlement.RENEW ? Faults.Operation.RENEW_LOCK : Faults.Operation.SETTLE;
+            }
+            return null;
+        }
+
+        private static ErrorReason reasonOf(Faults.Failure failure) {
+            return switch (failure) {
+                case SERVICE_BUSY -> ErrorReason.SERVICE_BUSY;
+                case SERVICE_TIMEOUT -> ErrorReason.SERVICE_TIMEOUT;
+                case QUOTA_EXCEEDED -> ErrorReason.QUOTA_EXCEEDED;
+                case ENTITY_DISABLED -> ErrorReason.ENTITY_DISABLED;
+                case MESSAGE_LOCK_LOST -> ErrorReason.MESSAGE_LOCK_LOST;
+                default -> throw new IllegalArgumentException("not generated: " + failure);
+            };
         }
 
         /** The number a message was scheduled with (still valid only while it is scheduled, SCH-4). */
@@ -504,6 +586,23 @@ class ModelBasedQueueTest {
                 expected = apply(model, op, null);
                 actual = outcome(() -> ns.schedule(QUEUE, Message.builder().messageId(s.id).body(s.id)
                         .timeToLive(s.ttl).build(), at));
+            } else if (op instanceof Inject i) {
+                expected = apply(model, op, null);
+                actual = outcome(() -> {
+                    ns.faults().onAnyEntity().failNext(1, i.operation, i.failure);
+                    return null;
+                });
+            } else if (op instanceof LoseLock l) {
+                UUID token = tokens.getOrDefault(l.id + "#" + l.generation, new UUID(0, l.generation));
+                expected = apply(model, op, null);
+                actual = outcome(() -> {
+                    try {
+                        ns.faults().loseLock(l.where == Where.DLQ ? DLQ : MAIN, token);
+                        return null;
+                    } catch (IllegalArgumentException noLock) {
+                        return "NO_LOCK";
+                    }
+                });
             } else if (op instanceof Peek p) {
                 expected = apply(model, op, null);
                 actual = outcome(() -> describe(ns.peek(p.where == Where.DLQ ? DLQ : MAIN, p.from, p.max), model));
@@ -547,12 +646,16 @@ class ModelBasedQueueTest {
         private static Object outcome(Action action) {
             try {
                 return action.run();
-            } catch (BrokerException.MessageLockLost e) {
-                return QueueModel.Failure.LOCK_LOST;
-            } catch (BrokerException.MessageNotFound e) {
-                return QueueModel.Failure.NOT_FOUND;
-            } catch (BrokerException.InvalidOperation e) {
-                return QueueModel.Failure.INVALID_OPERATION;
+            } catch (BrokerException e) {
+                if (e.getMessage().contains("(injected fault")) {
+                    return "FAULT " + e.reason();
+                }
+                return switch (e.reason()) {
+                    case MESSAGE_LOCK_LOST -> QueueModel.Failure.LOCK_LOST;
+                    case MESSAGE_NOT_FOUND -> QueueModel.Failure.NOT_FOUND;
+                    case INVALID_OPERATION -> QueueModel.Failure.INVALID_OPERATION;
+                    default -> throw e;
+                };
             }
         }
 

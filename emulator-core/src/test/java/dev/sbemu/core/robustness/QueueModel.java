@@ -1,5 +1,6 @@
 package dev.sbemu.core.robustness;
 
+import dev.sbemu.core.Faults;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -221,7 +222,10 @@ final class QueueModel {
         return taken;
     }
 
-    /** PEEK-1: every state, by number; in EAGER mode an unlocked expired message is not shown. */
+    /**
+     * PEEK-1: every state, by number; in EAGER mode an unlocked expired message is not shown, except a
+     * deferred one, which the clock never expires (TTL-15).
+     */
     List<Msg> peek(Where where, long from, int n) {
         List<Msg> peeked = new ArrayList<>();
         for (Msg m : in(where)) {
@@ -231,7 +235,7 @@ final class QueueModel {
             if (m.seq < from) {
                 continue;
             }
-            if (where == Where.MAIN && !m.locked && m.expiredAt(now)) {
+            if (where == Where.MAIN && !m.locked && m.state != State.DEFERRED && m.expiredAt(now)) {
                 continue;
             }
             peeked.add(m);
@@ -328,6 +332,35 @@ final class QueueModel {
         if (description != null) {
             m.properties.put("DeadLetterErrorDescription", description);
         }
+    }
+
+    // ---- injected faults ------------------------------------------------------------------------
+
+    /** A failure scripted for the next operation of a kind (FLT-2). */
+    record PendingFault(Faults.Operation operation, Faults.Failure failure) {
+    }
+
+    final List<PendingFault> pendingFaults = new ArrayList<>();
+
+    /** FLT-2: the first failure scripted for {@code operation}, consumed; null when none is. */
+    PendingFault takeFault(Faults.Operation operation) {
+        for (PendingFault fault : pendingFaults) {
+            if (fault.operation() == operation) {
+                pendingFaults.remove(fault);
+                return fault;
+            }
+        }
+        return null;
+    }
+
+    /** FLT-3: a lost lock ends the delivery as its expiry does; false when (id, generation) holds no lock in {@code where}. */
+    boolean loseLock(Where where, String id, int generation) {
+        Msg m = byId(id);
+        if (m == null || m.where != where || !m.locked || m.generation != generation || !m.lockedUntil.isAfter(now)) {
+            return false;
+        }
+        endDelivery(m);
+        return true;
     }
 
     // ---- time -----------------------------------------------------------------------------------

@@ -21,8 +21,8 @@ import org.apiguardian.api.API;
  * }</pre>
  *
  * <p>The file loads as Microsoft's emulator loads it: {@code //} comments, trailing commas, a byte-order mark,
- * CRLF, tabs, missing keys and empty forward targets are fine; {@code Logging} and unknown keys are ignored, each
- * named in one warning line ({@link #warnings()}, also logged at WARNING). The Docker emulator's own limits (one
+ * CRLF, tabs, missing keys and empty forward targets are fine; {@code Logging} is ignored; unknown keys are
+ * ignored, each named in one warning line ({@link #warnings()}, also logged at WARNING). The Docker emulator's own limits (one
  * namespace, 50 entities, TTL at most an hour, ...) are not imposed, only the real service's. Immutable and
  * thread-safe.
  */

@@ -1,12 +1,5 @@
 package dev.sbemu.junit.internal;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonStreamContext;
-import com.fasterxml.jackson.core.json.JsonReadFeature;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.sbemu.core.Durations;
 import dev.sbemu.core.QueueOptions;
 import dev.sbemu.core.SubscriptionOptions;
@@ -17,7 +10,7 @@ import dev.sbemu.junit.internal.Topology.QueueSpec;
 import dev.sbemu.junit.internal.Topology.RuleSpec;
 import dev.sbemu.junit.internal.Topology.SubscriptionSpec;
 import dev.sbemu.junit.internal.Topology.TopicSpec;
-import java.io.IOException;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,16 +20,12 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * Reads the topology file of Microsoft's Service Bus emulator (SPEC CFG-1..3) with Jackson, accepting
+ * Reads the topology file of Microsoft's Service Bus emulator (SPEC CFG-1..3) with {@link Json}, accepting
  * {@code //} comments, trailing commas, a byte-order mark, CRLF and tabs; absent keys take the real service's
- * defaults; unknown keys and {@code Logging} are ignored with one warning each.
+ * defaults; {@code Logging} (the Docker emulator's log settings, in Microsoft's own sample) is ignored silently,
+ * unknown keys with one warning each.
  */
 public final class ConfigJson {
-    private static final JsonMapper MAPPER = JsonMapper.builder()
-            .enable(JsonReadFeature.ALLOW_JAVA_COMMENTS, JsonReadFeature.ALLOW_TRAILING_COMMA)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .build();
-
     private static final String[] QUEUE_KEYS = {"DeadLetteringOnMessageExpiration", "DefaultMessageTimeToLive",
         "DuplicateDetectionHistoryTimeWindow", "ForwardDeadLetteredMessagesTo", "ForwardTo", "LockDuration",
         "MaxDeliveryCount", "RequiresDuplicateDetection", "RequiresSession"};
@@ -59,7 +48,7 @@ public final class ConfigJson {
      * @throws EmulatorConfigException naming the file, JSON path, value and what is allowed
      */
     public static Topology read(byte[] content, String file, Consumer<String> warnings) {
-        JsonNode root = parse(content, file);
+        Object root = parse(content, file);
         JsonCursor top = new JsonCursor(root, "", file, warnings).requireObject();
         top.warnUnknownKeys("UserConfig");
         JsonCursor userConfig = top.object("UserConfig");
@@ -69,10 +58,6 @@ public final class ConfigJson {
                     + "\"Topics\": [...] } ] } }");
         }
         userConfig.warnUnknownKeys("Namespaces", "Logging");
-        if (userConfig.field("Logging") != null) {
-            userConfig.warn("ignoring " + userConfig.field("Logging").path()
-                    + ": the in-process emulator writes no logs; failing tests print its journal");
-        }
         if (userConfig.field("Namespaces") == null) {
             throw new EmulatorConfigException(file + ": UserConfig.Namespaces is missing: expected "
                     + "\"Namespaces\": [ { \"Name\": \"sbemulatorns\", \"Queues\": [...], \"Topics\": [...] } ]");
@@ -91,35 +76,22 @@ public final class ConfigJson {
         return new Topology(queues, topics);
     }
 
-    private static JsonNode parse(byte[] content, String file) {
+    private static Object parse(byte[] content, String file) {
         try {
-            JsonNode root = MAPPER.readTree(content);
-            if (root == null || root.isMissingNode()) {
+            Object root = Json.parse(content);
+            if (root == null) {
                 throw new EmulatorConfigException(file + ": the file is empty: expected { \"UserConfig\": ... }");
             }
             return root;
-        } catch (JsonProcessingException e) {
-            String near = e.getProcessor() instanceof JsonParser parser ? pathOf(parser.getParsingContext()) : "";
-            throw new EmulatorConfigException(file + ": malformed JSON at line " + e.getLocation().getLineNr()
-                    + ", column " + e.getLocation().getColumnNr() + (near.isEmpty() ? "" : " (in " + near + ")")
-                    + ": " + e.getOriginalMessage(), e);
-        } catch (IOException e) {
-            throw new EmulatorConfigException(file + ": cannot be read: " + e.getMessage(), e);
-        }
-    }
-
-    /** A Jackson parsing context as a path such as {@code UserConfig.Namespaces[0].Queues[2]}. */
-    private static String pathOf(JsonStreamContext context) {
-        List<String> parts = new ArrayList<>();
-        for (JsonStreamContext c = context; c != null && !c.inRoot(); c = c.getParent()) {
-            if (c.inArray()) {
-                parts.add(0, "[" + Math.max(c.getCurrentIndex(), 0) + "]");
-            } else if (c.getCurrentName() != null) {
-                parts.add(0, "." + c.getCurrentName());
+        } catch (Json.MalformedJsonException e) {
+            String in = e.path().isEmpty() ? "" : " (in " + e.path() + ")";
+            if (e.isLimit()) {
+                throw new EmulatorConfigException(file + ": not a Config.json the emulator can read" + in + ": "
+                        + e.getMessage(), e);
             }
+            throw new EmulatorConfigException(file + ": malformed JSON at line " + e.line() + ", column "
+                    + e.column() + in + ": " + e.getMessage(), e);
         }
-        String path = String.join("", parts);
-        return path.startsWith(".") ? path.substring(1) : path;
     }
 
     private static QueueSpec queue(JsonCursor json) {
@@ -211,7 +183,7 @@ public final class ConfigJson {
         if (type == null) {
             return p.field("SqlFilter") != null ? "sql" : p.field("CorrelationFilter") != null ? "correlation" : "true";
         }
-        String text = type.node().isTextual() ? type.node().textValue().trim().toLowerCase(Locale.ROOT) : "";
+        String text = type.value() instanceof String s ? s.trim().toLowerCase(Locale.ROOT) : "";
         return switch (text) {
             case "sql", "sqlfilter" -> "sql";
             case "correlation", "correlationfilter" -> "correlation";
@@ -238,29 +210,28 @@ public final class ConfigJson {
         Map<String, Object> properties = new LinkedHashMap<>();
         JsonCursor props = c.object("Properties");
         if (props != null) {
-            props.node().fields().forEachRemaining(e -> properties.put(e.getKey(),
-                    propertyValue(props.field(e.getKey()), e.getValue())));
+            for (String key : props.keys()) {
+                JsonCursor value = props.field(key);
+                properties.put(key, value == null ? null : propertyValue(value));
+            }
         }
         return new FilterSpec.Correlation(c.string("CorrelationId"), c.string("MessageId"), c.string("To"),
                 c.string("ReplyTo"), c.string("Label"), c.string("SessionId"), c.string("ReplyToSessionId"),
                 c.string("ContentType"), properties);
     }
 
-    private static Object propertyValue(JsonCursor at, JsonNode value) {
-        if (value.isNull()) {
-            return null;
+    /** A correlation filter property's value: a string, boolean, whole number (as a long) or other number. */
+    private static Object propertyValue(JsonCursor at) {
+        Object value = at.value();
+        if (value instanceof String || value instanceof Boolean) {
+            return value;
         }
-        if (value.isTextual()) {
-            return value.textValue();
-        }
-        if (value.isBoolean()) {
-            return value.booleanValue();
-        }
-        if (value.isIntegralNumber() && value.canConvertToLong()) {
-            return value.longValue();
-        }
-        if (value.isNumber()) {
-            return value.doubleValue();
+        if (value instanceof BigDecimal n) {
+            try {
+                return n.scale() == 0 ? (Object) n.longValueExact() : (Object) n.doubleValue();
+            } catch (ArithmeticException beyondLong) {
+                return n.doubleValue();
+            }
         }
         throw at.invalid("a correlation filter property is a string, number, true or false");
     }

@@ -25,10 +25,20 @@ import java.util.function.BiFunction;
 public record EmulatorDeclaration(Lifecycle lifecycle, Instant startAt, ExpiryMode expiryMode, Tier tier,
                                   int journalCapacity, Topology topology) {
 
-    /** One {@code @ServiceBusEmulator} and the class it sits on. */
-    public record Declared(ServiceBusEmulator annotation, Class<?> on) {
+    /**
+     * One {@code @ServiceBusEmulator} and the class it sits on.
+     *
+     * @param annotation the declaration (for a twin annotation, e.g. Spring's, a synthesized instance)
+     * @param on the class it sits on
+     * @param annotationName how errors name the annotation, e.g. {@code @ServiceBusEmulator}
+     */
+    public record Declared(ServiceBusEmulator annotation, Class<?> on, String annotationName) {
+        public Declared(ServiceBusEmulator annotation, Class<?> on) {
+            this(annotation, on, "@ServiceBusEmulator");
+        }
+
         String where() {
-            return "@ServiceBusEmulator on " + (on.getCanonicalName() != null ? on.getCanonicalName() : on.getName());
+            return annotationName + " on " + (on.getCanonicalName() != null ? on.getCanonicalName() : on.getName());
         }
     }
 

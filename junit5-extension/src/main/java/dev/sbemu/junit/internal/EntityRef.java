@@ -2,7 +2,6 @@ package dev.sbemu.junit.internal;
 
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Namespace;
-import dev.sbemu.core.SubQueue;
 import dev.sbemu.junit.Entity;
 
 /**
@@ -52,7 +51,7 @@ final class EntityRef {
         } else {
             path = subscriptionPath();
         }
-        return path.withSubQueue(SubQueue.valueOf(entity.subQueue().name()));
+        return path.withSubQueue(EntityPath.Part.valueOf(entity.subQueue().name()));
     }
 
     /** The subscription a rule manager manages. */
@@ -78,7 +77,7 @@ final class EntityRef {
 
     /** Whether the receive path's entity is session-enabled (a dead-letter queue never is). */
     boolean requiresSession(EntityPath path) {
-        if (path.subQueue() != SubQueue.NONE) {
+        if (path.subQueue() != EntityPath.Part.NONE) {
             return false;
         }
         return path.isSubscription()

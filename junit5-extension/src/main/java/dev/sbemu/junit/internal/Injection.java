@@ -10,12 +10,14 @@ import com.azure.messaging.servicebus.ServiceBusSessionReceiverAsyncClient;
 import com.azure.messaging.servicebus.ServiceBusSessionReceiverClient;
 import com.azure.messaging.servicebus.administration.ServiceBusAdministrationAsyncClient;
 import com.azure.messaging.servicebus.administration.ServiceBusAdministrationClient;
+import dev.sbemu.amqp.ServiceBusEmulatorServer;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Journal;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.VirtualClock;
 import dev.sbemu.junit.Entity;
 import dev.sbemu.sdk.EmulatorClients;
+import dev.sbemu.sdk.internal.SdkMocks;
 import java.time.Clock;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -24,7 +26,8 @@ import java.util.stream.Collectors;
 public final class Injection {
     /** Types injected without {@link Entity}. */
     static final List<Class<?>> PLAIN = List.of(VirtualClock.class, Clock.class, Namespace.class, Journal.class,
-            EmulatorClients.class, ServiceBusAdministrationClient.class, ServiceBusAdministrationAsyncClient.class);
+            EmulatorClients.class, ServiceBusAdministrationClient.class, ServiceBusAdministrationAsyncClient.class,
+            ServiceBusEmulatorServer.class);
     /** Types injected with {@link Entity}. */
     static final List<Class<?>> WITH_ENTITY = List.of(ServiceBusSenderClient.class, ServiceBusSenderAsyncClient.class,
             ServiceBusReceiverClient.class, ServiceBusReceiverAsyncClient.class, ServiceBusSessionReceiverClient.class,
@@ -33,7 +36,7 @@ public final class Injection {
 
     /** The sentence listing what can be injected. */
     public static final String INJECTABLE = "@ServiceBusEmulator injects, with @Entity: " + names(WITH_ENTITY)
-            + "; without @Entity: " + names(PLAIN) + ".";
+            + "; without @Entity: " + names(PLAIN) + "; a String with @ConnectionString.";
 
     private Injection() {
     }
@@ -46,7 +49,28 @@ public final class Injection {
         String pkg = type.getPackageName();
         return hasEntity || PLAIN.contains(type) || WITH_ENTITY.contains(type)
                 || pkg.startsWith("com.azure.messaging.servicebus") || pkg.equals("dev.sbemu.core")
-                || pkg.equals("dev.sbemu.sdk");
+                || pkg.equals("dev.sbemu.sdk") || pkg.equals("dev.sbemu.amqp");
+    }
+
+    /**
+     * The value of a parameter or field marked {@code @ConnectionString}: the connection string of the
+     * namespace's AMQP endpoint, which starts now if no test of the namespace has asked for it yet.
+     */
+    public static String connectionString(Class<?> type, Entity entity, String target, EmulatedNamespace scope) {
+        if (type != String.class) {
+            throw new InjectionException("Cannot inject " + target + ": @ConnectionString marks a String; inject "
+                    + "the ServiceBusEmulatorServer (no annotation) for more than its connection string");
+        }
+        if (entity != null) {
+            throw new InjectionException("Cannot inject " + target + ": a connection string is the namespace's, "
+                    + "not an entity's; remove @Entity");
+        }
+        return scope.server().getConnectionString();
+    }
+
+    /** Whether the extension injects this type (with or without {@link Entity}). */
+    public static boolean isInjectable(Class<?> type) {
+        return PLAIN.contains(type) || WITH_ENTITY.contains(type);
     }
 
     /** Whether the type can be injected into an {@code @Emulated} field. */
@@ -96,6 +120,9 @@ public final class Injection {
         }
         if (type == EmulatorClients.class) {
             return scope.clients();
+        }
+        if (type == ServiceBusEmulatorServer.class) {
+            return scope.server();
         }
         if (type == ServiceBusAdministrationClient.class) {
             return scope.clients().administrationClient();
@@ -151,25 +178,40 @@ public final class Injection {
         if (!sessions) {
             throw ref.fail("'" + path + "' is not session-enabled: remove sessionId = \"" + sessionId + "\"");
         }
-        boolean next = Entity.NEXT_AVAILABLE_SESSION.equals(sessionId);
+        if (Entity.NEXT_AVAILABLE_SESSION.equals(sessionId)) {
+            return nextSession(type, path, entity, scope);
+        }
         try {
             if (type == ServiceBusReceiverClient.class) {
-                ServiceBusSessionReceiverClient sessionReceiver = clients.sessionReceiver(path, entity.receiveMode());
-                return scope.closeAfterTest(next ? sessionReceiver.acceptNextSession()
-                        : sessionReceiver.acceptSession(sessionId));
+                return scope.closeAfterTest(clients.sessionReceiver(path, entity.receiveMode()).acceptSession(sessionId));
             }
-            ServiceBusSessionReceiverAsyncClient sessionReceiver = clients.sessionReceiverAsync(path,
-                    entity.receiveMode());
-            return scope.closeAfterTest((next ? sessionReceiver.acceptNextSession()
-                    : sessionReceiver.acceptSession(sessionId)).block());
+            return scope.closeAfterTest(clients.sessionReceiverAsync(path, entity.receiveMode())
+                    .acceptSession(sessionId).block());
         } catch (UnsupportedOperationException e) {
             throw e;
         } catch (RuntimeException e) {
-            throw ref.fail((next ? "no session of '" + path + "' could be accepted" : "session '" + sessionId
-                    + "' of '" + path + "' could not be locked") + " (" + e.getMessage() + ")"
-                    + (next ? "; send its messages before the client is injected (e.g. in @BeforeEach), or inject "
-                    + "a ServiceBusSessionReceiverClient and call acceptNextSession() in the test" : ""), e);
+            throw ref.fail("session '" + sessionId + "' of '" + path + "' could not be locked (" + e.getMessage()
+                    + ")", e);
         }
+    }
+
+    /**
+     * A receiver that accepts the next available session on its first call, as {@code acceptNextSession()} would
+     * then, rather than at injection: a test method's parameters are resolved before its body has sent anything,
+     * and accepting then would wait the SDK's minute for a session that cannot come.
+     */
+    private static Object nextSession(Class<?> type, EntityPath path, Entity entity, EmulatedNamespace scope) {
+        EmulatorClients clients = scope.clients();
+        String description = type.getSimpleName() + "[emulated, " + path
+                + ", the next available session, accepted on first use]";
+        if (type == ServiceBusReceiverClient.class) {
+            ServiceBusSessionReceiverClient sessions = clients.sessionReceiver(path, entity.receiveMode());
+            return scope.closeAfterTest(SdkMocks.lazy(ServiceBusReceiverClient.class, sessions::acceptNextSession,
+                    description));
+        }
+        ServiceBusSessionReceiverAsyncClient sessions = clients.sessionReceiverAsync(path, entity.receiveMode());
+        return scope.closeAfterTest(SdkMocks.lazy(ServiceBusReceiverAsyncClient.class,
+                () -> sessions.acceptNextSession().block(), description));
     }
 
     private static String hint(Class<?> type) {

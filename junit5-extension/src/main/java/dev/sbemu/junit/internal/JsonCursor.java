@@ -1,10 +1,9 @@
 package dev.sbemu.junit.internal;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.sbemu.junit.config.EmulatorConfigException;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -15,12 +14,12 @@ import java.util.function.Consumer;
  * is allowed (SPEC CFG-2, CFG-3).
  */
 final class JsonCursor {
-    private final JsonNode node;
+    private final Object node;
     private final String path;
     private final String file;
     private final Consumer<String> warnings;
 
-    JsonCursor(JsonNode node, String path, String file, Consumer<String> warnings) {
+    JsonCursor(Object node, String path, String file, Consumer<String> warnings) {
         this.node = node;
         this.path = path;
         this.file = file;
@@ -35,17 +34,26 @@ final class JsonCursor {
         return file;
     }
 
-    JsonNode node() {
+    /** The value: a {@code Map}, {@code List}, {@code String}, {@code BigDecimal} or {@code Boolean}. */
+    Object value() {
         return node;
+    }
+
+    /** The keys of this object, in document order. */
+    Iterable<String> keys() {
+        return members().keySet();
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> members() {
+        return node instanceof Map<?, ?> ? (Map<String, Object>) node : Map.of();
     }
 
     /** The value under {@code key}, or null when the key is absent or its value is null. */
     JsonCursor field(String key) {
-        Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
-        while (fields.hasNext()) {
-            Map.Entry<String, JsonNode> f = fields.next();
+        for (Map.Entry<String, Object> f : members().entrySet()) {
             if (f.getKey().equalsIgnoreCase(key)) {
-                return f.getValue().isNull() ? null : child(f.getValue(), f.getKey());
+                return f.getValue() == Json.NULL ? null : child(f.getValue(), f.getKey());
             }
         }
         return null;
@@ -57,12 +65,12 @@ final class JsonCursor {
         if (value == null) {
             return List.of();
         }
-        if (!value.node.isArray()) {
+        if (!(value.node instanceof List<?> list)) {
             throw value.invalid("expected an array [ ... ]");
         }
         List<JsonCursor> elements = new ArrayList<>();
-        for (int i = 0; i < value.node.size(); i++) {
-            elements.add(new JsonCursor(value.node.get(i), value.path + "[" + i + "]", file, warnings));
+        for (int i = 0; i < list.size(); i++) {
+            elements.add(new JsonCursor(list.get(i), value.path + "[" + i + "]", file, warnings));
         }
         return elements;
     }
@@ -70,7 +78,7 @@ final class JsonCursor {
     /** The object under {@code key}, or null when the key is absent. */
     JsonCursor object(String key) {
         JsonCursor value = field(key);
-        if (value != null && !value.node.isObject()) {
+        if (value != null && !(value.node instanceof Map)) {
             throw value.invalid("expected an object { ... }");
         }
         return value;
@@ -78,7 +86,7 @@ final class JsonCursor {
 
     /** This node, which must be an object. */
     JsonCursor requireObject() {
-        if (!node.isObject()) {
+        if (!(node instanceof Map)) {
             throw invalid("expected an object { ... }");
         }
         return this;
@@ -90,10 +98,10 @@ final class JsonCursor {
         if (value == null) {
             return null;
         }
-        if (!value.node.isTextual()) {
+        if (!(value.node instanceof String text)) {
             throw value.invalid("expected a string in double quotes");
         }
-        return value.node.textValue();
+        return text;
     }
 
     /** The string under {@code key}; absent, null or {@code ""} fail with {@code problem}. */
@@ -108,10 +116,10 @@ final class JsonCursor {
     /** An ISO-8601 duration, or null when absent or {@code ""}. */
     Duration duration(String key) {
         JsonCursor value = field(key);
-        if (value == null || value.node.isTextual() && value.node.textValue().isBlank()) {
+        if (value == null || value.node instanceof String text && text.isBlank()) {
             return null;
         }
-        Duration d = value.node.isTextual() ? IsoDurations.parseOrNull(value.node.textValue()) : null;
+        Duration d = value.node instanceof String text ? IsoDurations.parseOrNull(text) : null;
         if (d == null) {
             throw value.invalid("expected " + IsoDurations.EXAMPLES);
         }
@@ -124,12 +132,13 @@ final class JsonCursor {
         if (value == null) {
             return null;
         }
-        JsonNode n = value.node;
-        if (n.isIntegralNumber() && n.canConvertToInt()) {
-            return n.intValue();
+        if (value.node instanceof BigDecimal n && n.stripTrailingZeros().scale() <= 0
+                && n.compareTo(BigDecimal.valueOf(Integer.MIN_VALUE)) >= 0
+                && n.compareTo(BigDecimal.valueOf(Integer.MAX_VALUE)) <= 0) {
+            return n.intValueExact();
         }
-        if (n.isTextual() && n.textValue().trim().matches("[-+]?\\d{1,9}")) {
-            return Integer.parseInt(n.textValue().trim());
+        if (value.node instanceof String text && text.trim().matches("[-+]?\\d{1,9}")) {
+            return Integer.parseInt(text.trim());
         }
         throw value.invalid("expected a whole number");
     }
@@ -140,22 +149,19 @@ final class JsonCursor {
         if (value == null) {
             return null;
         }
-        JsonNode n = value.node;
-        if (n.isBoolean()) {
-            return n.booleanValue();
+        if (value.node instanceof Boolean b) {
+            return b;
         }
-        if (n.isTextual() && (n.textValue().trim().equalsIgnoreCase("true")
-                || n.textValue().trim().equalsIgnoreCase("false"))) {
-            return Boolean.parseBoolean(n.textValue().trim());
+        if (value.node instanceof String text && (text.trim().equalsIgnoreCase("true")
+                || text.trim().equalsIgnoreCase("false"))) {
+            return Boolean.parseBoolean(text.trim());
         }
         throw value.invalid("expected true or false");
     }
 
     /** Warns once for each key of this object that is not one of {@code known} (CFG-2). */
     void warnUnknownKeys(String... known) {
-        Iterator<String> names = node.fieldNames();
-        while (names.hasNext()) {
-            String name = names.next();
+        for (String name : keys()) {
             boolean isKnown = false;
             for (String k : known) {
                 isKnown |= k.equalsIgnoreCase(name);
@@ -167,20 +173,16 @@ final class JsonCursor {
         }
     }
 
-    void warn(String message) {
-        warnings.accept(file + ": " + message);
-    }
-
     /** An error naming this node's path and value. */
     EmulatorConfigException invalid(String allowed) {
-        return new EmulatorConfigException(file + ": " + path + " is " + node + ": " + allowed);
+        return new EmulatorConfigException(file + ": " + path + " is " + Json.render(node) + ": " + allowed);
     }
 
     JsonOrigin origin() {
         return new JsonOrigin(file, path);
     }
 
-    private JsonCursor child(JsonNode value, String key) {
+    private JsonCursor child(Object value, String key) {
         return new JsonCursor(value, join(key), file, warnings);
     }
 

@@ -103,6 +103,12 @@ class EmulatorConfigTest {
     }
 
     @Test
+    @DisplayName("CFG-2 Microsoft's own sample file (with its Logging key) loads without a warning")
+    void sampleLoadsQuietly() {
+        assertEquals(List.of(), EmulatorConfig.load("classpath:config/microsoft-sample.json").warnings());
+    }
+
+    @Test
     @DisplayName("CFG-1 a subscription with Rules has exactly those rules; without Rules, or with none, it has $Default")
     void rulesApplied() {
         Namespace ns = Namespace.create();
@@ -170,7 +176,7 @@ class EmulatorConfigTest {
     }
 
     @Test
-    @DisplayName("CFG-2 Logging and unknown keys are ignored, each named in one warning line")
+    @DisplayName("CFG-2 unknown keys are ignored, each named in one warning line; Logging silently")
     void unknownKeys() {
         EmulatorConfig config = parse("""
                 { "UserConfig": {
@@ -181,8 +187,6 @@ class EmulatorConfigTest {
 
         assertEquals(List.of(
                 "Config.json: ignoring Version: not a key of the emulator's Config.json format here (known: UserConfig)",
-                "Config.json: ignoring UserConfig.Logging: the in-process emulator writes no logs; failing tests "
-                        + "print its journal",
                 "Config.json: ignoring UserConfig.Namespaces[0].Region: not a key of the emulator's Config.json "
                         + "format here (known: Name, Queues, Topics)",
                 "Config.json: ignoring UserConfig.Namespaces[0].Queues[0].Properties.EnableExpress: not a key of the "
@@ -252,7 +256,7 @@ class EmulatorConfigTest {
         assertEquals("Config.json: UserConfig.Namespaces[0].Queues[0].Name is missing or empty: every queue needs a "
                 + "Name", failure(queues("[ { \"Properties\": { } } ]")).getMessage());
         assertEquals("Config.json: UserConfig.Namespaces[0].Queues[0].Properties.ForwardTo: Invalid forwardTo "
-                + "'nowhere': the destination must be an existing queue or topic (FWD-1).",
+                + "'nowhere': the destination must be an existing queue or topic.",
                 failure(queues("[ { \"Name\": \"q\", \"Properties\": { \"ForwardTo\": \"nowhere\" } } ]"))
                         .getMessage());
         assertEquals("Config.json: UserConfig.Namespaces[0].Queues[1].Name: The messaging entity 'q' already exists.",
@@ -288,9 +292,24 @@ class EmulatorConfigTest {
     void malformedJson() {
         EmulatorConfigException e = failure("{ \"UserConfig\": { \"Namespaces\": [ { \"Name\": \"x\" \"Queues\": [] } ] } }");
 
-        assertTrue(e.getMessage().startsWith("Config.json: malformed JSON at line 1, column 49 (in "
-                + "UserConfig.Namespaces[0].Name): Unexpected character ('\"'"), e.getMessage());
-        assertInstanceOf(com.fasterxml.jackson.core.JsonProcessingException.class, e.getCause());
+        assertEquals("Config.json: malformed JSON at line 1, column 49 (in UserConfig.Namespaces[0].Name): expected "
+                + "',' or '}' but found '\"Queues\"'", e.getMessage());
+    }
+
+    @Test
+    @DisplayName("CFG-3 a file past the JSON reader's limits (nesting, number or string length) names the file and the limit")
+    void pastReaderLimits() {
+        String prefix = "{ \"UserConfig\": { \"Namespaces\": [ { \"Name\": \"x\", \"Queues\": ";
+        String nested = prefix + "[".repeat(1_001) + "]".repeat(1_001) + " } ] } }";
+        String longNumber = prefix + "[ { \"Name\": \"q\", \"Properties\": { \"MaxDeliveryCount\": "
+                + "1".repeat(1_001) + " } } ] } ] } }";
+        String longString = prefix + "[ { \"Name\": \"" + "q".repeat(21_000_000) + "\" } ] } ] } }";
+        for (String json : List.of(nested, longNumber, longString)) {
+            EmulatorConfigException e = failure(json);
+            assertTrue(e.getMessage().startsWith("Config.json: not a Config.json the emulator can read"),
+                    e.getMessage());
+            assertTrue(e.getMessage().contains("exceeds the maximum allowed"), e.getMessage());
+        }
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.sbemu.sdk.internal;
 
 import dev.sbemu.core.BrokeredMessage;
+import dev.sbemu.core.Cancellation;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.ReceiveMode;
@@ -10,10 +11,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-/** Receiving from a queue, a subscription or one of their sub-queues. */
+/**
+ * Receiving from a queue, a subscription or one of their sub-queues. {@link #close()} ends a receive
+ * blocked in the core at once, without a message taken for the closed receiver.
+ */
 final class EntitySource implements ReceiverSource {
     private final Namespace namespace;
     private final EntityPath path;
+    private final Cancellation closing = new Cancellation();
 
     EntitySource(Namespace namespace, EntityPath path) {
         this.namespace = namespace;
@@ -32,7 +37,7 @@ final class EntitySource implements ReceiverSource {
 
     @Override
     public List<BrokeredMessage> receive(ReceiveMode mode, int maxMessages, Duration maxWait) {
-        return namespace.receive(path, mode, maxMessages, maxWait);
+        return namespace.receive(path, mode, maxMessages, maxWait, closing);
     }
 
     @Override
@@ -92,5 +97,6 @@ final class EntitySource implements ReceiverSource {
 
     @Override
     public void close() {
+        closing.cancel();
     }
 }

@@ -48,6 +48,20 @@ public final class LockRenewals implements VirtualClock.TimerDriver, AutoCloseab
         return r;
     }
 
+    /**
+     * Starts renewing a lock that must still be held, in one step with respect to clock advances: when
+     * the clock has reached {@code lockedUntil} (an advance on another thread expired the lock after it
+     * was taken), starts nothing and returns null; otherwise the first renewal is registered before any
+     * advance can reach the lock's end, so the lock cannot lapse before a renewal has run. A
+     * {@code maxDuration} of zero or less only checks: it returns a renewal that never renews.
+     */
+    public Renewal startIfHeld(Instant lockedUntil, Duration maxDuration, Supplier<Instant> renew,
+                               Consumer<RuntimeException> onError, Runnable onComplete) {
+        Duration renewFor = maxDuration.isNegative() ? Duration.ZERO : maxDuration;
+        return clock.whileStill(() -> clock.instant().isBefore(lockedUntil)
+                ? start(lockedUntil, renewFor, renew, onError, onComplete) : null);
+    }
+
     /** The clock's now. */
     public Instant now() {
         return clock.instant();

@@ -12,6 +12,7 @@ import dev.sbemu.core.EntityPath;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -141,6 +142,9 @@ public final class ProcessorImpl {
                 List<BrokeredMessage> taken;
                 try {
                     taken = receiver.receiveBatch(1, RECEIVE_WAIT);
+                } catch (CancellationException closed) {
+                    leaveBlocking();
+                    return; // the processor is stopping: its receiver was closed
                 } catch (RuntimeException e) {
                     leaveBlocking();
                     notifyError(ErrorMapper.map(e, ServiceBusErrorSource.RECEIVE, receiver.info()), receiver);
@@ -159,13 +163,17 @@ public final class ProcessorImpl {
         }
 
         private void handle(BrokeredMessage brokered) {
-            ServiceBusReceivedMessage message = WireCodec.toReceived(brokered);
             LockRenewals.Renewal renewal = null;
-            if (mode == ServiceBusReceiveMode.PEEK_LOCK && brokered.lockToken() != null
-                    && !maxAutoLockRenewDuration.isZero() && !maxAutoLockRenewDuration.isNegative()) {
-                renewal = renewals.start(brokered.lockedUntil(), maxAutoLockRenewDuration,
+            if (mode == ServiceBusReceiveMode.PEEK_LOCK && brokered.lockToken() != null) {
+                // the lock check and the renewal's start are one step against clock advances: a lock that
+                // lapsed since the receive means the message may be with another worker already
+                renewal = renewals.startIfHeld(brokered.lockedUntil(), maxAutoLockRenewDuration,
                         () -> receiver.source().renewLock(brokered.lockToken()), e -> { }, () -> { });
+                if (renewal == null) {
+                    return;
+                }
             }
+            ServiceBusReceivedMessage message = WireCodec.toReceived(brokered);
             Exception error = null;
             try {
                 processMessage.accept(SdkAccess.receivedMessageContext(client, message));

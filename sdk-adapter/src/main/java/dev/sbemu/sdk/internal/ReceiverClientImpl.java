@@ -14,6 +14,7 @@ import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CancellationException;
 import java.util.function.Consumer;
 import reactor.core.publisher.Flux;
 
@@ -21,8 +22,17 @@ import reactor.core.publisher.Flux;
  * {@code ServiceBusReceiverClient}: blocks on the async implementation as the SDK's sync client does,
  * except {@code receiveMessages(n, maxWait)}, which takes what LOCK-3 gives straight from the core:
  * what is available at once, else the first message to arrive within {@code maxWait} (real time).
+ * Closing the client ends such a receive at once, having taken nothing, with the SDK's
+ * "receiver client is terminated" error when the result is iterated.
  */
 public final class ReceiverClientImpl {
+    /**
+     * What the SDK's synchronous receiver ends a pending {@code receiveMessages} with when the client is
+     * closed meanwhile (its {@code SynchronousReceiver} and azure-core-amqp's {@code WindowedSubscriber}).
+     */
+    static final String TERMINATED = "The receiver client is terminated. Re-create the client to continue "
+            + "receive attempt. (Reason: downstream-cancel)";
+
     private final ReceiverAsyncClientImpl async;
     private final Duration operationTimeout;
 
@@ -130,6 +140,8 @@ public final class ReceiverClientImpl {
             List<ServiceBusReceivedMessage> received = new ArrayList<>(taken.size());
             taken.forEach(m -> received.add(WireCodec.toReceived(m)));
             return new IterableStream<>(received);
+        } catch (CancellationException closedMeanwhile) {
+            return new IterableStream<>(Flux.error(new RuntimeException(TERMINATED)));
         } catch (RuntimeException e) {
             return new IterableStream<>(Flux.error(ErrorMapper.map(e, ServiceBusErrorSource.RECEIVE, async.info())));
         }

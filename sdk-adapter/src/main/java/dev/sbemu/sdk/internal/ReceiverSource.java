@@ -46,6 +46,6 @@ interface ReceiverSource {
 
     void setSessionState(String notSession, byte[] state);
 
-    /** Releases what the source holds (a session lock). */
+    /** Ends a receive blocked in the core ({@code CancellationException}) and releases what the source holds. */
     void close();
 }

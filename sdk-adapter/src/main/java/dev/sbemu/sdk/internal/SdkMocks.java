@@ -2,13 +2,19 @@ package dev.sbemu.sdk.internal;
 
 import static org.mockito.Mockito.withSettings;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.net.URI;
+import java.net.URL;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import java.util.jar.Manifest;
 import org.mockito.Mockito;
 import org.mockito.invocation.InvocationOnMock;
 import org.mockito.stubbing.Answer;
@@ -34,7 +40,82 @@ public final class SdkMocks {
         Objects.requireNonNull(impl, "impl");
         Map<Method, Method> table = TABLES.computeIfAbsent(type, t -> new ConcurrentHashMap<>())
                 .computeIfAbsent(impl.getClass(), c -> table(type, c));
-        return Mockito.mock(type, withSettings().stubOnly().defaultAnswer(new Delegating(type, impl, table)));
+        return mock(type, new Delegating(type, impl, table));
+    }
+
+    /**
+     * An instance of {@code type} that creates its target with {@code create} on its first call and forwards every
+     * call to it: a receiver that accepts its session when the test first uses it rather than when it is injected.
+     * Before that first call, {@code toString()} returns {@code description} and {@code close()} closes nothing.
+     */
+    public static <T> T lazy(Class<T> type, Supplier<? extends T> create, String description) {
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(create, "create");
+        return mock(type, new Lazy(create, description));
+    }
+
+    /**
+     * A stub-only mock of a final SDK class. When Mockito's inline mock maker cannot work (a Mockito older than 5,
+     * a subclass-only mock maker configured, a JVM that refuses to attach Mockito's agent), the failure names the
+     * cause and the fix instead of Mockito's own initialization error.
+     */
+    private static <T> T mock(Class<T> type, Answer<Object> answer) {
+        try {
+            return Mockito.mock(type, withSettings().stubOnly().defaultAnswer(answer));
+        } catch (RuntimeException | LinkageError e) {
+            throw new IllegalStateException(cannotMock(type, e, mockitoVersion()), e);
+        }
+    }
+
+    /** The message for a mock maker that failed: what sbemu needs, what went wrong, the one-line fix. */
+    static String cannotMock(Class<?> type, Throwable failure, String mockitoVersion) {
+        Throwable root = failure;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String cause = root.getClass().getSimpleName() + (root.getMessage() == null ? ""
+                : ": " + root.getMessage().strip().lines().findFirst().orElse(""));
+        String message = "sbemu cannot create the Azure SDK's " + type.getSimpleName() + ": the SDK's client classes "
+                + "are final, and sbemu creates them with Mockito's inline mock maker, which did not work here ("
+                + cause + "). ";
+        int major = majorVersion(mockitoVersion);
+        if (major > 0 && major < 5) {
+            return message + "The test class path has mockito-core " + mockitoVersion + "; sbemu needs 5.x. Fix: "
+                    + "declare org.mockito:mockito-core 5.x among your test dependencies (see the README's supported "
+                    + "versions).";
+        }
+        return message + "Fix: load Mockito's agent when the test JVM starts, as the README shows: "
+                + "<argLine>-javaagent:${net.bytebuddy:byte-buddy-agent:jar} -Xshare:off</argLine> in "
+                + "maven-surefire-plugin, with maven-dependency-plugin's 'properties' goal; and no "
+                + "mock-maker-subclass in src/test/resources/mockito-extensions.";
+    }
+
+    /** The Bundle-Version of the mockito-core jar on the class path, or "unknown". */
+    static String mockitoVersion() {
+        try {
+            URL self = Mockito.class.getResource("Mockito.class");
+            String url = self == null ? "" : self.toString();
+            int jar = url.indexOf("!/");
+            if (!url.startsWith("jar:") || jar < 0) {
+                return "unknown";
+            }
+            try (InputStream in = URI.create(url.substring(0, jar + 2) + "META-INF/MANIFEST.MF")
+                    .toURL().openStream()) {
+                String version = new Manifest(in).getMainAttributes().getValue("Bundle-Version");
+                return version == null ? "unknown" : version;
+            }
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
+        }
+    }
+
+    private static int majorVersion(String version) {
+        int dot = version.indexOf('.');
+        try {
+            return Integer.parseInt(dot < 0 ? version : version.substring(0, dot));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     private static Map<Method, Method> table(Class<?> type, Class<?> implClass) {
@@ -70,6 +151,55 @@ public final class SdkMocks {
             return target;
         } catch (NoSuchMethodException e) {
             return null;
+        }
+    }
+
+    /** Creates the target on the first call (one thread creates it, others wait), then forwards to it. */
+    private static final class Lazy implements Answer<Object> {
+        private final Supplier<?> create;
+        private final String description;
+        private Object target;
+        private boolean closed;
+
+        Lazy(Supplier<?> create, String description) {
+            this.create = create;
+            this.description = description;
+        }
+
+        @Override
+        public Object answer(InvocationOnMock invocation) throws Throwable {
+            Method invoked = invocation.getMethod();
+            String name = invoked.getName();
+            boolean noArguments = invoked.getParameterCount() == 0;
+            if (name.equals("hashCode") && noArguments) {
+                return System.identityHashCode(invocation.getMock());
+            }
+            if (name.equals("equals") && invoked.getParameterCount() == 1) {
+                return invocation.getMock() == invocation.getArgument(0);
+            }
+            Object to;
+            synchronized (this) {
+                if (target == null) {
+                    if (name.equals("toString") && noArguments) {
+                        return description;
+                    }
+                    if (name.equals("close") && noArguments) {
+                        closed = true;
+                        return null;
+                    }
+                    if (closed) {
+                        throw new IllegalStateException("Cannot perform operation '" + name
+                                + "' on a disposed receiver.");
+                    }
+                    target = create.get();
+                }
+                to = target;
+            }
+            try {
+                return invoked.invoke(to, invocation.getArguments());
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
+            }
         }
     }
 

@@ -28,14 +28,16 @@ import java.util.function.Consumer;
  * handling up to {@code maxConcurrentCalls} of its messages at once, with the same handler contract as
  * {@link ProcessorImpl} (real contexts, auto-complete / abandon, {@code USER_CALLBACK} errors). The
  * session lock is renewed on the virtual clock up to {@code maxAutoLockRenewDuration}. A thread lets go
- * of its session when the session has had nothing to deliver for the SDK's session idle timeout (one
- * minute of virtual time), or at once when it has nothing to deliver and another session is waiting
- * for a receiver, so that a test need not move the clock to have every session processed.
+ * of its session when the session has had nothing to deliver for the session idle timeout (SES-6: the
+ * builder's {@code sessionIdleTimeout}, by default its one-minute try-timeout, in virtual time), or at
+ * once when it has nothing to deliver and another session is waiting for a receiver, so that a test
+ * need not move the clock to have every session processed.
  */
 public final class SessionProcessorImpl {
     private static final Duration POLL = Duration.ofMillis(100);
     private static final Duration ACCEPT_WAIT = Duration.ofSeconds(30);
-    private static final Duration SESSION_IDLE_TIMEOUT = Duration.ofMinutes(1);
+    /** The SDK's default session idle timeout: its try-timeout. */
+    private static final Duration DEFAULT_SESSION_IDLE_TIMEOUT = Duration.ofMinutes(1);
     private static final Duration BACKOFF = Duration.ofSeconds(5);
 
     private final Namespace namespace;
@@ -46,6 +48,7 @@ public final class SessionProcessorImpl {
     private final int callsPerSession;
     private final boolean autoComplete;
     private final Duration maxAutoLockRenewDuration;
+    private final Duration sessionIdleTimeout;
     private final ServiceBusReceiveMode mode;
     private final LockRenewals renewals;
     private final TransactionRegistry transactions;
@@ -55,8 +58,8 @@ public final class SessionProcessorImpl {
     public SessionProcessorImpl(Namespace namespace, EntityPath entity,
                                 Consumer<ServiceBusReceivedMessageContext> processMessage,
                                 Consumer<ServiceBusErrorContext> processError, int sessions, int callsPerSession,
-                                boolean autoComplete, Duration maxAutoLockRenewDuration, ServiceBusReceiveMode mode,
-                                LockRenewals renewals, TransactionRegistry transactions, ClientInfo info) {
+                                boolean autoComplete, Duration maxAutoLockRenewDuration, Duration sessionIdleTimeout,
+                                ServiceBusReceiveMode mode, LockRenewals renewals, TransactionRegistry transactions, ClientInfo info) {
         this.namespace = namespace;
         this.entity = entity;
         this.processMessage = processMessage;
@@ -65,6 +68,7 @@ public final class SessionProcessorImpl {
         this.callsPerSession = callsPerSession;
         this.autoComplete = autoComplete && mode == ServiceBusReceiveMode.PEEK_LOCK;
         this.maxAutoLockRenewDuration = maxAutoLockRenewDuration;
+        this.sessionIdleTimeout = sessionIdleTimeout != null ? sessionIdleTimeout : DEFAULT_SESSION_IDLE_TIMEOUT;
         this.mode = mode;
         this.renewals = renewals;
         this.transactions = transactions;
@@ -156,9 +160,13 @@ public final class SessionProcessorImpl {
                     transactions);
             ServiceBusReceiverAsyncClient client = SdkMocks.delegatingTo(ServiceBusReceiverAsyncClient.class,
                     receiver);
-            LockRenewals.Renewal renewal = maxAutoLockRenewDuration.isZero() || maxAutoLockRenewDuration.isNegative()
-                    ? null : renewals.start(lock.lockedUntil(), maxAutoLockRenewDuration,
+            // as for a message lock: the session lock check and the renewal's start are one step against advances
+            LockRenewals.Renewal renewal = renewals.startIfHeld(lock.lockedUntil(), maxAutoLockRenewDuration,
                     () -> namespace.renewSessionLock(lock), e -> { }, () -> { });
+            if (renewal == null) {
+                receiver.close(); // the session lock lapsed since the accept: the session is free again
+                return null;
+            }
             Instant lastActivity = renewals.now();
             SessionLock next = null;
             try {
@@ -176,14 +184,12 @@ public final class SessionProcessorImpl {
                         continue;
                     }
                     next = accept(Duration.ZERO);
-                    if (next != null || !renewals.now().isBefore(lastActivity.plus(SESSION_IDLE_TIMEOUT))) {
+                    if (next != null || !renewals.now().isBefore(lastActivity.plus(sessionIdleTimeout))) {
                         break;
                     }
                 }
             } finally {
-                if (renewal != null) {
-                    renewal.cancel();
-                }
+                renewal.cancel();
                 receiver.close();
             }
             return next;

@@ -3,11 +3,13 @@ package dev.sbemu.sdk.internal;
 import com.azure.messaging.servicebus.ServiceBusReceiverAsyncClient;
 import com.azure.messaging.servicebus.models.ServiceBusReceiveMode;
 import dev.sbemu.core.BrokerException;
+import dev.sbemu.core.Cancellation;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.SessionLock;
 import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -23,7 +25,8 @@ import reactor.core.scheduler.Schedulers;
  * {@code com.microsoft:session-cannot-be-locked} or {@code amqp:not-found}, and
  * {@code UnsupportedOperationException} for an entity that does not require sessions (SES-5).
  * Cancelling an accept interrupts the wait; a session locked after cancellation is released.
- * {@link #close()} also closes (and so releases) every session receiver this client accepted.
+ * {@link #close()} ends a pending accept at once ("disposed receiver"), and closes (and so releases)
+ * every session receiver this client accepted.
  */
 public final class SessionReceiverAsyncClientImpl {
     private final Namespace namespace;
@@ -35,6 +38,8 @@ public final class SessionReceiverAsyncClientImpl {
     private final Duration tryTimeout;
     private final Set<ReceiverAsyncClientImpl> accepted = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Ends a pending accept when the client closes. */
+    private final Cancellation closing = new Cancellation();
 
     public SessionReceiverAsyncClientImpl(Namespace namespace, EntityPath entity, ServiceBusReceiveMode mode,
                                           ClientInfo info, LockRenewals renewals, TransactionRegistry transactions,
@@ -114,17 +119,26 @@ public final class SessionReceiverAsyncClientImpl {
      */
     ReceiverAsyncClientImpl acceptBlocking(String sessionId, Duration maxWait) {
         if (closed.get()) {
-            throw new IllegalStateException("Cannot perform operation 'acceptSession' on a disposed receiver.");
+            throw disposed();
         }
-        SessionLock lock = namespace.acceptSession(entity, sessionId, maxWait);
+        SessionLock lock;
+        try {
+            lock = namespace.acceptSession(entity, sessionId, maxWait, closing);
+        } catch (CancellationException closedMeanwhile) {
+            throw disposed();
+        }
         ReceiverAsyncClientImpl receiver = Receivers.forSession(namespace, lock, mode, info, renewals, transactions);
         accepted.removeIf(ReceiverAsyncClientImpl::isClosed);
         accepted.add(receiver);
         if (closed.get()) {
             receiver.close();
-            throw new IllegalStateException("Cannot perform operation 'acceptSession' on a disposed receiver.");
+            throw disposed();
         }
         return receiver;
+    }
+
+    private static IllegalStateException disposed() {
+        return new IllegalStateException("Cannot perform operation 'acceptSession' on a disposed receiver.");
     }
 
     ClientInfo info() {
@@ -135,6 +149,7 @@ public final class SessionReceiverAsyncClientImpl {
         if (closed.getAndSet(true)) {
             return;
         }
+        closing.cancel();
         accepted.forEach(ReceiverAsyncClientImpl::close);
         accepted.clear();
     }

@@ -2,6 +2,7 @@ package dev.sbemu.sdk.internal;
 
 import dev.sbemu.core.BrokerException;
 import dev.sbemu.core.BrokeredMessage;
+import dev.sbemu.core.Cancellation;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.ReceiveMode;
@@ -18,13 +19,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Receiving from one accepted session (SES-2..4): receives, deferred receives, session lock and state
  * go through the held {@link SessionLock}; settlement goes to the entity by lock token (the core
  * refuses it with SESSION_LOCK_LOST once the session lock is gone); peek shows only this session's
- * messages, as the service's peek with a session id does. {@link #close()} releases the session.
+ * messages, as the service's peek with a session id does. {@link #close()} ends a receive blocked in
+ * the core at once and releases the session.
  */
 final class SessionSource implements ReceiverSource {
 
     private final Namespace namespace;
     private final SessionLock lock;
     private final AtomicBoolean released = new AtomicBoolean();
+    private final Cancellation closing = new Cancellation();
 
     SessionSource(Namespace namespace, SessionLock lock) {
         this.namespace = namespace;
@@ -47,7 +50,7 @@ final class SessionSource implements ReceiverSource {
 
     @Override
     public List<BrokeredMessage> receive(ReceiveMode mode, int maxMessages, Duration maxWait) {
-        return namespace.receive(lock, mode, maxMessages, maxWait);
+        return namespace.receive(lock, mode, maxMessages, maxWait, closing);
     }
 
     @Override
@@ -108,6 +111,7 @@ final class SessionSource implements ReceiverSource {
     /** Releases the session (once): its locked messages become available again. */
     @Override
     public void close() {
+        closing.cancel();
         if (!released.getAndSet(true)) {
             try {
                 namespace.releaseSession(lock);

@@ -25,6 +25,7 @@ public final class AmqpConditions {
             case SESSION_LOCK_LOST -> "com.microsoft:session-lock-lost";
             case SESSION_CANNOT_BE_LOCKED -> "com.microsoft:session-cannot-be-locked";
             case SERVICE_TIMEOUT -> "com.microsoft:timeout";
+            case SERVICE_BUSY -> "com.microsoft:server-busy";
             case TRANSACTION_FAILED -> "amqp:transaction:rollback";
             case INVALID_OPERATION -> "amqp:not-allowed";
         };

@@ -60,6 +60,52 @@ class ProtocolTest {
         assertTrue(body.contains("<QueueDescription xmlns=\"" + SB + "\""), body);
     }
 
+    private static String property(String key, String prefixNamespace, String type, String value) {
+        return "<KeyValueOfstringanyType><Key>" + key + "</Key><Value xmlns:d6p1=\"" + prefixNamespace
+                + "\" xmlns:i=\"http://www.w3.org/2001/XMLSchema-instance\" i:type=\"d6p1:" + type + "\">" + value
+                + "</Value></KeyValueOfstringanyType>";
+    }
+
+    @Test
+    @DisplayName("RUL-3 correlation filter properties of every data-contract type are stored typed and returned typed")
+    void typedCorrelationProperties() {
+        String xsd = "http://www.w3.org/2001/XMLSchema";
+        String ser = "http://schemas.microsoft.com/2003/10/Serialization/";
+        namespace.createTopic("orders");
+        namespace.createSubscription("orders", "eu");
+        ManagementResponse created = put("orders/Subscriptions/eu/Rules/typed", "<RuleDescription xmlns=\"" + SB
+                + "\" xmlns:i=\"http://www.w3.org/2001/XMLSchema-instance\"><Filter i:type=\"CorrelationFilter\">"
+                + "<Properties>"
+                + property("i", xsd, "int", "5") + property("u", xsd, "unsignedInt", "7")
+                + property("d", xsd, "decimal", "2.50") + property("t", xsd, "dateTime", "2030-01-01T10:00:00Z")
+                + property("local", xsd, "dateTime", "2030-01-01T10:00:00")
+                + property("span", xsd, "duration", "PT1M30S") + property("g", ser, "guid",
+                "00000000-0000-0000-0000-000000000001") + property("c", ser, "char", "65")
+                + "</Properties></Filter><Action i:type=\"EmptyRuleAction\"/></RuleDescription>");
+        assertEquals(201, created.status(), created.body());
+
+        Map<String, Object> stored = ((dev.sbemu.core.filter.CorrelationFilter) namespace.getRule("orders", "eu",
+                "typed").filter()).properties();
+        assertEquals(5, stored.get("i"));
+        assertEquals(7L, stored.get("u"));
+        assertEquals(new java.math.BigDecimal("2.50"), stored.get("d"));
+        assertEquals(java.time.OffsetDateTime.parse("2030-01-01T10:00:00Z"), stored.get("t"));
+        assertEquals(java.time.OffsetDateTime.parse("2030-01-01T10:00:00Z"), stored.get("local"));
+        assertEquals(java.time.Duration.ofSeconds(90), stored.get("span"));
+        assertEquals(java.util.UUID.fromString("00000000-0000-0000-0000-000000000001"), stored.get("g"));
+        assertEquals('A', stored.get("c"));
+        String body = send("GET", "orders/Subscriptions/eu/Rules/typed", Map.of(), null, null).body();
+        for (String fragment : new String[] {"d5p1:int\">5<", "d5p1:dateTime\">2030-01-01T10:00:00Z<",
+            "d5p1:duration\">PT1M30S<", "d5p1:guid\">00000000-0000-0000-0000-000000000001<", "d5p1:char\">65<",
+            "xmlns:d5p1=\"" + ser + "\""}) {
+            assertTrue(body.contains(fragment), () -> body + " lacks " + fragment);
+        }
+        assertError(put("orders/Subscriptions/eu/Rules/bad", "<RuleDescription xmlns=\"" + SB
+                + "\" xmlns:i=\"http://www.w3.org/2001/XMLSchema-instance\"><Filter i:type=\"CorrelationFilter\">"
+                + "<Properties>" + property("x", xsd, "QName", "a") + "</Properties></Filter></RuleDescription>"),
+                400, "xsi:type 'QName'");
+    }
+
     @Test
     @DisplayName("an element the service does not know is a 400 naming it, never ignored")
     void unknownElement() {

@@ -208,6 +208,16 @@ class QueueAdministrationTest extends AdminFixture {
     }
 
     @Test
+    @DisplayName("LIM-2 a queue or topic name cannot hold a 'Subscriptions' segment: that path addresses a subscription")
+    void subscriptionsSegmentRefused() {
+        assertBadRequest(() -> admin.createQueue("t/subscriptions/s"), "queue name", "Subscriptions");
+        assertBadRequest(() -> admin.createTopic("a/Subscriptions"), "topic name", "Subscriptions");
+        assertTrue(namespace.queueNames().isEmpty());
+        assertTrue(namespace.topicNames().isEmpty());
+        assertNotNull(admin.createQueue("t/subscriptionsx/s"));
+    }
+
+    @Test
     @DisplayName("LOCK-1 lock duration between 5 seconds and 5 minutes, else 400 naming the range")
     void lockDurationRange() {
         assertEquals(Duration.ofSeconds(5),

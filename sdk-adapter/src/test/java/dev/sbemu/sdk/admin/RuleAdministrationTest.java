@@ -177,14 +177,36 @@ class RuleAdministrationTest extends AdminFixture {
     }
 
     @Test
-    @DisplayName("SQL filter parameters are not emulated: 501 saying so")
+    @DisplayName("RUL-9 SQL filter and action parameters are stored, returned and used: the SDK sends them as strings")
     void parameters() {
-        SqlRuleFilter filter = new SqlRuleFilter("region = @region");
+        SqlRuleFilter filter = new SqlRuleFilter("region = @region AND size > @size");
         filter.getParameters().put("@region", "eu");
-        HttpResponseException e = assertThrows(HttpResponseException.class,
-                () -> admin.createRule("orders", "p", "eu", new CreateRuleOptions(filter)));
-        assertEquals(501, e.getResponse().getStatusCode());
-        assertTrue(e.getMessage().contains("parameters"), e.getMessage());
+        filter.getParameters().put("@size", 5);
+        SqlRuleAction action = new SqlRuleAction("SET tier = @tier");
+        action.getParameters().put("@tier", "gold");
+        admin.createRule("orders", "p", "eu", new CreateRuleOptions(filter).setAction(action));
+
+        RuleProperties back = admin.getRule("orders", "eu", "p");
+        assertEquals(Map.of("@region", "eu", "@size", "5"), ((SqlRuleFilter) back.getFilter()).getParameters());
+        assertEquals(Map.of("@tier", "gold"), ((SqlRuleAction) back.getAction()).getParameters());
+        assertEquals(Map.of("@region", "eu", "@size", "5"),
+                ((SqlFilter) namespace.getRule("orders", "eu", "p").filter()).parameters());
+
+        admin.deleteRule("orders", "eu", "$Default");
+        namespace.send("orders", Message.builder().body("o").applicationProperty("region", "eu")
+                .applicationProperty("size", "7").build());
+        namespace.send("orders", Message.builder().body("o").applicationProperty("region", "us")
+                .applicationProperty("size", "7").build());
+        assertEquals(1, active("eu"), "the filter compared with the parameters' values");
+        assertEquals("gold", namespace.receive(EntityPath.subscription("orders", "eu"),
+                dev.sbemu.core.ReceiveMode.RECEIVE_AND_DELETE, 1).get(0).message().applicationProperties().get("tier"));
+    }
+
+    @Test
+    @DisplayName("RUL-9 an expression using a parameter without a value is refused with 400 naming it")
+    void missingParameter() {
+        assertBadRequest(() -> admin.createRule("orders", "p", "eu",
+                new CreateRuleOptions(new SqlRuleFilter("region = @region"))), "@region");
     }
 
     @Test

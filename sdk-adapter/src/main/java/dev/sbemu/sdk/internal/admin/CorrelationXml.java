@@ -1,7 +1,6 @@
 package dev.sbemu.sdk.internal.admin;
 
 import dev.sbemu.core.filter.CorrelationFilter;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import org.w3c.dom.Element;
@@ -12,7 +11,6 @@ import org.w3c.dom.Element;
  * "5" only, as on the real service.
  */
 final class CorrelationXml {
-    private static final String VALUE_PREFIX = "d5p1";
     private static final Set<String> FIELDS = Set.of("CorrelationId", "MessageId", "To", "ReplyTo", "Label",
             "SessionId", "ReplyToSessionId", "ContentType", "Properties");
 
@@ -30,37 +28,8 @@ final class CorrelationXml {
         f.text("SessionId", t -> v[5] = t);
         f.text("ReplyToSessionId", t -> v[6] = t);
         f.text("ContentType", t -> v[7] = t);
-        Map<String, Object> properties = new LinkedHashMap<>();
-        Element list = f.element("Properties");
-        if (list != null) {
-            for (Element pair : Xml.children(list)) {
-                if (!Xml.is(pair, Xml.SB, "KeyValueOfstringanyType")) {
-                    throw ManagementException.badRequest("Unknown element " + Xml.name(pair)
-                            + " in CorrelationFilter.Properties.");
-                }
-                property(pair, properties);
-            }
-        }
+        Map<String, Object> properties = KeyValueXml.read(f.element("Properties"), "CorrelationFilter.Properties");
         return new CorrelationFilter(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], properties);
-    }
-
-    private static void property(Element pair, Map<String, Object> into) {
-        Element key = null;
-        Element value = null;
-        for (Element e : Xml.children(pair)) {
-            if (Xml.is(e, Xml.SB, "Key") && key == null) {
-                key = e;
-            } else if (Xml.is(e, Xml.SB, "Value") && value == null) {
-                value = e;
-            } else {
-                throw ManagementException.badRequest("Unexpected element " + Xml.name(e)
-                        + " in a CorrelationFilter property.");
-            }
-        }
-        if (key == null || key.getTextContent().isEmpty()) {
-            throw ManagementException.badRequest("A CorrelationFilter property has no Key.");
-        }
-        into.put(key.getTextContent(), value == null ? null : TypedValueXml.read(key.getTextContent(), value));
     }
 
     static void write(XmlOut out, CorrelationFilter filter) {
@@ -72,20 +41,6 @@ final class CorrelationXml {
         out.element("SessionId", filter.sessionId());
         out.element("ReplyToSessionId", filter.replyToSessionId());
         out.element("ContentType", filter.contentType());
-        out.start("Properties");
-        for (Map.Entry<String, Object> p : filter.properties().entrySet()) {
-            out.start("KeyValueOfstringanyType");
-            out.element("Key", p.getKey());
-            out.start("Value");
-            if (p.getValue() == null) {
-                out.xsiNil();
-            } else {
-                out.namespace(VALUE_PREFIX, Xml.XSD).xsiType(VALUE_PREFIX + ":" + TypedValueXml.type(p.getValue()))
-                        .text(TypedValueXml.text(p.getValue()));
-            }
-            out.end();
-            out.end();
-        }
-        out.end();
+        KeyValueXml.write(out, "Properties", filter.properties());
     }
 }

@@ -9,14 +9,14 @@ import org.w3c.dom.Element;
 /** {@code QueueDescription} to and from {@link QueueOptions}. */
 final class QueueXml {
     static final String ELEMENT = "QueueDescription";
-    private static final Set<String> WRITABLE = Set.of("LockDuration", "MaxSizeInMegabytes",
+    private static final Set<String> WRITABLE = Set.of("AuthorizationRules", "LockDuration", "MaxSizeInMegabytes",
             "RequiresDuplicateDetection", "RequiresSession", "DefaultMessageTimeToLive",
             "DeadLetteringOnMessageExpiration", "DuplicateDetectionHistoryTimeWindow", "MaxDeliveryCount",
             "EnableBatchedOperations", "Status", "ForwardTo", "UserMetadata", "AutoDeleteOnIdle",
             "EnablePartitioning", "ForwardDeadLetteredMessagesTo", "MaxMessageSizeInKilobytes", "EnableExpress");
-    /** Reported by the service, echoed back by clients on updates, ignored; authorization rules are not kept. */
+    /** Reported by the service, echoed back by clients on updates, ignored. */
     private static final Set<String> READ_ONLY = Set.of("SizeInBytes", "MessageCount", "IsAnonymousAccessible",
-            "AuthorizationRules", "CreatedAt", "UpdatedAt", "AccessedAt", "SupportOrdering", "CountDetails",
+            "CreatedAt", "UpdatedAt", "AccessedAt", "SupportOrdering", "CountDetails",
             "EntityAvailabilityStatus");
 
     private QueueXml() {
@@ -44,6 +44,7 @@ final class QueueXml {
                 ref -> b.forwardDeadLetteredMessagesTo(refs.name("ForwardDeadLetteredMessagesTo", ref)));
         f.integer("MaxMessageSizeInKilobytes", Long.MIN_VALUE, Long.MAX_VALUE,
                 kb -> b.maxMessageSizeInKilobytes(Limits.maxMessageKb(kb, tier)));
+        b.authorizationRules(AuthorizationRulesXml.read(f.element(AuthorizationRulesXml.ELEMENT)));
         Limits.express(f);
         return b.build();
     }
@@ -63,7 +64,7 @@ final class QueueXml {
         out.element("SizeInBytes", info.sizeInBytes());
         out.element("MessageCount", CountsXml.int32(info.totalMessageCount()));
         out.element("IsAnonymousAccessible", false);
-        out.start("AuthorizationRules").end();
+        AuthorizationRulesXml.write(out, o.authorizationRules());
         out.element("Status", StatusXml.write(o.status()));
         out.element("ForwardTo", refs.url(o.forwardTo()));
         out.element("UserMetadata", o.userMetadata());

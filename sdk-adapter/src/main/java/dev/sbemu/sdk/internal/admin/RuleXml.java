@@ -7,6 +7,7 @@ import dev.sbemu.core.filter.RuleFilter;
 import dev.sbemu.core.filter.SqlFilter;
 import dev.sbemu.core.filter.SqlRuleAction;
 import dev.sbemu.core.filter.TrueFilter;
+import java.util.Map;
 import java.util.Set;
 import org.w3c.dom.Element;
 
@@ -56,7 +57,10 @@ final class RuleXml {
                     + " TrueFilter or FalseFilter).");
         }
         return switch (type) {
-            case "SqlFilter" -> SqlFilter.parse(sqlExpression(filter, "SqlFilter"));
+            case "SqlFilter" -> {
+                Fields f = Fields.of(filter, SQL, SQL_IGNORED);
+                yield SqlFilter.parse(sqlExpression(f, "SqlFilter"), parameters(f, "SqlFilter"));
+            }
             case "TrueFilter" -> {
                 Fields.of(filter, SQL, SQL_IGNORED);
                 yield new TrueFilter();
@@ -78,23 +82,23 @@ final class RuleXml {
             return null;
         }
         if ("SqlRuleAction".equals(type)) {
-            return SqlRuleAction.parse(sqlExpression(action, "SqlRuleAction"));
+            Fields f = Fields.of(action, SQL, SQL_IGNORED);
+            return SqlRuleAction.parse(sqlExpression(f, "SqlRuleAction"), parameters(f, "SqlRuleAction"));
         }
         throw ManagementException.badRequest("Unknown action type '" + type + "'; expected SqlRuleAction or"
                 + " EmptyRuleAction.");
     }
 
-    private static String sqlExpression(Element element, String type) {
-        Fields f = Fields.of(element, SQL, SQL_IGNORED);
-        Element parameters = f.element("Parameters");
-        if (parameters != null && !Xml.children(parameters).isEmpty()) {
-            throw ManagementException.notImplemented(type + " parameters (@name placeholders) are not emulated;"
-                    + " write the values into the expression.");
-        }
+    /** RUL-9: the values of the {@code @name} parameters. */
+    private static Map<String, Object> parameters(Fields f, String type) {
+        return KeyValueXml.read(f.element("Parameters"), type + ".Parameters");
+    }
+
+    private static String sqlExpression(Fields f, String type) {
         String[] text = {null};
         f.text("SqlExpression", t -> text[0] = t);
         if (text[0] == null || text[0].isBlank()) {
-            throw ManagementException.badRequest("The " + type + " has an empty SqlExpression (RUL-7).");
+            throw ManagementException.badRequest("The " + type + " has an empty SqlExpression.");
         }
         return text[0];
     }
@@ -106,13 +110,13 @@ final class RuleXml {
         RuleFilter filter = rule.filter();
         if (filter instanceof SqlFilter sql) {
             out.xsiType("SqlFilter");
-            sql(out, sql.expression());
+            sql(out, sql.expression(), sql.parameters());
         } else if (filter instanceof TrueFilter) {
             out.xsiType("TrueFilter");
-            sql(out, TrueFilter.EXPRESSION);
+            sql(out, TrueFilter.EXPRESSION, Map.of());
         } else if (filter instanceof FalseFilter) {
             out.xsiType("FalseFilter");
-            sql(out, FalseFilter.EXPRESSION);
+            sql(out, FalseFilter.EXPRESSION, Map.of());
         } else if (filter instanceof CorrelationFilter correlation) {
             out.xsiType("CorrelationFilter");
             CorrelationXml.write(out, correlation);
@@ -123,15 +127,18 @@ final class RuleXml {
             out.xsiType("EmptyRuleAction");
         } else {
             out.xsiType("SqlRuleAction");
-            sql(out, rule.action().expression());
+            sql(out, rule.action().expression(), rule.action().parameters());
         }
         out.end();
         out.element("Name", rule.name());
         out.end();
     }
 
-    private static void sql(XmlOut out, String expression) {
+    private static void sql(XmlOut out, String expression, Map<String, Object> parameters) {
         out.element("SqlExpression", expression);
+        if (!parameters.isEmpty()) {
+            KeyValueXml.write(out, "Parameters", parameters);
+        }
         out.element("CompatibilityLevel", COMPATIBILITY_LEVEL);
     }
 }

@@ -9,13 +9,13 @@ import org.w3c.dom.Element;
 /** {@code TopicDescription} to and from {@link TopicOptions}. */
 final class TopicXml {
     static final String ELEMENT = "TopicDescription";
-    private static final Set<String> WRITABLE = Set.of("DefaultMessageTimeToLive", "MaxSizeInMegabytes",
+    private static final Set<String> WRITABLE = Set.of("AuthorizationRules", "DefaultMessageTimeToLive", "MaxSizeInMegabytes",
             "RequiresDuplicateDetection", "DuplicateDetectionHistoryTimeWindow", "EnableBatchedOperations",
             "Status", "SupportOrdering", "AutoDeleteOnIdle", "EnablePartitioning", "UserMetadata",
             "MaxMessageSizeInKilobytes", "EnableExpress");
-    /** Reported by the service, echoed back by clients on updates, ignored; authorization rules are not kept. */
+    /** Reported by the service, echoed back by clients on updates, ignored. */
     private static final Set<String> READ_ONLY = Set.of("SizeInBytes", "FilteringMessagesBeforePublishing",
-            "IsAnonymousAccessible", "AuthorizationRules", "CreatedAt", "UpdatedAt", "AccessedAt", "CountDetails",
+            "IsAnonymousAccessible", "CreatedAt", "UpdatedAt", "AccessedAt", "CountDetails",
             "SubscriptionCount", "EntityAvailabilityStatus", "EnableSubscriptionPartitioning");
 
     private TopicXml() {
@@ -37,6 +37,7 @@ final class TopicXml {
         f.text("UserMetadata", b::userMetadata);
         f.integer("MaxMessageSizeInKilobytes", Long.MIN_VALUE, Long.MAX_VALUE,
                 kb -> b.maxMessageSizeInKilobytes(Limits.maxMessageKb(kb, tier)));
+        b.authorizationRules(AuthorizationRulesXml.read(f.element(AuthorizationRulesXml.ELEMENT)));
         Limits.express(f);
         return b.build();
     }
@@ -52,7 +53,7 @@ final class TopicXml {
         out.element("SizeInBytes", info.sizeInBytes());
         out.element("FilteringMessagesBeforePublishing", false);
         out.element("IsAnonymousAccessible", false);
-        out.start("AuthorizationRules").end();
+        AuthorizationRulesXml.write(out, o.authorizationRules());
         out.element("Status", StatusXml.write(o.status()));
         out.element("CreatedAt", info.createdAt());
         out.element("UpdatedAt", info.updatedAt());

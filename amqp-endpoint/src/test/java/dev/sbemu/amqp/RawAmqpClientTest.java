@@ -1,0 +1,278 @@
+package dev.sbemu.amqp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.azure.core.credential.TokenRequestContext;
+import com.azure.messaging.servicebus.implementation.ServiceBusSharedKeyCredential;
+import dev.sbemu.core.BrokeredMessage;
+import dev.sbemu.core.EntityPath;
+import dev.sbemu.core.Namespace;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import org.apache.qpid.proton.Proton;
+import org.apache.qpid.proton.amqp.Symbol;
+import org.apache.qpid.proton.amqp.messaging.AmqpValue;
+import org.apache.qpid.proton.amqp.messaging.ApplicationProperties;
+import org.apache.qpid.proton.amqp.messaging.Properties;
+import org.apache.qpid.proton.amqp.messaging.Rejected;
+import org.apache.qpid.proton.amqp.messaging.Source;
+import org.apache.qpid.proton.amqp.messaging.Target;
+import org.apache.qpid.proton.amqp.transport.ErrorCondition;
+import org.apache.qpid.proton.amqp.transport.ReceiverSettleMode;
+import org.apache.qpid.proton.amqp.transport.SenderSettleMode;
+import org.apache.qpid.proton.engine.Connection;
+import org.apache.qpid.proton.engine.Delivery;
+import org.apache.qpid.proton.engine.Receiver;
+import org.apache.qpid.proton.engine.Sender;
+import org.apache.qpid.proton.engine.Session;
+import org.apache.qpid.proton.engine.Transport;
+import org.apache.qpid.proton.message.Message;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What clients other than the Java SDK put on the wire, sent frame by frame with proton-j's engine: the
+ * shapes the JavaScript SDK (rhea) uses where the Java SDK differs (see {@link NodeClientTest}).
+ */
+class RawAmqpClientTest {
+    private static final String KEY = "raw-client-key";
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+
+    private final Namespace namespace = Namespace.create();
+    private final ServiceBusEmulatorServer server = ServiceBusEmulatorServer.builder(namespace).sharedAccessKey(KEY)
+            .start();
+    private RawClient client;
+
+    @BeforeEach
+    void connect() throws IOException {
+        namespace.createQueue("raw");
+        client = new RawClient(server.port());
+    }
+
+    @AfterEach
+    void close() throws IOException {
+        if (client != null) {
+            client.close();
+        }
+        server.close();
+        namespace.close();
+    }
+
+    @Test
+    @DisplayName("AMQP-15 a $cbs reply link without a target address gets the answers addressed to its name (rhea)")
+    void replyLinkAddressedByName() throws IOException {
+        Message answer = putToken(null);
+        assertEquals(200, answer.getApplicationProperties().getValue().get("statusCode"));
+    }
+
+    @Test
+    @DisplayName("AMQP-15 a dead-letter is confirmed with a rejected outcome without an error (rhea reads one as failure)")
+    void deadLetterConfirmedWithoutError() throws IOException {
+        putToken("cbs-replies");
+        Delivery delivery = sendAndReceive("with id");
+        Rejected deadLetter = new Rejected();
+        deadLetter.setError(new ErrorCondition(Symbol.valueOf("com.microsoft:dead-letter"), null));
+        deadLetter.getError().setInfo(Map.of("DeadLetterReason", "Poison", "DeadLetterErrorDescription", "bad"));
+        delivery.disposition(deadLetter);
+        client.pump(delivery::remotelySettled, "the dead-letter's settlement");
+        Rejected confirmed = assertInstanceOf(Rejected.class, delivery.getRemoteState());
+        assertNull(confirmed.getError());
+
+        List<BrokeredMessage> dead = namespace.peek(EntityPath.queue("raw").deadLetter(), 0, 10);
+        assertEquals(1, dead.size());
+        assertEquals("Poison", dead.get(0).deadLetterReason());
+        assertEquals("bad", dead.get(0).deadLetterErrorDescription());
+    }
+
+    @Test
+    @DisplayName("AMQP-15 a message sent without a message id gets one, a GUID, as the service gives it")
+    void messageIdAssigned() throws IOException {
+        putToken("cbs-replies");
+        sendAndReceive(null);
+        Object id = client.lastMessage.getMessageId();
+        assertNotNull(id);
+        assertTrue(id.toString().matches("[0-9a-f]{32}"), "a GUID without dashes: " + id);
+        assertEquals(id.toString(), namespace.peek(EntityPath.queue("raw"), 0, 1).get(0).message().messageId());
+    }
+
+    /** Authorizes the connection for the queue; {@code replyTarget} null leaves the reply link without one. */
+    private Message putToken(String replyTarget) throws IOException {
+        String replyLink = "cbs-reply-link";
+        Sender requests = client.sender("cbs-requests", "$cbs");
+        Receiver replies = client.receiver(replyLink, "$cbs", replyTarget);
+        client.pump(() -> requests.getCredit() > 0, "credit on $cbs");
+        Message putToken = Proton.message();
+        Properties properties = new Properties();
+        properties.setMessageId("put-token-1");
+        properties.setReplyTo(replyTarget != null ? replyTarget : replyLink);
+        putToken.setProperties(properties);
+        String audience = "amqp://127.0.0.1/raw";
+        putToken.setApplicationProperties(new ApplicationProperties(Map.of("operation", "put-token",
+                "type", "servicebus.windows.net:sastoken", "name", audience)));
+        putToken.setBody(new AmqpValue(new ServiceBusSharedKeyCredential(ServiceBusEmulatorServer.KEY_NAME, KEY,
+                Duration.ofHours(1)).getToken(new TokenRequestContext().addScopes(audience)).block().getToken()));
+        client.send(requests, putToken);
+        Message answer = client.receive(replies, "the put-token answer");
+        assertEquals("put-token-1", answer.getCorrelationId());
+        return answer;
+    }
+
+    /** Sends a message with {@code messageId} (or none) to the queue and receives it in peek-lock mode. */
+    private Delivery sendAndReceive(String messageId) throws IOException {
+        Sender toQueue = client.sender("to-raw", "raw");
+        client.pump(() -> toQueue.getCredit() > 0, "credit on the queue");
+        Message message = Proton.message();
+        if (messageId != null) {
+            Properties properties = new Properties();
+            properties.setMessageId(messageId);
+            message.setProperties(properties);
+        }
+        message.setBody(new AmqpValue("body"));
+        Delivery sent = client.send(toQueue, message);
+        client.pump(() -> sent.getRemoteState() != null, "the send's outcome");
+        client.receive(client.receiver("from-raw", "raw", "from-raw"), "the message");
+        return client.lastDelivery;
+    }
+
+    /** A blocking AMQP client: proton-j's engine over a socket, pumped by the test thread. */
+    private static final class RawClient implements AutoCloseable {
+        private final Socket socket;
+        private final InputStream in;
+        private final OutputStream out;
+        private final Transport transport = Proton.transport();
+        private final Session session;
+        private final byte[] buffer = new byte[64 * 1024];
+        private long tags;
+        Delivery lastDelivery;
+        Message lastMessage;
+
+        RawClient(int port) throws IOException {
+            socket = new Socket(InetAddress.getLoopbackAddress(), port);
+            socket.setSoTimeout(100);
+            in = socket.getInputStream();
+            out = socket.getOutputStream();
+            transport.sasl().client();
+            transport.sasl().setMechanisms("ANONYMOUS");
+            Connection connection = Proton.connection();
+            connection.setContainer("raw-client");
+            connection.setHostname("127.0.0.1");
+            transport.bind(connection);
+            connection.open();
+            session = connection.session();
+            session.open();
+        }
+
+        Sender sender(String name, String address) {
+            Sender sender = session.sender(name);
+            Target target = new Target();
+            target.setAddress(address);
+            sender.setTarget(target);
+            sender.setSource(new Source());
+            sender.open();
+            return sender;
+        }
+
+        /** A peek-lock receiver on {@code address}; {@code targetAddress} may be null, as rhea leaves it. */
+        Receiver receiver(String name, String address, String targetAddress) {
+            Receiver receiver = session.receiver(name);
+            Source source = new Source();
+            source.setAddress(address);
+            receiver.setSource(source);
+            Target target = new Target();
+            target.setAddress(targetAddress);
+            receiver.setTarget(target);
+            receiver.setSenderSettleMode(SenderSettleMode.UNSETTLED);
+            receiver.setReceiverSettleMode(ReceiverSettleMode.SECOND);
+            receiver.open();
+            receiver.flow(10);
+            return receiver;
+        }
+
+        Delivery send(Sender sender, Message message) {
+            Delivery delivery = sender.delivery(Long.toString(++tags).getBytes(StandardCharsets.US_ASCII));
+            int length = message.encode(buffer, 0, buffer.length);
+            sender.send(buffer, 0, length);
+            sender.advance();
+            return delivery;
+        }
+
+        /** The next whole message on {@code receiver}, left unsettled ({@link #lastDelivery}, {@link #lastMessage}). */
+        Message receive(Receiver receiver, String what) throws IOException {
+            pump(() -> receiver.current() != null && receiver.current().isReadable()
+                    && !receiver.current().isPartial(), what);
+            Delivery delivery = receiver.current();
+            byte[] bytes = new byte[delivery.pending()];
+            receiver.recv(bytes, 0, bytes.length);
+            receiver.advance();
+            lastDelivery = delivery;
+            Message message = Proton.message();
+            message.decode(bytes, 0, bytes.length);
+            lastMessage = message;
+            return message;
+        }
+
+        /** Moves frames both ways until {@code done}; fails after {@link #WAIT}. */
+        void pump(BooleanSupplier done, String what) throws IOException {
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (true) {
+                flush();
+                if (done.getAsBoolean()) {
+                    return;
+                }
+                if (System.nanoTime() > deadline) {
+                    fail("no " + what + " within " + WAIT);
+                }
+                int read;
+                try {
+                    read = in.read(buffer);
+                } catch (SocketTimeoutException e) {
+                    continue;
+                }
+                if (read < 0) {
+                    fail("the endpoint closed the connection while waiting for " + what);
+                }
+                for (int offset = 0; offset < read; ) {
+                    ByteBuffer tail = transport.tail();
+                    int chunk = Math.min(tail.remaining(), read - offset);
+                    tail.put(buffer, offset, chunk);
+                    transport.process();
+                    offset += chunk;
+                }
+            }
+        }
+
+        private void flush() throws IOException {
+            while (transport.pending() > 0) {
+                ByteBuffer head = transport.head();
+                byte[] bytes = new byte[head.remaining()];
+                head.get(bytes);
+                out.write(bytes);
+                transport.pop(bytes.length);
+            }
+            out.flush();
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
+    }
+}

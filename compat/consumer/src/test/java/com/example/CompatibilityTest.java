@@ -1,0 +1,43 @@
+package com.example;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.azure.messaging.servicebus.ServiceBusMessage;
+import com.azure.messaging.servicebus.ServiceBusReceiverClient;
+import com.azure.messaging.servicebus.ServiceBusSenderClient;
+import com.azure.messaging.servicebus.administration.ServiceBusAdministrationClient;
+import dev.sbemu.junit.Entity;
+import dev.sbemu.junit.ServiceBusEmulator;
+import dev.sbemu.junit.config.EmulatorConfig;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a consumer's versions of the Azure SDK, Mockito, JUnit and Jackson could break: Config.json loading
+ * (Microsoft's own sample, with its Logging key), the administration client (the SDK's XML and Jackson-based
+ * serialization), sessions, and the README's "Without JUnit" code.
+ */
+@ServiceBusEmulator(config = "classpath:Config.json")
+class CompatibilityTest {
+
+    @Test
+    void configJsonAndAdministration(ServiceBusAdministrationClient admin) {
+        assertEquals(3, admin.getQueue("queue.1").getMaxDeliveryCount());
+        assertEquals(List.of(), EmulatorConfig.load("classpath:Config.json").warnings());
+    }
+
+    @Test
+    void sendAndReceive(@Entity("queue.1") ServiceBusSenderClient sender,
+                        @Entity("queue.1") ServiceBusReceiverClient receiver) {
+        sender.sendMessage(new ServiceBusMessage("hello"));
+        assertEquals("hello", receiver.receiveMessages(1, Duration.ofSeconds(5)).iterator().next()
+                .getBody().toString());
+    }
+
+    @Test
+    void withoutJUnit() {
+        assertTrue(WithoutJUnit.run().contains("SENT"));
+    }
+}

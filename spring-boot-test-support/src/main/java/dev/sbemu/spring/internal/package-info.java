@@ -1,0 +1,2 @@
+/** Internals of the Spring test support; not an API. */
+package dev.sbemu.spring.internal;
