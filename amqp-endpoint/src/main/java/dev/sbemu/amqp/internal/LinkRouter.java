@@ -100,7 +100,7 @@ final class LinkRouter {
             // $cbs reply link) is addressed by its name, which that SDK puts in its requests' reply-to.
             String target = sender.getRemoteTarget() instanceof Target t ? t.getAddress() : null;
             String replyTo = target != null ? target : sender.getName();
-            ReplyLink reply = new ReplyLink(sender, () -> replies.remove(replyTo));
+            ReplyLink reply = new ReplyLink(sender, closed -> replies.remove(replyTo, closed));
             open(sender, reply);
             replies.put(replyTo, reply);
             return;

@@ -3,6 +3,7 @@ package dev.sbemu.amqp.internal;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.Queue;
+import java.util.function.Consumer;
 import org.apache.qpid.proton.amqp.transport.SenderSettleMode;
 import org.apache.qpid.proton.engine.Delivery;
 import org.apache.qpid.proton.engine.Link;
@@ -14,11 +15,12 @@ import org.apache.qpid.proton.engine.Sender;
  */
 final class ReplyLink implements AmqpConnection.LinkBound {
     private final Sender sender;
-    private final Runnable onClosed;
+    private final Consumer<ReplyLink> onClosed;
     private final Queue<org.apache.qpid.proton.message.Message> pending = new ArrayDeque<>();
     private long tags;
 
-    ReplyLink(Sender sender, Runnable onClosed) {
+    /** @param onClosed told when this link closes (a newer link may have taken its address meanwhile) */
+    ReplyLink(Sender sender, Consumer<ReplyLink> onClosed) {
         this.sender = sender;
         this.onClosed = onClosed;
     }
@@ -51,6 +53,6 @@ final class ReplyLink implements AmqpConnection.LinkBound {
     @Override
     public void onClosed() {
         pending.clear();
-        onClosed.run();
+        onClosed.accept(this);
     }
 }
