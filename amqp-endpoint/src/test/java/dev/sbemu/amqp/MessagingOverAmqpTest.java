@@ -72,6 +72,7 @@ class MessagingOverAmqpTest extends EndpointFixture {
             assertEquals(1, got.getSequenceNumber());
             assertEquals(0, got.getDeliveryCount());
             assertEquals(START, got.getEnqueuedTime().toInstant());
+            // AMQP-17: START is the wall-clock now, so the SDK does not renew this lock back to back
             assertEquals(START.plusSeconds(60), got.getLockedUntil().toInstant());
             assertNotNull(got.getLockToken());
             receiver.complete(got);
