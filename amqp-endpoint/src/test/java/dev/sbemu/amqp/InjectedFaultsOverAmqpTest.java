@@ -2,12 +2,16 @@ package dev.sbemu.amqp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.azure.core.amqp.AmqpRetryOptions;
+import com.azure.core.amqp.exception.AmqpErrorCondition;
+import com.azure.core.amqp.exception.AmqpException;
 import com.azure.messaging.servicebus.ServiceBusException;
 import com.azure.messaging.servicebus.ServiceBusFailureReason;
 import com.azure.messaging.servicebus.ServiceBusMessage;
+import com.azure.messaging.servicebus.ServiceBusReceiverClient;
 import com.azure.messaging.servicebus.ServiceBusSenderClient;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Faults.Failure;
@@ -57,5 +61,27 @@ class InjectedFaultsOverAmqpTest extends EndpointFixture {
             assertFalse(e.isTransient());
         }
         assertEquals(1, faultEvents());
+    }
+
+    @Test
+    @DisplayName("FLT-6 over AMQP a scripted receive fault reaches the receiver, with its condition")
+    void receiveFaultReachesReceiver() {
+        namespace.createQueue("orders");
+        try (ServiceBusSenderClient sender = sender(0)) {
+            sender.sendMessage(new ServiceBusMessage("order-45"));
+        }
+        namespace.faults().on("orders").failNext(1, Operation.RECEIVE, Failure.QUOTA_EXCEEDED);
+        try (ServiceBusReceiverClient receiver = clients().receiver().queueName("orders").buildClient()) {
+            RuntimeException e = assertThrows(RuntimeException.class,
+                    () -> receiver.receiveMessages(1, Duration.ofSeconds(10)).stream().count());
+            Throwable cause = e;
+            while (cause != null && !(cause instanceof AmqpException)) {
+                cause = cause.getCause();
+            }
+            assertNotNull(cause, "an AmqpException in the causes of " + e);
+            assertEquals(AmqpErrorCondition.RESOURCE_LIMIT_EXCEEDED, ((AmqpException) cause).getErrorCondition());
+        }
+        assertEquals(1, faultEvents());
+        assertEquals(1, namespace.runtimeInfo(EntityPath.queue("orders")).activeMessageCount());
     }
 }

@@ -90,8 +90,8 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
     /**
      * Loop thread: when no pump runs and nothing taken is still on its way, sends at once what the entity has
      * ready, up to the credit, so a receive whose messages are already waiting costs no round trip through a
-     * worker thread (the pump is for waiting). A refusal is left to the pump, which meets it again and reports it.
-     * No pump can start meanwhile: only the loop thread starts one.
+     * worker thread (the pump is for waiting). A refusal ends the link with
+     * its error, as in the pump. No pump can start meanwhile: only the loop thread starts one.
      */
     private void deliverReady() {
         int want;
@@ -105,6 +105,8 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
         try {
             taken = take(want, Duration.ZERO);
         } catch (RuntimeException e) {
+            // reported as the pump reports it: a refusal may not come again (a scripted fault is used up)
+            fail(e);
             return;
         }
         if (!taken.isEmpty()) {
