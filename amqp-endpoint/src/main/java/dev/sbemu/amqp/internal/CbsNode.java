@@ -34,9 +34,7 @@ final class CbsNode implements RequestLink.Node {
 
     @Override
     public RequestLink.Response handle(Message request, DeliveryState state) {
-        Map<?, ?> properties = request.getApplicationProperties() == null ? Map.of()
-                : request.getApplicationProperties().getValue();
-        Object operation = properties.get("operation");
+        String operation = RequestLink.operation(request);
         if (!"put-token".equals(operation)) {
             return RequestLink.Response.error(new ErrorCondition(AmqpErrors.NOT_IMPLEMENTED,
                     "The $cbs operation '" + operation + "' is not supported; only put-token is."));

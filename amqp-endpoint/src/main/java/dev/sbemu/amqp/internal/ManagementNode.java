@@ -45,9 +45,7 @@ final class ManagementNode implements RequestLink.Node {
 
     @Override
     public RequestLink.Response handle(Message request, DeliveryState state) {
-        Map<?, ?> properties = request.getApplicationProperties() == null ? Map.of()
-                : request.getApplicationProperties().getValue();
-        String operation = String.valueOf(properties.get("operation"));
+        String operation = String.valueOf(RequestLink.operation(request));
         Map<?, ?> body = request.getBody() instanceof AmqpValue v && v.getValue() instanceof Map<?, ?> m ? m : Map.of();
         Transaction transaction = transaction(state);
         Namespace ns = context.namespace();

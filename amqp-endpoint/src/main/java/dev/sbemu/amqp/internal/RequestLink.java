@@ -28,6 +28,14 @@ final class RequestLink extends ReceivingLink {
         Response handle(Message request, DeliveryState state);
     }
 
+    /** The request's {@code operation} application property (both nodes dispatch on it), or null. */
+    static String operation(Message request) {
+        ApplicationProperties properties = request.getApplicationProperties();
+        Object operation = properties == null || properties.getValue() == null ? null
+                : properties.getValue().get("operation");
+        return operation == null ? null : operation.toString();
+    }
+
     /** An answer: status, description, error condition (null on success) and body. */
     record Response(int status, String description, String condition, Section body) {
         static Response ok(Section body) {
