@@ -1,23 +1,22 @@
 package dev.sbemu.junit;
 
-import static org.apiguardian.api.API.Status.EXPERIMENTAL;
-
 import dev.sbemu.core.EntityStatus;
 import java.lang.annotation.Documented;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
-import org.apiguardian.api.API;
 
 /**
  * A queue of a {@link ServiceBusEmulator}. Every attribute defaults to the real service's default; durations
  * are ISO-8601 strings such as {@code "PT30S"}, {@code "PT10M"} or {@code "P1D"}, and {@code ""} means the
  * service default. Values the real service rejects fail the test with the attribute and the allowed range.
+ *
+ * <p>Experimental since 0.1. (Unlike the other public types it carries no {@code @API} annotation: Spring reads
+ * its {@code status} attribute as a convention-based override of {@code @API.status} and warns on every test.)
  */
 @Target({})
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
-@API(status = EXPERIMENTAL, since = "0.1")
 public @interface Queue {
 
     /** The queue's name. */
