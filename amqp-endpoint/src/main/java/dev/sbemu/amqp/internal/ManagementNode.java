@@ -177,43 +177,19 @@ final class ManagementNode implements RequestLink.Node {
 
     private void updateDisposition(Map<?, ?> body, Transaction transaction) {
         String status = String.valueOf(body.get("disposition-status"));
-        Map<String, Object> modify = AmqpMessages.propertiesFromWire((Map<?, ?>) body.get("properties-to-modify"));
-        String reason = (String) body.get("deadletter-reason");
-        String description = (String) body.get("deadletter-description");
-        Namespace ns = context.namespace();
+        Settlement.Kind kind = switch (status) {
+            case "completed" -> Settlement.Kind.COMPLETE;
+            case "abandoned" -> Settlement.Kind.ABANDON;
+            case "defered", "deferred" -> Settlement.Kind.DEFER;
+            case "suspended" -> Settlement.Kind.DEAD_LETTER;
+            case "released" -> Settlement.Kind.RELEASE;
+            default -> throw new IllegalArgumentException("Unknown disposition-status '" + status + "'.");
+        };
+        Settlement settlement = new Settlement(kind,
+                AmqpMessages.propertiesFromWire((Map<?, ?>) body.get("properties-to-modify")),
+                (String) body.get("deadletter-reason"), (String) body.get("deadletter-description"));
         for (UUID token : uuids(body.get("lock-tokens"))) {
-            switch (status) {
-                case "completed" -> {
-                    if (transaction != null) {
-                        transaction.complete(entity, token);
-                    } else {
-                        ns.complete(entity, token);
-                    }
-                }
-                case "abandoned" -> {
-                    if (transaction != null) {
-                        transaction.abandon(entity, token, modify);
-                    } else {
-                        ns.abandon(entity, token, modify);
-                    }
-                }
-                case "defered", "deferred" -> {
-                    if (transaction != null) {
-                        transaction.defer(entity, token, modify);
-                    } else {
-                        ns.defer(entity, token, modify);
-                    }
-                }
-                case "suspended" -> {
-                    if (transaction != null) {
-                        transaction.deadLetter(entity, token, reason, description, modify);
-                    } else {
-                        ns.deadLetter(entity, token, reason, description, modify);
-                    }
-                }
-                case "released" -> ns.release(entity, token);
-                default -> throw new IllegalArgumentException("Unknown disposition-status '" + status + "'.");
-            }
+            settlement.apply(context.namespace(), transaction, entity, token);
         }
     }
 

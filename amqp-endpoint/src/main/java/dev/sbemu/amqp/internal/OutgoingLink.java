@@ -2,7 +2,6 @@ package dev.sbemu.amqp.internal;
 
 import dev.sbemu.core.BrokeredMessage;
 import dev.sbemu.core.EntityPath;
-import dev.sbemu.core.Namespace;
 import dev.sbemu.core.ReceiveMode;
 import dev.sbemu.core.SessionLock;
 import dev.sbemu.core.Transaction;
@@ -292,42 +291,31 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
     }
 
     private void settle(UUID lockToken, Outcome outcome, Transaction transaction) {
-        Namespace ns = context.namespace();
+        settlement(outcome).apply(context.namespace(), transaction, entity, lockToken);
+    }
+
+    /** The settlement a link outcome asks for (shared/AMQP-NOTES.md, "Settlement outcomes"). */
+    private static Settlement settlement(Outcome outcome) {
         if (outcome instanceof Accepted) {
-            if (transaction != null) {
-                transaction.complete(entity, lockToken);
-            } else {
-                ns.complete(entity, lockToken);
-            }
-        } else if (outcome instanceof Modified modified) {
+            return Settlement.of(Settlement.Kind.COMPLETE);
+        }
+        if (outcome instanceof Modified modified) {
             Map<String, Object> properties = AmqpMessages.propertiesFromWire(modified.getMessageAnnotations());
-            boolean defer = Boolean.TRUE.equals(modified.getUndeliverableHere());
-            if (transaction != null) {
-                if (defer) {
-                    transaction.defer(entity, lockToken, properties);
-                } else {
-                    transaction.abandon(entity, lockToken, properties);
-                }
-            } else if (defer) {
-                ns.defer(entity, lockToken, properties);
-            } else {
-                ns.abandon(entity, lockToken, properties);
-            }
-        } else if (outcome instanceof Rejected rejected) {
+            Settlement.Kind kind = Boolean.TRUE.equals(modified.getUndeliverableHere()) ? Settlement.Kind.DEFER
+                    : Settlement.Kind.ABANDON;
+            return new Settlement(kind, properties, null, null);
+        }
+        if (outcome instanceof Rejected rejected) {
             Map<String, Object> info = AmqpMessages.propertiesFromWire(
                     rejected.getError() == null ? null : rejected.getError().getInfo());
             String reason = (String) info.remove(BrokeredMessage.DEAD_LETTER_REASON);
             String description = (String) info.remove(BrokeredMessage.DEAD_LETTER_DESCRIPTION);
-            if (transaction != null) {
-                transaction.deadLetter(entity, lockToken, reason, description, info);
-            } else {
-                ns.deadLetter(entity, lockToken, reason, description, info);
-            }
-        } else if (outcome instanceof Released) {
-            ns.release(entity, lockToken);
-        } else {
-            throw new UnsupportedOperationException("Outcome " + outcome + " is not supported");
+            return new Settlement(Settlement.Kind.DEAD_LETTER, info, reason, description);
         }
+        if (outcome instanceof Released) {
+            return Settlement.of(Settlement.Kind.RELEASE);
+        }
+        throw new UnsupportedOperationException("Outcome " + outcome + " is not supported");
     }
 
     @Override
