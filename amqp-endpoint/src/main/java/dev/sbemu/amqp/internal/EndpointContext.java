@@ -16,6 +16,8 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.qpid.proton.amqp.Binary;
+import org.apache.qpid.proton.amqp.transaction.TransactionalState;
+import org.apache.qpid.proton.amqp.transport.DeliveryState;
 
 /**
  * What every connection of one endpoint shares: the namespace, the key tokens are checked against, the
@@ -103,8 +105,20 @@ final class EndpointContext implements AutoCloseable {
         return txnId;
     }
 
-    Transaction transaction(Binary txnId) {
-        return txnId == null ? null : transactions.get(txnId);
+    /**
+     * The transaction a delivery state joins: null for a state outside a transaction.
+     *
+     * @throws UnknownTransaction when the state names a transaction this endpoint does not hold
+     */
+    Transaction transaction(DeliveryState state) {
+        if (!(state instanceof TransactionalState transactional)) {
+            return null;
+        }
+        Transaction transaction = transactional.getTxnId() == null ? null : transactions.get(transactional.getTxnId());
+        if (transaction == null) {
+            throw new UnknownTransaction();
+        }
+        return transaction;
     }
 
     Transaction discharge(Binary txnId) {

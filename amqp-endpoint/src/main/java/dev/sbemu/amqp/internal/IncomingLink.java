@@ -29,11 +29,9 @@ final class IncomingLink extends ReceivingLink {
     DeliveryState accept(byte[] bytes, Delivery delivery) {
         try {
             List<Message> messages = Wire.messages(bytes, delivery.getMessageFormat());
-            if (delivery.getRemoteState() instanceof TransactionalState transactional) {
-                Transaction transaction = context.transaction(transactional.getTxnId());
-                if (transaction == null) {
-                    throw new UnknownTransaction();
-                }
+            Transaction transaction = context.transaction(delivery.getRemoteState());
+            if (transaction != null) {
+                TransactionalState transactional = (TransactionalState) delivery.getRemoteState();
                 transaction.send(entity, messages);
                 TransactionalState done = new TransactionalState();
                 done.setTxnId(transactional.getTxnId());

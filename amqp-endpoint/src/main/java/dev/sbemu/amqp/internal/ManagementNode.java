@@ -21,7 +21,6 @@ import java.util.Map;
 import java.util.UUID;
 import org.apache.qpid.proton.amqp.Binary;
 import org.apache.qpid.proton.amqp.messaging.AmqpValue;
-import org.apache.qpid.proton.amqp.transaction.TransactionalState;
 import org.apache.qpid.proton.amqp.transport.DeliveryState;
 import org.apache.qpid.proton.amqp.transport.ErrorCondition;
 import org.apache.qpid.proton.message.Message;
@@ -47,7 +46,7 @@ final class ManagementNode implements RequestLink.Node {
     public RequestLink.Response handle(Message request, DeliveryState state) {
         String operation = String.valueOf(RequestLink.operation(request));
         Map<?, ?> body = request.getBody() instanceof AmqpValue v && v.getValue() instanceof Map<?, ?> m ? m : Map.of();
-        Transaction transaction = transaction(state);
+        Transaction transaction = context.transaction(state);
         Namespace ns = context.namespace();
         return switch (operation) {
             case VENDOR + "renew-lock" -> {
@@ -129,17 +128,6 @@ final class ManagementNode implements RequestLink.Node {
 
     private static RequestLink.Response ok(Map<String, ?> body) {
         return RequestLink.Response.ok(new AmqpValue(body));
-    }
-
-    private Transaction transaction(DeliveryState state) {
-        if (state instanceof TransactionalState t) {
-            Transaction transaction = context.transaction(t.getTxnId());
-            if (transaction == null) {
-                throw new UnknownTransaction();
-            }
-            return transaction;
-        }
-        return null;
     }
 
     private String subscription() {

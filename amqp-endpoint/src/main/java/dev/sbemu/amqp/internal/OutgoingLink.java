@@ -264,13 +264,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
         TransactionalState transactional = remote instanceof TransactionalState t ? t : null;
         Outcome outcome = transactional != null ? transactional.getOutcome() : (Outcome) remote;
         try {
-            Transaction transaction = null;
-            if (transactional != null) {
-                transaction = context.transaction(transactional.getTxnId());
-                if (transaction == null) {
-                    throw new UnknownTransaction();
-                }
-            }
+            Transaction transaction = context.transaction(remote);
             settle(lockToken, outcome, transaction);
             // A dead-letter is confirmed by a rejected outcome without the client's error: the JavaScript SDK
             // takes any error in the settled state for a failed settlement (the Java SDK compares only the
