@@ -15,7 +15,8 @@ import java.util.List;
 
 /**
  * The management side of a namespace: queues, topics, subscriptions and rules (create, read, update,
- * delete, list) and their runtime counts. Works on the namespace's {@link EntityRegistry} under the namespace's lock.
+ * delete, list) and their runtime counts. Works on the namespace's {@link EntityRegistry} under the
+ * namespace's lock.
  */
 public final class EntityAdministration {
     private final Services services;
