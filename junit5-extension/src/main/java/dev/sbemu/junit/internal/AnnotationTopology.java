@@ -4,6 +4,14 @@ import dev.sbemu.core.Durations;
 import dev.sbemu.core.QueueOptions;
 import dev.sbemu.core.SubscriptionOptions;
 import dev.sbemu.core.TopicOptions;
+import dev.sbemu.core.config.InvalidTopologyException;
+import dev.sbemu.core.config.Origin;
+import dev.sbemu.core.config.Topology.FilterSpec;
+import dev.sbemu.core.config.Topology.QueueSpec;
+import dev.sbemu.core.config.Topology.RuleSpec;
+import dev.sbemu.core.config.Topology.SubscriptionSpec;
+import dev.sbemu.core.config.Topology.TopicSpec;
+import dev.sbemu.core.config.Topology;
 import dev.sbemu.junit.CorrelationFilter;
 import dev.sbemu.junit.Property;
 import dev.sbemu.junit.Queue;
@@ -11,12 +19,8 @@ import dev.sbemu.junit.Rule;
 import dev.sbemu.junit.ServiceBusEmulator;
 import dev.sbemu.junit.Subscription;
 import dev.sbemu.junit.Topic;
-import dev.sbemu.junit.internal.Topology.FilterSpec;
-import dev.sbemu.junit.internal.Topology.QueueSpec;
-import dev.sbemu.junit.internal.Topology.RuleSpec;
-import dev.sbemu.junit.internal.Topology.SubscriptionSpec;
-import dev.sbemu.junit.internal.Topology.TopicSpec;
 import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -168,10 +172,13 @@ public final class AnnotationTopology {
         if (text.isEmpty()) {
             return;
         }
-        Duration d = IsoDurations.parseOrNull(text);
-        if (d == null) {
+        Duration d;
+        try {
+            d = Duration.parse(text.trim());
+        } catch (DateTimeParseException e) {
             throw new InvalidTopologyException(origin.element() + "." + attribute + " = \"" + text + "\" in "
-                    + origin.declaredOn() + " is not " + IsoDurations.EXAMPLES + " (\"\" for the service default)");
+                    + origin.declaredOn() + " is not an ISO-8601 duration such as \"PT30S\", \"PT10M\", \"PT1H\" or "
+                    + "\"P1D\" (\"\" for the service default)", e);
         }
         setter.accept(Durations.isUnlimited(d) ? Durations.MAX : d);
     }

@@ -1,2 +1,2 @@
-/** Internals of the JUnit extension and the Config.json loader; not an API. */
+/** Internals of the JUnit extension; not an API. */
 package dev.sbemu.junit.internal;

@@ -1,11 +1,11 @@
 package dev.sbemu.spring.internal;
 
+import dev.sbemu.core.config.EmulatorConfig;
+import dev.sbemu.core.config.EmulatorConfigException;
+import dev.sbemu.core.config.InvalidTopologyException;
 import dev.sbemu.junit.ServiceBusEmulator;
-import dev.sbemu.junit.config.EmulatorConfigException;
-import dev.sbemu.junit.internal.ConfigLoader;
 import dev.sbemu.junit.internal.EmulatorDeclaration;
 import dev.sbemu.junit.internal.EmulatorDeclaration.Declared;
-import dev.sbemu.junit.internal.InvalidTopologyException;
 import dev.sbemu.spring.SpringServiceBusEmulator;
 import dev.sbemu.spring.SpringServiceBusEmulator.Reset;
 import java.lang.reflect.Proxy;
@@ -83,7 +83,7 @@ final class Declarations {
         }
         try {
             return EmulatorDeclaration.merge(declared,
-                    (location, on) -> ConfigLoader.load(location, on.getClassLoader()).topology());
+                    (location, on) -> EmulatorConfig.load(location, on.getClassLoader()).topology());
         } catch (InvalidTopologyException | EmulatorConfigException e) {
             throw new IllegalStateException(e.getMessage(), e);
         }
