@@ -11,7 +11,6 @@ import dev.sbemu.junit.internal.EmulatorDeclaration;
 import dev.sbemu.junit.internal.EmulatorDeclaration.Declared;
 import dev.sbemu.junit.internal.Injection;
 import dev.sbemu.junit.internal.InjectionException;
-import dev.sbemu.junit.internal.JournalReport;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
