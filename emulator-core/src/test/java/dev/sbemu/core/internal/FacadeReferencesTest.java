@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * The {@link Broker} is the messaging façade on top of {@code dev.sbemu.core.internal}: the parts
  * below it (registry, entities, stores, intakes, session tables, transactions, the façade's helpers)
  * receive {@link Services} and the {@link EntityRegistry}, never the façade (issue #15). This fails
- * when a class of the package other than the façade refers to it: in a field, constructor, method
+ * when a class of the package (or of a sub-package) other than the façade refers to it: in a field, constructor, method
  * signature, or anywhere in its compiled code (its constant pool names the class).
  */
 class FacadeReferencesTest {
@@ -74,6 +74,8 @@ class FacadeReferencesTest {
         assertTrue(classes.containsKey(Broker.class), "Broker is scanned");
         assertTrue(classes.containsKey(EntityRegistry.class), "EntityRegistry is scanned");
         assertTrue(classes.containsKey(MessageSource.class), "MessageSource is scanned");
+        assertTrue(classes.keySet().stream().anyMatch(type -> type.getPackageName().equals(PACKAGE + ".config")),
+                "the config sub-package is scanned");
         List<String> offences = new ArrayList<>();
         check(offences, Probe.class, "field broker", Probe.class.getDeclaredFields()[0].getGenericType().getTypeName());
         assertEquals(List.of(Probe.class.getName() + ": field broker"), offences);
@@ -116,7 +118,7 @@ class FacadeReferencesTest {
         return classes;
     }
 
-    /** Every class of the package in the main classes (where {@code Broker.class} was loaded from). */
+    /** Every class of the package and its sub-packages in the main classes (where {@code Broker.class} was loaded from). */
     private static Map<Class<?>, byte[]> allPackageClasses() throws IOException, URISyntaxException,
             ClassNotFoundException {
         URI facadeFile = Broker.class.getResource(Broker.class.getSimpleName() + ".class").toURI();
@@ -131,17 +133,19 @@ class FacadeReferencesTest {
         return classes;
     }
 
+    /** The classes under {@code directory}, the package's and its sub-packages' ({@code internal.config}). */
     private static void read(Path directory, Map<Class<?>, byte[]> classes) throws IOException, ClassNotFoundException {
         List<Path> files;
-        try (Stream<Path> list = Files.list(directory)) {
-            files = list.filter(p -> p.getFileName().toString().endsWith(".class")).sorted().toList();
+        try (Stream<Path> walk = Files.walk(directory)) {
+            files = walk.filter(p -> p.getFileName().toString().endsWith(".class")).sorted().toList();
         }
         for (Path file : files) {
-            String simpleName = file.getFileName().toString().replaceFirst("\\.class$", "");
-            if (simpleName.equals("package-info")) {
+            if (file.getFileName().toString().equals("package-info.class")) {
                 continue;
             }
-            Class<?> type = Class.forName(PACKAGE + "." + simpleName, false, Broker.class.getClassLoader());
+            String relative = directory.relativize(file).toString().replace(file.getFileSystem().getSeparator(), ".");
+            String name = PACKAGE + "." + relative.replaceFirst("\\.class$", "");
+            Class<?> type = Class.forName(name, false, Broker.class.getClassLoader());
             classes.put(type, Files.readAllBytes(file));
         }
     }
