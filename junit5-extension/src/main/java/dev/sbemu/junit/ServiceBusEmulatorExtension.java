@@ -10,7 +10,6 @@ import dev.sbemu.junit.internal.EmulatorDeclaration.Declared;
 import dev.sbemu.junit.internal.Injection;
 import dev.sbemu.junit.internal.InjectionException;
 import dev.sbemu.junit.internal.InvalidTopologyException;
-import dev.sbemu.junit.internal.JournalReport;
 import dev.sbemu.junit.internal.Topology;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
