@@ -3,7 +3,7 @@ package dev.sbemu.junit;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import dev.sbemu.core.Namespace;
-import dev.sbemu.junit.internal.ConfigLoader;
+import dev.sbemu.core.config.EmulatorConfig;
 import dev.sbemu.junit.internal.EmulatorDeclaration;
 import dev.sbemu.junit.internal.EmulatorDeclaration.Declared;
 import java.util.ArrayList;
@@ -53,7 +53,7 @@ public final class DeclaredNamespace {
         }
         try {
             return new DeclaredNamespace(EmulatorDeclaration.merge(declared,
-                    (location, on) -> ConfigLoader.load(location, on.getClassLoader()).topology()));
+                    (location, on) -> EmulatorConfig.load(location, on.getClassLoader()).topology()));
         } catch (RuntimeException e) {
             throw asIllegalArgument(e);
         }
