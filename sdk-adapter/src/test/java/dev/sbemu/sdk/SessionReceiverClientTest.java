@@ -147,9 +147,7 @@ class SessionReceiverClientTest {
                     ServiceBusReceiveMode.PEEK_LOCK, tryTimeout);
             ServiceBusSessionReceiverClient quick = SdkMocks.delegatingTo(ServiceBusSessionReceiverClient.class,
                     new SessionReceiverClientImpl(async, tryTimeout));
-            long started = System.nanoTime();
             IllegalStateException e = assertThrows(IllegalStateException.class, quick::acceptNextSession);
-            assertTrue(System.nanoTime() - started >= tryTimeout.toNanos());
             assertEquals("com.microsoft:timeout", e.getMessage());
             TimeoutException timeout = assertInstanceOf(TimeoutException.class, e.getCause());
             AmqpException amqp = assertInstanceOf(AmqpException.class, timeout.getCause());
