@@ -26,7 +26,7 @@ import java.util.UUID;
  * ns.receive(EntityPath.queue("orders").deadLetter(), ReceiveMode.PEEK_LOCK, 1, Duration.ZERO);
  * }</pre>
  */
-public final class Namespace implements AutoCloseable {
+public final class Namespace implements MessageOperations, AutoCloseable {
     /** Journal events kept by default. */
     public static final int DEFAULT_JOURNAL_CAPACITY = 10_000;
     /** The most messages one core peek returns. */
@@ -246,6 +246,7 @@ public final class Namespace implements AutoCloseable {
     }
 
     /** Sends messages as one batch: all are accepted or none. */
+    @Override
     public void send(String entity, List<Message> messages) {
         faults.before(Faults.Operation.SEND, EntityPath.queue(entity));
         broker.send(entity, List.copyOf(messages));
@@ -257,6 +258,7 @@ public final class Namespace implements AutoCloseable {
         return broker.schedule(entity, List.of(message), at)[0];
     }
 
+    @Override
     public long[] schedule(String entity, List<Message> messages, Instant at) {
         faults.before(Faults.Operation.SEND, EntityPath.queue(entity));
         return broker.schedule(entity, List.copyOf(messages), at);
@@ -343,6 +345,7 @@ public final class Namespace implements AutoCloseable {
     }
 
     /** @throws BrokerException.MessageLockLost when the lock expired or the message was settled (DLQ-3) */
+    @Override
     public void complete(EntityPath entity, UUID lockToken) {
         faults.before(Faults.Operation.SETTLE, entity, lockToken, null);
         broker.complete(entity, Objects.requireNonNull(lockToken, "lockToken"));
@@ -352,6 +355,7 @@ public final class Namespace implements AutoCloseable {
         abandon(entity, lockToken, Map.of());
     }
 
+    @Override
     public void abandon(EntityPath entity, UUID lockToken, Map<String, Object> propertiesToModify) {
         faults.before(Faults.Operation.SETTLE, entity, lockToken, null);
         broker.abandon(entity, Objects.requireNonNull(lockToken, "lockToken"), propertiesToModify);
@@ -369,6 +373,7 @@ public final class Namespace implements AutoCloseable {
         defer(entity, lockToken, Map.of());
     }
 
+    @Override
     public void defer(EntityPath entity, UUID lockToken, Map<String, Object> propertiesToModify) {
         faults.before(Faults.Operation.SETTLE, entity, lockToken, null);
         broker.defer(entity, Objects.requireNonNull(lockToken, "lockToken"), propertiesToModify);
@@ -379,6 +384,7 @@ public final class Namespace implements AutoCloseable {
     }
 
     /** Dead-letters a locked message with an optional reason, description and properties (DLQ-5). */
+    @Override
     public void deadLetter(EntityPath entity, UUID lockToken, String reason, String description,
                            Map<String, Object> propertiesToModify) {
         faults.before(Faults.Operation.SETTLE, entity, lockToken, null);
@@ -387,6 +393,7 @@ public final class Namespace implements AutoCloseable {
     }
 
     /** Extends the lock by the entity's lock duration from now (LOCK-1); returns the new locked-until. */
+    @Override
     public Instant renewLock(EntityPath entity, UUID lockToken) {
         faults.before(Faults.Operation.RENEW_LOCK, entity, lockToken, null);
         return broker.renewLock(entity, Objects.requireNonNull(lockToken, "lockToken"));

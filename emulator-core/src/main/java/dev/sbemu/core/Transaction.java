@@ -2,7 +2,6 @@ package dev.sbemu.core;
 
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -11,26 +10,17 @@ import java.util.UUID;
  * it times out, in virtual time, 2 minutes after its first operation. Obtain one from
  * {@link Namespace#beginTransaction()}. Thread-safe.
  */
-public interface Transaction {
+public interface Transaction extends MessageOperations {
 
     /** Identifies the transaction (the SDK's transaction id). */
     UUID id();
 
-    void send(String entity, List<Message> messages);
-
     /** Schedules messages; their sequence numbers are reserved now and valid once committed. */
+    @Override
     long[] schedule(String entity, List<Message> messages, Instant at);
 
-    void complete(EntityPath entity, UUID lockToken);
-
-    void abandon(EntityPath entity, UUID lockToken, Map<String, Object> propertiesToModify);
-
-    void defer(EntityPath entity, UUID lockToken, Map<String, Object> propertiesToModify);
-
-    void deadLetter(EntityPath entity, UUID lockToken, String reason, String description,
-                    Map<String, Object> propertiesToModify);
-
     /** Renews the lock when the transaction commits; returns the locked-until it will then have. */
+    @Override
     Instant renewLock(EntityPath entity, UUID lockToken);
 
     /**

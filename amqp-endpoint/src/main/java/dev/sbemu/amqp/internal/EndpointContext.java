@@ -1,6 +1,7 @@
 package dev.sbemu.amqp.internal;
 
 import dev.sbemu.core.EntityPath;
+import dev.sbemu.core.MessageOperations;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.SessionLock;
 import dev.sbemu.core.Transaction;
@@ -106,13 +107,14 @@ final class EndpointContext implements AutoCloseable {
     }
 
     /**
-     * The transaction a delivery state joins: null for a state outside a transaction.
+     * Where an operation whose delivery has this state takes effect: the transaction the state joins, or the
+     * namespace at once for a state outside a transaction.
      *
      * @throws UnknownTransaction when the state names a transaction this endpoint does not hold
      */
-    Transaction transaction(DeliveryState state) {
+    MessageOperations target(DeliveryState state) {
         if (!(state instanceof TransactionalState transactional)) {
-            return null;
+            return namespace();
         }
         Transaction transaction = transactional.getTxnId() == null ? null : transactions.get(transactional.getTxnId());
         if (transaction == null) {

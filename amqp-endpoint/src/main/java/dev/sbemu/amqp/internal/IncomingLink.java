@@ -1,7 +1,6 @@
 package dev.sbemu.amqp.internal;
 
 import dev.sbemu.core.Message;
-import dev.sbemu.core.Transaction;
 import java.util.List;
 import org.apache.qpid.proton.amqp.messaging.Accepted;
 import org.apache.qpid.proton.amqp.transaction.TransactionalState;
@@ -38,16 +37,13 @@ final class IncomingLink extends ReceivingLink {
     private DeliveryState send(byte[] bytes, int format, DeliveryState state) {
         try {
             List<Message> messages = Wire.messages(bytes, format);
-            Transaction transaction = context.transaction(state);
-            if (transaction != null) {
-                TransactionalState transactional = (TransactionalState) state;
-                transaction.send(entity, messages);
+            context.target(state).send(entity, messages);
+            if (state instanceof TransactionalState transactional) {
                 TransactionalState done = new TransactionalState();
                 done.setTxnId(transactional.getTxnId());
                 done.setOutcome(Accepted.getInstance());
                 return done;
             }
-            context.namespace().send(entity, messages);
             return Accepted.getInstance();
         } catch (RuntimeException e) {
             return AmqpErrors.rejected(AmqpErrors.of(e));

@@ -7,7 +7,7 @@ import dev.sbemu.core.Namespace;
 import dev.sbemu.core.ReceiveMode;
 import dev.sbemu.core.RuleDescription;
 import dev.sbemu.core.SessionLock;
-import dev.sbemu.core.Transaction;
+import dev.sbemu.core.MessageOperations;
 import dev.sbemu.sdk.wire.AmqpMessages;
 import dev.sbemu.sdk.wire.AmqpRules;
 import java.lang.reflect.Array;
@@ -46,7 +46,7 @@ final class ManagementNode implements RequestLink.Node {
     public RequestLink.Response handle(Message request, DeliveryState state) {
         String operation = String.valueOf(RequestLink.operation(request));
         Map<?, ?> body = request.getBody() instanceof AmqpValue v && v.getValue() instanceof Map<?, ?> m ? m : Map.of();
-        Transaction transaction = context.transaction(state);
+        MessageOperations target = context.target(state);
         Namespace ns = context.namespace();
         return switch (operation) {
             case VENDOR + "renew-lock" -> {
@@ -57,7 +57,7 @@ final class ManagementNode implements RequestLink.Node {
                 }
                 yield ok(Map.of("expirations", expirations));
             }
-            case VENDOR + "schedule-message" -> ok(Map.of("sequence-numbers", schedule(body, transaction)));
+            case VENDOR + "schedule-message" -> ok(Map.of("sequence-numbers", schedule(body, target)));
             case VENDOR + "cancel-scheduled-message" -> {
                 ns.cancelScheduled(entity.entityName(), longs(body.get("sequence-numbers")));
                 yield ok(Map.of());
@@ -82,7 +82,7 @@ final class ManagementNode implements RequestLink.Node {
                 yield messages(received, true);
             }
             case VENDOR + "update-disposition" -> {
-                updateDisposition(body, transaction);
+                updateDisposition(body, target);
                 yield ok(Map.of());
             }
             case VENDOR + "renew-session-lock" -> {
@@ -148,7 +148,7 @@ final class ManagementNode implements RequestLink.Node {
     }
 
     /** Boxed: proton-j cannot encode a primitive array inside a map; the peer decodes it as {@code long[]}. */
-    private Long[] schedule(Map<?, ?> body, Transaction transaction) {
+    private Long[] schedule(Map<?, ?> body, MessageOperations target) {
         List<?> entries = list(body.get("messages"));
         Long[] numbers = new Long[entries.size()];
         for (int i = 0; i < entries.size(); i++) {
@@ -157,13 +157,12 @@ final class ManagementNode implements RequestLink.Node {
                     bytes.getArrayOffset(), bytes.getArrayOffset() + bytes.getLength())));
             Instant at = message.scheduledEnqueueTime() != null ? message.scheduledEnqueueTime()
                     : context.namespace().clock().instant();
-            numbers[i] = transaction != null ? transaction.schedule(entity.entityName(), List.of(message), at)[0]
-                    : context.namespace().schedule(entity.entityName(), message, at);
+            numbers[i] = target.schedule(entity.entityName(), List.of(message), at)[0];
         }
         return numbers;
     }
 
-    private void updateDisposition(Map<?, ?> body, Transaction transaction) {
+    private void updateDisposition(Map<?, ?> body, MessageOperations target) {
         String status = String.valueOf(body.get("disposition-status"));
         Settlement.Kind kind = switch (status) {
             case "completed" -> Settlement.Kind.COMPLETE;
@@ -177,7 +176,7 @@ final class ManagementNode implements RequestLink.Node {
                 AmqpMessages.propertiesFromWire((Map<?, ?>) body.get("properties-to-modify")),
                 (String) body.get("deadletter-reason"), (String) body.get("deadletter-description"));
         for (UUID token : uuids(body.get("lock-tokens"))) {
-            settlement.apply(context.namespace(), transaction, entity, token);
+            settlement.apply(target, context.namespace(), entity, token);
         }
     }
 

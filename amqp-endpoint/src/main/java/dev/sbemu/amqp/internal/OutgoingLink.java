@@ -4,7 +4,6 @@ import dev.sbemu.core.BrokeredMessage;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.ReceiveMode;
 import dev.sbemu.core.SessionLock;
-import dev.sbemu.core.Transaction;
 import dev.sbemu.sdk.wire.AmqpMessages;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -297,15 +296,11 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
     /** Applies a settlement in the broker, in the transaction the state joins; the error, or null once applied. */
     private ErrorCondition settle(UUID lockToken, Outcome outcome, DeliveryState state) {
         try {
-            settle(lockToken, outcome, context.transaction(state));
+            settlement(outcome).apply(context.target(state), context.namespace(), entity, lockToken);
             return null;
         } catch (RuntimeException e) {
             return AmqpErrors.of(e);
         }
-    }
-
-    private void settle(UUID lockToken, Outcome outcome, Transaction transaction) {
-        settlement(outcome).apply(context.namespace(), transaction, entity, lockToken);
     }
 
     /** The settlement a link outcome asks for (shared/AMQP-NOTES.md, "Settlement outcomes"). */

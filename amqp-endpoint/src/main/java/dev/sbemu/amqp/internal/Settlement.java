@@ -1,8 +1,8 @@
 package dev.sbemu.amqp.internal;
 
 import dev.sbemu.core.EntityPath;
+import dev.sbemu.core.MessageOperations;
 import dev.sbemu.core.Namespace;
-import dev.sbemu.core.Transaction;
 import java.util.Map;
 import java.util.UUID;
 
@@ -18,23 +18,17 @@ record Settlement(Kind kind, Map<String, Object> propertiesToModify, String reas
         return new Settlement(kind, Map.of(), null, null);
     }
 
-    void apply(Namespace namespace, Transaction transaction, EntityPath entity, UUID lockToken) {
-        if (transaction == null || kind == Kind.RELEASE) {
-            switch (kind) {
-                case COMPLETE -> namespace.complete(entity, lockToken);
-                case ABANDON -> namespace.abandon(entity, lockToken, propertiesToModify);
-                case DEFER -> namespace.defer(entity, lockToken, propertiesToModify);
-                case DEAD_LETTER -> namespace.deadLetter(entity, lockToken, reason, description, propertiesToModify);
-                case RELEASE -> namespace.release(entity, lockToken);
-            }
-            return;
-        }
+    /**
+     * Applies the settlement to {@code target} (the namespace, or the transaction the settlement joins); a release
+     * goes to {@code namespace}, outside any transaction.
+     */
+    void apply(MessageOperations target, Namespace namespace, EntityPath entity, UUID lockToken) {
         switch (kind) {
-            case COMPLETE -> transaction.complete(entity, lockToken);
-            case ABANDON -> transaction.abandon(entity, lockToken, propertiesToModify);
-            case DEFER -> transaction.defer(entity, lockToken, propertiesToModify);
-            case DEAD_LETTER -> transaction.deadLetter(entity, lockToken, reason, description, propertiesToModify);
-            case RELEASE -> throw new IllegalStateException("a release is applied outside the transaction");
+            case COMPLETE -> target.complete(entity, lockToken);
+            case ABANDON -> target.abandon(entity, lockToken, propertiesToModify);
+            case DEFER -> target.defer(entity, lockToken, propertiesToModify);
+            case DEAD_LETTER -> target.deadLetter(entity, lockToken, reason, description, propertiesToModify);
+            case RELEASE -> namespace.release(entity, lockToken);
         }
     }
 }

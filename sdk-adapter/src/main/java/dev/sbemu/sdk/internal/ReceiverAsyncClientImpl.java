@@ -11,7 +11,7 @@ import com.azure.messaging.servicebus.models.ServiceBusReceiveMode;
 import dev.sbemu.core.BrokeredMessage;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.ReceiveMode;
-import dev.sbemu.core.Transaction;
+import dev.sbemu.core.MessageOperations;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -172,7 +172,7 @@ public final class ReceiverAsyncClientImpl {
                 throw new UnsupportedOperationException("This operation is not supported for peeked "
                         + "messages. Only messages received using receiveMessages() in PEEK_LOCK mode can be settled.");
             }
-            Transaction target = transactions.target(contextOrNull);
+            MessageOperations target = transactions.target(contextOrNull);
             UUID lockToken = UUID.fromString(message.getLockToken());
             EntityPath entity = binding.entity();
             switch (disposition) {

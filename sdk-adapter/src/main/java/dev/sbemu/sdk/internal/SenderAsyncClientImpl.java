@@ -8,7 +8,7 @@ import com.azure.messaging.servicebus.models.CreateMessageBatchOptions;
 import dev.sbemu.core.BrokerException;
 import dev.sbemu.core.Message;
 import dev.sbemu.core.Namespace;
-import dev.sbemu.core.Transaction;
+import dev.sbemu.core.MessageOperations;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -70,7 +70,7 @@ public final class SenderAsyncClientImpl {
         return calls.callWithoutClosedCheck(ServiceBusErrorSource.SEND, () -> {
             requireNonNull(message, "'message' cannot be null.");
             calls.checkOpen("sendMessage");
-            Transaction target = transactions.target(contextOrNull);
+            MessageOperations target = transactions.target(contextOrNull);
             ServiceBusMessageBatch batch = newBatch(linkSize);
             if (batch.tryAddMessage(message)) {
                 send(batch, target);
@@ -92,7 +92,7 @@ public final class SenderAsyncClientImpl {
     /** As the SDK: fills batches of the link's size one after the other; each batch is one send. */
     private Mono<Void> sendAll(Iterable<ServiceBusMessage> messages, ServiceBusTransactionContext contextOrNull) {
         return calls.callWithoutClosedCheck(ServiceBusErrorSource.SEND, () -> {
-            Transaction target = transactions.target(contextOrNull);
+            MessageOperations target = transactions.target(contextOrNull);
             requireNonNull(messages, "'messages' cannot be null.");
             Iterator<ServiceBusMessage> it = messages.iterator();
             if (!it.hasNext()) {
@@ -138,7 +138,7 @@ public final class SenderAsyncClientImpl {
         });
     }
 
-    private void send(ServiceBusMessageBatch batch, Transaction target) {
+    private void send(ServiceBusMessageBatch batch, MessageOperations target) {
         List<ServiceBusMessage> messages = SdkAccess.batchMessages(batch);
         if (messages.isEmpty()) {
             return;
@@ -182,7 +182,7 @@ public final class SenderAsyncClientImpl {
     private Mono<Long> scheduleOne(ServiceBusMessage message, OffsetDateTime scheduledEnqueueTime,
                                    ServiceBusTransactionContext contextOrNull) {
         return calls.callWithoutClosedCheck(ServiceBusErrorSource.SEND, () -> {
-            Transaction target = transactions.target(contextOrNull);
+            MessageOperations target = transactions.target(contextOrNull);
             calls.checkOpen("scheduleMessage");
             requireNonNull(message, "'message' cannot be null.");
             requireNonNull(scheduledEnqueueTime, "'scheduledEnqueueTime' cannot be null.");
@@ -202,7 +202,7 @@ public final class SenderAsyncClientImpl {
         return calls.callMany("scheduleMessages", ServiceBusErrorSource.SEND, () -> {
             requireNonNull(messages, "'messages' cannot be null.");
             requireNonNull(scheduledEnqueueTime, "'scheduledEnqueueTime' cannot be null.");
-            Transaction target = transactions.target(
+            MessageOperations target = transactions.target(
                     transactionContext == null || transactionContext.getTransactionId() == null ? null : transactionContext);
             ServiceBusMessageBatch batch = newBatch(linkSize);
             int index = 0;

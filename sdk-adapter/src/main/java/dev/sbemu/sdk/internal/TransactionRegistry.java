@@ -3,13 +3,10 @@ package dev.sbemu.sdk.internal;
 import com.azure.messaging.servicebus.ServiceBusErrorSource;
 import com.azure.messaging.servicebus.ServiceBusTransactionContext;
 import dev.sbemu.core.BrokerException;
-import dev.sbemu.core.EntityPath;
-import dev.sbemu.core.Message;
+import dev.sbemu.core.MessageOperations;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.Transaction;
 import java.nio.ByteBuffer;
-import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,23 +21,21 @@ import reactor.core.publisher.Mono;
  * whose transaction was committed or rolled back, is refused as the service refuses an unknown transaction id.
  */
 public final class TransactionRegistry {
-    private final Transaction direct;
     private final Namespace namespace;
     private final Map<UUID, Transaction> open = new ConcurrentHashMap<>();
 
     public TransactionRegistry(Namespace namespace) {
         this.namespace = namespace;
-        this.direct = new Direct(namespace);
     }
 
     /**
-     * Where a send, schedule or settlement takes effect: for a null context, at once on the namespace (through a
-     * {@link Transaction} whose operations do not wait for a commit); else in the context's open transaction.
+     * Where a send, schedule or settlement takes effect: for a null context, at once on the namespace; else in the
+     * context's open transaction.
      *
      * @throws BrokerException.TransactionFailed when the context names no open transaction
      */
-    Transaction target(ServiceBusTransactionContext contextOrNull) {
-        return contextOrNull == null ? direct : get(contextOrNull);
+    MessageOperations target(ServiceBusTransactionContext contextOrNull) {
+        return contextOrNull == null ? namespace : get(contextOrNull);
     }
 
     /** The SDK's eager checks of a transaction context argument (null when it passes). */
@@ -120,62 +115,5 @@ public final class TransactionRegistry {
             return null;
         }
         return new UUID(id.getLong(id.position()), id.getLong(id.position() + 8));
-    }
-
-    /**
-     * No transaction: each operation takes effect on the namespace at once. It has nothing to commit or roll
-     * back, and no id: those are never asked of it (only {@link #target} hands it out).
-     */
-    private record Direct(Namespace namespace) implements Transaction {
-        @Override
-        public UUID id() {
-            throw new IllegalStateException("operations outside a transaction have no transaction id");
-        }
-
-        @Override
-        public void send(String entity, List<Message> messages) {
-            namespace.send(entity, messages);
-        }
-
-        @Override
-        public long[] schedule(String entity, List<Message> messages, Instant at) {
-            return namespace.schedule(entity, messages, at);
-        }
-
-        @Override
-        public void complete(EntityPath entity, UUID lockToken) {
-            namespace.complete(entity, lockToken);
-        }
-
-        @Override
-        public void abandon(EntityPath entity, UUID lockToken, Map<String, Object> propertiesToModify) {
-            namespace.abandon(entity, lockToken, propertiesToModify);
-        }
-
-        @Override
-        public void defer(EntityPath entity, UUID lockToken, Map<String, Object> propertiesToModify) {
-            namespace.defer(entity, lockToken, propertiesToModify);
-        }
-
-        @Override
-        public void deadLetter(EntityPath entity, UUID lockToken, String reason, String description,
-                               Map<String, Object> propertiesToModify) {
-            namespace.deadLetter(entity, lockToken, reason, description, propertiesToModify);
-        }
-
-        @Override
-        public Instant renewLock(EntityPath entity, UUID lockToken) {
-            return namespace.renewLock(entity, lockToken);
-        }
-
-        @Override
-        public void commit() {
-            throw new IllegalStateException("operations outside a transaction have nothing to commit");
-        }
-
-        @Override
-        public void rollback() {
-            throw new IllegalStateException("operations outside a transaction have nothing to roll back");
-        }
     }
 }
