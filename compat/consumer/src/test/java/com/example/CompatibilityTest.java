@@ -7,9 +7,9 @@ import com.azure.messaging.servicebus.ServiceBusMessage;
 import com.azure.messaging.servicebus.ServiceBusReceiverClient;
 import com.azure.messaging.servicebus.ServiceBusSenderClient;
 import com.azure.messaging.servicebus.administration.ServiceBusAdministrationClient;
+import dev.sbemu.core.config.EmulatorConfig;
 import dev.sbemu.junit.Entity;
 import dev.sbemu.junit.ServiceBusEmulator;
-import dev.sbemu.junit.config.EmulatorConfig;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -26,6 +26,7 @@ class CompatibilityTest {
     void configJsonAndAdministration(ServiceBusAdministrationClient admin) {
         assertEquals(3, admin.getQueue("queue.1").getMaxDeliveryCount());
         assertEquals(List.of(), EmulatorConfig.load("classpath:Config.json").warnings());
+        assertEquals(3, ConfigWithoutJUnit.run());
     }
 
     @Test

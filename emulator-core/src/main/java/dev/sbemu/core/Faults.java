@@ -202,6 +202,20 @@ public final class Faults {
         }
     }
 
+    /**
+     * Whether a delay is scripted now ({@link Target#delayNext}, {@link Target#delayNextInRealTime}): for a transport
+     * that runs broker calls on its I/O thread, which must then run them elsewhere, since a delay holds the calling
+     * thread. Lock-free; a script withdrawn or used up makes it false again.
+     */
+    public boolean delaysScripted() {
+        for (Rule rule : rules) {
+            if (rule.failure == null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Withdraws every script; operations held by a delay go on now. */
     public void clear() {
         List<Rule> cleared;

@@ -106,6 +106,23 @@ class FaultsTest {
     }
 
     @Test
+    @DisplayName("FLT-1 delaysScripted tells whether a delay is scripted; failures do not count, a used-up delay ends it")
+    void delaysScripted() {
+        Namespace ns = namespace();
+        ns.createQueue("q");
+        ns.faults().on("q").failNext(1, SEND, SERVICE_BUSY);
+        assertFalse(ns.faults().delaysScripted());
+        Faults.Script delay = ns.faults().on("q").delayNext(1, RECEIVE, java.time.Duration.ZERO);
+        assertTrue(ns.faults().delaysScripted());
+        delay.cancel();
+        assertFalse(ns.faults().delaysScripted());
+        ns.faults().on("q").delayNextInRealTime(1, SEND, java.time.Duration.ZERO);
+        assertTrue(ns.faults().delaysScripted());
+        ns.faults().clear();
+        assertFalse(ns.faults().delaysScripted());
+    }
+
+    @Test
     @DisplayName("FLT-1 a virtual-time delay holds the operation until the clock has moved past it")
     void virtualDelayWaitsForTheClock() throws Exception {
         Namespace ns = namespace();

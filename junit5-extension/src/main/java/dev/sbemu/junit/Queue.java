@@ -7,9 +7,14 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * A queue of a {@link ServiceBusEmulator}. Every attribute defaults to the real service's default; durations
- * are ISO-8601 strings such as {@code "PT30S"}, {@code "PT10M"} or {@code "P1D"}, and {@code ""} means the
- * service default. Values the real service rejects fail the test with the attribute and the allowed range.
+ * A queue of a {@link ServiceBusEmulator}.
+ *
+ * <p>An attribute left out takes the real service's default, which {@link dev.sbemu.core.QueueOptions}'s builder
+ * holds (the annotation repeats none). Text attributes left out are {@code ""}; durations are ISO-8601 strings such
+ * as {@code "PT30S"}, {@code "PT10M"} or {@code "P1D"}; the other attributes that are not text are arrays only so
+ * that "left out" (their default, {@code {}}) differs from every value: write one value, as in {@code
+ * maxDeliveryCount = 3} or {@code requiresSession = true}. Values the real service rejects fail the test with the
+ * attribute and the allowed range.
  *
  * <p>Experimental since 0.1. (Unlike the other public types it carries no {@code @API} annotation: Spring reads
  * its {@code status} attribute as a convention-based override of {@code @API.status} and warns on every test.)
@@ -25,23 +30,23 @@ public @interface Queue {
     /** How long a peek-lock receive locks a message: {@code PT5S} to {@code PT5M}; default {@code PT1M}. */
     String lockDuration() default "";
 
-    /** Deliveries before a message is dead-lettered: at least 1. */
-    int maxDeliveryCount() default 10;
+    /** Deliveries before a message is dead-lettered: at least 1; default 10. */
+    int[] maxDeliveryCount() default {};
 
     /** The default and the cap of message time-to-live; default never. */
     String defaultMessageTimeToLive() default "";
 
     /** Whether expired messages go to the dead-letter queue instead of being dropped. */
-    boolean deadLetteringOnMessageExpiration() default false;
+    boolean[] deadLetteringOnMessageExpiration() default {};
 
     /** Idle time after which the queue is deleted: at least {@code PT5M}; default never. */
     String autoDeleteOnIdle() default "";
 
     /** Whether the queue is session-enabled. */
-    boolean requiresSession() default false;
+    boolean[] requiresSession() default {};
 
     /** Whether duplicate detection is on. */
-    boolean requiresDuplicateDetection() default false;
+    boolean[] requiresDuplicateDetection() default {};
 
     /** The duplicate detection window: {@code PT20S} to {@code P7D}; default {@code PT1M}. */
     String duplicateDetectionHistoryTimeWindow() default "";
@@ -52,20 +57,20 @@ public @interface Queue {
     /** The queue or topic dead-lettered messages are forwarded to; {@code ""} for none. */
     String forwardDeadLetteredMessagesTo() default "";
 
-    /** The queue's capacity in megabytes. */
-    long maxSizeInMegabytes() default 1024;
+    /** The queue's capacity in megabytes; default 1024. */
+    long[] maxSizeInMegabytes() default {};
 
-    /** The queue's status. */
-    EntityStatus status() default EntityStatus.ACTIVE;
+    /** The queue's status; default active. */
+    EntityStatus[] status() default {};
 
     /** Whether the queue is partitioned. */
-    boolean enablePartitioning() default false;
+    boolean[] enablePartitioning() default {};
 
-    /** Stored only. */
-    boolean enableBatchedOperations() default true;
+    /** Stored only; default true. */
+    boolean[] enableBatchedOperations() default {};
 
-    /** The largest message on a Premium namespace, 1024 to 102400; 0 (the default) for the tier's default. */
-    long maxMessageSizeInKilobytes() default 0;
+    /** The largest message on a Premium namespace, 1024 to 102400; default the tier's. */
+    long[] maxMessageSizeInKilobytes() default {};
 
     /** Free text, stored only; {@code ""} for none. */
     String userMetadata() default "";

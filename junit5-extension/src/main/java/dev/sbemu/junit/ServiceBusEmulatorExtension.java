@@ -1,17 +1,16 @@
 package dev.sbemu.junit;
 
+import dev.sbemu.core.config.EmulatorConfig;
+import dev.sbemu.core.config.EmulatorConfigException;
+import dev.sbemu.core.config.InvalidTopologyException;
+import dev.sbemu.core.config.Topology;
 import dev.sbemu.junit.ServiceBusEmulator.Lifecycle;
-import dev.sbemu.junit.config.EmulatorConfigException;
 import dev.sbemu.junit.internal.ClientMode;
-import dev.sbemu.junit.internal.ConfigLoader;
 import dev.sbemu.junit.internal.EmulatedNamespace;
 import dev.sbemu.junit.internal.EmulatorDeclaration;
 import dev.sbemu.junit.internal.EmulatorDeclaration.Declared;
 import dev.sbemu.junit.internal.Injection;
 import dev.sbemu.junit.internal.InjectionException;
-import dev.sbemu.junit.internal.InvalidTopologyException;
-import dev.sbemu.junit.internal.JournalReport;
-import dev.sbemu.junit.internal.Topology;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
@@ -238,7 +237,7 @@ final class ServiceBusEmulatorExtension implements BeforeAllCallback, BeforeEach
     private static Topology config(ExtensionContext context, String location, Class<?> declaredOn) {
         ConfigKey key = new ConfigKey(location, declaredOn.getClassLoader());
         return context.getRoot().getStore(STORE).getOrComputeIfAbsent(key,
-                k -> ConfigLoader.load(location, k.loader()), ConfigLoader.Loaded.class).topology();
+                k -> EmulatorConfig.load(location, k.loader()), EmulatorConfig.class).topology();
     }
 
     private static void configurationErrors(Runnable action) {

@@ -7,8 +7,14 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * A topic of a {@link ServiceBusEmulator}, with its subscriptions. Every attribute defaults to the real
- * service's default; durations are ISO-8601 strings, {@code ""} meaning the service default.
+ * A topic of a {@link ServiceBusEmulator}, with its subscriptions.
+ *
+ * <p>An attribute left out takes the real service's default, which {@link dev.sbemu.core.TopicOptions}'s builder
+ * holds (the annotation repeats none). Text attributes left out are {@code ""}; durations are ISO-8601 strings such
+ * as {@code "PT30S"}, {@code "PT10M"} or {@code "P1D"}; the other attributes that are not text are arrays only so
+ * that "left out" (their default, {@code {}}) differs from every value: write one value, as in {@code
+ * maxDeliveryCount = 3} or {@code requiresSession = true}. Values the real service rejects fail the test with the
+ * attribute and the allowed range.
  *
  * <p>Experimental since 0.1. (Unlike the other public types it carries no {@code @API} annotation: Spring reads
  * its {@code status} attribute as a convention-based override of {@code @API.status} and warns on every test.)
@@ -31,28 +37,28 @@ public @interface Topic {
     String autoDeleteOnIdle() default "";
 
     /** Whether duplicate detection is on. */
-    boolean requiresDuplicateDetection() default false;
+    boolean[] requiresDuplicateDetection() default {};
 
     /** The duplicate detection window: {@code PT20S} to {@code P7D}; default {@code PT1M}. */
     String duplicateDetectionHistoryTimeWindow() default "";
 
-    /** The topic's capacity in megabytes. */
-    long maxSizeInMegabytes() default 1024;
+    /** The topic's capacity in megabytes; default 1024. */
+    long[] maxSizeInMegabytes() default {};
 
-    /** The topic's status. */
-    EntityStatus status() default EntityStatus.ACTIVE;
+    /** The topic's status; default active. */
+    EntityStatus[] status() default {};
 
     /** Whether the topic is partitioned. */
-    boolean enablePartitioning() default false;
+    boolean[] enablePartitioning() default {};
+
+    /** Stored only; default true. */
+    boolean[] enableBatchedOperations() default {};
 
     /** Stored only. */
-    boolean enableBatchedOperations() default true;
+    boolean[] supportOrdering() default {};
 
-    /** Stored only. */
-    boolean supportOrdering() default false;
-
-    /** The largest message on a Premium namespace, 1024 to 102400; 0 (the default) for the tier's default. */
-    long maxMessageSizeInKilobytes() default 0;
+    /** The largest message on a Premium namespace, 1024 to 102400; default the tier's. */
+    long[] maxMessageSizeInKilobytes() default {};
 
     /** Free text, stored only; {@code ""} for none. */
     String userMetadata() default "";

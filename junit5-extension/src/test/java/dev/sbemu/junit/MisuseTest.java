@@ -105,6 +105,14 @@ class MisuseTest {
     }
 
     @Test
+    @DisplayName("an attribute given two values names it and asks for one")
+    void twoValues() {
+        assertConfigurationError(MisuseFixtures.TwoValues.class, "@Subscription(name = \"audit\") of @Topic(name = "
+                + "\"events\").requiresSession = {true, false} in @ServiceBusEmulator on " + FIXTURES + "TwoValues has 2 "
+                + "values: give one, or none for the service default");
+    }
+
+    @Test
     @DisplayName("a value the service rejects names the property, the value and the allowed range")
     void rejectedByTheCore() {
         assertConfigurationError(MisuseFixtures.RejectedLockDuration.class, "@Queue(name = \"orders\").lockDuration "

@@ -193,6 +193,29 @@ public final class EmulatorClients implements AutoCloseable {
         return track(SdkMocks.delegatingTo(ServiceBusSessionReceiverAsyncClient.class, async), async::close);
     }
 
+    /**
+     * A receiver of the next available session of a session-enabled queue or subscription, accepted when the
+     * receiver is first used rather than now: a test can take it before it has sent anything, where
+     * {@code sessionReceiver(entity, mode).acceptNextSession()} would wait the SDK's minute for a session that
+     * cannot come yet. Closing it releases the session it accepted, if any.
+     */
+    public ServiceBusReceiverClient nextSessionReceiver(EntityPath entity, ServiceBusReceiveMode mode) {
+        ServiceBusSessionReceiverClient sessions = sessionReceiver(entity, mode);
+        return track(SdkMocks.lazy(ServiceBusReceiverClient.class, sessions::acceptNextSession,
+                nextSessionDescription(ServiceBusReceiverClient.class, entity)));
+    }
+
+    /** The async form of {@link #nextSessionReceiver}: the session is accepted on the receiver's first call. */
+    public ServiceBusReceiverAsyncClient nextSessionReceiverAsync(EntityPath entity, ServiceBusReceiveMode mode) {
+        ServiceBusSessionReceiverAsyncClient sessions = sessionReceiverAsync(entity, mode);
+        return track(SdkMocks.lazy(ServiceBusReceiverAsyncClient.class, () -> sessions.acceptNextSession().block(),
+                nextSessionDescription(ServiceBusReceiverAsyncClient.class, entity)));
+    }
+
+    private static String nextSessionDescription(Class<?> type, EntityPath entity) {
+        return type.getSimpleName() + "[emulated, " + entity + ", the next available session, accepted on first use]";
+    }
+
     private SessionReceiverAsyncClientImpl newSessionReceiver(EntityPath entity, ServiceBusReceiveMode mode) {
         Objects.requireNonNull(entity, "entity");
         Objects.requireNonNull(mode, "mode");

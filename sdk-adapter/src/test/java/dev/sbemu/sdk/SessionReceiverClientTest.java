@@ -104,6 +104,24 @@ class SessionReceiverClientTest {
     }
 
     @Test
+    @DisplayName("SES-2 nextSessionReceiver accepts the next available session on first use, not when it is made")
+    void nextSessionReceiverAcceptsOnFirstUse() {
+        ServiceBusReceiverClient next = clients.nextSessionReceiver(EntityPath.queue("sq"),
+                ServiceBusReceiveMode.PEEK_LOCK); // nothing sent yet: accepting now would wait for a session
+        assertEquals("ServiceBusReceiverClient[emulated, sq, the next available session, accepted on first use]",
+                next.toString());
+        send("B", "b1");
+        send("A", "a1");
+        assertEquals("B", next.getSessionId());
+        assertEquals(List.of("b1"), bodies(receive(next, 10)));
+        ServiceBusReceiverClient other = sessions.acceptNextSession();
+        assertEquals("A", other.getSessionId(), "B is held by the first receiver");
+        next.close();
+        assertEquals("B", clients.sessionReceiver(EntityPath.queue("sq"), ServiceBusReceiveMode.PEEK_LOCK)
+                .acceptSession("B").getSessionId(), "closing the receiver released its session");
+    }
+
+    @Test
     @DisplayName("SES-2 acceptSession of a session held by another receiver fails with session-cannot-be-locked")
     void namedSessionHeld() {
         ServiceBusReceiverClient first = sessions.acceptSession("X"); // a named session can be empty

@@ -13,25 +13,34 @@ import org.apache.qpid.proton.engine.Receiver;
  * A client's sender to a queue or topic: each delivery (one message, or a batch envelope) is sent to the
  * entity as one all-or-nothing send, in the delivery's transaction if it has one, and answered with
  * Accepted or Rejected with the broker's error. A message with a future scheduled enqueue time is
- * scheduled (SCH-1).
+ * scheduled (SCH-1). The send runs through {@link HeldCalls}: off the loop thread while a delay is scripted.
  */
 final class IncomingLink extends ReceivingLink {
     private final EndpointContext context;
     private final String entity;
+    private final HeldCalls calls;
 
-    IncomingLink(EndpointContext context, Receiver receiver, String entity) {
+    IncomingLink(EndpointContext context, Receiver receiver, String entity, HeldCalls calls) {
         super(receiver);
         this.context = context;
         this.entity = entity;
+        this.calls = calls;
     }
 
     @Override
     DeliveryState accept(byte[] bytes, Delivery delivery) {
+        int format = delivery.getMessageFormat();
+        DeliveryState state = delivery.getRemoteState();
+        calls.run(() -> send(bytes, format, state), outcome -> settle(delivery, outcome));
+        return null;
+    }
+
+    private DeliveryState send(byte[] bytes, int format, DeliveryState state) {
         try {
-            List<Message> messages = Wire.messages(bytes, delivery.getMessageFormat());
-            Transaction transaction = context.transaction(delivery.getRemoteState());
+            List<Message> messages = Wire.messages(bytes, format);
+            Transaction transaction = context.transaction(state);
             if (transaction != null) {
-                TransactionalState transactional = (TransactionalState) delivery.getRemoteState();
+                TransactionalState transactional = (TransactionalState) state;
                 transaction.send(entity, messages);
                 TransactionalState done = new TransactionalState();
                 done.setTxnId(transactional.getTxnId());

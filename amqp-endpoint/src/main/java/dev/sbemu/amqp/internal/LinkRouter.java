@@ -69,7 +69,7 @@ final class LinkRouter {
         }
         String address = receiver.getRemoteTarget() instanceof Target t ? EntityAddress.strip(t.getAddress()) : "";
         if (CBS.equalsIgnoreCase(address)) {
-            open(receiver, new RequestLink(receiver, new CbsNode(context, connection), this));
+            open(receiver, new RequestLink(receiver, new CbsNode(context, connection), this, null));
             return;
         }
         if (!authorized(receiver)) {
@@ -78,7 +78,8 @@ final class LinkRouter {
         if (address.toLowerCase(Locale.ROOT).endsWith(MANAGEMENT)) {
             EntityPath entity = EntityAddress.parse(address.substring(0, address.length() - MANAGEMENT.length()));
             if (exists(entity, receiver)) {
-                open(receiver, new RequestLink(receiver, new ManagementNode(context, entity), this));
+                open(receiver, new RequestLink(receiver, new ManagementNode(context, entity), this,
+                        new HeldCalls(context, connection.loop())));
             }
             return;
         }
@@ -88,7 +89,7 @@ final class LinkRouter {
             return;
         }
         receiver.setMaxMessageSize(UnsignedLong.valueOf(maxMessageSize(address)));
-        open(receiver, new IncomingLink(context, receiver, address));
+        open(receiver, new IncomingLink(context, receiver, address, new HeldCalls(context, connection.loop())));
     }
 
     private void attachOutgoing(Sender sender) {

@@ -41,12 +41,17 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
     /** How long the pump waits in the broker at one go; a credit change or close interrupts it sooner. */
     private static final Duration PUMP_WAIT = Duration.ofSeconds(30);
 
+    /** A delivery's context while the client's settlement of it is being applied (otherwise its lock token). */
+    private static final Object SETTLING = new Object();
+
     private final EndpointContext context;
     private final AmqpConnection connection;
     private final Sender sender;
     private final EntityPath entity;
     private final ReceiveMode mode;
     private final SessionLock session;
+    /** The client's settlements, which a scripted delay may hold off the loop thread. */
+    private final HeldCalls settlements;
     // credit (the link's, as of the loop's last look) and outstanding (taken from the broker, not yet on the
     // wire) change together under this object's lock, so the pump never asks for more than the link can take.
     private int credit;
@@ -65,6 +70,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
         this.entity = entity;
         this.mode = mode;
         this.session = session;
+        this.settlements = new HeldCalls(context, connection.loop());
         context.opened(this);
     }
 
@@ -254,7 +260,10 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
             return;
         }
         DeliveryState remote = delivery.getRemoteState();
-        UUID lockToken = (UUID) delivery.getContext();
+        if (delivery.getContext() == SETTLING) {
+            return;     // its settlement is out; the result settles the delivery
+        }
+        UUID lockToken = delivery.getContext() instanceof UUID token ? token : null;
         if (remote == null || lockToken == null) {
             if (delivery.remotelySettled()) {
                 delivery.settle();
@@ -263,25 +272,36 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
         }
         TransactionalState transactional = remote instanceof TransactionalState t ? t : null;
         Outcome outcome = transactional != null ? transactional.getOutcome() : (Outcome) remote;
-        try {
-            Transaction transaction = context.transaction(remote);
-            settle(lockToken, outcome, transaction);
-            // A dead-letter is confirmed by a rejected outcome without the client's error: the JavaScript SDK
-            // takes any error in the settled state for a failed settlement (the Java SDK compares only the
-            // outcome's type).
-            Outcome applied = outcome instanceof Rejected ? new Rejected() : outcome;
-            if (transactional != null) {
-                TransactionalState done = new TransactionalState();
-                done.setTxnId(transactional.getTxnId());
-                done.setOutcome(applied);
-                delivery.disposition(done);
+        delivery.setContext(SETTLING);
+        settlements.run(() -> settle(lockToken, outcome, remote), failure -> {
+            if (failure != null) {
+                delivery.disposition(AmqpErrors.rejected(failure));
             } else {
-                delivery.disposition((DeliveryState) applied);
+                // A dead-letter is confirmed by a rejected outcome without the client's error: the JavaScript SDK
+                // takes any error in the settled state for a failed settlement (the Java SDK compares only the
+                // outcome's type).
+                Outcome applied = outcome instanceof Rejected ? new Rejected() : outcome;
+                if (transactional != null) {
+                    TransactionalState done = new TransactionalState();
+                    done.setTxnId(transactional.getTxnId());
+                    done.setOutcome(applied);
+                    delivery.disposition(done);
+                } else {
+                    delivery.disposition((DeliveryState) applied);
+                }
             }
+            delivery.settle();
+        });
+    }
+
+    /** Applies a settlement in the broker, in the transaction the state joins; the error, or null once applied. */
+    private ErrorCondition settle(UUID lockToken, Outcome outcome, DeliveryState state) {
+        try {
+            settle(lockToken, outcome, context.transaction(state));
+            return null;
         } catch (RuntimeException e) {
-            delivery.disposition(AmqpErrors.rejected(AmqpErrors.of(e)));
+            return AmqpErrors.of(e);
         }
-        delivery.settle();
     }
 
     private void settle(UUID lockToken, Outcome outcome, Transaction transaction) {

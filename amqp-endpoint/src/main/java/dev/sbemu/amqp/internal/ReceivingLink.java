@@ -30,7 +30,10 @@ abstract class ReceivingLink implements AmqpConnection.LinkBound {
         receiver.flow(CREDIT);
     }
 
-    /** Handles one message; returns its outcome (Accepted, Rejected with the error, Declared, ...). */
+    /**
+     * Handles one message; returns its outcome (Accepted, Rejected with the error, Declared, ...), or null when
+     * the link settles the delivery itself later, with {@link #settle} (a call handed to {@link HeldCalls}).
+     */
     abstract DeliveryState accept(byte[] bytes, Delivery delivery);
 
     @Override
@@ -40,13 +43,20 @@ abstract class ReceivingLink implements AmqpConnection.LinkBound {
             return;
         }
         DeliveryState outcome = accept(bytes, delivery);
-        if (!delivery.remotelySettled()) {
-            delivery.disposition(outcome);
+        if (outcome != null) {
+            settle(delivery, outcome);
         }
-        delivery.settle();
         int credit = receiver.getCredit();
         if (credit < CREDIT / 2) {
             receiver.flow(CREDIT - credit);
         }
+    }
+
+    /** Answers a delivery with its outcome (unless the client sent it settled) and settles it. Loop thread. */
+    final void settle(Delivery delivery, DeliveryState outcome) {
+        if (!delivery.remotelySettled()) {
+            delivery.disposition(outcome);
+        }
+        delivery.settle();
     }
 }

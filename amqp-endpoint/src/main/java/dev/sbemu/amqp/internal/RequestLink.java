@@ -50,19 +50,40 @@ final class RequestLink extends ReceivingLink {
 
     private final Node node;
     private final LinkRouter router;
+    private final HeldCalls calls;
 
-    RequestLink(Receiver receiver, Node node, LinkRouter router) {
+    /**
+     * @param calls how the node's answers are computed: through {@link HeldCalls} for a node whose broker calls a
+     *     scripted delay may hold ({@code $management}); null for one that must answer on the loop thread
+     *     ({@code $cbs}, which authorizes the connection)
+     */
+    RequestLink(Receiver receiver, Node node, LinkRouter router, HeldCalls calls) {
         super(receiver);
         this.node = node;
         this.router = router;
+        this.calls = calls;
     }
 
     @Override
     DeliveryState accept(byte[] bytes, Delivery delivery) {
         Message request = Wire.decode(bytes);
+        DeliveryState state = delivery.getRemoteState();
+        if (calls == null) {
+            router.reply(request.getReplyTo(), respond(request, state));
+            return Accepted.getInstance();
+        }
+        calls.run(() -> respond(request, state), answer -> {
+            router.reply(request.getReplyTo(), answer);
+            settle(delivery, Accepted.getInstance());
+        });
+        return null;
+    }
+
+    /** The node's answer to a request, as the reply message (an error answer when the node fails). */
+    private Message respond(Message request, DeliveryState state) {
         Response response;
         try {
-            response = node.handle(request, delivery.getRemoteState());
+            response = node.handle(request, state);
         } catch (RuntimeException e) {
             response = Response.error(AmqpErrors.of(e));
         }
@@ -73,8 +94,7 @@ final class RequestLink extends ReceivingLink {
         } catch (RuntimeException e) {
             answer = answer(request, Response.error(AmqpErrors.of(e)));
         }
-        router.reply(request.getReplyTo(), answer);
-        return Accepted.getInstance();
+        return answer;
     }
 
     private static Message answer(Message request, Response response) {

@@ -1,5 +1,7 @@
 package dev.sbemu.junit.internal;
 
+import dev.sbemu.core.config.Origin;
+
 /**
  * An entity declared by an annotation, e.g. {@code @Queue(name = "orders")} in
  * {@code @ServiceBusEmulator on com.example.OrderTest}.

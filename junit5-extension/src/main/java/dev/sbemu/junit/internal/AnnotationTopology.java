@@ -4,6 +4,14 @@ import dev.sbemu.core.Durations;
 import dev.sbemu.core.QueueOptions;
 import dev.sbemu.core.SubscriptionOptions;
 import dev.sbemu.core.TopicOptions;
+import dev.sbemu.core.config.InvalidTopologyException;
+import dev.sbemu.core.config.Origin;
+import dev.sbemu.core.config.Topology;
+import dev.sbemu.core.config.Topology.FilterSpec;
+import dev.sbemu.core.config.Topology.QueueSpec;
+import dev.sbemu.core.config.Topology.RuleSpec;
+import dev.sbemu.core.config.Topology.SubscriptionSpec;
+import dev.sbemu.core.config.Topology.TopicSpec;
 import dev.sbemu.junit.CorrelationFilter;
 import dev.sbemu.junit.Property;
 import dev.sbemu.junit.Queue;
@@ -11,18 +19,17 @@ import dev.sbemu.junit.Rule;
 import dev.sbemu.junit.ServiceBusEmulator;
 import dev.sbemu.junit.Subscription;
 import dev.sbemu.junit.Topic;
-import dev.sbemu.junit.internal.Topology.FilterSpec;
-import dev.sbemu.junit.internal.Topology.QueueSpec;
-import dev.sbemu.junit.internal.Topology.RuleSpec;
-import dev.sbemu.junit.internal.Topology.SubscriptionSpec;
-import dev.sbemu.junit.internal.Topology.TopicSpec;
+import java.lang.reflect.Array;
 import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /** Reads the entities of a {@link ServiceBusEmulator} annotation. */
 public final class AnnotationTopology {
@@ -44,71 +51,74 @@ public final class AnnotationTopology {
     }
 
     private QueueSpec queue(Queue q) {
-        AnnotationOrigin origin = origin("@Queue", q.name());
-        QueueOptions.Builder b = QueueOptions.builder()
-                .maxDeliveryCount(q.maxDeliveryCount())
-                .deadLetteringOnMessageExpiration(q.deadLetteringOnMessageExpiration())
-                .requiresSession(q.requiresSession())
-                .requiresDuplicateDetection(q.requiresDuplicateDetection())
-                .forwardTo(emptyToNull(q.forwardTo()))
-                .forwardDeadLetteredMessagesTo(emptyToNull(q.forwardDeadLetteredMessagesTo()))
-                .maxSizeInMegabytes(q.maxSizeInMegabytes())
-                .status(q.status())
-                .enablePartitioning(q.enablePartitioning())
-                .enableBatchedOperations(q.enableBatchedOperations())
-                .maxMessageSizeInKilobytes(q.maxMessageSizeInKilobytes() == 0 ? null : q.maxMessageSizeInKilobytes())
-                .userMetadata(emptyToNull(q.userMetadata()));
-        duration(origin, "lockDuration", q.lockDuration(), b::lockDuration);
-        duration(origin, "defaultMessageTimeToLive", q.defaultMessageTimeToLive(), b::defaultMessageTimeToLive);
-        duration(origin, "autoDeleteOnIdle", q.autoDeleteOnIdle(), b::autoDeleteOnIdle);
-        duration(origin, "duplicateDetectionHistoryTimeWindow", q.duplicateDetectionHistoryTimeWindow(),
+        Attributes a = new Attributes(origin("@Queue", q.name()));
+        QueueOptions.Builder b = QueueOptions.builder();
+        a.duration("lockDuration", q.lockDuration(), b::lockDuration);
+        a.one("maxDeliveryCount", q.maxDeliveryCount(), b::maxDeliveryCount);
+        a.duration("defaultMessageTimeToLive", q.defaultMessageTimeToLive(), b::defaultMessageTimeToLive);
+        a.one("deadLetteringOnMessageExpiration", q.deadLetteringOnMessageExpiration(),
+                b::deadLetteringOnMessageExpiration);
+        a.duration("autoDeleteOnIdle", q.autoDeleteOnIdle(), b::autoDeleteOnIdle);
+        a.one("requiresSession", q.requiresSession(), b::requiresSession);
+        a.one("requiresDuplicateDetection", q.requiresDuplicateDetection(), b::requiresDuplicateDetection);
+        a.duration("duplicateDetectionHistoryTimeWindow", q.duplicateDetectionHistoryTimeWindow(),
                 b::duplicateDetectionHistoryTimeWindow);
-        return new QueueSpec(q.name(), b.build(), origin);
+        a.text("forwardTo", q.forwardTo(), b::forwardTo);
+        a.text("forwardDeadLetteredMessagesTo", q.forwardDeadLetteredMessagesTo(), b::forwardDeadLetteredMessagesTo);
+        a.one("maxSizeInMegabytes", q.maxSizeInMegabytes(), b::maxSizeInMegabytes);
+        a.one("status", q.status(), b::status);
+        a.one("enablePartitioning", q.enablePartitioning(), b::enablePartitioning);
+        a.one("enableBatchedOperations", q.enableBatchedOperations(), b::enableBatchedOperations);
+        a.one("maxMessageSizeInKilobytes", q.maxMessageSizeInKilobytes(), b::maxMessageSizeInKilobytes);
+        a.text("userMetadata", q.userMetadata(), b::userMetadata);
+        return new QueueSpec(q.name(), b.build(), a.origin());
     }
 
     private TopicSpec topic(Topic t) {
-        AnnotationOrigin origin = origin("@Topic", t.name());
-        TopicOptions.Builder b = TopicOptions.builder()
-                .requiresDuplicateDetection(t.requiresDuplicateDetection())
-                .maxSizeInMegabytes(t.maxSizeInMegabytes())
-                .status(t.status())
-                .enablePartitioning(t.enablePartitioning())
-                .enableBatchedOperations(t.enableBatchedOperations())
-                .supportOrdering(t.supportOrdering())
-                .maxMessageSizeInKilobytes(t.maxMessageSizeInKilobytes() == 0 ? null : t.maxMessageSizeInKilobytes())
-                .userMetadata(emptyToNull(t.userMetadata()));
-        duration(origin, "defaultMessageTimeToLive", t.defaultMessageTimeToLive(), b::defaultMessageTimeToLive);
-        duration(origin, "autoDeleteOnIdle", t.autoDeleteOnIdle(), b::autoDeleteOnIdle);
-        duration(origin, "duplicateDetectionHistoryTimeWindow", t.duplicateDetectionHistoryTimeWindow(),
+        Attributes a = new Attributes(origin("@Topic", t.name()));
+        TopicOptions.Builder b = TopicOptions.builder();
+        a.duration("defaultMessageTimeToLive", t.defaultMessageTimeToLive(), b::defaultMessageTimeToLive);
+        a.duration("autoDeleteOnIdle", t.autoDeleteOnIdle(), b::autoDeleteOnIdle);
+        a.one("requiresDuplicateDetection", t.requiresDuplicateDetection(), b::requiresDuplicateDetection);
+        a.duration("duplicateDetectionHistoryTimeWindow", t.duplicateDetectionHistoryTimeWindow(),
                 b::duplicateDetectionHistoryTimeWindow);
+        a.one("maxSizeInMegabytes", t.maxSizeInMegabytes(), b::maxSizeInMegabytes);
+        a.one("status", t.status(), b::status);
+        a.one("enablePartitioning", t.enablePartitioning(), b::enablePartitioning);
+        a.one("enableBatchedOperations", t.enableBatchedOperations(), b::enableBatchedOperations);
+        a.one("supportOrdering", t.supportOrdering(), b::supportOrdering);
+        a.one("maxMessageSizeInKilobytes", t.maxMessageSizeInKilobytes(), b::maxMessageSizeInKilobytes);
+        a.text("userMetadata", t.userMetadata(), b::userMetadata);
         List<SubscriptionSpec> subscriptions = new ArrayList<>();
         for (Subscription s : t.subscriptions()) {
             subscriptions.add(subscription(t.name(), s));
         }
-        return new TopicSpec(t.name(), b.build(), subscriptions, origin);
+        return new TopicSpec(t.name(), b.build(), subscriptions, a.origin());
     }
 
     private SubscriptionSpec subscription(String topic, Subscription s) {
         String element = "@Subscription(name = \"" + s.name() + "\") of @Topic(name = \"" + topic + "\")";
-        AnnotationOrigin origin = new AnnotationOrigin(element, declaredOn);
-        SubscriptionOptions.Builder b = SubscriptionOptions.builder()
-                .maxDeliveryCount(s.maxDeliveryCount())
-                .deadLetteringOnMessageExpiration(s.deadLetteringOnMessageExpiration())
-                .deadLetteringOnFilterEvaluationExceptions(s.deadLetteringOnFilterEvaluationExceptions())
-                .requiresSession(s.requiresSession())
-                .forwardTo(emptyToNull(s.forwardTo()))
-                .forwardDeadLetteredMessagesTo(emptyToNull(s.forwardDeadLetteredMessagesTo()))
-                .status(s.status())
-                .enableBatchedOperations(s.enableBatchedOperations())
-                .userMetadata(emptyToNull(s.userMetadata()));
-        duration(origin, "lockDuration", s.lockDuration(), b::lockDuration);
-        duration(origin, "defaultMessageTimeToLive", s.defaultMessageTimeToLive(), b::defaultMessageTimeToLive);
-        duration(origin, "autoDeleteOnIdle", s.autoDeleteOnIdle(), b::autoDeleteOnIdle);
+        Attributes a = new Attributes(new AnnotationOrigin(element, declaredOn));
+        SubscriptionOptions.Builder b = SubscriptionOptions.builder();
+        a.duration("lockDuration", s.lockDuration(), b::lockDuration);
+        a.one("maxDeliveryCount", s.maxDeliveryCount(), b::maxDeliveryCount);
+        a.duration("defaultMessageTimeToLive", s.defaultMessageTimeToLive(), b::defaultMessageTimeToLive);
+        a.one("deadLetteringOnMessageExpiration", s.deadLetteringOnMessageExpiration(),
+                b::deadLetteringOnMessageExpiration);
+        a.one("deadLetteringOnFilterEvaluationExceptions", s.deadLetteringOnFilterEvaluationExceptions(),
+                b::deadLetteringOnFilterEvaluationExceptions);
+        a.duration("autoDeleteOnIdle", s.autoDeleteOnIdle(), b::autoDeleteOnIdle);
+        a.one("requiresSession", s.requiresSession(), b::requiresSession);
+        a.text("forwardTo", s.forwardTo(), b::forwardTo);
+        a.text("forwardDeadLetteredMessagesTo", s.forwardDeadLetteredMessagesTo(), b::forwardDeadLetteredMessagesTo);
+        a.one("status", s.status(), b::status);
+        a.one("enableBatchedOperations", s.enableBatchedOperations(), b::enableBatchedOperations);
+        a.text("userMetadata", s.userMetadata(), b::userMetadata);
         List<RuleSpec> rules = new ArrayList<>();
         for (Rule r : s.rules()) {
             rules.add(rule(r, element));
         }
-        return new SubscriptionSpec(s.name(), b.build(), rules, origin);
+        return new SubscriptionSpec(s.name(), b.build(), rules, a.origin());
     }
 
     private RuleSpec rule(Rule r, String subscriptionElement) {
@@ -164,16 +174,51 @@ public final class AnnotationTopology {
         return new AnnotationOrigin(annotation + "(name = \"" + name + "\")", declaredOn);
     }
 
-    private static void duration(AnnotationOrigin origin, String attribute, String text, Consumer<Duration> setter) {
-        if (text.isEmpty()) {
-            return;
+    /**
+     * The attributes of one entity annotation, applied to its options builder only when set: {@code ""} for text
+     * and durations, {@code {}} for the rest (arrays only so that "not set" differs from every value), so that
+     * the defaults live in the options builders alone.
+     */
+    private record Attributes(AnnotationOrigin origin) {
+
+        void duration(String attribute, String text, Consumer<Duration> setter) {
+            if (text.isEmpty()) {
+                return;
+            }
+            Duration d;
+            try {
+                d = Duration.parse(text.trim());
+            } catch (DateTimeParseException e) {
+                throw new InvalidTopologyException(origin.element() + "." + attribute + " = \"" + text + "\" in "
+                        + origin.declaredOn() + " is not an ISO-8601 duration such as \"PT30S\", \"PT10M\", "
+                        + "\"PT1H\" or \"P1D\" (\"\" for the service default)", e);
+            }
+            setter.accept(Durations.isUnlimited(d) ? Durations.MAX : d);
         }
-        Duration d = IsoDurations.parseOrNull(text);
-        if (d == null) {
-            throw new InvalidTopologyException(origin.element() + "." + attribute + " = \"" + text + "\" in "
-                    + origin.declaredOn() + " is not " + IsoDurations.EXAMPLES + " (\"\" for the service default)");
+
+        void text(String attribute, String text, Consumer<String> setter) {
+            if (!text.isEmpty()) {
+                setter.accept(text);
+            }
         }
-        setter.accept(Durations.isUnlimited(d) ? Durations.MAX : d);
+
+        /**
+         * Applies the one value of an array attribute ({@code boolean[]}, {@code int[]}, {@code long[]} or an enum
+         * array); none leaves the builder's default.
+         */
+        @SuppressWarnings("unchecked")
+        <T> void one(String attribute, Object values, Consumer<T> setter) {
+            int count = Array.getLength(values);
+            if (count > 1) {
+                String all = IntStream.range(0, count).mapToObj(i -> String.valueOf(Array.get(values, i)))
+                        .collect(Collectors.joining(", "));
+                throw new InvalidTopologyException(origin.element() + "." + attribute + " = {" + all + "} in "
+                        + origin.declaredOn() + " has " + count + " values: give one, or none for the service default");
+            }
+            if (count == 1) {
+                setter.accept((T) Array.get(values, 0));
+            }
+        }
     }
 
     private static String emptyToNull(String s) {

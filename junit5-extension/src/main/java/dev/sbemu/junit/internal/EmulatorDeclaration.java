@@ -3,9 +3,11 @@ package dev.sbemu.junit.internal;
 import dev.sbemu.core.ExpiryMode;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.Tier;
+import dev.sbemu.core.config.EmulatorConfigException;
+import dev.sbemu.core.config.InvalidTopologyException;
+import dev.sbemu.core.config.Topology;
 import dev.sbemu.junit.ServiceBusEmulator;
 import dev.sbemu.junit.ServiceBusEmulator.Lifecycle;
-import dev.sbemu.junit.config.EmulatorConfigException;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
@@ -100,7 +102,7 @@ public record EmulatorDeclaration(Lifecycle lifecycle, Instant startAt, ExpiryMo
         }
         Namespace namespace = builder.build();
         try {
-            TopologyApplier.apply(topology, namespace);
+            topology.applyTo(namespace);
             return namespace;
         } catch (RuntimeException e) {
             namespace.close();

@@ -17,7 +17,6 @@ import dev.sbemu.core.Namespace;
 import dev.sbemu.core.VirtualClock;
 import dev.sbemu.junit.Entity;
 import dev.sbemu.sdk.EmulatorClients;
-import dev.sbemu.sdk.internal.SdkMocks;
 import java.time.Clock;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -202,16 +201,9 @@ public final class Injection {
      */
     private static Object nextSession(Class<?> type, EntityPath path, Entity entity, EmulatedNamespace scope) {
         EmulatorClients clients = scope.clients();
-        String description = type.getSimpleName() + "[emulated, " + path
-                + ", the next available session, accepted on first use]";
-        if (type == ServiceBusReceiverClient.class) {
-            ServiceBusSessionReceiverClient sessions = clients.sessionReceiver(path, entity.receiveMode());
-            return scope.closeAfterTest(SdkMocks.lazy(ServiceBusReceiverClient.class, sessions::acceptNextSession,
-                    description));
-        }
-        ServiceBusSessionReceiverAsyncClient sessions = clients.sessionReceiverAsync(path, entity.receiveMode());
-        return scope.closeAfterTest(SdkMocks.lazy(ServiceBusReceiverAsyncClient.class,
-                () -> sessions.acceptNextSession().block(), description));
+        return scope.closeAfterTest(type == ServiceBusReceiverClient.class
+                ? clients.nextSessionReceiver(path, entity.receiveMode())
+                : clients.nextSessionReceiverAsync(path, entity.receiveMode()));
     }
 
     private static String hint(Class<?> type) {

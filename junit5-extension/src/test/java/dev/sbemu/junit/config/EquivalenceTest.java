@@ -2,6 +2,8 @@ package dev.sbemu.junit.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.sbemu.core.config.EmulatorConfig;
+import dev.sbemu.core.config.Topology;
 import dev.sbemu.junit.CorrelationFilter;
 import dev.sbemu.junit.Property;
 import dev.sbemu.junit.Queue;
@@ -10,8 +12,6 @@ import dev.sbemu.junit.ServiceBusEmulator;
 import dev.sbemu.junit.Subscription;
 import dev.sbemu.junit.Topic;
 import dev.sbemu.junit.internal.AnnotationTopology;
-import dev.sbemu.junit.internal.ConfigLoader;
-import dev.sbemu.junit.internal.Topology;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -50,8 +50,7 @@ class EquivalenceTest {
     @Test
     @DisplayName("CFG-1 Microsoft's documented Config.json loads into the same topology as the equivalent annotations")
     void sampleEqualsAnnotations() {
-        Topology fromFile = ConfigLoader.load("classpath:config/microsoft-sample.json", getClass().getClassLoader())
-                .topology();
+        Topology fromFile = EmulatorConfig.load("classpath:config/microsoft-sample.json").topology();
         Topology fromAnnotations = AnnotationTopology.of(SameAsTheSample.class.getAnnotation(ServiceBusEmulator.class),
                 "@ServiceBusEmulator on SameAsTheSample");
 

@@ -1,24 +1,17 @@
 package dev.sbemu.junit.config;
 
 import dev.sbemu.core.Namespace;
-import dev.sbemu.junit.internal.ConfigLoader;
-import dev.sbemu.junit.internal.Topology;
-import dev.sbemu.junit.internal.Topology.QueueSpec;
-import dev.sbemu.junit.internal.Topology.RuleSpec;
-import dev.sbemu.junit.internal.Topology.SubscriptionSpec;
-import dev.sbemu.junit.internal.Topology.TopicSpec;
-import dev.sbemu.junit.internal.TopologyApplier;
-import java.nio.charset.StandardCharsets;
+import dev.sbemu.core.config.Topology;
+import dev.sbemu.core.config.Topology.QueueSpec;
+import dev.sbemu.core.config.Topology.RuleSpec;
+import dev.sbemu.core.config.Topology.SubscriptionSpec;
+import dev.sbemu.core.config.Topology.TopicSpec;
 import java.util.ArrayList;
 import java.util.List;
 
 /** Test helpers: topologies without their origins (so that equal declarations compare equal), and namespaces. */
 final class Topologies {
     private Topologies() {
-    }
-
-    static Topology parse(String json) {
-        return ConfigLoader.parse(json.getBytes(StandardCharsets.UTF_8), "Config.json").topology();
     }
 
     static Topology withoutOrigins(Topology t) {
@@ -31,7 +24,7 @@ final class Topologies {
 
     static Namespace namespaceOf(Topology t) {
         Namespace namespace = Namespace.create();
-        TopologyApplier.apply(t, namespace);
+        t.applyTo(namespace);
         return namespace;
     }
 

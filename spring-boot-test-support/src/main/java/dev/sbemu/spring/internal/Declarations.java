@@ -1,11 +1,7 @@
 package dev.sbemu.spring.internal;
 
+import dev.sbemu.junit.DeclaredNamespace;
 import dev.sbemu.junit.ServiceBusEmulator;
-import dev.sbemu.junit.config.EmulatorConfigException;
-import dev.sbemu.junit.internal.ConfigLoader;
-import dev.sbemu.junit.internal.EmulatorDeclaration;
-import dev.sbemu.junit.internal.EmulatorDeclaration.Declared;
-import dev.sbemu.junit.internal.InvalidTopologyException;
 import dev.sbemu.spring.SpringServiceBusEmulator;
 import dev.sbemu.spring.SpringServiceBusEmulator.Reset;
 import java.lang.reflect.Proxy;
@@ -76,15 +72,14 @@ final class Declarations {
      *
      * @throws IllegalStateException naming the attribute and the value, for a declaration the service rejects
      */
-    EmulatorDeclaration merge() {
-        List<Declared> declared = new ArrayList<>();
-        for (int i = 0; i < annotations.size(); i++) {
-            declared.add(new Declared(asJunitDeclaration(annotations.get(i)), declaringClasses.get(i), NAME));
+    DeclaredNamespace merge() {
+        List<ServiceBusEmulator> declared = new ArrayList<>();
+        for (SpringServiceBusEmulator a : annotations) {
+            declared.add(asJunitDeclaration(a));
         }
         try {
-            return EmulatorDeclaration.merge(declared,
-                    (location, on) -> ConfigLoader.load(location, on.getClassLoader()).topology());
-        } catch (InvalidTopologyException | EmulatorConfigException e) {
+            return DeclaredNamespace.merge(declared, declaringClasses, NAME);
+        } catch (IllegalArgumentException e) {
             throw new IllegalStateException(e.getMessage(), e);
         }
     }

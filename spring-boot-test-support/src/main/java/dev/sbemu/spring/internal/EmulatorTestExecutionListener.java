@@ -1,6 +1,6 @@
 package dev.sbemu.spring.internal;
 
-import dev.sbemu.junit.internal.JournalReport;
+import dev.sbemu.junit.JournalReport;
 import dev.sbemu.spring.SpringServiceBusEmulator.Reset;
 import org.springframework.test.context.TestContext;
 import org.springframework.test.context.support.AbstractTestExecutionListener;

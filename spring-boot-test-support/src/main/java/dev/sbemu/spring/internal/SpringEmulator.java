@@ -3,7 +3,7 @@ package dev.sbemu.spring.internal;
 import com.azure.messaging.servicebus.administration.ServiceBusAdministrationClient;
 import dev.sbemu.amqp.ServiceBusEmulatorServer;
 import dev.sbemu.core.Namespace;
-import dev.sbemu.junit.internal.EmulatorDeclaration;
+import dev.sbemu.junit.DeclaredNamespace;
 import dev.sbemu.spring.EmulatedServiceBus;
 import org.springframework.beans.factory.DisposableBean;
 
@@ -15,10 +15,10 @@ final class SpringEmulator implements EmulatedServiceBus, DisposableBean {
     /** The bean's name in the application context. */
     static final String BEAN_NAME = "sbemu.emulatedServiceBus";
 
-    private final EmulatorDeclaration declaration;
+    private final DeclaredNamespace declaration;
     private final ServiceBusEmulatorServer server;
 
-    SpringEmulator(EmulatorDeclaration declaration) {
+    SpringEmulator(DeclaredNamespace declaration) {
         this.declaration = declaration;
         Namespace first = declaration.start();
         try {

@@ -1,7 +1,11 @@
-package dev.sbemu.junit.internal;
+package dev.sbemu.core.config;
 
 /** Where an entity was declared, so that an error can point at the offending attribute or JSON key. */
+@FunctionalInterface
 public interface Origin {
+
+    /** An entity built in code: errors name the property only. */
+    Origin UNDECLARED = property -> property == null ? "(built in code)" : property;
 
     /**
      * Where a property of the entity is declared, e.g. {@code UserConfig.Namespaces[0].Queues[2].Properties.LockDuration

@@ -1,4 +1,4 @@
-package dev.sbemu.junit.internal;
+package dev.sbemu.core.internal.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -1,14 +1,10 @@
-package dev.sbemu.junit.config;
+package dev.sbemu.core.config;
 
-import static org.apiguardian.api.API.Status.EXPERIMENTAL;
-
-import org.apiguardian.api.API;
 /**
  * A Config.json that cannot be loaded: unreadable, malformed beyond what Microsoft's emulator accepts, or
  * holding a value the real service rejects. The message names the file, the JSON path (such as
  * {@code UserConfig.Namespaces[0].Queues[2].Properties.LockDuration}), the value and what is allowed.
  */
-@API(status = EXPERIMENTAL, since = "0.1")
 public final class EmulatorConfigException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 

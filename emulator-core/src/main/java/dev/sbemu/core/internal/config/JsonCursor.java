@@ -1,6 +1,6 @@
-package dev.sbemu.junit.internal;
+package dev.sbemu.core.internal.config;
 
-import dev.sbemu.junit.config.EmulatorConfigException;
+import dev.sbemu.core.config.EmulatorConfigException;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,19 +1,14 @@
-package dev.sbemu.junit.config;
-
-import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+package dev.sbemu.core.config;
 
 import dev.sbemu.core.Namespace;
-import dev.sbemu.junit.internal.ConfigLoader;
-import dev.sbemu.junit.internal.InvalidTopologyException;
-import dev.sbemu.junit.internal.TopologyApplier;
+import dev.sbemu.core.internal.config.ConfigLoader;
 import java.nio.file.Path;
 import java.util.List;
-import org.apiguardian.api.API;
 
 /**
  * A topology file in the format of Microsoft's Service Bus emulator ({@code Config.json}, SPEC CFG-1..3), loaded
- * so that its queues, topics, subscriptions and rules can be created in an emulated {@link Namespace}. Usable
- * without JUnit:
+ * so that its queues, topics, subscriptions and rules can be created in an emulated {@link Namespace}. Needs
+ * only {@code emulator-core} (no JUnit):
  *
  * <pre>{@code
  * Namespace namespace = Namespace.create();
@@ -26,7 +21,6 @@ import org.apiguardian.api.API;
  * namespace, 50 entities, TTL at most an hour, ...) are not imposed, only the real service's. Immutable and
  * thread-safe.
  */
-@API(status = EXPERIMENTAL, since = "0.1")
 public final class EmulatorConfig {
     private final ConfigLoader.Loaded loaded;
 
@@ -74,10 +68,15 @@ public final class EmulatorConfig {
      */
     public void applyTo(Namespace namespace) {
         try {
-            TopologyApplier.apply(loaded.topology(), namespace);
+            loaded.topology().applyTo(namespace);
         } catch (InvalidTopologyException e) {
             throw new EmulatorConfigException(e.getMessage(), e.getCause());
         }
+    }
+
+    /** The file's entities, each with the JSON path it was declared at. */
+    public Topology topology() {
+        return loaded.topology();
     }
 
     /** The warnings loading produced: one line per ignored key. */

@@ -1,11 +1,17 @@
-package dev.sbemu.junit.internal;
+package dev.sbemu.junit;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import dev.sbemu.core.Namespace;
+import org.apiguardian.api.API;
 
 /**
  * Attached to a failed test's exception as a suppressed exception: its message is the namespace's journal, so
- * that the failure report shows what happened on the bus. It has no stack trace of its own.
+ * that the failure report shows what happened on the bus. It has no stack trace of its own. The extension attaches it
+ * to every failed test under {@link ServiceBusEmulator}; other test frameworks' integrations (sbemu's Spring support)
+ * call {@link #attach} themselves.
  */
+@API(status = EXPERIMENTAL, since = "0.1")
 public final class JournalReport extends RuntimeException {
     private static final long serialVersionUID = 1L;
 

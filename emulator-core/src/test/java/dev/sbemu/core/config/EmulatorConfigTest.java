@@ -1,4 +1,4 @@
-package dev.sbemu.junit.config;
+package dev.sbemu.core.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -12,12 +12,13 @@ import dev.sbemu.core.QueueOptions;
 import dev.sbemu.core.RuleDescription;
 import dev.sbemu.core.SubscriptionOptions;
 import dev.sbemu.core.TopicOptions;
+import dev.sbemu.core.config.Topology.FilterSpec;
+import dev.sbemu.core.config.Topology.RuleSpec;
 import dev.sbemu.core.filter.SqlFilter;
 import dev.sbemu.core.filter.SqlRuleAction;
-import dev.sbemu.junit.internal.Topology;
-import dev.sbemu.junit.internal.Topology.FilterSpec;
-import dev.sbemu.junit.internal.Topology.RuleSpec;
 import java.io.ByteArrayOutputStream;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,7 +63,7 @@ class EmulatorConfigTest {
         assertEquals(TopicOptions.defaults(), ns.getTopic("events"));
         assertEquals(List.of("audit", "billing"), ns.subscriptionNames("events").stream().sorted().toList());
 
-        Topology sample = Topologies.parse(classpathText("config/microsoft-sample.json"));
+        Topology sample = EmulatorConfig.load("classpath:config/microsoft-sample.json").topology();
         QueueOptions queue2 = sample.queues().get(1).options();
         assertEquals(QueueOptions.builder().deadLetteringOnMessageExpiration(true)
                 .defaultMessageTimeToLive(Duration.ofMinutes(10)).duplicateDetectionHistoryTimeWindow(Duration.ofMinutes(5))
@@ -75,7 +76,7 @@ class EmulatorConfigTest {
     @Test
     @DisplayName("CFG-1 rules: a correlation filter with system keys and application properties, a SQL filter, an action")
     void rules() {
-        Topology sample = Topologies.parse(classpathText("config/microsoft-sample.json"));
+        Topology sample = EmulatorConfig.load("classpath:config/microsoft-sample.json").topology();
         var subscriptions = sample.topics().get(0).subscriptions();
 
         RuleSpec correlation = subscriptions.get(0).rules().get(0);
@@ -106,6 +107,30 @@ class EmulatorConfigTest {
     @DisplayName("CFG-2 Microsoft's own sample file (with its Logging key) loads without a warning")
     void sampleLoadsQuietly() {
         assertEquals(List.of(), EmulatorConfig.load("classpath:config/microsoft-sample.json").warnings());
+    }
+
+    @Test
+    @DisplayName("CFG-4 the loader needs only emulator-core and the JDK: Microsoft's sample loads and applies in a class "
+            + "loader that sees nothing else (no JUnit)")
+    void loadsWithoutJUnit() throws Exception {
+        URL coreClasses = EmulatorConfig.class.getProtectionDomain().getCodeSource().getLocation();
+        byte[] sample;
+        try (var in = getClass().getClassLoader().getResourceAsStream("config/microsoft-sample.json")) {
+            sample = in.readAllBytes();
+        }
+        try (URLClassLoader coreOnly = new URLClassLoader(new URL[] {coreClasses},
+                ClassLoader.getPlatformClassLoader())) {
+            assertThrows(ClassNotFoundException.class, () -> coreOnly.loadClass(Test.class.getName()));
+            Class<?> config = coreOnly.loadClass(EmulatorConfig.class.getName());
+            Class<?> namespaceType = coreOnly.loadClass(Namespace.class.getName());
+            Object namespace = namespaceType.getMethod("create").invoke(null);
+            Object loaded = config.getMethod("parse", byte[].class, String.class).invoke(null, sample, "sample.json");
+            config.getMethod("applyTo", namespaceType).invoke(loaded, namespace);
+
+            assertEquals(List.of("queue.1", "queue.2"), namespaceType.getMethod("queueNames").invoke(namespace));
+            assertEquals(List.of("topic.1"), namespaceType.getMethod("topicNames").invoke(namespace));
+            namespaceType.getMethod("close").invoke(namespace);
+        }
     }
 
     @Test
@@ -324,13 +349,5 @@ class EmulatorConfigTest {
         Files.writeString(missing, "{ \"Queues\": [] }");
         assertTrue(assertThrows(EmulatorConfigException.class, () -> EmulatorConfig.load(missing.toString()))
                 .getMessage().startsWith(missing + ": UserConfig is missing"));
-    }
-
-    static String classpathText(String resource) {
-        try (var in = EmulatorConfigTest.class.getClassLoader().getResourceAsStream(resource)) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
     }
 }

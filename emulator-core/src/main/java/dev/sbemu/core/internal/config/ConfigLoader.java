@@ -1,6 +1,7 @@
-package dev.sbemu.junit.internal;
+package dev.sbemu.core.internal.config;
 
-import dev.sbemu.junit.config.EmulatorConfigException;
+import dev.sbemu.core.config.EmulatorConfigException;
+import dev.sbemu.core.config.Topology;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -12,7 +13,7 @@ import java.util.Objects;
 
 /** Finds and parses Config.json files: {@code classpath:} resources or file paths. */
 public final class ConfigLoader {
-    private static final System.Logger LOG = System.getLogger("dev.sbemu.junit.config.EmulatorConfig");
+    private static final System.Logger LOG = System.getLogger("dev.sbemu.core.config.EmulatorConfig");
     private static final String CLASSPATH = "classpath:";
 
     private ConfigLoader() {

@@ -1,5 +1,6 @@
-package dev.sbemu.junit.internal;
+package dev.sbemu.core.internal.config;
 
+import dev.sbemu.core.config.Origin;
 import java.util.Map;
 
 /**

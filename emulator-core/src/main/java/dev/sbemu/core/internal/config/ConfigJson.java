@@ -1,15 +1,16 @@
-package dev.sbemu.junit.internal;
+package dev.sbemu.core.internal.config;
 
 import dev.sbemu.core.Durations;
 import dev.sbemu.core.QueueOptions;
 import dev.sbemu.core.SubscriptionOptions;
 import dev.sbemu.core.TopicOptions;
-import dev.sbemu.junit.config.EmulatorConfigException;
-import dev.sbemu.junit.internal.Topology.FilterSpec;
-import dev.sbemu.junit.internal.Topology.QueueSpec;
-import dev.sbemu.junit.internal.Topology.RuleSpec;
-import dev.sbemu.junit.internal.Topology.SubscriptionSpec;
-import dev.sbemu.junit.internal.Topology.TopicSpec;
+import dev.sbemu.core.config.EmulatorConfigException;
+import dev.sbemu.core.config.Topology;
+import dev.sbemu.core.config.Topology.FilterSpec;
+import dev.sbemu.core.config.Topology.QueueSpec;
+import dev.sbemu.core.config.Topology.RuleSpec;
+import dev.sbemu.core.config.Topology.SubscriptionSpec;
+import dev.sbemu.core.config.Topology.TopicSpec;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.sbemu.junit.internal;
+package dev.sbemu.core.internal.config;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;

@@ -1,15 +1,19 @@
-package dev.sbemu.junit.internal;
+package dev.sbemu.core.config;
 
+import dev.sbemu.core.Namespace;
 import dev.sbemu.core.QueueOptions;
 import dev.sbemu.core.SubscriptionOptions;
 import dev.sbemu.core.TopicOptions;
+import dev.sbemu.core.internal.config.TopologyApplier;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
 /**
- * The entities to create in a namespace, from annotations or Config.json, each with its {@link Origin}.
+ * Entities to create in a namespace, each with the {@link Origin} that declared it (a Config.json path, an
+ * annotation), so that an entity the namespace rejects is reported where it was declared. Read from a file by
+ * {@link EmulatorConfig#topology()}; built by hand or from annotations with the constructors. Immutable.
  *
  * @param queues the queues
  * @param topics the topics, with their subscriptions and rules
@@ -21,6 +25,7 @@ public record Topology(List<QueueSpec> queues, List<TopicSpec> topics) {
         topics = List.copyOf(topics);
     }
 
+    /** No entities. */
     public static Topology empty() {
         return new Topology(List.of(), List.of());
     }
@@ -34,24 +39,59 @@ public record Topology(List<QueueSpec> queues, List<TopicSpec> topics) {
         return new Topology(q, t);
     }
 
-    /** A queue and its options. */
+    /**
+     * Creates these entities in {@code namespace}: topics first, then queues in an order that creates each
+     * forwarding target before its source (FWD-1); queues that forward in a cycle are created without forwarding
+     * and then updated. A subscription with rules has exactly those rules (none: the {@code $Default} rule).
+     *
+     * @throws InvalidTopologyException when the namespace rejects an entity or a rule, naming its origin and the
+     *         property
+     */
+    public void applyTo(Namespace namespace) {
+        TopologyApplier.apply(this, namespace);
+    }
+
+    /**
+     * A queue and its options.
+     *
+     * @param name the queue's name
+     * @param options its options
+     * @param origin where it was declared, or null for {@link Origin#UNDECLARED}
+     */
     public record QueueSpec(String name, QueueOptions options, Origin origin) {
         public QueueSpec {
+            origin = origin == null ? Origin.UNDECLARED : origin;
             Objects.requireNonNull(options, "options");
         }
     }
 
-    /** A topic, its options and its subscriptions. */
+    /**
+     * A topic, its options and its subscriptions.
+     *
+     * @param name the topic's name
+     * @param options its options
+     * @param subscriptions its subscriptions
+     * @param origin where it was declared, or null for {@link Origin#UNDECLARED}
+     */
     public record TopicSpec(String name, TopicOptions options, List<SubscriptionSpec> subscriptions, Origin origin) {
         public TopicSpec {
+            origin = origin == null ? Origin.UNDECLARED : origin;
             Objects.requireNonNull(options, "options");
             subscriptions = List.copyOf(subscriptions);
         }
     }
 
-    /** A subscription, its options and its rules (none: the {@code $Default} rule). */
+    /**
+     * A subscription, its options and its rules.
+     *
+     * @param name the subscription's name
+     * @param options its options
+     * @param rules its rules; none: the {@code $Default} rule
+     * @param origin where it was declared, or null for {@link Origin#UNDECLARED}
+     */
     public record SubscriptionSpec(String name, SubscriptionOptions options, List<RuleSpec> rules, Origin origin) {
         public SubscriptionSpec {
+            origin = origin == null ? Origin.UNDECLARED : origin;
             Objects.requireNonNull(options, "options");
             rules = List.copyOf(rules);
         }
@@ -63,10 +103,11 @@ public record Topology(List<QueueSpec> queues, List<TopicSpec> topics) {
      * @param name the rule's name
      * @param filter its filter
      * @param action its SQL action, or null
-     * @param origin where it was declared
+     * @param origin where it was declared, or null for {@link Origin#UNDECLARED}
      */
     public record RuleSpec(String name, FilterSpec filter, String action, Origin origin) {
         public RuleSpec {
+            origin = origin == null ? Origin.UNDECLARED : origin;
             Objects.requireNonNull(filter, "filter");
         }
     }

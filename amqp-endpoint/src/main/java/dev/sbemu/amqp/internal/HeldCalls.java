@@ -1,0 +1,85 @@
+package dev.sbemu.amqp.internal;
+
+import dev.sbemu.core.Namespace;
+import java.util.ArrayDeque;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * One link's broker calls that a scripted delay ({@code namespace.faults().on(..).delayNext(..)}) may hold: a delay
+ * holds the calling thread until the virtual clock gets there, and the loop thread must not be held, or every other
+ * link of every connection would stop with it. While no delay is scripted and no earlier call of the link is still
+ * out, a call runs right here on the loop thread (the fast path); otherwise it runs on a worker, the link's calls one
+ * at a time in arrival order, and its result is applied back on the loop thread.
+ *
+ * <p>{@link #run} is for the loop thread only; the call must not touch proton objects (read what it needs from the
+ * delivery first), and the result's application, on the loop thread, may.
+ */
+final class HeldCalls {
+    private static final Logger LOG = Logger.getLogger(HeldCalls.class.getName());
+
+    private final EndpointContext context;
+    private final EventLoop loop;
+    /** Loop thread only: calls handed to the worker whose results are not applied yet. */
+    private int out;
+    /** The calls waiting for the worker; guarded by itself, as is {@link #draining}. */
+    private final ArrayDeque<Runnable> queue = new ArrayDeque<>();
+    private boolean draining;
+
+    HeldCalls(EndpointContext context, EventLoop loop) {
+        this.context = context;
+        this.loop = loop;
+    }
+
+    /** Runs {@code call} and hands its result to {@code apply} on the loop thread: now, or once a worker ran it. */
+    <T> void run(Supplier<T> call, Consumer<T> apply) {
+        if (out == 0 && !mayBeHeld(context.namespace())) {
+            apply.accept(call.get());
+            return;
+        }
+        out++;
+        enqueue(() -> {
+            T result = call.get();
+            loop.execute(() -> {
+                out--;
+                try {
+                    apply.accept(result);
+                } catch (RuntimeException e) {
+                    // the link or its connection closed while the call was out: nobody is left to tell
+                    LOG.log(Level.FINE, "sbemu AMQP endpoint: the result of a held call found its link gone", e);
+                }
+            });
+        });
+    }
+
+    private static boolean mayBeHeld(Namespace namespace) {
+        return namespace.faults().delaysScripted();
+    }
+
+    private void enqueue(Runnable task) {
+        synchronized (queue) {
+            queue.add(task);
+            if (draining) {
+                return;
+            }
+            draining = true;
+        }
+        context.work(this::drain);
+    }
+
+    private void drain() {
+        while (true) {
+            Runnable task;
+            synchronized (queue) {
+                task = queue.poll();
+                if (task == null) {
+                    draining = false;
+                    return;
+                }
+            }
+            task.run();
+        }
+    }
+}

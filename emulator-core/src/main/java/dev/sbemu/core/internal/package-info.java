@@ -1,0 +1,9 @@
+/**
+ * The broker behind {@code dev.sbemu.core.Namespace}: entities, message stores, locks, sessions, transactions and
+ * timers.
+ *
+ * <p><b>Internal API</b> of {@code emulator-core}: its types are public only so that the module's own packages can
+ * reach them. Nothing outside {@code emulator-core} may use them (the architecture test fails on such a use), and
+ * they change without notice in any release.
+ */
+package dev.sbemu.core.internal;
