@@ -23,10 +23,14 @@ public final class Durations {
      * which no clock reaches (CLK-4).
      */
     public static Instant plusOrNever(Instant at, Duration d) {
-        if (isUnlimited(d) || at.isAfter(VirtualClock.LATEST)
-                || d.compareTo(Duration.between(at, VirtualClock.LATEST)) > 0) {
+        if (isUnlimited(d) || at.isAfter(VirtualClock.LATEST)) {
             return null;
         }
-        return at.plus(d);
+        // Not d > Duration.between(at, LATEST): that span overflows a long of nanoseconds, and
+        // Duration.between throws and catches an ArithmeticException inside to fall back to seconds,
+        // a stack trace per message with a TTL (~100x slower sends). The sum stays far inside Instant's
+        // range: at is at most LATEST (year 9999) and d below MAX (about 29,000 years).
+        Instant end = at.plus(d);
+        return end.isAfter(VirtualClock.LATEST) ? null : end;
     }
 }

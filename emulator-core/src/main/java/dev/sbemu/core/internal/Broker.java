@@ -1,12 +1,10 @@
 package dev.sbemu.core.internal;
 
 import dev.sbemu.core.BrokerException;
-import dev.sbemu.core.Cancellation;
 import dev.sbemu.core.BrokeredMessage;
+import dev.sbemu.core.Cancellation;
 import dev.sbemu.core.EntityPath;
-import dev.sbemu.core.ErrorReason;
 import dev.sbemu.core.ExpiryMode;
-import dev.sbemu.core.InvalidOptionException;
 import dev.sbemu.core.JournalEvent;
 import dev.sbemu.core.JournalEvent.Type;
 import dev.sbemu.core.Message;
@@ -18,120 +16,77 @@ import dev.sbemu.core.VirtualClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 import java.util.UUID;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 
 /**
- * The state of one namespace and its messaging operations (send, receive, settle, sessions,
- * transactions); {@link EntityAdministration} manages its entities. Locking scheme: one lock per
- * namespace guards all of it, so transitions that cross entities (dead-lettering, forwarding,
- * fan-out) are atomic; blocking receivers wait on per-store conditions of that lock. Timers fire
- * under it too.
+ * The messaging façade of one namespace (send, receive, settle, sessions, transactions) and the
+ * clock's timer driver. It owns the namespace's parts: the {@link Services}, the {@link EntityRegistry},
+ * the {@link EntityAdministration} (management), the {@link FaultActions} and {@link BlockingCalls};
+ * none of them refers back to it. Locking (see {@link Services}): every public method takes the
+ * namespace's one lock for its work, so transitions that cross entities are atomic; blocking calls
+ * wait on conditions of that lock, and timers fire under it.
  */
 public final class Broker implements VirtualClock.TimerDriver {
-    private static final int MAX_HOPS = 4;
     private static final int MAX_PEEK = 250;
 
-    private final ReentrantLock lock = new ReentrantLock();
-    final TimerQueue timers = new TimerQueue();
-    final Clock clock;
-    final ExpiryMode expiryMode;
-    final Tier tier;
-    private final Consumer<JournalEvent> journal;
-    final Map<String, QueueEntity> queues = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-    final Map<String, TopicEntity> topics = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-    /** The clock is firing timers and has not reached its target yet: blocked receivers wait for {@link #wakeAll}. */
-    private boolean advancing;
+    private final Services services;
+    private final EntityRegistry registry;
+    private final EntityAdministration administration;
+    private final BlockingCalls blocking;
+    private final FaultActions faultActions;
 
     public Broker(Clock clock, ExpiryMode expiryMode, Tier tier, Consumer<JournalEvent> journal) {
-        this.clock = Objects.requireNonNull(clock, "clock");
-        this.expiryMode = Objects.requireNonNull(expiryMode, "expiryMode");
-        this.tier = Objects.requireNonNull(tier, "tier");
-        this.journal = Objects.requireNonNull(journal, "journal");
+        this.services = new Services(clock, expiryMode, tier, journal);
+        this.registry = new EntityRegistry(services);
+        this.administration = new EntityAdministration(registry);
+        this.blocking = new BlockingCalls(registry);
+        this.faultActions = new FaultActions(registry);
     }
 
-    Instant now() {
-        return clock.instant();
+    /** The management side of the same namespace: its entities, under the same lock. */
+    public EntityAdministration administration() {
+        return administration;
     }
 
-    Condition newCondition() {
-        return lock.newCondition();
-    }
-
-    UUID newLockToken() {
-        ThreadLocalRandom random = ThreadLocalRandom.current();
-        long high = (random.nextLong() & ~0xF000L) | 0x4000L;
-        long low = (random.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
-        return new UUID(high, low);
-    }
-
-    void journal(Type type, String entity, StoredMessage m, String detail) {
-        journal.accept(new JournalEvent(now(), type, entity, m.sequenceNumber, m.messageId(), detail));
-    }
-
-    /** An event about a session rather than a message. */
-    void journal(Type type, String entity, String sessionId, String detail) {
-        journal.accept(new JournalEvent(now(), type, entity, -1, null, "session " + sessionId
-                + (detail.isEmpty() ? "" : ", " + detail)));
-    }
-
-    void journal(Type type, String entity, String detail) {
-        journal.accept(new JournalEvent(now(), type, entity, -1, null, detail));
-    }
-
-    /** Runs {@code action} under the namespace's lock. */
-    <T> T locked(Supplier<T> action) {
-        lock.lock();
-        try {
-            return action.get();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    void locked(Runnable action) {
-        lock.lock();
-        try {
-            action.run();
-        } finally {
-            lock.unlock();
-        }
+    /** What injected faults do to the same namespace. */
+    public FaultActions faultActions() {
+        return faultActions;
     }
 
     // ---- timers -------------------------------------------------------------------------------
 
     @Override
     public Instant nextDue() {
-        return locked(timers::nextDue);
+        return services.locked(services.timers::nextDue);
     }
 
     @Override
     public void fireDue(Instant now) {
-        locked(() -> {
-            advancing = true;
-            timers.fireDue(now);
+        services.locked(() -> {
+            blocking.advancing();
+            services.timers.fireDue(now);
         });
+    }
+
+    /** Wakes every blocked receiver so it re-checks (after a clock advance or on close). */
+    public void wakeAll() {
+        blocking.wakeAll();
     }
 
     // ---- sending ------------------------------------------------------------------------------
 
     /** Sends messages as one batch: all are accepted or none (LIM-1 counts the batch too). */
     public void send(String entityName, List<Message> messages) {
-        List<StoredMessage> stored = prepare(entityName, messages);
-        locked(() -> {
-            SendTarget target = sendTarget(entityName);
+        List<StoredMessage> stored = Sending.prepare(registry, entityName, messages);
+        services.locked(() -> {
+            SendTarget target = registry.sendTarget(entityName);
             stored.forEach(target::checkSendable);
             stored.forEach(target.intake()::accept);
         });
@@ -141,10 +96,10 @@ public final class Broker implements VirtualClock.TimerDriver {
     public long[] schedule(String entityName, List<Message> messages, Instant at) {
         Objects.requireNonNull(at, "at");
         Validation.scheduledEnqueueTime(at);
-        List<StoredMessage> stored = prepare(entityName, messages);
+        List<StoredMessage> stored = Sending.prepare(registry, entityName, messages);
         stored.forEach(m -> m.scheduledEnqueueTime = at);
-        return locked(() -> {
-            SendTarget target = sendTarget(entityName);
+        return services.locked(() -> {
+            SendTarget target = registry.sendTarget(entityName);
             stored.forEach(target::checkSendable);
             return stored.stream().mapToLong(target.intake()::schedule).toArray();
         });
@@ -152,66 +107,15 @@ public final class Broker implements VirtualClock.TimerDriver {
 
     /** Cancels scheduled messages (SCH-2); MESSAGE_NOT_FOUND when one is not scheduled. */
     public void cancelScheduled(String entityName, Collection<Long> sequenceNumbers) {
-        locked(() -> {
-            SendTarget target = sendTarget(entityName);
+        services.locked(() -> {
+            SendTarget target = registry.sendTarget(entityName);
             sequenceNumbers.forEach(target.intake()::cancelScheduled);
         });
     }
 
-    /** Validates and sizes messages for {@code entityName} (LIM-1: the entity's or the tier's size limit). */
-    List<StoredMessage> prepare(String entityName, List<Message> messages) {
-        Long entityLimitKb = locked(() -> sendTarget(entityName).maxMessageSizeInKilobytes());
-        int limit = entityLimitKb == null ? tier.defaultMaxMessageSizeBytes() : (int) (entityLimitKb * 1024);
-        List<StoredMessage> stored = new ArrayList<>(messages.size());
-        long total = 0;
-        for (Message message : messages) {
-            Objects.requireNonNull(message, "message");
-            Validation.message(message);
-            StoredMessage m = new StoredMessage(message);
-            if (m.size > limit) {
-                throw new BrokerException.MessageSizeExceeded(m.size, limit);
-            }
-            total += m.size;
-            stored.add(m);
-        }
-        if (total > limit) {
-            throw new BrokerException.MessageSizeExceeded((int) Math.min(total, Integer.MAX_VALUE), limit);
-        }
-        return stored;
-    }
-
-    /** FWD-1..3: hands a message on to another entity, or to the source's transfer dead-letter queue. */
-    void forward(MessageSource source, StoredMessage m, String targetName, boolean fromDeadLetters) {
-        StoredMessage forwarded = m.copy(m.message);
-        forwarded.hopCount = (byte) (m.hopCount + 1);
-        forwarded.enqueuedSequenceNumber = m.enqueuedSequenceNumber > 0 ? m.enqueuedSequenceNumber : m.sequenceNumber;
-        forwarded.scheduledEnqueueTime = null;
-        if (forwarded.hopCount > MAX_HOPS) {
-            source.addTransferDeadLetter(m, "MaxTransferHopCountExceeded",
-                    "The message exceeded the maximum of " + MAX_HOPS + " transfer hops.");
-            return;
-        }
-        SendTarget target = queues.containsKey(targetName) ? queues.get(targetName) : topics.get(targetName);
-        if (target == null) {
-            source.addTransferDeadLetter(m, "MessagingEntityNotFound",
-                    "The forwarding destination '" + targetName + "' could not be found.");
-            return;
-        }
-        try {
-            target.checkSendable(forwarded);
-        } catch (BrokerException e) {
-            source.addTransferDeadLetter(m, e.reason() == ErrorReason.ENTITY_DISABLED
-                    ? "MessagingEntityDisabled" : "TransferFailed", e.getMessage());
-            return;
-        }
-        journal(Type.FORWARDED, fromDeadLetters ? source.deadLetters.pathText : source.main.pathText, m,
-                "to " + targetName);
-        target.intake().accept(forwarded);
-    }
-
     /** Starts a transaction (TXN-1). */
     public Transaction beginTransaction() {
-        return new BrokerTransaction(this);
+        return new BrokerTransaction(registry);
     }
 
     // ---- receiving ----------------------------------------------------------------------------
@@ -219,49 +123,107 @@ public final class Broker implements VirtualClock.TimerDriver {
     /**
      * Receives up to {@code max} messages: returns what is ready at once, else waits in real time up to
      * {@code maxWait} for the first one (CLK-3, LOCK-3). A cancelled {@code cancellation} (nullable)
-     * ends the call at once with a {@link CancellationException}, having taken nothing.
+     * ends the call at once with a {@link java.util.concurrent.CancellationException}, having taken nothing.
      */
     public List<BrokeredMessage> receive(EntityPath path, ReceiveMode mode, int max, Duration maxWait,
                                          Cancellation cancellation) {
-        if (max < 1) {
-            throw new IllegalArgumentException("maxMessages must be at least 1, was " + max);
-        }
-        long deadline = System.nanoTime() + Math.max(0, maxWait.toNanos());
-        Runnable unregister = cancellation == null ? () -> { } : cancellation.onCancel(this::wakeWaiters);
-        lock.lock();
+        Validation.maxMessages(max);
+        return receiving(path, maxWait, cancellation, wait -> {
+            MessageSource source = registry.source(path);
+            source.checkReceivable(path.subQueue());
+            source.checkNoSessions(path);
+            MessageStore store = source.store(path.subQueue());
+            wait.on(store.readyOrChanged);
+            return wait.mayTake() ? nullIfEmpty(source.takeReady(store, mode, max, null)) : null;
+        });
+    }
+
+    /** Receives from a held session: what is ready at once, else waits up to {@code maxWait} for the first. */
+    public List<BrokeredMessage> receive(SessionLock session, ReceiveMode mode, int max, Duration maxWait,
+                                         Cancellation cancellation) {
+        Validation.maxMessages(max);
+        return receiving(session.entity(), maxWait, cancellation, wait -> {
+            MessageSource source = registry.sessionSource(session.entity());
+            SessionEntry held = source.sessions.held(session.sessionId(), session.token());
+            wait.on(source.main.readyOrChanged);
+            return wait.mayTake() ? nullIfEmpty(source.sessions.take(held, mode, max)) : null;
+        });
+    }
+
+    /** A blocking receive: the messages a try took, or none when the time was up or the thread interrupted. */
+    private List<BrokeredMessage> receiving(Object what, Duration maxWait, Cancellation cancellation,
+                                            BlockingCalls.Attempt<List<BrokeredMessage>> take) {
         try {
-            while (true) {
-                checkNotCancelled(cancellation, path);
-                MessageSource source = source(path);
-                source.checkReceivable(path.subQueue());
-                checkNoSessions(source, path);
-                MessageStore store = source.store(path.subQueue());
-                long left = deadline - System.nanoTime();
-                List<BrokeredMessage> taken = advancing && left > 0 ? List.of()
-                        : source.takeReady(store, mode, max, null);
-                long remaining = deadline - System.nanoTime();
-                if (!taken.isEmpty() || remaining <= 0) {
-                    return taken;
-                }
-                store.readyOrChanged.await(remaining, TimeUnit.NANOSECONDS);
-            }
+            List<BrokeredMessage> taken = blocking.call(what, maxWait, cancellation, take);
+            return taken == null ? List.of() : taken;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return List.of();
-        } finally {
-            lock.unlock();
-            unregister.run();
         }
     }
 
-    /** Wakes every waiting receive and accept so that each re-checks its cancellation. */
-    private void wakeWaiters() {
-        locked(this::signalAll);
+    /** A try that took nothing got nothing: the call waits for more. */
+    private static List<BrokeredMessage> nullIfEmpty(List<BrokeredMessage> taken) {
+        return taken.isEmpty() ? null : taken;
     }
 
-    private static void checkNotCancelled(Cancellation cancellation, Object what) {
-        if (cancellation != null && cancellation.isCancelled()) {
-            throw new CancellationException("The call on '" + what + "' was cancelled: its client is closed.");
+    public List<BrokeredMessage> receiveDeferred(EntityPath path, ReceiveMode mode, Collection<Long> sequenceNumbers) {
+        return services.locked(() -> {
+            MessageSource source = registry.source(path);
+            source.checkReceivable(path.subQueue());
+            source.checkNoSessions(path);
+            return source.takeDeferred(source.store(path.subQueue()), mode, sequenceNumbers);
+        });
+    }
+
+    /** PEEK-1: up to {@code max} (at most 250) messages from {@code fromSequenceNumber} on; no lock. */
+    public List<BrokeredMessage> peek(EntityPath path, long fromSequenceNumber, int max) {
+        Validation.maxMessages(max);
+        return onStore(path, (source, store) -> source.peek(store, fromSequenceNumber, Math.min(max, MAX_PEEK)));
+    }
+
+    // ---- settlement ---------------------------------------------------------------------------
+
+    public void complete(EntityPath path, UUID lockToken) {
+        settle(path, (source, store) -> source.complete(store, lockToken));
+    }
+
+    public void abandon(EntityPath path, UUID lockToken, Map<String, Object> propertiesToModify) {
+        settle(path, (source, store) -> source.abandon(store, lockToken, propertiesToModify));
+    }
+
+    public void release(EntityPath path, UUID lockToken) {
+        settle(path, (source, store) -> source.release(store, lockToken));
+    }
+
+    public void defer(EntityPath path, UUID lockToken, Map<String, Object> propertiesToModify) {
+        settle(path, (source, store) -> source.defer(store, lockToken, propertiesToModify));
+    }
+
+    public void deadLetter(EntityPath path, UUID lockToken, String reason, String description,
+                           Map<String, Object> propertiesToModify) {
+        settle(path, (source, store) -> source.deadLetter(store, lockToken, reason, description, propertiesToModify));
+    }
+
+    public Instant renewLock(EntityPath path, UUID lockToken) {
+        return onStore(path, (source, store) -> source.renewLock(store, lockToken));
+    }
+
+    private void settle(EntityPath path, BiConsumer<MessageSource, MessageStore> settlement) {
+        onStore(path, (source, store) -> {
+            settlement.accept(source, store);
+            return null;
+        });
+    }
+
+    /** Runs {@code action} under the lock on the queue or subscription of {@code path} and its sub-queue's store. */
+    private <T> T onStore(EntityPath path, BiFunction<MessageSource, MessageStore, T> action) {
+        services.lock.lock(); // not services.locked(...): one lambda less per settlement on the hot path
+        try {
+            MessageSource source = registry.source(path);
+            return action.apply(source, source.store(path.subQueue()));
+        } finally {
+            services.lock.unlock();
         }
     }
 
@@ -274,333 +236,62 @@ public final class Broker implements VirtualClock.TimerDriver {
     public SessionLock acceptSession(EntityPath path, String sessionId, Duration maxWait,
                                      Cancellation cancellation) {
         Validation.sessionId(sessionId);
-        long deadline = System.nanoTime() + Math.max(0, maxWait.toNanos());
-        Runnable unregister = cancellation == null ? () -> { } : cancellation.onCancel(this::wakeWaiters);
-        lock.lock();
+        SessionEntry session;
         try {
-            while (true) {
-                checkNotCancelled(cancellation, path);
-                MessageSource source = sessionSource(path);
-                SessionEntry session = source.sessions.tryAccept(sessionId);
-                if (session != null) {
-                    return new SessionLock(path, session.sessionId, session.holder, session.lockedUntil);
-                }
-                long remaining = deadline - System.nanoTime();
-                if (remaining <= 0) {
-                    throw new BrokerException.ServiceTimeout("No session available to accept on '" + path
-                            + "' within " + maxWait + ".");
-                }
-                source.main.readyOrChanged.await(remaining, TimeUnit.NANOSECONDS);
-            }
+            session = blocking.call(path, maxWait, cancellation, wait -> {
+                MessageSource source = registry.sessionSource(path);
+                wait.on(source.main.readyOrChanged);
+                return source.sessions.tryAccept(sessionId);
+            });
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new BrokerException.ServiceTimeout("Interrupted while waiting for a session on '" + path + "'.");
-        } finally {
-            lock.unlock();
-            unregister.run();
         }
-    }
-
-    /** Receives from a held session: what is ready at once, else waits up to {@code maxWait} for the first. */
-    public List<BrokeredMessage> receive(SessionLock session, ReceiveMode mode, int max, Duration maxWait,
-                                         Cancellation cancellation) {
-        if (max < 1) {
-            throw new IllegalArgumentException("maxMessages must be at least 1, was " + max);
+        if (session == null) {
+            throw new BrokerException.ServiceTimeout("No session available to accept on '" + path
+                    + "' within " + maxWait + ".");
         }
-        long deadline = System.nanoTime() + Math.max(0, maxWait.toNanos());
-        Runnable unregister = cancellation == null ? () -> { } : cancellation.onCancel(this::wakeWaiters);
-        lock.lock();
-        try {
-            while (true) {
-                checkNotCancelled(cancellation, session.entity());
-                MessageSource source = sessionSource(session.entity());
-                SessionEntry held = source.sessions.held(session.sessionId(), session.token());
-                long left = deadline - System.nanoTime();
-                List<BrokeredMessage> taken = advancing && left > 0 ? List.of()
-                        : source.sessions.take(held, mode, max);
-                long remaining = deadline - System.nanoTime();
-                if (!taken.isEmpty() || remaining <= 0) {
-                    return taken;
-                }
-                source.main.readyOrChanged.await(remaining, TimeUnit.NANOSECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return List.of();
-        } finally {
-            lock.unlock();
-            unregister.run();
-        }
+        return new SessionLock(path, session.sessionId, session.holder, session.lockedUntil);
     }
 
     /** Deferred messages of a held session, by sequence number (DLQ-4); others yield nothing. */
     public List<BrokeredMessage> receiveDeferred(SessionLock session, ReceiveMode mode,
                                                  Collection<Long> sequenceNumbers) {
-        return locked(() -> {
-            MessageSource source = sessionSource(session.entity());
-            SessionEntry held = source.sessions.held(session.sessionId(), session.token());
-            return source.takeDeferredFromSession(held, mode, sequenceNumbers);
-        });
+        return onSession(session, (source, held) -> source.takeDeferredFromSession(held, mode, sequenceNumbers));
     }
 
     public Instant renewSessionLock(SessionLock session) {
-        return locked(() -> {
-            MessageSource source = sessionSource(session.entity());
-            return source.sessions.renew(source.sessions.held(session.sessionId(), session.token()));
-        });
+        return onSession(session, (source, held) -> source.sessions.renew(held));
     }
 
     public byte[] getSessionState(SessionLock session) {
-        return locked(() -> {
-            MessageSource source = sessionSource(session.entity());
-            source.sessions.held(session.sessionId(), session.token());
-            return source.sessions.state(session.sessionId());
-        });
+        return onSession(session, (source, held) -> source.sessions.state(held.sessionId));
     }
 
     public void setSessionState(SessionLock session, byte[] state) {
-        locked(() -> {
-            MessageSource source = sessionSource(session.entity());
-            source.sessions.setState(source.sessions.held(session.sessionId(), session.token()), state);
+        onSession(session, (source, held) -> {
+            source.sessions.setState(held, state);
+            return null;
         });
     }
 
     /** Lets go of a session; a session whose lock was lost already is ignored. */
     public void releaseSession(SessionLock session) {
-        locked(() -> {
-            MessageSource source = sessionSource(session.entity());
-            try {
-                source.sessions.release(source.sessions.held(session.sessionId(), session.token()), false);
-            } catch (BrokerException.SessionLockLost alreadyGone) {
-                // nothing held any more
-            }
-        });
-    }
-
-    private MessageSource sessionSource(EntityPath path) {
-        MessageSource source = source(path);
-        if (path.subQueue() != EntityPath.Part.NONE || !source.requiresSession()) {
-            throw new BrokerException.InvalidOperation("It is not possible for an entity that does not require "
-                    + "sessions to create a sessionful message receiver. Entity: '" + path + "'.");
-        }
-        source.checkReceivable(EntityPath.Part.NONE);
-        return source;
-    }
-
-    private static void checkNoSessions(MessageSource source, EntityPath path) {
-        if (path.subQueue() == EntityPath.Part.NONE && source.requiresSession()) {
-            throw new BrokerException.InvalidOperation("It is not possible for an entity that requires sessions "
-                    + "to create a non-sessionful message receiver. Entity: '" + source.name + "'.");
+        try {
+            onSession(session, (source, held) -> {
+                source.sessions.release(held, false);
+                return null;
+            });
+        } catch (BrokerException.SessionLockLost alreadyGone) {
+            // nothing held any more
         }
     }
 
-    public List<BrokeredMessage> receiveDeferred(EntityPath path, ReceiveMode mode, Collection<Long> sequenceNumbers) {
-        return locked(() -> {
-            MessageSource source = source(path);
-            source.checkReceivable(path.subQueue());
-            checkNoSessions(source, path);
-            return source.takeDeferred(source.store(path.subQueue()), mode, sequenceNumbers);
+    /** Runs {@code action} under the lock on a held session, or SESSION_LOCK_LOST (SES-3). */
+    private <T> T onSession(SessionLock session, BiFunction<MessageSource, SessionEntry, T> action) {
+        return services.locked(() -> {
+            MessageSource source = registry.sessionSource(session.entity());
+            return action.apply(source, source.sessions.held(session.sessionId(), session.token()));
         });
-    }
-
-    /** PEEK-1: up to {@code max} (at most 250) messages from {@code fromSequenceNumber} on; no lock. */
-    public List<BrokeredMessage> peek(EntityPath path, long fromSequenceNumber, int max) {
-        if (max < 1) {
-            throw new IllegalArgumentException("maxMessages must be at least 1, was " + max);
-        }
-        return locked(() -> {
-            MessageSource source = source(path);
-            return source.peek(source.store(path.subQueue()), fromSequenceNumber, Math.min(max, MAX_PEEK));
-        });
-    }
-
-    public void complete(EntityPath path, UUID lockToken) {
-        locked(() -> {
-            MessageSource source = source(path);
-            source.complete(source.store(path.subQueue()), lockToken);
-        });
-    }
-
-    public void abandon(EntityPath path, UUID lockToken, Map<String, Object> propertiesToModify) {
-        locked(() -> {
-            MessageSource source = source(path);
-            source.abandon(source.store(path.subQueue()), lockToken, propertiesToModify);
-        });
-    }
-
-    public void release(EntityPath path, UUID lockToken) {
-        locked(() -> {
-            MessageSource source = source(path);
-            source.release(source.store(path.subQueue()), lockToken);
-        });
-    }
-
-    public void defer(EntityPath path, UUID lockToken, Map<String, Object> propertiesToModify) {
-        locked(() -> {
-            MessageSource source = source(path);
-            source.defer(source.store(path.subQueue()), lockToken, propertiesToModify);
-        });
-    }
-
-    public void deadLetter(EntityPath path, UUID lockToken, String reason, String description,
-                           Map<String, Object> propertiesToModify) {
-        locked(() -> {
-            MessageSource source = source(path);
-            source.deadLetter(source.store(path.subQueue()), lockToken, reason, description, propertiesToModify);
-        });
-    }
-
-    public Instant renewLock(EntityPath path, UUID lockToken) {
-        return locked(() -> {
-            MessageSource source = source(path);
-            return source.renewLock(source.store(path.subQueue()), lockToken);
-        });
-    }
-
-    // ---- injected faults ----------------------------------------------------------------------
-
-    /** Runs {@code action} under the lock when the virtual clock reaches {@code due} (a delay fault). */
-    public TimerQueue.Timer scheduleTimer(Instant due, Runnable action) {
-        return locked(() -> timers.schedule(due, action));
-    }
-
-    public void cancelTimer(TimerQueue.Timer timer) {
-        locked(() -> timers.cancel(timer));
-    }
-
-    /** Appends a journal event about an injected fault. */
-    public void journalFault(String entity, String detail) {
-        journal(Type.FAULT_INJECTED, entity, detail);
-    }
-
-    /**
-     * Ends a message's lock now, as its expiry would (the message returns, counted as a delivery);
-     * false when {@code lockToken} holds no lock on that entity, or holds it through a session.
-     */
-    public boolean loseLock(EntityPath path, UUID lockToken) {
-        return locked(() -> {
-            MessageSource source = source(path);
-            return source.loseLock(source.store(path.subQueue()), lockToken);
-        });
-    }
-
-    /** Ends a held session's lock now, as its expiry would; false when no receiver holds the session. */
-    public boolean loseSessionLock(EntityPath path, String sessionId) {
-        return locked(() -> {
-            MessageSource source = sessionSource(path);
-            SessionEntry held = source.sessions.heldOrNull(sessionId);
-            if (held == null) {
-                return false;
-            }
-            source.sessions.release(held, true);
-            return true;
-        });
-    }
-
-    /** Wakes every blocked receiver so it re-checks (after a clock advance or on close). */
-    public void wakeAll() {
-        locked(() -> {
-            advancing = false;
-            signalAll();
-        });
-    }
-
-    private void signalAll() {
-        for (QueueEntity queue : queues.values()) {
-            signal(queue);
-        }
-        for (TopicEntity topic : topics.values()) {
-            topic.subscriptions.values().forEach(this::signal);
-        }
-    }
-
-    private void signal(MessageSource source) {
-        source.main.readyOrChanged.signalAll();
-        source.deadLetters.readyOrChanged.signalAll();
-        source.transferDeadLetters.readyOrChanged.signalAll();
-    }
-
-    // ---- lookup and deletion ------------------------------------------------------------------
-
-    QueueEntity queue(String name) {
-        QueueEntity queue = queues.get(name);
-        if (queue == null) {
-            throw new BrokerException.EntityNotFound(name);
-        }
-        return queue;
-    }
-
-    TopicEntity topic(String name) {
-        TopicEntity topic = topics.get(name);
-        if (topic == null) {
-            throw new BrokerException.EntityNotFound(name);
-        }
-        return topic;
-    }
-
-    SubscriptionEntity subscription(String topicName, String name) {
-        SubscriptionEntity subscription = topic(topicName).subscriptions.get(name);
-        if (subscription == null) {
-            throw new BrokerException.EntityNotFound(topicName + "/Subscriptions/" + name);
-        }
-        return subscription;
-    }
-
-    MessageSource source(EntityPath path) {
-        return path.isSubscription() ? subscription(path.topicOrQueue(), path.subscription())
-                : queue(path.topicOrQueue());
-    }
-
-    SendTarget sendTarget(String name) {
-        QueueEntity queue = queues.get(name);
-        if (queue != null) {
-            return queue;
-        }
-        return topic(name);
-    }
-
-    void checkNameFree(String name) {
-        if (queues.containsKey(name) || topics.containsKey(name)) {
-            throw new BrokerException.EntityAlreadyExists(name);
-        }
-    }
-
-    void checkForwardTargets(String source, String forwardTo, String forwardDeadLetteredTo) {
-        String[] properties = {"forwardTo", "forwardDeadLetteredMessagesTo"};
-        String[] targets = {forwardTo, forwardDeadLetteredTo};
-        for (int i = 0; i < targets.length; i++) {
-            String target = targets[i];
-            if (target == null) {
-                continue;
-            }
-            if (target.equalsIgnoreCase(source)) {
-                throw new InvalidOptionException(properties[i], target,
-                        "an entity cannot forward to itself");
-            }
-            if (!queues.containsKey(target) && !topics.containsKey(target)) {
-                throw new InvalidOptionException(properties[i], target,
-                        "the destination must be an existing queue or topic");
-            }
-        }
-    }
-
-    void autoDelete(Entity entity) {
-        delete(entity, Type.AUTO_DELETED);
-    }
-
-    void delete(Entity entity, Type how) {
-        entity.deleted = true;
-        entity.cancelAutoDelete();
-        entity.onDelete();
-        if (entity instanceof QueueEntity queue) {
-            queues.remove(queue.name);
-            signal(queue);
-        } else if (entity instanceof TopicEntity topic) {
-            topics.remove(topic.name);
-        } else if (entity instanceof SubscriptionEntity subscription) {
-            subscription.topic.subscriptions.remove(subscription.subscriptionName);
-            signal(subscription);
-        }
-        journal(how, entity.name, how == Type.AUTO_DELETED ? "idle for " + entity.autoDeleteOnIdle() : "");
     }
 }

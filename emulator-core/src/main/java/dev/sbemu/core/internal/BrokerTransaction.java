@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-/** A transaction's pending operations; validated and applied together under the broker's lock (TXN-1). */
+/** A transaction's pending operations; validated and applied together under the namespace's lock (TXN-1). */
 final class BrokerTransaction implements Transaction {
     static final int MAX_OPERATIONS = 100;
     static final Duration TIMEOUT = Duration.ofMinutes(2);
@@ -23,7 +23,8 @@ final class BrokerTransaction implements Transaction {
         void apply();
     }
 
-    private final Broker broker;
+    private final Services services;
+    private final EntityRegistry registry;
     private final UUID id = UUID.randomUUID();
     private final List<Operation> operations = new ArrayList<>();
     /** Lock tokens completed, abandoned, deferred or dead-lettered by this transaction. */
@@ -33,8 +34,9 @@ final class BrokerTransaction implements Transaction {
     private String endedBecause;
     private TimerQueue.Timer timeout;
 
-    BrokerTransaction(Broker broker) {
-        this.broker = broker;
+    BrokerTransaction(EntityRegistry registry) {
+        this.services = registry.services;
+        this.registry = registry;
     }
 
     @Override
@@ -44,18 +46,18 @@ final class BrokerTransaction implements Transaction {
 
     @Override
     public void send(String entity, List<Message> messages) {
-        List<StoredMessage> stored = broker.prepare(entity, messages);
-        broker.locked(() -> {
-            SendTarget target = broker.sendTarget(entity);
+        List<StoredMessage> stored = Sending.prepare(registry, entity, messages);
+        services.locked(() -> {
+            SendTarget target = registry.sendTarget(entity);
             stored.forEach(target::checkSendable);
             for (StoredMessage m : stored) {
                 enlist(new Operation() {
                     public void validate() {
-                        broker.sendTarget(entity).checkSendable(m);
+                        registry.sendTarget(entity).checkSendable(m);
                     }
 
                     public void apply() {
-                        broker.sendTarget(entity).intake().accept(m);
+                        registry.sendTarget(entity).intake().accept(m);
                     }
                 });
             }
@@ -65,9 +67,9 @@ final class BrokerTransaction implements Transaction {
     @Override
     public long[] schedule(String entity, List<Message> messages, Instant at) {
         Validation.scheduledEnqueueTime(at);
-        List<StoredMessage> stored = broker.prepare(entity, messages);
-        return broker.locked(() -> {
-            SendTarget target = broker.sendTarget(entity);
+        List<StoredMessage> stored = Sending.prepare(registry, entity, messages);
+        return services.locked(() -> {
+            SendTarget target = registry.sendTarget(entity);
             long[] sequenceNumbers = new long[stored.size()];
             for (int i = 0; i < stored.size(); i++) {
                 StoredMessage m = stored.get(i);
@@ -76,11 +78,11 @@ final class BrokerTransaction implements Transaction {
                 sequenceNumbers[i] = target.intake().reserveSequenceNumber(m);
                 enlist(new Operation() {
                     public void validate() {
-                        broker.sendTarget(entity).checkSendable(m);
+                        registry.sendTarget(entity).checkSendable(m);
                     }
 
                     public void apply() {
-                        broker.sendTarget(entity).intake().schedule(m);
+                        registry.sendTarget(entity).intake().schedule(m);
                     }
                 });
             }
@@ -113,7 +115,7 @@ final class BrokerTransaction implements Transaction {
     @Override
     public Instant renewLock(EntityPath entity, UUID lockToken) {
         settle(entity, lockToken, false, (source, store) -> source.renewLock(store, lockToken));
-        return broker.locked(() -> broker.now().plus(broker.source(entity).lockDuration()));
+        return services.locked(() -> services.now().plus(registry.source(entity).lockDuration()));
     }
 
     private interface Settlement {
@@ -121,15 +123,15 @@ final class BrokerTransaction implements Transaction {
     }
 
     private void settle(EntityPath entity, UUID lockToken, boolean terminal, Settlement settlement) {
-        broker.locked(() -> {
+        services.locked(() -> {
             Operation operation = new Operation() {
                 public void validate() {
-                    MessageSource source = broker.source(entity);
+                    MessageSource source = registry.source(entity);
                     source.lockedMessage(source.store(entity.subQueue()), lockToken);
                 }
 
                 public void apply() {
-                    MessageSource source = broker.source(entity);
+                    MessageSource source = registry.source(entity);
                     settlement.apply(source, source.store(entity.subQueue()));
                 }
             };
@@ -168,7 +170,7 @@ final class BrokerTransaction implements Transaction {
                     + " operations.");
         }
         if (operations.isEmpty()) {
-            timeout = broker.timers.schedule(broker.now().plus(TIMEOUT), () -> end("timed out after " + TIMEOUT));
+            timeout = services.timers.schedule(services.now().plus(TIMEOUT), () -> end("timed out after " + TIMEOUT));
         }
         operations.add(operation);
     }
@@ -182,12 +184,12 @@ final class BrokerTransaction implements Transaction {
     private void end(String why) {
         endedBecause = why;
         operations.clear();
-        broker.timers.cancel(timeout);
+        services.timers.cancel(timeout);
     }
 
     @Override
     public void commit() {
-        broker.locked(() -> {
+        services.locked(() -> {
             checkOpen();
             try {
                 operations.forEach(Operation::validate);
@@ -203,7 +205,7 @@ final class BrokerTransaction implements Transaction {
 
     @Override
     public void rollback() {
-        broker.locked(() -> {
+        services.locked(() -> {
             checkOpen();
             end("was rolled back");
         });

@@ -7,11 +7,11 @@ import java.util.Map;
 
 /** Message ids seen within the detection window (DUP-1); each id is forgotten by a clock timer. */
 final class DuplicateDetector {
-    private final Broker broker;
+    private final Services services;
     private final Map<String, Instant> seen = new HashMap<>();
 
-    DuplicateDetector(Broker broker) {
-        this.broker = broker;
+    DuplicateDetector(Services services) {
+        this.services = services;
     }
 
     /** DUP-1: the message id; on a partitioned entity with the partition key (or session id) too. */
@@ -31,9 +31,9 @@ final class DuplicateDetector {
         if (seen.containsKey(id)) {
             return true;
         }
-        Instant now = broker.now();
+        Instant now = services.now();
         seen.put(id, now);
-        broker.timers.schedule(now.plus(window), () -> seen.remove(id, now));
+        services.timers.schedule(now.plus(window), () -> seen.remove(id, now));
         return false;
     }
 

@@ -7,7 +7,9 @@ import java.time.Instant;
 
 /** A queue, topic or subscription: name, timestamps and auto-delete on idle (ADI-1..4). */
 abstract class Entity {
-    final Broker broker;
+    final Services services;
+    /** The registry the entity lives in (auto-delete removes it there; forwarding looks up destinations). */
+    final EntityRegistry registry;
     final String name;
     final Instant createdAt;
     Instant updatedAt;
@@ -16,10 +18,11 @@ abstract class Entity {
     private TimerQueue.Timer autoDeleteTimer;
     boolean deleted;
 
-    Entity(Broker broker, String name) {
-        this.broker = broker;
+    Entity(EntityRegistry registry, String name) {
+        this.services = registry.services;
+        this.registry = registry;
         this.name = name;
-        this.createdAt = broker.now();
+        this.createdAt = services.now();
         this.updatedAt = createdAt;
         this.accessedAt = createdAt;
         this.lastActivity = createdAt;
@@ -37,24 +40,24 @@ abstract class Entity {
 
     /** Records activity: resets the idle timer (ADI-3). */
     public void touch() {
-        Instant now = broker.now();
+        Instant now = services.now();
         lastActivity = now;
         accessedAt = now;
     }
 
     void updated() {
-        updatedAt = broker.now();
+        updatedAt = services.now();
         touch();
         armAutoDelete();
     }
 
     /** (Re)arms the auto-delete timer from the last activity; the timer re-checks idleness when it fires. */
     void armAutoDelete() {
-        broker.timers.cancel(autoDeleteTimer);
+        services.timers.cancel(autoDeleteTimer);
         autoDeleteTimer = null;
         Duration idle = autoDeleteOnIdle();
         if (!Durations.isUnlimited(idle)) {
-            autoDeleteTimer = broker.timers.schedule(lastActivity.plus(idle), this::onAutoDeleteDue);
+            autoDeleteTimer = services.timers.schedule(lastActivity.plus(idle), this::onAutoDeleteDue);
         }
     }
 
@@ -63,20 +66,20 @@ abstract class Entity {
         if (deleted || Durations.isUnlimited(autoDeleteOnIdle())) {
             return;
         }
-        Instant now = broker.now();
+        Instant now = services.now();
         if (busy()) {
             lastActivity = now;
         }
         Instant due = lastActivity.plus(autoDeleteOnIdle());
         if (due.isAfter(now)) {
-            autoDeleteTimer = broker.timers.schedule(due, this::onAutoDeleteDue);
+            autoDeleteTimer = services.timers.schedule(due, this::onAutoDeleteDue);
         } else {
-            broker.autoDelete(this);
+            registry.autoDelete(this);
         }
     }
 
     void cancelAutoDelete() {
-        broker.timers.cancel(autoDeleteTimer);
+        services.timers.cancel(autoDeleteTimer);
         autoDeleteTimer = null;
     }
 }

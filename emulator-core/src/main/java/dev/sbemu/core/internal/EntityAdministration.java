@@ -15,40 +15,39 @@ import java.util.List;
 
 /**
  * The management side of a namespace: queues, topics, subscriptions and rules (create, read, update,
- * delete, list) and their runtime counts. Works on the {@link Broker}'s state under its lock.
+ * delete, list) and their runtime counts. Works on the namespace's {@link EntityRegistry} under the
+ * namespace's lock.
  */
 public final class EntityAdministration {
-    private final Broker broker;
+    private final Services services;
+    private final EntityRegistry registry;
 
-    public EntityAdministration(Broker broker) {
-        this.broker = broker;
+    EntityAdministration(EntityRegistry registry) {
+        this.services = registry.services;
+        this.registry = registry;
     }
 
     // ---- queues -------------------------------------------------------------------------------
 
     public QueueOptions createQueue(String name, QueueOptions options) {
         Validation.queueOrTopicName("queue", name);
-        QueueOptions valid = Validation.queue(options, broker.tier);
-        return broker.locked(() -> {
-            broker.checkNameFree(name);
-            broker.checkForwardTargets(name, valid.forwardTo(), valid.forwardDeadLetteredMessagesTo());
-            QueueEntity queue = new QueueEntity(broker, name, valid);
-            broker.queues.put(name, queue);
-            queue.armAutoDelete();
-            broker.journal(Type.ENTITY_CREATED, name, "queue");
+        QueueOptions valid = Validation.queue(options, services.tier);
+        return services.locked(() -> {
+            registry.addQueue(name, valid);
+            services.journal(Type.ENTITY_CREATED, name, "queue");
             return valid;
         });
     }
 
     public QueueOptions getQueue(String name) {
-        return broker.locked(() -> broker.queue(name).options);
+        return services.locked(() -> registry.queue(name).options);
     }
 
     public QueueOptions updateQueue(String name, QueueOptions options) {
-        QueueOptions valid = Validation.queue(options, broker.tier);
-        return broker.locked(() -> {
-            QueueEntity queue = broker.queue(name);
-            broker.checkForwardTargets(name, valid.forwardTo(), valid.forwardDeadLetteredMessagesTo());
+        QueueOptions valid = Validation.queue(options, services.tier);
+        return services.locked(() -> {
+            QueueEntity queue = registry.queue(name);
+            registry.checkForwardTargets(name, valid.forwardTo(), valid.forwardDeadLetteredMessagesTo());
             if (valid.requiresSession() != queue.options.requiresSession()
                     || valid.enablePartitioning() != queue.options.enablePartitioning()) {
                 throw new InvalidOptionException("requiresSession/enablePartitioning",
@@ -57,67 +56,64 @@ public final class EntityAdministration {
             }
             queue.options = valid;
             queue.updated();
-            broker.journal(Type.ENTITY_UPDATED, name, "queue");
+            services.journal(Type.ENTITY_UPDATED, name, "queue");
             return valid;
         });
     }
 
     public void deleteQueue(String name) {
-        broker.locked(() -> broker.delete(broker.queue(name), Type.ENTITY_DELETED));
+        services.locked(() -> registry.delete(registry.queue(name), Type.ENTITY_DELETED));
     }
 
     public List<String> queueNames() {
-        return broker.locked(() -> new ArrayList<>(broker.queues.keySet()));
+        return services.locked(() -> registry.queueNames());
     }
 
     public boolean queueExists(String name) {
-        return broker.locked(() -> broker.queues.containsKey(name));
+        return services.locked(() -> registry.hasQueue(name));
     }
 
     // ---- topics and subscriptions ---------------------------------------------------------------
 
     public TopicOptions createTopic(String name, TopicOptions options) {
         Validation.queueOrTopicName("topic", name);
-        TopicOptions valid = Validation.topic(options, broker.tier);
-        return broker.locked(() -> {
-            broker.checkNameFree(name);
-            TopicEntity topic = new TopicEntity(broker, name, valid);
-            broker.topics.put(name, topic);
-            topic.armAutoDelete();
-            broker.journal(Type.ENTITY_CREATED, name, "topic");
+        TopicOptions valid = Validation.topic(options, services.tier);
+        return services.locked(() -> {
+            registry.addTopic(name, valid);
+            services.journal(Type.ENTITY_CREATED, name, "topic");
             return valid;
         });
     }
 
     public TopicOptions getTopic(String name) {
-        return broker.locked(() -> broker.topic(name).options);
+        return services.locked(() -> registry.topic(name).options);
     }
 
     public TopicOptions updateTopic(String name, TopicOptions options) {
-        TopicOptions valid = Validation.topic(options, broker.tier);
-        return broker.locked(() -> {
-            TopicEntity topic = broker.topic(name);
+        TopicOptions valid = Validation.topic(options, services.tier);
+        return services.locked(() -> {
+            TopicEntity topic = registry.topic(name);
             if (valid.enablePartitioning() != topic.options.enablePartitioning()) {
                 throw new InvalidOptionException("enablePartitioning", valid.enablePartitioning(),
                         "cannot be changed on an existing topic");
             }
             topic.options = valid;
             topic.updated();
-            broker.journal(Type.ENTITY_UPDATED, name, "topic");
+            services.journal(Type.ENTITY_UPDATED, name, "topic");
             return valid;
         });
     }
 
     public void deleteTopic(String name) {
-        broker.locked(() -> broker.delete(broker.topic(name), Type.ENTITY_DELETED));
+        services.locked(() -> registry.delete(registry.topic(name), Type.ENTITY_DELETED));
     }
 
     public List<String> topicNames() {
-        return broker.locked(() -> new ArrayList<>(broker.topics.keySet()));
+        return services.locked(() -> registry.topicNames());
     }
 
     public boolean topicExists(String name) {
-        return broker.locked(() -> broker.topics.containsKey(name));
+        return services.locked(() -> registry.hasTopic(name));
     }
 
     public SubscriptionOptions createSubscription(String topicName, String name, SubscriptionOptions options,
@@ -125,102 +121,94 @@ public final class EntityAdministration {
         Validation.subscriptionName(name);
         List<RuleDescription> initialRules = rules.isEmpty() ? List.of(RuleDescription.defaultRule()) : rules;
         initialRules.forEach(rule -> Validation.ruleName(rule.name()));
-        SubscriptionOptions valid = Validation.subscription(options, broker.tier);
-        return broker.locked(() -> {
-            TopicEntity topic = broker.topic(topicName);
-            if (topic.subscriptions.containsKey(name)) {
-                throw new BrokerException.EntityAlreadyExists(topicName + "/Subscriptions/" + name);
-            }
-            broker.checkForwardTargets(topicName + "/Subscriptions/" + name, valid.forwardTo(),
-                    valid.forwardDeadLetteredMessagesTo());
-            SubscriptionEntity subscription = new SubscriptionEntity(broker, topic, name, valid, initialRules);
-            topic.subscriptions.put(name, subscription);
-            subscription.armAutoDelete();
-            topic.touch();
-            broker.journal(Type.ENTITY_CREATED, subscription.name, "subscription");
+        SubscriptionOptions valid = Validation.subscription(options, services.tier);
+        return services.locked(() -> {
+            SubscriptionEntity subscription = registry.addSubscription(topicName, name, valid, initialRules);
+            subscription.topic.touch();
+            services.journal(Type.ENTITY_CREATED, subscription.name, "subscription");
             return valid;
         });
     }
 
     public SubscriptionOptions getSubscription(String topicName, String name) {
-        return broker.locked(() -> broker.subscription(topicName, name).options);
+        return services.locked(() -> registry.subscription(topicName, name).options);
     }
 
     public SubscriptionOptions updateSubscription(String topicName, String name, SubscriptionOptions options) {
-        SubscriptionOptions valid = Validation.subscription(options, broker.tier);
-        return broker.locked(() -> {
-            SubscriptionEntity subscription = broker.subscription(topicName, name);
-            broker.checkForwardTargets(subscription.name, valid.forwardTo(), valid.forwardDeadLetteredMessagesTo());
+        SubscriptionOptions valid = Validation.subscription(options, services.tier);
+        return services.locked(() -> {
+            SubscriptionEntity subscription = registry.subscription(topicName, name);
+            registry.checkForwardTargets(subscription.name, valid.forwardTo(), valid.forwardDeadLetteredMessagesTo());
             if (valid.requiresSession() != subscription.options.requiresSession()) {
                 throw new InvalidOptionException("requiresSession", valid.requiresSession(),
                         "cannot be changed on an existing subscription");
             }
             subscription.options = valid;
             subscription.updated();
-            broker.journal(Type.ENTITY_UPDATED, subscription.name, "subscription");
+            services.journal(Type.ENTITY_UPDATED, subscription.name, "subscription");
             return valid;
         });
     }
 
     public void deleteSubscription(String topicName, String name) {
-        broker.locked(() -> {
-            SubscriptionEntity subscription = broker.subscription(topicName, name);
+        services.locked(() -> {
+            SubscriptionEntity subscription = registry.subscription(topicName, name);
             subscription.topic.touch();
-            broker.delete(subscription, Type.ENTITY_DELETED);
+            registry.delete(subscription, Type.ENTITY_DELETED);
         });
     }
 
     public List<String> subscriptionNames(String topicName) {
-        return broker.locked(() -> new ArrayList<>(broker.topic(topicName).subscriptions.keySet()));
+        return services.locked(() -> new ArrayList<>(registry.topic(topicName).subscriptions.keySet()));
     }
 
     public boolean subscriptionExists(String topicName, String name) {
-        return broker.locked(() -> broker.topics.containsKey(topicName) && broker.topics.get(topicName).subscriptions.containsKey(name));
+        return services.locked(() -> registry.hasTopic(topicName) && registry.topic(topicName).subscriptions.containsKey(name));
     }
 
     // ---- rules ----------------------------------------------------------------------------------
 
     public RuleDescription createRule(String topicName, String subscriptionName, RuleDescription rule) {
         Validation.ruleName(rule.name());
-        return broker.locked(() -> {
-            SubscriptionEntity subscription = broker.subscription(topicName, subscriptionName);
+        return services.locked(() -> {
+            SubscriptionEntity subscription = registry.subscription(topicName, subscriptionName);
             if (subscription.rules.get(rule.name()) != null) {
                 throw new BrokerException.EntityAlreadyExists(subscription.name + "/Rules/" + rule.name());
             }
             subscription.rules.put(rule);
             subscription.touch();
-            broker.journal(Type.ENTITY_CREATED, subscription.name + "/Rules/" + rule.name(), "rule");
+            services.journal(Type.ENTITY_CREATED, subscription.name + "/Rules/" + rule.name(), "rule");
             return rule;
         });
     }
 
     public RuleDescription getRule(String topicName, String subscriptionName, String ruleName) {
-        return broker.locked(() -> rule(broker.subscription(topicName, subscriptionName), ruleName));
+        return services.locked(() -> rule(registry.subscription(topicName, subscriptionName), ruleName));
     }
 
     public RuleDescription updateRule(String topicName, String subscriptionName, RuleDescription rule) {
-        return broker.locked(() -> {
-            SubscriptionEntity subscription = broker.subscription(topicName, subscriptionName);
+        return services.locked(() -> {
+            SubscriptionEntity subscription = registry.subscription(topicName, subscriptionName);
             rule(subscription, rule.name());
             subscription.rules.put(rule);
             subscription.touch();
-            broker.journal(Type.ENTITY_UPDATED, subscription.name + "/Rules/" + rule.name(), "rule");
+            services.journal(Type.ENTITY_UPDATED, subscription.name + "/Rules/" + rule.name(), "rule");
             return rule;
         });
     }
 
     public void deleteRule(String topicName, String subscriptionName, String ruleName) {
-        broker.locked(() -> {
-            SubscriptionEntity subscription = broker.subscription(topicName, subscriptionName);
+        services.locked(() -> {
+            SubscriptionEntity subscription = registry.subscription(topicName, subscriptionName);
             rule(subscription, ruleName);
             subscription.rules.remove(ruleName);
             subscription.touch();
-            broker.journal(Type.ENTITY_DELETED, subscription.name + "/Rules/" + ruleName, "rule");
+            services.journal(Type.ENTITY_DELETED, subscription.name + "/Rules/" + ruleName, "rule");
         });
     }
 
     public List<RuleDescription> listRules(String topicName, String subscriptionName) {
-        return broker.locked(() -> broker.subscription(topicName, subscriptionName).rules.list());
+        return services.locked(() -> registry.subscription(topicName, subscriptionName).rules.list());
     }
 
     private static RuleDescription rule(SubscriptionEntity subscription, String ruleName) {
@@ -235,14 +223,14 @@ public final class EntityAdministration {
 
     /** Counts of a queue or topic ({@code path} names it) or of a subscription. */
     public EntityRuntimeInfo runtimeInfo(EntityPath path) {
-        return broker.locked(() -> {
-            if (!path.isSubscription() && broker.topics.containsKey(path.topicOrQueue())) {
-                TopicEntity topic = broker.topics.get(path.topicOrQueue());
+        return services.locked(() -> {
+            TopicEntity topic = path.isSubscription() ? null : registry.topicOrNull(path.topicOrQueue());
+            if (topic != null) {
                 long size = topic.sizeInBytes();
                 return new EntityRuntimeInfo(0, 0, topic.scheduledCount(), 0, 0, 0, size,
                         topic.subscriptions.size(), topic.createdAt, topic.updatedAt, topic.accessedAt);
             }
-            MessageSource source = broker.source(path);
+            MessageSource source = registry.source(path);
             MessageStore main = source.main;
             long active = main.count(MessageState.ACTIVE);
             long deferred = main.count(MessageState.DEFERRED);

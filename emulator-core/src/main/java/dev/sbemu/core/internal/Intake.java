@@ -33,18 +33,18 @@ final class Intake {
         void arrived(StoredMessage m);
     }
 
-    private final Broker broker;
+    private final Services services;
     private final Owner owner;
     private final boolean partitioned;
     private final Sequencer sequencer;
     private final DuplicateDetector duplicates;
 
-    Intake(Broker broker, Owner owner, boolean partitioned) {
-        this.broker = broker;
+    Intake(Services services, Owner owner, boolean partitioned) {
+        this.services = services;
         this.owner = owner;
         this.partitioned = partitioned;
         this.sequencer = new Sequencer(partitioned);
-        this.duplicates = new DuplicateDetector(broker);
+        this.duplicates = new DuplicateDetector(services);
     }
 
     /** A send: dropped as a duplicate, held as scheduled, or arrived now. */
@@ -53,7 +53,7 @@ final class Intake {
         if (isDuplicate(m)) {
             return;
         }
-        if (m.scheduledEnqueueTime != null && m.scheduledEnqueueTime.isAfter(broker.now())) {
+        if (m.scheduledEnqueueTime != null && m.scheduledEnqueueTime.isAfter(services.now())) {
             hold(m);
         } else {
             arrive(m, Type.SENT, m.enqueuedSequenceNumber > 0 ? "from #" + m.enqueuedSequenceNumber : "");
@@ -66,7 +66,7 @@ final class Intake {
         if (isDuplicate(m)) {
             return sequencer.next(m.message); // a number of its own, so cancelling it can never hit another message
         }
-        if (m.scheduledEnqueueTime.isAfter(broker.now())) {
+        if (m.scheduledEnqueueTime.isAfter(services.now())) {
             hold(m);
         } else {
             arrive(m, Type.SENT, "");
@@ -87,8 +87,8 @@ final class Intake {
             throw new BrokerException.MessageNotFound("No scheduled message with sequence number "
                     + sequenceNumber + " in '" + owner.name() + "'.");
         }
-        broker.timers.cancel(m.scheduleTimer);
-        broker.journal(Type.CANCELLED, owner.name(), m, "");
+        services.timers.cancel(m.scheduleTimer);
+        services.journal(Type.CANCELLED, owner.name(), m, "");
     }
 
     void clear() {
@@ -98,7 +98,7 @@ final class Intake {
     private boolean isDuplicate(StoredMessage m) {
         if (owner.requiresDuplicateDetection() && duplicates.isDuplicate(DuplicateDetector.key(m, partitioned),
                 owner.duplicateDetectionHistoryTimeWindow())) {
-            broker.journal(Type.DUPLICATE_DROPPED, owner.name(), m, "");
+            services.journal(Type.DUPLICATE_DROPPED, owner.name(), m, "");
             return true;
         }
         return false;
@@ -109,10 +109,10 @@ final class Intake {
             m.sequenceNumber = sequencer.next(m.message);
         }
         m.partitionId = (short) sequencer.partitionOf(m.sequenceNumber);
-        m.enqueuedTime = broker.now();
+        m.enqueuedTime = services.now();
         owner.holdScheduled(m);
-        m.scheduleTimer = broker.timers.schedule(m.scheduledEnqueueTime, () -> activate(m));
-        broker.journal(Type.SCHEDULED, owner.name(), m, "for " + m.scheduledEnqueueTime);
+        m.scheduleTimer = services.timers.schedule(m.scheduledEnqueueTime, () -> activate(m));
+        services.journal(Type.SCHEDULED, owner.name(), m, "for " + m.scheduledEnqueueTime);
     }
 
     /** SCH-4: appended as if enqueued now, with a new sequence number. */
@@ -128,8 +128,8 @@ final class Intake {
     private void arrive(StoredMessage m, Type how, String detail) {
         m.sequenceNumber = sequencer.next(m.message);
         m.partitionId = (short) sequencer.partitionOf(m.sequenceNumber);
-        m.enqueuedTime = broker.now();
-        broker.journal(how, owner.name(), m, detail);
+        m.enqueuedTime = services.now();
+        services.journal(how, owner.name(), m, detail);
         owner.arrived(m);
     }
 }

@@ -5,6 +5,7 @@ import dev.sbemu.core.BrokeredMessage;
 import dev.sbemu.core.Durations;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.EntityStatus;
+import dev.sbemu.core.ErrorReason;
 import dev.sbemu.core.ExpiryMode;
 import dev.sbemu.core.JournalEvent.Type;
 import dev.sbemu.core.Message;
@@ -21,9 +22,11 @@ import java.util.UUID;
 /**
  * A queue or subscription: what receivers take messages from. Holds the main store and the two
  * dead-letter sub-queues, and the settlement, expiry and lock rules (LOCK, DLQ, TTL). Every method
- * runs under the broker's lock.
+ * runs under the namespace's lock.
  */
 abstract class MessageSource extends Entity {
+    /** FWD-2: the most transfer hops a message makes; the next one sends it to the transfer dead-letter queue. */
+    static final int MAX_HOPS = 4;
     static final String TTL_EXPIRED = "TTLExpiredException";
     static final String TTL_EXPIRED_DESCRIPTION = "The message expired and was dead lettered.";
     static final StoredMessage.DeadLetter TTL_DEAD_LETTER = new StoredMessage.DeadLetter(TTL_EXPIRED,
@@ -39,12 +42,12 @@ abstract class MessageSource extends Entity {
     /** LAZY mode: messages whose expiry timer fired while they were ready; the next receive expires them. */
     private final List<StoredMessage> lazyExpiryDue = new ArrayList<>();
 
-    MessageSource(Broker broker, EntityPath path) {
-        super(broker, path.entityName());
-        this.main = new MessageStore(path, broker.newCondition());
-        this.deadLetters = new MessageStore(path.withSubQueue(EntityPath.Part.DEAD_LETTER_QUEUE), broker.newCondition());
+    MessageSource(EntityRegistry registry, EntityPath path) {
+        super(registry, path.entityName());
+        this.main = new MessageStore(path, services.newCondition());
+        this.deadLetters = new MessageStore(path.withSubQueue(EntityPath.Part.DEAD_LETTER_QUEUE), services.newCondition());
         this.transferDeadLetters = new MessageStore(path.withSubQueue(EntityPath.Part.TRANSFER_DEAD_LETTER_QUEUE),
-                broker.newCondition());
+                services.newCondition());
     }
 
     abstract Duration lockDuration();
@@ -75,7 +78,7 @@ abstract class MessageSource extends Entity {
     /** Takes a message whose sequence number and enqueued time are set: forwards it or makes it ready. */
     void enqueue(StoredMessage m) {
         if (forwardTo() != null) {
-            broker.forward(this, m, forwardTo(), false);
+            forward(m, forwardTo(), false);
             return;
         }
         Duration ttl = m.message.timeToLive() == null ? defaultTimeToLive()
@@ -84,11 +87,11 @@ abstract class MessageSource extends Entity {
         m.state = MessageState.ACTIVE;
         main.add(m);
         if (m.expiresAt != null) {
-            if (broker.expiryMode == ExpiryMode.EAGER && m.isExpiredAt(broker.now())) {
+            if (services.expiryMode == ExpiryMode.EAGER && m.isExpiredAt(services.now())) {
                 expire(m);
                 return;
             }
-            m.expiryTimer = broker.timers.schedule(m.expiresAt, () -> onExpiryDue(m));
+            m.expiryTimer = services.timers.schedule(m.expiresAt, () -> onExpiryDue(m));
         }
     }
 
@@ -96,7 +99,53 @@ abstract class MessageSource extends Entity {
         return a.compareTo(b) <= 0 ? a : b;
     }
 
+    /** FWD-1..3: hands a message on to another entity, or to this entity's transfer dead-letter queue. */
+    private void forward(StoredMessage m, String targetName, boolean fromDeadLetters) {
+        StoredMessage forwarded = m.copy(m.message);
+        forwarded.hopCount = (byte) (m.hopCount + 1);
+        forwarded.enqueuedSequenceNumber = m.enqueuedSequenceNumber > 0 ? m.enqueuedSequenceNumber : m.sequenceNumber;
+        forwarded.scheduledEnqueueTime = null;
+        if (forwarded.hopCount > MAX_HOPS) {
+            addTransferDeadLetter(m, "MaxTransferHopCountExceeded",
+                    "The message exceeded the maximum of " + MAX_HOPS + " transfer hops.");
+            return;
+        }
+        SendTarget target = registry.sendTargetOrNull(targetName);
+        if (target == null) {
+            addTransferDeadLetter(m, "MessagingEntityNotFound",
+                    "The forwarding destination '" + targetName + "' could not be found.");
+            return;
+        }
+        try {
+            target.checkSendable(forwarded);
+        } catch (BrokerException e) {
+            addTransferDeadLetter(m, e.reason() == ErrorReason.ENTITY_DISABLED
+                    ? "MessagingEntityDisabled" : "TransferFailed", e.getMessage());
+            return;
+        }
+        services.journal(Type.FORWARDED, fromDeadLetters ? deadLetters.pathText : main.pathText, m,
+                "to " + targetName);
+        target.intake().accept(forwarded);
+    }
+
     // ---- receive ------------------------------------------------------------------------------
+
+    /** A session receiver needs a session-enabled queue or subscription (not a sub-queue) that it may receive from. */
+    void checkSessionReceivable(EntityPath path) {
+        if (path.subQueue() != EntityPath.Part.NONE || !requiresSession()) {
+            throw new BrokerException.InvalidOperation("It is not possible for an entity that does not require "
+                    + "sessions to create a sessionful message receiver. Entity: '" + path + "'.");
+        }
+        checkReceivable(EntityPath.Part.NONE);
+    }
+
+    /** A plain receiver on a session-enabled entity may read its dead-letter sub-queues only. */
+    void checkNoSessions(EntityPath path) {
+        if (path.subQueue() == EntityPath.Part.NONE && requiresSession()) {
+            throw new BrokerException.InvalidOperation("It is not possible for an entity that requires sessions "
+                    + "to create a non-sessionful message receiver. Entity: '" + name + "'.");
+        }
+    }
 
     void checkReceivable(EntityPath.Part subQueue) {
         if (subQueue == EntityPath.Part.NONE && forwardTo() != null) {
@@ -111,9 +160,9 @@ abstract class MessageSource extends Entity {
 
     /** Takes up to {@code max} ready messages at once (of one session when sessionId is set); never blocks. */
     List<BrokeredMessage> takeReady(MessageStore store, ReceiveMode mode, int max, SessionEntry session) {
-        Instant now = broker.now();
+        Instant now = services.now();
         touch();
-        if (store == main && broker.expiryMode == ExpiryMode.LAZY) {
+        if (store == main && services.expiryMode == ExpiryMode.LAZY) {
             expireAllDue(now);
         }
         List<BrokeredMessage> taken = new ArrayList<>(Math.min(max, 16));
@@ -136,19 +185,19 @@ abstract class MessageSource extends Entity {
                                     SessionEntry session) {
         if (mode == ReceiveMode.RECEIVE_AND_DELETE) {
             store.remove(m);
-            broker.timers.cancel(m.expiryTimer);
-            broker.journal(Type.RECEIVED, store.pathText, m, "receive-and-delete");
+            services.timers.cancel(m.expiryTimer);
+            services.journal(Type.RECEIVED, store.pathText, m, "receive-and-delete");
             return m.snapshot(false, true);
         }
-        store.lock(m, broker.newLockToken());
+        store.lock(m, services.newLockToken());
         if (session != null) {
             m.sessionHolder = session.holder;
             m.lockedUntil = session.lockedUntil;
         } else {
             m.lockedUntil = now.plus(lockDuration());
-            m.lockTimer = broker.timers.schedule(m.lockedUntil, () -> onLockExpired(m));
+            m.lockTimer = services.timers.schedule(m.lockedUntil, () -> onLockExpired(m));
         }
-        broker.journal(Type.RECEIVED, store.pathText, m, "peek-lock");
+        services.journal(Type.RECEIVED, store.pathText, m, "peek-lock");
         return m.snapshot(true, true);
     }
 
@@ -176,7 +225,7 @@ abstract class MessageSource extends Entity {
 
     private List<BrokeredMessage> takeDeferred(MessageStore store, ReceiveMode mode, Collection<Long> sequenceNumbers,
                                                SessionEntry session) {
-        Instant now = broker.now();
+        Instant now = services.now();
         touch();
         List<BrokeredMessage> taken = new ArrayList<>();
         for (Long sequenceNumber : sequenceNumbers) {
@@ -196,9 +245,9 @@ abstract class MessageSource extends Entity {
     }
 
     List<BrokeredMessage> peek(MessageStore store, long fromSequenceNumber, int max) {
-        Instant now = broker.now();
+        Instant now = services.now();
         touch();
-        boolean lazy = broker.expiryMode == ExpiryMode.LAZY;
+        boolean lazy = services.expiryMode == ExpiryMode.LAZY;
         List<BrokeredMessage> peeked = new ArrayList<>(Math.min(max, 32));
         for (StoredMessage m : store.from(fromSequenceNumber)) {
             if (peeked.size() >= max) {
@@ -226,7 +275,7 @@ abstract class MessageSource extends Entity {
             throw new BrokerException.MessageLockLost(LOCK_LOST_TEXT + " Reference: " + token + ", entity: "
                     + store.pathText);
         }
-        if (!m.lockedUntil.isAfter(broker.now())) {
+        if (!m.lockedUntil.isAfter(services.now())) {
             onLockExpired(m);
             throw new BrokerException.MessageLockLost(LOCK_LOST_TEXT + " Reference: " + token);
         }
@@ -238,24 +287,24 @@ abstract class MessageSource extends Entity {
         touch();
         releaseTimers(m);
         store.remove(m);
-        broker.journal(Type.COMPLETED, store.pathText, m, "");
+        services.journal(Type.COMPLETED, store.pathText, m, "");
     }
 
     void abandon(MessageStore store, UUID token, Map<String, Object> propertiesToModify) {
         StoredMessage m = lockedMessage(store, token);
         touch();
         modify(m, propertiesToModify);
-        broker.journal(Type.ABANDONED, store.pathText, m, "");
+        services.journal(Type.ABANDONED, store.pathText, m, "");
         endDelivery(store, m);
     }
 
     /** Hands a locked message back untouched: the delivery did not happen (AMQP released; no count). */
     void release(MessageStore store, UUID token) {
         StoredMessage m = lockedMessage(store, token);
-        broker.timers.cancel(m.lockTimer);
+        services.timers.cancel(m.lockTimer);
         store.unlock(m);
         m.sessionHolder = null;
-        broker.journal(Type.ABANDONED, store.pathText, m, "released");
+        services.journal(Type.ABANDONED, store.pathText, m, "released");
         if (m.state == MessageState.ACTIVE) {
             store.makeReady(m);
         }
@@ -265,11 +314,11 @@ abstract class MessageSource extends Entity {
         StoredMessage m = lockedMessage(store, token);
         touch();
         modify(m, propertiesToModify);
-        broker.timers.cancel(m.lockTimer);
+        services.timers.cancel(m.lockTimer);
         store.unlock(m);
-        broker.timers.cancel(m.expiryTimer);
+        services.timers.cancel(m.expiryTimer);
         store.setState(m, MessageState.DEFERRED);
-        broker.journal(Type.DEFERRED, store.pathText, m, "");
+        services.journal(Type.DEFERRED, store.pathText, m, "");
     }
 
     void deadLetter(MessageStore store, UUID token, String reason, String description,
@@ -291,10 +340,10 @@ abstract class MessageSource extends Entity {
             throw new BrokerException.InvalidOperation("The lock of a message received from a session cannot be "
                     + "renewed: renew the session lock instead. Entity: '" + name + "'.");
         }
-        broker.timers.cancel(m.lockTimer);
-        m.lockedUntil = broker.now().plus(lockDuration());
-        m.lockTimer = broker.timers.schedule(m.lockedUntil, () -> onLockExpired(m));
-        broker.journal(Type.LOCK_RENEWED, store.pathText, m, "locked until " + m.lockedUntil);
+        services.timers.cancel(m.lockTimer);
+        m.lockedUntil = services.now().plus(lockDuration());
+        m.lockTimer = services.timers.schedule(m.lockedUntil, () -> onLockExpired(m));
+        services.journal(Type.LOCK_RENEWED, store.pathText, m, "locked until " + m.lockedUntil);
         return m.lockedUntil;
     }
 
@@ -314,7 +363,7 @@ abstract class MessageSource extends Entity {
         if (store == null || !m.isLocked()) {
             return;
         }
-        broker.journal(Type.LOCK_EXPIRED, store.pathText, m, "delivery " + (m.deliveryCount + 1));
+        services.journal(Type.LOCK_EXPIRED, store.pathText, m, "delivery " + (m.deliveryCount + 1));
         endDelivery(store, m);
     }
 
@@ -333,14 +382,14 @@ abstract class MessageSource extends Entity {
 
     /** A delivery ended without completion (abandon or lock expiry): DLQ-2, TTL-4, TTL-10. */
     void endDelivery(MessageStore store, StoredMessage m) {
-        broker.timers.cancel(m.lockTimer);
+        services.timers.cancel(m.lockTimer);
         store.unlock(m);
         m.deliveryCount++;
         if (store != main) {
             store.makeReady(m);
             return;
         }
-        if (m.isExpiredAt(broker.now())) {
+        if (m.isExpiredAt(services.now())) {
             expire(m);
         } else if (m.deliveryCount >= maxDeliveryCount()) {
             moveToDeadLetters(m, MAX_DELIVERY,
@@ -354,10 +403,10 @@ abstract class MessageSource extends Entity {
         m.expiryTimer = null;
         if (m.store == main && m.state == MessageState.ACTIVE && !m.isLocked()) {
             SessionEntry session = requiresSession() ? sessions.heldOrNull(m.message.sessionId()) : null;
-            if (broker.expiryMode == ExpiryMode.LAZY) {
+            if (services.expiryMode == ExpiryMode.LAZY) {
                 lazyExpiryDue.add(m);
             } else if (session != null) {
-                sessions.expireAllIfAnyExpired(session, broker.now()); // TTL-13: the whole session expires
+                sessions.expireAllIfAnyExpired(session, services.now()); // TTL-13: the whole session expires
             } else {
                 expire(m);
             }
@@ -367,12 +416,12 @@ abstract class MessageSource extends Entity {
     /** TTL-9: dead-letter or drop. */
     void expire(StoredMessage m) {
         if (deadLetteringOnMessageExpiration()) {
-            broker.journal(Type.EXPIRED, main.pathText, m, "to the dead-letter queue");
+            services.journal(Type.EXPIRED, main.pathText, m, "to the dead-letter queue");
             moveToDeadLetters(m, TTL_EXPIRED, TTL_EXPIRED_DESCRIPTION);
         } else {
             releaseTimers(m);
             main.remove(m);
-            broker.journal(Type.EXPIRED, main.pathText, m, "dropped");
+            services.journal(Type.EXPIRED, main.pathText, m, "dropped");
         }
     }
 
@@ -382,14 +431,19 @@ abstract class MessageSource extends Entity {
         if (m.store != null) {
             m.store.remove(m);
         }
+        // Identity, not equals: only expire() passes these very constants, and it must get the shared
+        // TTL_DEAD_LETTER, which recordDeadLetter recognises (by identity too) and records as a flag
+        // instead of rebuilding the message; expiring 1e6 messages to the dead-letter queue then
+        // allocates almost nothing per message (commits 6ab4ff6, 6795bc7). A caller's own reason and
+        // description, even equal in value, take the general path and are merged at once: same result.
         m.recordDeadLetter(reason == TTL_EXPIRED && description == TTL_EXPIRED_DESCRIPTION ? TTL_DEAD_LETTER
                 : new StoredMessage.DeadLetter(reason, description));
         m.state = MessageState.ACTIVE;
-        broker.journal(Type.DEAD_LETTERED, deadLetters.pathText, m, reason == null ? "" : reason);
+        services.journal(Type.DEAD_LETTERED, deadLetters.pathText, m, reason == null ? "" : reason);
         if (forwardDeadLetteredMessagesTo() != null) {
             m.applyPendingDeadLetter();
             m.deadLetterSource = name;
-            broker.forward(this, m, forwardDeadLetteredMessagesTo(), true);
+            forward(m, forwardDeadLetteredMessagesTo(), true);
         } else {
             deadLetters.add(m);
         }
@@ -403,12 +457,12 @@ abstract class MessageSource extends Entity {
         m.message = b.build();
         m.state = MessageState.ACTIVE;
         transferDeadLetters.add(m);
-        broker.journal(Type.DEAD_LETTERED, transferDeadLetters.pathText, m, reason);
+        services.journal(Type.DEAD_LETTERED, transferDeadLetters.pathText, m, reason);
     }
 
     private void releaseTimers(StoredMessage m) {
-        broker.timers.cancel(m.lockTimer);
-        broker.timers.cancel(m.expiryTimer);
+        services.timers.cancel(m.lockTimer);
+        services.timers.cancel(m.expiryTimer);
         m.lockTimer = null;
         m.expiryTimer = null;
     }
@@ -418,7 +472,7 @@ abstract class MessageSource extends Entity {
         for (MessageStore store : new MessageStore[] {main, deadLetters, transferDeadLetters}) {
             for (StoredMessage m : store.bySequence.values()) {
                 releaseTimers(m);
-                broker.timers.cancel(m.scheduleTimer);
+                services.timers.cancel(m.scheduleTimer);
             }
             store.clear();
         }

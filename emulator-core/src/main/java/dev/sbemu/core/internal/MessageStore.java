@@ -12,7 +12,7 @@ import java.util.concurrent.locks.Condition;
 /**
  * The messages of one queue, subscription or sub-queue, indexed for receive (ready messages in
  * sequence order), settlement (by lock token) and peek / deferred receive (by sequence number).
- * Guarded by the broker's lock.
+ * Guarded by the namespace's lock.
  */
 final class MessageStore {
     final EntityPath path;

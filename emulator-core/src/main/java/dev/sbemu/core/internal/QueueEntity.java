@@ -11,10 +11,10 @@ final class QueueEntity extends MessageSource implements SendTarget, Intake.Owne
     QueueOptions options;
     private final Intake intake;
 
-    QueueEntity(Broker broker, String name, QueueOptions options) {
-        super(broker, EntityPath.queue(name));
+    QueueEntity(EntityRegistry registry, String name, QueueOptions options) {
+        super(registry, EntityPath.queue(name));
         this.options = options;
-        this.intake = new Intake(broker, this, options.enablePartitioning());
+        this.intake = new Intake(services, this, options.enablePartitioning());
         main.sessionful = options.requiresSession();
     }
 

@@ -13,16 +13,16 @@ import java.util.UUID;
 
 /**
  * The sessions of one session-enabled queue or subscription: who holds which, until when, and
- * their state (SES-2..4, TTL-13). Runs under the broker's lock.
+ * their state (SES-2..4, TTL-13). Runs under the namespace's lock.
  */
 final class SessionTable {
     private final MessageSource source;
-    private final Broker broker;
+    private final Services services;
     private final Map<String, SessionEntry> sessions = new HashMap<>();
 
     SessionTable(MessageSource source) {
         this.source = source;
-        this.broker = source.broker;
+        this.services = source.services;
     }
 
     /** The session, if a receiver holds it right now. */
@@ -33,7 +33,7 @@ final class SessionTable {
 
     /** Locks a named session, or the next session with ready messages (null when none is free). */
     SessionEntry tryAccept(String sessionId) {
-        Instant now = broker.now();
+        Instant now = services.now();
         source.touch();
         SessionEntry session;
         if (sessionId != null) {
@@ -48,10 +48,10 @@ final class SessionTable {
                 return null;
             }
         }
-        session.holder = broker.newLockToken();
+        session.holder = services.newLockToken();
         session.lockedUntil = now.plus(source.lockDuration());
-        session.lockTimer = broker.timers.schedule(session.lockedUntil, () -> onLockExpired(session));
-        broker.journal(Type.SESSION_LOCKED, source.main.pathText, session.sessionId, "locked until " + session.lockedUntil);
+        session.lockTimer = services.timers.schedule(session.lockedUntil, () -> onLockExpired(session));
+        services.journal(Type.SESSION_LOCKED, source.main.pathText, session.sessionId, "locked until " + session.lockedUntil);
         expireAllIfAnyExpired(session, now);
         return session;
     }
@@ -87,7 +87,7 @@ final class SessionTable {
             throw new BrokerException.SessionLockLost("The session lock was lost. Request a new session receiver. "
                     + "Session: '" + sessionId + "', entity: '" + source.name + "'.");
         }
-        if (!session.lockedUntil.isAfter(broker.now())) {
+        if (!session.lockedUntil.isAfter(services.now())) {
             onLockExpired(session);
             throw new BrokerException.SessionLockLost("The session lock has expired. Session: '" + sessionId
                     + "', entity: '" + source.name + "'.");
@@ -96,21 +96,21 @@ final class SessionTable {
     }
 
     List<BrokeredMessage> take(SessionEntry session, ReceiveMode mode, int max) {
-        expireAllIfAnyExpired(session, broker.now());
+        expireAllIfAnyExpired(session, services.now());
         return source.takeReady(source.main, mode, max, session);
     }
 
     Instant renew(SessionEntry session) {
         source.touch();
-        broker.timers.cancel(session.lockTimer);
-        session.lockedUntil = broker.now().plus(source.lockDuration());
-        session.lockTimer = broker.timers.schedule(session.lockedUntil, () -> onLockExpired(session));
+        services.timers.cancel(session.lockTimer);
+        session.lockedUntil = services.now().plus(source.lockDuration());
+        session.lockTimer = services.timers.schedule(session.lockedUntil, () -> onLockExpired(session));
         for (StoredMessage m : source.main.locked.values()) {
             if (session.holder.equals(m.sessionHolder)) {
                 m.lockedUntil = session.lockedUntil;
             }
         }
-        broker.journal(Type.LOCK_RENEWED, source.main.pathText, session.sessionId, "session locked until "
+        services.journal(Type.LOCK_RENEWED, source.main.pathText, session.sessionId, "session locked until "
                 + session.lockedUntil);
         return session.lockedUntil;
     }
@@ -128,7 +128,7 @@ final class SessionTable {
 
     /** The receiver let go (close): its locked messages return, counted as a delivery (SES-3). */
     void release(SessionEntry session, boolean expired) {
-        broker.timers.cancel(session.lockTimer);
+        services.timers.cancel(session.lockTimer);
         UUID holder = session.holder;
         session.holder = null;
         session.lockedUntil = null;
@@ -139,7 +139,7 @@ final class SessionTable {
                 source.endDelivery(source.main, m);
             }
         }
-        broker.journal(expired ? Type.SESSION_LOCK_EXPIRED : Type.SESSION_RELEASED, source.main.pathText,
+        services.journal(expired ? Type.SESSION_LOCK_EXPIRED : Type.SESSION_RELEASED, source.main.pathText,
                 session.sessionId, "");
         source.main.readyOrChanged.signalAll();
     }

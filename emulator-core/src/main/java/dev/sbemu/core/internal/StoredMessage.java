@@ -7,7 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
 
-/** One message in one store, with the state the broker keeps. Mutable; guarded by the broker's lock. */
+/** One message in one store, with the state the broker keeps. Mutable; guarded by the namespace's lock. */
 final class StoredMessage {
     Message message;
     long sequenceNumber;
@@ -21,7 +21,7 @@ final class StoredMessage {
     String deadLetterSource;
     long enqueuedSequenceNumber;
     Instant scheduledEnqueueTime;
-    /** Forwarding hops so far (at most Broker.MAX_HOPS + 1). */
+    /** Forwarding hops so far (at most MessageSource.MAX_HOPS + 1). */
     byte hopCount;
     /** The partition (a few dozen at most), or -1. */
     short partitionId = -1;

@@ -17,9 +17,9 @@ final class SubscriptionEntity extends MessageSource {
     SubscriptionOptions options;
     final RuleSet rules;
 
-    SubscriptionEntity(Broker broker, TopicEntity topic, String subscriptionName, SubscriptionOptions options,
+    SubscriptionEntity(EntityRegistry registry, TopicEntity topic, String subscriptionName, SubscriptionOptions options,
                        java.util.List<dev.sbemu.core.RuleDescription> rules) {
-        super(broker, EntityPath.subscription(topic.name, subscriptionName));
+        super(registry, EntityPath.subscription(topic.name, subscriptionName));
         this.topic = topic;
         this.subscriptionName = subscriptionName;
         this.options = options;

@@ -6,7 +6,7 @@ import java.util.TreeSet;
 /**
  * Every time-based transition of one namespace, ordered by due instant and then by creation order
  * (SPEC CLK-2). Cancelling is O(log n), so completed messages leave no timers behind.
- * Not thread-safe: guarded by the broker's lock.
+ * Not thread-safe: guarded by the namespace's lock.
  */
 public final class TimerQueue {
 

@@ -14,10 +14,10 @@ final class TopicEntity extends Entity implements SendTarget, Intake.Owner {
     /** Scheduled messages wait in the topic; subscriptions see them only when they activate (SCH-7). */
     private final TreeMap<Long, StoredMessage> scheduled = new TreeMap<>();
 
-    TopicEntity(Broker broker, String name, TopicOptions options) {
-        super(broker, name);
+    TopicEntity(EntityRegistry registry, String name, TopicOptions options) {
+        super(registry, name);
         this.options = options;
-        this.intake = new Intake(broker, this, options.enablePartitioning());
+        this.intake = new Intake(services, this, options.enablePartitioning());
     }
 
     @Override
@@ -105,7 +105,7 @@ final class TopicEntity extends Entity implements SendTarget, Intake.Owner {
 
     @Override
     void onDelete() {
-        scheduled.values().forEach(m -> broker.timers.cancel(m.scheduleTimer));
+        scheduled.values().forEach(m -> services.timers.cancel(m.scheduleTimer));
         scheduled.clear();
         intake.clear();
         for (SubscriptionEntity subscription : subscriptions.values()) {

@@ -128,6 +128,13 @@ final class Validation {
         return tier == Tier.BASIC && ttl.compareTo(BASIC_MAX_TTL) > 0 ? BASIC_MAX_TTL : ttl;
     }
 
+    /** A receive or peek asks for at least one message. */
+    static void maxMessages(int max) {
+        if (max < 1) {
+            throw new IllegalArgumentException("maxMessages must be at least 1, was " + max);
+        }
+    }
+
     static void lockDuration(Duration d) {
         if (d.compareTo(MIN_LOCK) < 0 || d.compareTo(MAX_LOCK) > 0) {
             throw new InvalidOptionException("lockDuration", d, "must be between PT5S and PT5M");

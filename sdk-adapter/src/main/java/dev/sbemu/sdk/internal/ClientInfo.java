@@ -1,5 +1,7 @@
 package dev.sbemu.sdk.internal;
 
+import dev.sbemu.core.EntityPath;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.UUID;
 
@@ -20,5 +22,13 @@ public record ClientInfo(String fullyQualifiedNamespace, String entityPath, Stri
     /** A client with a fresh identifier. */
     public static ClientInfo of(String fullyQualifiedNamespace, String entityPath) {
         return new ClientInfo(fullyQualifiedNamespace, entityPath, UUID.randomUUID().toString());
+    }
+
+    /** The SDK's entity path: {@code queue} or {@code topic/subscriptions/sub}, plus the sub-queue suffix. */
+    public static String sdkEntityPath(EntityPath entity) {
+        String base = entity.isSubscription()
+                ? String.format(Locale.ROOT, "%s/subscriptions/%s", entity.topicOrQueue(), entity.subscription())
+                : entity.topicOrQueue();
+        return base + entity.subQueue().pathSuffix();
     }
 }

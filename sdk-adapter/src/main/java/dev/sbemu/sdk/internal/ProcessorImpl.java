@@ -1,95 +1,78 @@
 package dev.sbemu.sdk.internal;
 
-import com.azure.messaging.servicebus.ServiceBusErrorContext;
-import com.azure.messaging.servicebus.ServiceBusErrorSource;
-import com.azure.messaging.servicebus.ServiceBusException;
-import com.azure.messaging.servicebus.ServiceBusReceivedMessage;
-import com.azure.messaging.servicebus.ServiceBusReceivedMessageContext;
 import com.azure.messaging.servicebus.ServiceBusReceiverAsyncClient;
-import com.azure.messaging.servicebus.models.ServiceBusReceiveMode;
-import dev.sbemu.core.BrokeredMessage;
 import dev.sbemu.core.EntityPath;
+import dev.sbemu.sdk.ProcessorOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CancellationException;
-import java.util.function.Consumer;
-import java.util.function.Supplier;
 
 /**
- * {@code ServiceBusProcessorClient} for a queue or subscription: {@code maxConcurrentCalls} daemon
- * worker threads ({@code sbemu-processor-<entity>-<n>}), each taking one message at a time from the
- * core and running the handler as the SDK's message pump does: the handler gets a real
- * {@link ServiceBusReceivedMessageContext}; a handler exception is reported to the error handler as a
- * {@code USER_CALLBACK} {@link ServiceBusException}; with auto-complete the message is completed after
- * the handler returns, abandoned when it threw (failures of that are ignored, as in the SDK). In
- * peek-lock mode the lock is renewed on the virtual clock while the handler runs, up to
- * {@code maxAutoLockRenewDuration}. A receive error goes to the error handler and the workers retry
- * after the SDK's back-off (5 s, real time). {@link #stop()} and {@link #close()} end the workers
- * promptly: a receive blocked in the core is interrupted, a handler that is running is waited for
- * at most 10 seconds.
+ * {@code ServiceBusProcessorClient} for a queue or subscription, taking its handlers and settings from its
+ * {@link ProcessorOptions}. Both kinds run the shared {@link MessagePump} on daemon threads:
+ * <ul>
+ *   <li>an entity processor runs {@code maxConcurrentCalls} workers ({@code sbemu-processor-<entity>-<n>}) on one
+ *       receiver, each taking one message at a time; a receive error goes to the error handler and the worker
+ *       retries after the SDK's back-off (5 s, real time);</li>
+ *   <li>a session processor ({@link ProcessorOptions#sessionEnabled()}) runs {@code maxConcurrentSessions}
+ *       {@link SessionSlot}s ({@code sbemu-session-processor-<entity>-<n>}), each holding one session at a
+ *       time.</li>
+ * </ul>
+ * {@link #stop()} and {@link #close()} end the threads promptly: a receive blocked in the core is interrupted,
+ * a handler that is running is waited for at most 10 seconds; {@link #start()} starts new ones.
  */
 public final class ProcessorImpl {
-    static final Duration STOP_WAIT = Duration.ofSeconds(10);
+    private static final Duration STOP_WAIT = Duration.ofSeconds(10);
     private static final Duration RECEIVE_WAIT = Duration.ofSeconds(30);
     private static final Duration NEXT_PUMP_BACKOFF = Duration.ofSeconds(5);
 
     private final EntityPath entity;
-    private final Consumer<ServiceBusReceivedMessageContext> processMessage;
-    private final Consumer<ServiceBusErrorContext> processError;
-    private final int concurrency;
-    private final boolean autoComplete;
-    private final Duration maxAutoLockRenewDuration;
-    private final ServiceBusReceiveMode mode;
-    private final Supplier<ReceiverAsyncClientImpl> newReceiver;
-    private final LockRenewals renewals;
-    private final String identifier;
-    private final List<Worker> workers = new ArrayList<>();
+    private final ProcessorOptions options;
+    private final ClientContext context;
+    private final ClientInfo info;
+    private final MessagePump pump;
+    private final List<WorkerThread> threads = new ArrayList<>();
+    /** The entity processor's receiver while it runs (null for a session processor: each slot has its own). */
     private ReceiverAsyncClientImpl receiver;
-    private ServiceBusReceiverAsyncClient receiverClient;
 
-    /**
-     * A processor; {@code newReceiver} makes the receiver each start uses.
-     */
-    public ProcessorImpl(EntityPath entity, Consumer<ServiceBusReceivedMessageContext> processMessage,
-                         Consumer<ServiceBusErrorContext> processError, int concurrency, boolean autoComplete,
-                         Duration maxAutoLockRenewDuration, ServiceBusReceiveMode mode,
-                         Supplier<ReceiverAsyncClientImpl> newReceiver, LockRenewals renewals, String identifier) {
+    public ProcessorImpl(EntityPath entity, ProcessorOptions options, ClientContext context) {
         this.entity = entity;
-        this.processMessage = processMessage;
-        this.processError = processError;
-        this.concurrency = concurrency;
-        this.autoComplete = autoComplete && mode == ServiceBusReceiveMode.PEEK_LOCK;
-        this.maxAutoLockRenewDuration = maxAutoLockRenewDuration;
-        this.mode = mode;
-        this.newReceiver = newReceiver;
-        this.renewals = renewals;
-        this.identifier = identifier;
+        this.options = options;
+        this.context = context;
+        this.info = context.info(entity);
+        this.pump = new MessagePump(options, info, context.renewals());
     }
 
     public synchronized void start() {
-        if (!workers.isEmpty()) {
+        if (!threads.isEmpty()) {
             return;
         }
-        receiver = newReceiver.get();
-        receiverClient = SdkMocks.delegatingTo(ServiceBusReceiverAsyncClient.class, receiver);
-        for (int i = 0; i < concurrency; i++) {
-            Worker worker = new Worker(receiver, receiverClient);
-            workers.add(worker);
-            worker.start("sbemu-processor-" + Receivers.sdkEntityPath(entity) + "-" + i);
+        if (options.sessionEnabled()) {
+            for (int i = 0; i < options.maxConcurrentSessions(); i++) {
+                SessionSlot slot = new SessionSlot(entity, options, context, info, pump);
+                threads.add(slot);
+                slot.start("sbemu-session-processor-" + info.entityPath() + "-" + i);
+            }
+            return;
+        }
+        receiver = context.receiver(entity, options.receiveMode());
+        ServiceBusReceiverAsyncClient client = SdkMocks.delegatingTo(ServiceBusReceiverAsyncClient.class, receiver);
+        for (int i = 0; i < options.maxConcurrentCalls(); i++) {
+            Worker worker = new Worker(receiver, client);
+            threads.add(worker);
+            worker.start("sbemu-processor-" + info.entityPath() + "-" + i);
         }
     }
 
-    /** Stops the workers; {@link #start()} starts new ones. */
+    /** Stops the threads (session slots release the sessions they hold); {@link #start()} starts new ones. */
     public void stop() {
-        List<Worker> stopping;
+        List<WorkerThread> stopping;
         ReceiverAsyncClientImpl closing;
         synchronized (this) {
-            stopping = new ArrayList<>(workers);
-            workers.clear();
+            stopping = new ArrayList<>(threads);
+            threads.clear();
             closing = receiver;
             receiver = null;
-            receiverClient = null;
         }
         WorkerThread.stopAll(stopping, STOP_WAIT);
         if (closing != null) {
@@ -102,7 +85,7 @@ public final class ProcessorImpl {
     }
 
     public synchronized boolean isRunning() {
-        return !workers.isEmpty();
+        return !threads.isEmpty();
     }
 
     public String getQueueName() {
@@ -118,15 +101,16 @@ public final class ProcessorImpl {
     }
 
     public String getIdentifier() {
-        return identifier;
+        return info.identifier();
     }
 
     @Override
     public String toString() {
-        return "ServiceBusProcessorClient[emulated, " + Receivers.sdkEntityPath(entity) + "]";
+        return "ServiceBusProcessorClient[emulated, " + (options.sessionEnabled() ? "sessions, " : "")
+                + info.entityPath() + "]";
     }
 
-    /** One worker thread: receive one message, handle it, repeat. */
+    /** One worker of an entity processor: one message at a time, until stopped or the receiver closes. */
     private final class Worker extends WorkerThread {
         private final ReceiverAsyncClientImpl receiver;
         private final ServiceBusReceiverAsyncClient client;
@@ -138,68 +122,15 @@ public final class ProcessorImpl {
 
         @Override
         public void run() {
-            while (enterBlocking()) {
-                List<BrokeredMessage> taken;
-                try {
-                    taken = receiver.receiveBatch(1, RECEIVE_WAIT);
-                } catch (CancellationException closed) {
-                    leaveBlocking();
+            while (!isStopped()) {
+                MessagePump.Turn turn = pump.turn(this, receiver, client, 1, RECEIVE_WAIT, null);
+                if (turn == MessagePump.Turn.CLOSED) {
                     return; // the processor is stopping: its receiver was closed
-                } catch (RuntimeException e) {
-                    leaveBlocking();
-                    notifyError(ErrorMapper.map(e, ServiceBusErrorSource.RECEIVE, receiver.info()), receiver);
+                }
+                if (turn == MessagePump.Turn.FAILED) {
                     backOff(NEXT_PUMP_BACKOFF);
-                    continue;
-                }
-                leaveBlocking();
-                for (BrokeredMessage m : taken) {
-                    if (isStopped()) {
-                        receiver.handBack(m);
-                    } else {
-                        handle(m);
-                    }
                 }
             }
-        }
-
-        private void handle(BrokeredMessage brokered) {
-            LockRenewals.Renewal renewal = null;
-            if (mode == ServiceBusReceiveMode.PEEK_LOCK && brokered.lockToken() != null) {
-                // the lock check and the renewal's start are one step against clock advances: a lock that
-                // lapsed since the receive means the message may be with another worker already
-                renewal = renewals.startIfHeld(brokered.lockedUntil(), maxAutoLockRenewDuration,
-                        () -> receiver.source().renewLock(brokered.lockToken()), e -> { }, () -> { });
-                if (renewal == null) {
-                    return;
-                }
-            }
-            ServiceBusReceivedMessage message = WireCodec.toReceived(brokered);
-            Exception error = null;
-            try {
-                processMessage.accept(SdkAccess.receivedMessageContext(client, message));
-            } catch (Exception e) {
-                error = e;
-                notifyError(new ServiceBusException(e, ServiceBusErrorSource.USER_CALLBACK), receiver);
-            }
-            if (autoComplete) {
-                try {
-                    (error == null ? client.complete(message) : client.abandon(message)).block();
-                } catch (RuntimeException ignored) {
-                    // the SDK logs and ignores a failed auto-completion (e.g. the handler settled already)
-                }
-            }
-            if (renewal != null) {
-                renewal.cancel();
-            }
-        }
-    }
-
-    private void notifyError(Throwable error, ReceiverAsyncClientImpl receiver) {
-        try {
-            processError.accept(SdkAccess.errorContext(error, receiver.getFullyQualifiedNamespace(),
-                    receiver.getEntityPath()));
-        } catch (RuntimeException ignored) {
-            // the SDK ignores exceptions thrown by the error handler
         }
     }
 }

@@ -9,6 +9,7 @@ import com.azure.messaging.servicebus.models.DeadLetterOptions;
 import com.azure.messaging.servicebus.models.DeferOptions;
 import com.azure.messaging.servicebus.models.ServiceBusReceiveMode;
 import dev.sbemu.core.BrokeredMessage;
+import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.ReceiveMode;
 import dev.sbemu.core.Transaction;
 import java.time.Duration;
@@ -22,7 +23,6 @@ import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import reactor.core.publisher.Flux;
@@ -31,43 +31,44 @@ import reactor.core.publisher.Sinks;
 
 /**
  * {@code ServiceBusReceiverAsyncClient} backed by the core, for a queue, a subscription, one of their
- * sub-queues, or one accepted session ({@link ReceiverSource}). Operations are lazy like the SDK's,
+ * sub-queues, or one accepted session ({@link ReceiverBinding}). Operations are lazy like the SDK's,
  * check their arguments and the client state in the SDK's order with the SDK's messages, and emit
  * SDK exceptions with the SDK's error sources. The peek cursor is per client (PEEK-2).
  */
 public final class ReceiverAsyncClientImpl {
-    private final ReceiverSource source;
+    private final ReceiverBinding binding;
     private final ServiceBusReceiveMode mode;
     private final ReceiveMode coreMode;
     private final ClientInfo info;
     private final LockRenewals renewals;
     private final TransactionRegistry transactions;
-    private final AtomicBoolean closed = new AtomicBoolean();
+    private final CoreCalls calls;
     private final AtomicLong lastPeekedSequenceNumber = new AtomicLong(-1);
     private final Set<ReceiveLoop> loops = ConcurrentHashMap.newKeySet();
     private final Set<LockRenewals.Renewal> activeRenewals = ConcurrentHashMap.newKeySet();
 
-    public ReceiverAsyncClientImpl(ReceiverSource source, ServiceBusReceiveMode mode, ClientInfo info,
-                                   LockRenewals renewals, TransactionRegistry transactions) {
-        this.source = source;
+    ReceiverAsyncClientImpl(ClientContext context, ReceiverBinding binding, ServiceBusReceiveMode mode,
+                            ClientInfo info) {
+        this.binding = binding;
         this.mode = mode;
         this.coreMode = mode == ServiceBusReceiveMode.RECEIVE_AND_DELETE ? ReceiveMode.RECEIVE_AND_DELETE
                 : ReceiveMode.PEEK_LOCK;
         this.info = info;
-        this.renewals = renewals;
-        this.transactions = transactions;
+        this.renewals = context.renewals();
+        this.transactions = context.transactions();
+        this.calls = CoreCalls.receiver(info);
     }
 
-    ReceiverSource source() {
-        return source;
+    ReceiverBinding binding() {
+        return binding;
     }
 
     ServiceBusReceiveMode mode() {
         return mode;
     }
 
-    ClientInfo info() {
-        return info;
+    CoreCalls calls() {
+        return calls;
     }
 
     public String getFullyQualifiedNamespace() {
@@ -79,7 +80,7 @@ public final class ReceiverAsyncClientImpl {
     }
 
     public String getSessionId() {
-        return source.sessionId();
+        return binding.sessionId();
     }
 
     public String getIdentifier() {
@@ -89,70 +90,36 @@ public final class ReceiverAsyncClientImpl {
     // ---- settlement ---------------------------------------------------------------------------
 
     public Mono<Void> complete(ServiceBusReceivedMessage message) {
-        return settle(message, Disposition.COMPLETED, null, (tx, token) -> {
-            if (tx == null) {
-                source.complete(token);
-            } else {
-                tx.complete(source.path(), token);
-            }
-        });
+        return settle(message, Disposition.COMPLETED, null, null, null, null);
     }
 
     public Mono<Void> complete(ServiceBusReceivedMessage message, CompleteOptions options) {
         RuntimeException invalid = checkOptions(options, options == null ? null : options.getTransactionContext(),
                 "'options' cannot be null.");
-        return invalid != null ? Mono.error(invalid) : settle(message, Disposition.COMPLETED,
-                options.getTransactionContext(), (tx, token) -> {
-                    if (tx == null) {
-                        source.complete(token);
-                    } else {
-                        tx.complete(source.path(), token);
-                    }
-                });
+        return invalid != null ? Mono.error(invalid)
+                : settle(message, Disposition.COMPLETED, options.getTransactionContext(), null, null, null);
     }
 
     public Mono<Void> abandon(ServiceBusReceivedMessage message) {
-        return abandon(message, null, Map.of());
+        return settle(message, Disposition.ABANDONED, null, Map.of(), null, null);
     }
 
     public Mono<Void> abandon(ServiceBusReceivedMessage message, AbandonOptions options) {
         RuntimeException invalid = checkOptions(options, options == null ? null : options.getTransactionContext(),
                 "'settlementOptions' cannot be null.");
-        return invalid != null ? Mono.error(invalid)
-                : abandon(message, options.getTransactionContext(), options.getPropertiesToModify());
-    }
-
-    private Mono<Void> abandon(ServiceBusReceivedMessage message, ServiceBusTransactionContext context,
-                               Map<String, Object> properties) {
-        return settle(message, Disposition.ABANDONED, context, (tx, token) -> {
-            if (tx == null) {
-                source.abandon(token, properties(properties));
-            } else {
-                tx.abandon(source.path(), token, properties(properties));
-            }
-        });
+        return invalid != null ? Mono.error(invalid) : settle(message, Disposition.ABANDONED,
+                options.getTransactionContext(), properties(options.getPropertiesToModify()), null, null);
     }
 
     public Mono<Void> defer(ServiceBusReceivedMessage message) {
-        return defer(message, null, Map.of());
+        return settle(message, Disposition.DEFERRED, null, Map.of(), null, null);
     }
 
     public Mono<Void> defer(ServiceBusReceivedMessage message, DeferOptions options) {
         RuntimeException invalid = checkOptions(options, options == null ? null : options.getTransactionContext(),
                 "'options' cannot be null.");
-        return invalid != null ? Mono.error(invalid)
-                : defer(message, options.getTransactionContext(), options.getPropertiesToModify());
-    }
-
-    private Mono<Void> defer(ServiceBusReceivedMessage message, ServiceBusTransactionContext context,
-                             Map<String, Object> properties) {
-        return settle(message, Disposition.DEFERRED, context, (tx, token) -> {
-            if (tx == null) {
-                source.defer(token, properties(properties));
-            } else {
-                tx.defer(source.path(), token, properties(properties));
-            }
-        });
+        return invalid != null ? Mono.error(invalid) : settle(message, Disposition.DEFERRED,
+                options.getTransactionContext(), properties(options.getPropertiesToModify()), null, null);
     }
 
     public Mono<Void> deadLetter(ServiceBusReceivedMessage message) {
@@ -162,19 +129,9 @@ public final class ReceiverAsyncClientImpl {
     public Mono<Void> deadLetter(ServiceBusReceivedMessage message, DeadLetterOptions options) {
         RuntimeException invalid = checkOptions(options, options == null ? null : options.getTransactionContext(),
                 "'options' cannot be null.");
-        if (invalid != null) {
-            return Mono.error(invalid);
-        }
-        String reason = options.getDeadLetterReason();
-        String description = options.getDeadLetterErrorDescription();
-        Map<String, Object> properties = properties(options.getPropertiesToModify());
-        return settle(message, Disposition.SUSPENDED, options.getTransactionContext(), (tx, token) -> {
-            if (tx == null) {
-                source.deadLetter(token, reason, description, properties);
-            } else {
-                tx.deadLetter(source.path(), token, reason, description, properties);
-            }
-        });
+        return invalid != null ? Mono.error(invalid) : settle(message, Disposition.SUSPENDED,
+                options.getTransactionContext(), properties(options.getPropertiesToModify()),
+                options.getDeadLetterReason(), options.getDeadLetterErrorDescription());
     }
 
     private static Map<String, Object> properties(Map<String, Object> propertiesToModify) {
@@ -193,41 +150,40 @@ public final class ReceiverAsyncClientImpl {
         return null;
     }
 
+    /**
+     * Settles by lock token on the receiver's entity, in the context's transaction when one is given; the
+     * dead-letter reason and description are used only by a dead-lettering.
+     */
     private Mono<Void> settle(ServiceBusReceivedMessage message, Disposition disposition,
-                              ServiceBusTransactionContext context, Settlement action) {
-        return Mono.defer(() -> {
-            if (closed.get()) {
-                return Mono.error(disposed(disposition.value));
-            }
+                              ServiceBusTransactionContext contextOrNull, Map<String, Object> properties,
+                              String reason, String description) {
+        return calls.call(disposition.value, disposition.errorSource, () -> {
             if (message == null) {
-                return Mono.error(new NullPointerException("'message' cannot be null."));
+                throw new NullPointerException("'message' cannot be null.");
             }
             if (mode != ServiceBusReceiveMode.PEEK_LOCK) {
-                return Mono.error(new UnsupportedOperationException(String.format(
-                        "'%s' is not supported on a receiver opened in ReceiveMode.RECEIVE_AND_DELETE.", disposition)));
+                throw new UnsupportedOperationException(String.format(
+                        "'%s' is not supported on a receiver opened in ReceiveMode.RECEIVE_AND_DELETE.", disposition));
             }
             if (SdkAccess.isSettled(message)) {
-                return Mono.error(new IllegalArgumentException(
-                        "The message has either been deleted or already settled."));
+                throw new IllegalArgumentException("The message has either been deleted or already settled.");
             }
             if (message.getLockToken() == null) {
-                return Mono.error(new UnsupportedOperationException("This operation is not supported for peeked "
-                        + "messages. Only messages received using receiveMessages() in PEEK_LOCK mode can be settled."));
+                throw new UnsupportedOperationException("This operation is not supported for peeked "
+                        + "messages. Only messages received using receiveMessages() in PEEK_LOCK mode can be settled.");
             }
-            try {
-                action.apply(context == null ? null : transactions.get(context), UUID.fromString(message.getLockToken()));
-            } catch (RuntimeException e) {
-                return Mono.error(ErrorMapper.map(e, disposition.errorSource, info));
+            Transaction target = transactions.target(contextOrNull);
+            UUID lockToken = UUID.fromString(message.getLockToken());
+            EntityPath entity = binding.entity();
+            switch (disposition) {
+                case COMPLETED -> target.complete(entity, lockToken);
+                case ABANDONED -> target.abandon(entity, lockToken, properties);
+                case DEFERRED -> target.defer(entity, lockToken, properties);
+                case SUSPENDED -> target.deadLetter(entity, lockToken, reason, description, properties);
             }
             SdkAccess.markSettled(message);
-            return Mono.empty();
+            return null;
         });
-    }
-
-    /** A settlement by lock token, in a transaction when one is given. */
-    @FunctionalInterface
-    private interface Settlement {
-        void apply(Transaction transactionOrNull, UUID lockToken);
     }
 
     /** The SDK's {@code DispositionStatus}: its name in messages, its value in "disposed" errors. */
@@ -249,33 +205,33 @@ public final class ReceiverAsyncClientImpl {
     // ---- peek ---------------------------------------------------------------------------------
 
     public Mono<ServiceBusReceivedMessage> peekMessage() {
-        return call("peek", ServiceBusErrorSource.RECEIVE, () -> {
-            List<BrokeredMessage> peeked = source.peek(lastPeekedSequenceNumber.get() + 1, 1);
+        return calls.call("peek", ServiceBusErrorSource.RECEIVE, () -> {
+            List<BrokeredMessage> peeked = binding.peek(lastPeekedSequenceNumber.get() + 1, 1);
             advanceCursor(peeked);
             return peeked.isEmpty() ? null : WireCodec.toReceived(peeked.get(0));
         });
     }
 
     public Mono<ServiceBusReceivedMessage> peekMessage(long sequenceNumber) {
-        return call("peekAt", ServiceBusErrorSource.RECEIVE, () -> {
-            List<BrokeredMessage> peeked = source.peek(sequenceNumber, 1);
+        return calls.call("peekAt", ServiceBusErrorSource.RECEIVE, () -> {
+            List<BrokeredMessage> peeked = binding.peek(sequenceNumber, 1);
             return peeked.isEmpty() ? null : WireCodec.toReceived(peeked.get(0));
         });
     }
 
     public Flux<ServiceBusReceivedMessage> peekMessages(int maxMessages) {
-        return callMany("peekBatch", () -> {
+        return calls.callMany("peekBatch", ServiceBusErrorSource.RECEIVE, () -> {
             checkPositive(maxMessages);
-            List<BrokeredMessage> peeked = source.peek(lastPeekedSequenceNumber.get() + 1, maxMessages);
+            List<BrokeredMessage> peeked = binding.peek(lastPeekedSequenceNumber.get() + 1, maxMessages);
             advanceCursor(peeked);
-            return peeked;
+            return received(peeked);
         });
     }
 
     public Flux<ServiceBusReceivedMessage> peekMessages(int maxMessages, long sequenceNumber) {
-        return callMany("peekBatchAt", () -> {
+        return calls.callMany("peekBatchAt", ServiceBusErrorSource.RECEIVE, () -> {
             checkPositive(maxMessages);
-            return source.peek(sequenceNumber, maxMessages);
+            return received(binding.peek(sequenceNumber, maxMessages));
         });
     }
 
@@ -295,23 +251,23 @@ public final class ReceiverAsyncClientImpl {
 
     /** The endless stream of messages (see {@link ReceiveLoop}). */
     public Flux<ServiceBusReceivedMessage> receiveMessages() {
-        if (closed.get()) {
-            return Flux.error(disposed("receiveMessages"));
+        if (calls.isClosed()) {
+            return Flux.error(calls.disposed("receiveMessages"));
         }
-        return ReceiveLoop.flux(wait -> source.receive(coreMode, 1, wait), this::handBack,
-                e -> ErrorMapper.map(e, ServiceBusErrorSource.RECEIVE, info), loops::add, loops::remove);
+        return ReceiveLoop.flux(wait -> binding.receive(coreMode, 1, wait), this::handBack,
+                e -> calls.map(e, ServiceBusErrorSource.RECEIVE), loops::add, loops::remove);
     }
 
     /** Receives what LOCK-3 gives: what is available now, else the first to arrive within {@code maxWait}. */
     List<BrokeredMessage> receiveBatch(int maxMessages, Duration maxWait) {
-        return source.receive(coreMode, maxMessages, maxWait);
+        return binding.receive(coreMode, maxMessages, maxWait);
     }
 
     /** A message taken after its receiver stopped goes back to the entity uncounted (the SDK releases it). */
     void handBack(BrokeredMessage message) {
         if (message.lockToken() != null) {
             try {
-                source.release(message.lockToken());
+                binding.release(message.lockToken());
             } catch (RuntimeException ignored) {
                 // the lock is gone already: the message is available again
             }
@@ -319,8 +275,8 @@ public final class ReceiverAsyncClientImpl {
     }
 
     public Mono<ServiceBusReceivedMessage> receiveDeferredMessage(long sequenceNumber) {
-        return call("receiveDeferredMessage", ServiceBusErrorSource.RECEIVE, () -> {
-            List<BrokeredMessage> taken = source.receiveDeferred(coreMode, List.of(sequenceNumber));
+        return calls.call("receiveDeferredMessage", ServiceBusErrorSource.RECEIVE, () -> {
+            List<BrokeredMessage> taken = binding.receiveDeferred(coreMode, List.of(sequenceNumber));
             if (taken.isEmpty()) {
                 // the SDK reads the service's message-not-found as an empty answer, then takes last() of it
                 throw new NoSuchElementException("Flux#last() didn't observe any onNext signal");
@@ -330,29 +286,25 @@ public final class ReceiverAsyncClientImpl {
     }
 
     public Flux<ServiceBusReceivedMessage> receiveDeferredMessages(Iterable<Long> sequenceNumbers) {
-        return callMany("receiveDeferredMessageBatch", () -> {
+        return calls.callMany("receiveDeferredMessageBatch", ServiceBusErrorSource.RECEIVE, () -> {
             if (sequenceNumbers == null) {
                 throw new NullPointerException("'sequenceNumbers' cannot be null");
             }
             List<Long> numbers = new ArrayList<>();
             sequenceNumbers.forEach(numbers::add);
-            return numbers.isEmpty() ? List.of() : source.receiveDeferred(coreMode, numbers);
+            return numbers.isEmpty() ? List.of() : received(binding.receiveDeferred(coreMode, numbers));
         });
     }
 
     // ---- locks --------------------------------------------------------------------------------
 
     public Mono<OffsetDateTime> renewMessageLock(ServiceBusReceivedMessage message) {
-        return Mono.defer(() -> {
+        return calls.call("renewMessageLock", ServiceBusErrorSource.RENEW_LOCK, () -> {
             RuntimeException invalid = checkRenewable(message, "renewMessageLock");
             if (invalid != null) {
-                return Mono.error(invalid);
+                throw invalid;
             }
-            try {
-                return Mono.just(source.renewLock(UUID.fromString(message.getLockToken())).atOffset(ZoneOffset.UTC));
-            } catch (RuntimeException e) {
-                return Mono.error(ErrorMapper.map(e, ServiceBusErrorSource.RENEW_LOCK, info));
-            }
+            return binding.renewLock(UUID.fromString(message.getLockToken())).atOffset(ZoneOffset.UTC);
         });
     }
 
@@ -371,7 +323,7 @@ public final class ReceiverAsyncClientImpl {
             return Mono.error(invalid);
         }
         UUID token = UUID.fromString(message.getLockToken());
-        return autoRenew(maxLockRenewalDuration, () -> source.renewLock(token));
+        return autoRenew(maxLockRenewalDuration, () -> binding.renewLock(token));
     }
 
     /** Renews a lock on the virtual clock, from now, until {@code maxDuration} (virtual) has passed. */
@@ -381,7 +333,7 @@ public final class ReceiverAsyncClientImpl {
         renewal[0] = renewals.start(renewals.now(), maxDuration, renew,
                 e -> {
                     activeRenewals.remove(renewal[0]);
-                    done.tryEmitError(ErrorMapper.map(e, ServiceBusErrorSource.RENEW_LOCK, info));
+                    done.tryEmitError(calls.map(e, ServiceBusErrorSource.RENEW_LOCK));
                 },
                 () -> {
                     activeRenewals.remove(renewal[0]);
@@ -392,10 +344,10 @@ public final class ReceiverAsyncClientImpl {
     }
 
     private RuntimeException checkRenewable(ServiceBusReceivedMessage message, String operation) {
-        if (closed.get()) {
-            return disposed(operation);
+        if (calls.isClosed()) {
+            return calls.disposed(operation);
         }
-        if (source.sessionId() != null) {
+        if (binding.sessionId() != null) {
             return new IllegalStateException("Renewing message lock is an invalid operation when working with "
                     + "sessions.");
         }
@@ -414,8 +366,8 @@ public final class ReceiverAsyncClientImpl {
     // ---- sessions -----------------------------------------------------------------------------
 
     public Mono<OffsetDateTime> renewSessionLock() {
-        return call("renewSessionLock", ServiceBusErrorSource.RENEW_LOCK,
-                () -> source.renewSessionLock("Cannot renew session lock on a non-session receiver.")
+        return calls.call("renewSessionLock", ServiceBusErrorSource.RENEW_LOCK,
+                () -> binding.renewSessionLock("Cannot renew session lock on a non-session receiver.")
                         .atOffset(ZoneOffset.UTC));
     }
 
@@ -426,9 +378,9 @@ public final class ReceiverAsyncClientImpl {
      */
     public Mono<Void> renewSessionLock(Duration maxLockRenewalDuration) {
         RuntimeException invalid = null;
-        if (closed.get()) {
-            invalid = disposed("renewSessionLock");
-        } else if (source.sessionId() == null) {
+        if (calls.isClosed()) {
+            invalid = calls.disposed("renewSessionLock");
+        } else if (binding.sessionId() == null) {
             invalid = new IllegalStateException("Cannot renew session lock on a non-session receiver.");
         } else if (maxLockRenewalDuration == null) {
             invalid = new NullPointerException("'maxLockRenewalDuration' cannot be null.");
@@ -438,17 +390,17 @@ public final class ReceiverAsyncClientImpl {
         if (invalid != null) {
             return Mono.error(invalid);
         }
-        return autoRenew(maxLockRenewalDuration, () -> source.renewSessionLock(null));
+        return autoRenew(maxLockRenewalDuration, () -> binding.renewSessionLock(null));
     }
 
     public Mono<byte[]> getSessionState() {
-        return call("getSessionState", ServiceBusErrorSource.RECEIVE,
-                () -> source.getSessionState("Cannot get session state on a non-session receiver."));
+        return calls.call("getSessionState", ServiceBusErrorSource.RECEIVE,
+                () -> binding.getSessionState("Cannot get session state on a non-session receiver."));
     }
 
     public Mono<Void> setSessionState(byte[] sessionState) {
-        return call("setSessionState", ServiceBusErrorSource.RECEIVE, () -> {
-            source.setSessionState("Cannot set session state on a non-session receiver.", sessionState);
+        return calls.call("setSessionState", ServiceBusErrorSource.RECEIVE, () -> {
+            binding.setSessionState("Cannot set session state on a non-session receiver.", sessionState);
             return null;
         });
     }
@@ -456,55 +408,31 @@ public final class ReceiverAsyncClientImpl {
     // ---- transactions (TXN-1) -------------------------------------------------------------------
 
     public Mono<ServiceBusTransactionContext> createTransaction() {
-        if (closed.get()) {
-            return Mono.error(disposed("createTransaction"));
-        }
-        return Mono.fromSupplier(transactions::declare);
+        return transactions.create(calls, ServiceBusErrorSource.RECEIVE);
     }
 
     public Mono<Void> commitTransaction(ServiceBusTransactionContext transactionContext) {
-        return endTransaction("commitTransaction", transactionContext, transactions::commit);
+        return transactions.commit(calls, ServiceBusErrorSource.RECEIVE, transactionContext);
     }
 
     public Mono<Void> rollbackTransaction(ServiceBusTransactionContext transactionContext) {
-        return endTransaction("rollbackTransaction", transactionContext, transactions::rollback);
-    }
-
-    private Mono<Void> endTransaction(String operation, ServiceBusTransactionContext context,
-                                      java.util.function.Consumer<ServiceBusTransactionContext> end) {
-        if (closed.get()) {
-            return Mono.error(disposed(operation));
-        }
-        if (context == null) {
-            return Mono.error(new NullPointerException("'transactionContext' cannot be null."));
-        }
-        if (context.getTransactionId() == null) {
-            return Mono.error(new NullPointerException("'transactionContext.transactionId' cannot be null."));
-        }
-        return Mono.defer(() -> {
-            try {
-                end.accept(context);
-                return Mono.<Void>empty();
-            } catch (RuntimeException e) {
-                return Mono.error(ErrorMapper.map(e, ServiceBusErrorSource.RECEIVE, info));
-            }
-        });
+        return transactions.rollback(calls, ServiceBusErrorSource.RECEIVE, transactionContext);
     }
 
     // ---- lifecycle ----------------------------------------------------------------------------
 
     public void close() {
-        if (closed.getAndSet(true)) {
+        if (!calls.close()) {
             return;
         }
         loops.forEach(ReceiveLoop::complete);
         activeRenewals.forEach(LockRenewals.Renewal::cancel);
         activeRenewals.clear();
-        source.close();
+        binding.close();
     }
 
     boolean isClosed() {
-        return closed.get();
+        return calls.isClosed();
     }
 
     @Override
@@ -512,37 +440,9 @@ public final class ReceiverAsyncClientImpl {
         return "ServiceBusReceiverAsyncClient[emulated, " + info.entityPath() + ", " + mode + "]";
     }
 
-    static IllegalStateException disposed(String operation) {
-        return new IllegalStateException(String.format("Cannot perform operation '%s' on a disposed receiver.",
-                operation));
-    }
-
-    private <T> Mono<T> call(String operation, ServiceBusErrorSource errorSource, Supplier<T> action) {
-        return Mono.defer(() -> {
-            if (closed.get()) {
-                return Mono.error(disposed(operation));
-            }
-            try {
-                return Mono.justOrEmpty(action.get());
-            } catch (RuntimeException e) {
-                return Mono.error(ErrorMapper.map(e, errorSource, info));
-            }
-        });
-    }
-
-    private Flux<ServiceBusReceivedMessage> callMany(String operation, Supplier<List<BrokeredMessage>> action) {
-        return Flux.defer(() -> {
-            if (closed.get()) {
-                return Flux.error(disposed(operation));
-            }
-            try {
-                List<BrokeredMessage> messages = action.get();
-                List<ServiceBusReceivedMessage> received = new ArrayList<>(messages.size());
-                messages.forEach(m -> received.add(WireCodec.toReceived(m)));
-                return Flux.fromIterable(received);
-            } catch (RuntimeException e) {
-                return Flux.error(ErrorMapper.map(e, ServiceBusErrorSource.RECEIVE, info));
-            }
-        });
+    private static List<ServiceBusReceivedMessage> received(List<BrokeredMessage> messages) {
+        List<ServiceBusReceivedMessage> received = new ArrayList<>(messages.size());
+        messages.forEach(m -> received.add(WireCodec.toReceived(m)));
+        return received;
     }
 }

@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.function.Consumer;
 import reactor.core.publisher.Flux;
@@ -133,7 +132,7 @@ public final class ReceiverClientImpl {
             throw new IllegalArgumentException("'maxWaitTime' cannot be zero or less. maxWaitTime: " + maxWaitTime);
         }
         if (async.isClosed()) {
-            return new IterableStream<>(Flux.error(ReceiverAsyncClientImpl.disposed("receiveMessages")));
+            return new IterableStream<>(Flux.error(async.calls().disposed("receiveMessages")));
         }
         try {
             List<BrokeredMessage> taken = async.receiveBatch(maxMessages, maxWaitTime);
@@ -143,7 +142,7 @@ public final class ReceiverClientImpl {
         } catch (CancellationException closedMeanwhile) {
             return new IterableStream<>(Flux.error(new RuntimeException(TERMINATED)));
         } catch (RuntimeException e) {
-            return new IterableStream<>(Flux.error(ErrorMapper.map(e, ServiceBusErrorSource.RECEIVE, async.info())));
+            return new IterableStream<>(Flux.error(async.calls().map(e, ServiceBusErrorSource.RECEIVE)));
         }
     }
 
@@ -205,10 +204,5 @@ public final class ReceiverClientImpl {
         Flux<T> cached = flux.cache();
         cached.subscribe(v -> { }, e -> { });
         return new IterableStream<>(cached);
-    }
-
-    /** Exposed for the session receiver: the async client behind this one. */
-    ReceiverAsyncClientImpl async() {
-        return Objects.requireNonNull(async);
     }
 }

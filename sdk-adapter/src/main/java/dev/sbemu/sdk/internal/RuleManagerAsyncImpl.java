@@ -3,12 +3,11 @@ package dev.sbemu.sdk.internal;
 import com.azure.messaging.servicebus.ServiceBusErrorSource;
 import com.azure.messaging.servicebus.administration.models.CreateRuleOptions;
 import com.azure.messaging.servicebus.administration.models.RuleProperties;
-import com.azure.messaging.servicebus.implementation.Messages;
+import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.InvalidOptionException;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.RuleDescription;
 import dev.sbemu.core.filter.FilterSyntaxException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -27,22 +26,21 @@ public final class RuleManagerAsyncImpl {
     private final Namespace namespace;
     private final String topic;
     private final String subscription;
-    private final ClientInfo info;
-    private final AtomicBoolean closed = new AtomicBoolean();
+    private final CoreCalls calls;
 
-    public RuleManagerAsyncImpl(Namespace namespace, String topic, String subscription, ClientInfo info) {
-        this.namespace = namespace;
+    public RuleManagerAsyncImpl(ClientContext context, String topic, String subscription) {
+        this.namespace = context.namespace();
         this.topic = topic;
         this.subscription = subscription;
-        this.info = info;
+        this.calls = CoreCalls.ruleManager(context.info(EntityPath.subscription(topic, subscription)));
     }
 
     public String getFullyQualifiedNamespace() {
-        return info.fullyQualifiedNamespace();
+        return calls.info().fullyQualifiedNamespace();
     }
 
     public String getEntityPath() {
-        return info.entityPath();
+        return calls.info().entityPath();
     }
 
     public Mono<Void> createRule(String ruleName, CreateRuleOptions options) {
@@ -58,8 +56,8 @@ public final class RuleManagerAsyncImpl {
     }
 
     public Flux<RuleProperties> listRules() {
-        if (closed.get()) {
-            return Flux.error(disposed("getRules"));
+        if (calls.isClosed()) {
+            return Flux.error(calls.disposed("getRules"));
         }
         return call(() -> RuleCodec.toSdk(namespace.listRules(topic, subscription))).flatMapIterable(list -> list);
     }
@@ -73,17 +71,17 @@ public final class RuleManagerAsyncImpl {
     }
 
     public void close() {
-        closed.set(true);
+        calls.close();
     }
 
     @Override
     public String toString() {
-        return "ServiceBusRuleManagerAsyncClient[emulated, " + info.entityPath() + "]";
+        return "ServiceBusRuleManagerAsyncClient[emulated, " + getEntityPath() + "]";
     }
 
     private RuntimeException checkName(String operation, String ruleName) {
-        if (closed.get()) {
-            return disposed(operation);
+        if (calls.isClosed()) {
+            return calls.disposed(operation);
         }
         if (ruleName == null) {
             return new NullPointerException("'ruleName' cannot be null.");
@@ -94,18 +92,13 @@ public final class RuleManagerAsyncImpl {
         return null;
     }
 
-    private static IllegalStateException disposed(String operation) {
-        return new IllegalStateException(String.format(Messages.INVALID_OPERATION_DISPOSED_RULE_MANAGER, operation));
-    }
-
+    /** The core's refusal of a malformed filter, action or name is the service's argument error. */
     private <T> Mono<T> call(Supplier<T> operation) {
-        return Mono.defer(() -> {
+        return calls.callWithoutClosedCheck(ServiceBusErrorSource.MANAGEMENT, () -> {
             try {
-                return Mono.justOrEmpty(operation.get());
+                return operation.get();
             } catch (FilterSyntaxException | InvalidOptionException e) {
-                return Mono.error(ErrorMapper.argumentError(e.getMessage(), ServiceBusErrorSource.MANAGEMENT, info));
-            } catch (RuntimeException e) {
-                return Mono.error(ErrorMapper.map(e, ServiceBusErrorSource.MANAGEMENT, info));
+                throw ErrorMapper.argumentError(e.getMessage(), ServiceBusErrorSource.MANAGEMENT, calls.info());
             }
         });
     }

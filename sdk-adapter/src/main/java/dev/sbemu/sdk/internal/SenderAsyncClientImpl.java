@@ -14,9 +14,6 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Consumer;
-import java.util.function.Supplier;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -31,15 +28,15 @@ public final class SenderAsyncClientImpl {
     private final ClientInfo info;
     private final int linkSize;
     private final TransactionRegistry transactions;
-    private final AtomicBoolean closed = new AtomicBoolean();
+    private final CoreCalls calls;
 
-    public SenderAsyncClientImpl(Namespace namespace, String entity, ClientInfo info,
-                                 TransactionRegistry transactions) {
-        this.namespace = namespace;
-        this.transactions = transactions;
+    public SenderAsyncClientImpl(ClientContext context, String entity) {
+        this.namespace = context.namespace();
+        this.transactions = context.transactions();
         this.entity = entity;
-        this.info = info;
+        this.info = ClientInfo.of(context.fullyQualifiedNamespace(), entity);
         this.linkSize = namespace.tier().defaultMaxMessageSizeBytes();
+        this.calls = CoreCalls.sender(info);
     }
 
     public String getFullyQualifiedNamespace() {
@@ -55,22 +52,12 @@ public final class SenderAsyncClientImpl {
     }
 
     public Mono<Void> sendMessage(ServiceBusMessage message) {
-        return run(() -> {
-            requireNonNull(message, "'message' cannot be null.");
-            checkOpen("sendMessage");
-            sendOne(message, null);
-            return null;
-        });
+        return sendOne(message, null);
     }
 
     public Mono<Void> sendMessage(ServiceBusMessage message, ServiceBusTransactionContext transactionContext) {
-        RuntimeException invalid = checkContext(transactionContext);
-        return invalid != null ? Mono.error(invalid) : run(() -> {
-            requireNonNull(message, "'message' cannot be null.");
-            checkOpen("sendMessage");
-            sendOne(message, transactions.get(transactionContext));
-            return null;
-        });
+        RuntimeException invalid = TransactionRegistry.checkContext(transactionContext);
+        return invalid != null ? Mono.error(invalid) : sendOne(message, transactionContext);
     }
 
     /**
@@ -79,87 +66,86 @@ public final class SenderAsyncClientImpl {
      * (whose size accounting reserves 1 KB per 64 KB) is dropped without an error, as the SDK's batch
      * collector drops it (azure-messaging-servicebus 7.17).
      */
-    private void sendOne(ServiceBusMessage message, Transaction transaction) {
-        ServiceBusMessageBatch batch = newBatch(linkSize);
-        if (batch.tryAddMessage(message)) {
-            send(batch, transaction);
-        }
+    private Mono<Void> sendOne(ServiceBusMessage message, ServiceBusTransactionContext contextOrNull) {
+        return calls.callWithoutClosedCheck(ServiceBusErrorSource.SEND, () -> {
+            requireNonNull(message, "'message' cannot be null.");
+            calls.checkOpen("sendMessage");
+            Transaction target = transactions.target(contextOrNull);
+            ServiceBusMessageBatch batch = newBatch(linkSize);
+            if (batch.tryAddMessage(message)) {
+                send(batch, target);
+            }
+            return null;
+        });
     }
 
     public Mono<Void> sendMessages(Iterable<ServiceBusMessage> messages) {
-        return run(() -> {
-            sendAll(messages, null);
-            return null;
-        });
+        return sendAll(messages, null);
     }
 
     public Mono<Void> sendMessages(Iterable<ServiceBusMessage> messages,
                                    ServiceBusTransactionContext transactionContext) {
-        RuntimeException invalid = checkContext(transactionContext);
-        return invalid != null ? Mono.error(invalid) : run(() -> {
-            sendAll(messages, transactions.get(transactionContext));
-            return null;
-        });
+        RuntimeException invalid = TransactionRegistry.checkContext(transactionContext);
+        return invalid != null ? Mono.error(invalid) : sendAll(messages, transactionContext);
     }
 
     /** As the SDK: fills batches of the link's size one after the other; each batch is one send. */
-    private void sendAll(Iterable<ServiceBusMessage> messages, Transaction transaction) {
-        requireNonNull(messages, "'messages' cannot be null.");
-        Iterator<ServiceBusMessage> it = messages.iterator();
-        if (!it.hasNext()) {
-            return;
-        }
-        checkOpen("createMessageBatch");
-        ServiceBusMessage next = it.next();
-        while (next != null) {
-            ServiceBusMessageBatch batch = newBatch(linkSize);
-            ServiceBusMessage first = next;
-            next = null;
-            if (!batch.tryAddMessage(first)) {
-                throw new IllegalArgumentException("The message " + first + " is too big to send even in a batch.");
+    private Mono<Void> sendAll(Iterable<ServiceBusMessage> messages, ServiceBusTransactionContext contextOrNull) {
+        return calls.callWithoutClosedCheck(ServiceBusErrorSource.SEND, () -> {
+            Transaction target = transactions.target(contextOrNull);
+            requireNonNull(messages, "'messages' cannot be null.");
+            Iterator<ServiceBusMessage> it = messages.iterator();
+            if (!it.hasNext()) {
+                return null;
             }
-            while (it.hasNext()) {
-                ServiceBusMessage candidate = it.next();
-                if (!batch.tryAddMessage(candidate)) {
-                    next = candidate;
-                    break;
+            calls.checkOpen("createMessageBatch");
+            ServiceBusMessage next = it.next();
+            while (next != null) {
+                ServiceBusMessageBatch batch = newBatch(linkSize);
+                ServiceBusMessage first = next;
+                next = null;
+                if (!batch.tryAddMessage(first)) {
+                    throw new IllegalArgumentException("The message " + first
+                            + " is too big to send even in a batch.");
                 }
+                while (it.hasNext()) {
+                    ServiceBusMessage candidate = it.next();
+                    if (!batch.tryAddMessage(candidate)) {
+                        next = candidate;
+                        break;
+                    }
+                }
+                send(batch, target);
             }
-            send(batch, transaction);
-        }
+            return null;
+        });
     }
 
     public Mono<Void> sendMessages(ServiceBusMessageBatch batch) {
-        return run(() -> {
-            checkOpen("sendMessages");
-            requireNonNull(batch, "'batch' cannot be null.");
-            send(batch, null);
-            return null;
-        });
+        return sendBatch(batch, null);
     }
 
     public Mono<Void> sendMessages(ServiceBusMessageBatch batch, ServiceBusTransactionContext transactionContext) {
-        RuntimeException invalid = checkContext(transactionContext);
-        return invalid != null ? Mono.error(invalid) : run(() -> {
-            checkOpen("sendMessages");
+        RuntimeException invalid = TransactionRegistry.checkContext(transactionContext);
+        return invalid != null ? Mono.error(invalid) : sendBatch(batch, transactionContext);
+    }
+
+    private Mono<Void> sendBatch(ServiceBusMessageBatch batch, ServiceBusTransactionContext contextOrNull) {
+        return calls.call("sendMessages", ServiceBusErrorSource.SEND, () -> {
             requireNonNull(batch, "'batch' cannot be null.");
-            send(batch, transactions.get(transactionContext));
+            send(batch, transactions.target(contextOrNull));
             return null;
         });
     }
 
-    private void send(ServiceBusMessageBatch batch, Transaction transaction) {
+    private void send(ServiceBusMessageBatch batch, Transaction target) {
         List<ServiceBusMessage> messages = SdkAccess.batchMessages(batch);
         if (messages.isEmpty()) {
             return;
         }
         List<Message> core = new ArrayList<>(messages.size());
         messages.forEach(m -> core.add(WireCodec.toCore(m)));
-        if (transaction == null) {
-            namespace.send(entity, core);
-        } else {
-            transaction.send(entity, core);
-        }
+        target.send(entity, core);
     }
 
     public Mono<ServiceBusMessageBatch> createMessageBatch() {
@@ -167,8 +153,7 @@ public final class SenderAsyncClientImpl {
     }
 
     public Mono<ServiceBusMessageBatch> createMessageBatch(CreateMessageBatchOptions options) {
-        return run(() -> {
-            checkOpen("createMessageBatch");
+        return calls.call("createMessageBatch", ServiceBusErrorSource.SEND, () -> {
             requireNonNull(options, "'options' cannot be null.");
             int maxSize = options.getMaximumSizeInBytes();
             if (maxSize > linkSize) {
@@ -185,24 +170,26 @@ public final class SenderAsyncClientImpl {
     }
 
     public Mono<Long> scheduleMessage(ServiceBusMessage message, OffsetDateTime scheduledEnqueueTime) {
-        return run(() -> scheduleOne(message, scheduledEnqueueTime, null));
+        return scheduleOne(message, scheduledEnqueueTime, null);
     }
 
     public Mono<Long> scheduleMessage(ServiceBusMessage message, OffsetDateTime scheduledEnqueueTime,
                                       ServiceBusTransactionContext transactionContext) {
-        RuntimeException invalid = checkContext(transactionContext);
-        return invalid != null ? Mono.error(invalid)
-                : run(() -> scheduleOne(message, scheduledEnqueueTime, transactions.get(transactionContext)));
+        RuntimeException invalid = TransactionRegistry.checkContext(transactionContext);
+        return invalid != null ? Mono.error(invalid) : scheduleOne(message, scheduledEnqueueTime, transactionContext);
     }
 
-    private long scheduleOne(ServiceBusMessage message, OffsetDateTime scheduledEnqueueTime, Transaction transaction) {
-        checkOpen("scheduleMessage");
-        requireNonNull(message, "'message' cannot be null.");
-        requireNonNull(scheduledEnqueueTime, "'scheduledEnqueueTime' cannot be null.");
-        message.setScheduledEnqueueTime(scheduledEnqueueTime);
-        List<Message> core = List.of(WireCodec.toCore(message));
-        return (transaction == null ? namespace.schedule(entity, core, scheduledEnqueueTime.toInstant())
-                : transaction.schedule(entity, core, scheduledEnqueueTime.toInstant()))[0];
+    private Mono<Long> scheduleOne(ServiceBusMessage message, OffsetDateTime scheduledEnqueueTime,
+                                   ServiceBusTransactionContext contextOrNull) {
+        return calls.callWithoutClosedCheck(ServiceBusErrorSource.SEND, () -> {
+            Transaction target = transactions.target(contextOrNull);
+            calls.checkOpen("scheduleMessage");
+            requireNonNull(message, "'message' cannot be null.");
+            requireNonNull(scheduledEnqueueTime, "'scheduledEnqueueTime' cannot be null.");
+            message.setScheduledEnqueueTime(scheduledEnqueueTime);
+            List<Message> core = List.of(WireCodec.toCore(message));
+            return target.schedule(entity, core, scheduledEnqueueTime.toInstant())[0];
+        });
     }
 
     public Flux<Long> scheduleMessages(Iterable<ServiceBusMessage> messages, OffsetDateTime scheduledEnqueueTime) {
@@ -212,12 +199,11 @@ public final class SenderAsyncClientImpl {
     /** A null context schedules outside any transaction, as in the SDK. */
     public Flux<Long> scheduleMessages(Iterable<ServiceBusMessage> messages, OffsetDateTime scheduledEnqueueTime,
                                        ServiceBusTransactionContext transactionContext) {
-        return run(() -> {
-            checkOpen("scheduleMessages");
+        return calls.callMany("scheduleMessages", ServiceBusErrorSource.SEND, () -> {
             requireNonNull(messages, "'messages' cannot be null.");
             requireNonNull(scheduledEnqueueTime, "'scheduledEnqueueTime' cannot be null.");
-            Transaction transaction = transactionContext == null || transactionContext.getTransactionId() == null
-                    ? null : transactions.get(transactionContext);
+            Transaction target = transactions.target(
+                    transactionContext == null || transactionContext.getTransactionId() == null ? null : transactionContext);
             ServiceBusMessageBatch batch = newBatch(linkSize);
             int index = 0;
             for (ServiceBusMessage message : messages) {
@@ -235,19 +221,17 @@ public final class SenderAsyncClientImpl {
             if (core.isEmpty()) {
                 return List.<Long>of();
             }
-            long[] numbers = transaction == null ? namespace.schedule(entity, core, scheduledEnqueueTime.toInstant())
-                    : transaction.schedule(entity, core, scheduledEnqueueTime.toInstant());
+            long[] numbers = target.schedule(entity, core, scheduledEnqueueTime.toInstant());
             List<Long> result = new ArrayList<>(numbers.length);
             for (long n : numbers) {
                 result.add(n);
             }
             return result;
-        }).flatMapIterable(list -> list);
+        });
     }
 
     public Mono<Void> cancelScheduledMessage(long sequenceNumber) {
-        return run(() -> {
-            checkOpen("cancelScheduledMessage");
+        return calls.call("cancelScheduledMessage", ServiceBusErrorSource.SEND, () -> {
             if (sequenceNumber < 0) {
                 throw new IllegalArgumentException("'sequenceNumber' cannot be negative.");
             }
@@ -257,8 +241,7 @@ public final class SenderAsyncClientImpl {
     }
 
     public Mono<Void> cancelScheduledMessages(Iterable<Long> sequenceNumbers) {
-        return run(() -> {
-            checkOpen("cancelScheduledMessages");
+        return calls.call("cancelScheduledMessages", ServiceBusErrorSource.SEND, () -> {
             requireNonNull(sequenceNumbers, "'messages' cannot be null.");
             sequenceNumbers.forEach(this::cancel);
             return null;
@@ -277,45 +260,19 @@ public final class SenderAsyncClientImpl {
     // ---- transactions (TXN-1) -------------------------------------------------------------------
 
     public Mono<ServiceBusTransactionContext> createTransaction() {
-        if (closed.get()) {
-            return Mono.error(disposed("createTransaction"));
-        }
-        return run(transactions::declare);
+        return transactions.create(calls, ServiceBusErrorSource.SEND);
     }
 
     public Mono<Void> commitTransaction(ServiceBusTransactionContext transactionContext) {
-        return endTransaction("commitTransaction", transactionContext, transactions::commit);
+        return transactions.commit(calls, ServiceBusErrorSource.SEND, transactionContext);
     }
 
     public Mono<Void> rollbackTransaction(ServiceBusTransactionContext transactionContext) {
-        return endTransaction("rollbackTransaction", transactionContext, transactions::rollback);
-    }
-
-    private Mono<Void> endTransaction(String operation, ServiceBusTransactionContext context,
-                                      Consumer<ServiceBusTransactionContext> end) {
-        if (closed.get()) {
-            return Mono.error(disposed(operation));
-        }
-        RuntimeException invalid = checkContext(context);
-        return invalid != null ? Mono.error(invalid) : run(() -> {
-            end.accept(context);
-            return null;
-        });
-    }
-
-    /** The SDK's eager checks of a transaction context argument. */
-    private static RuntimeException checkContext(ServiceBusTransactionContext context) {
-        if (context == null) {
-            return new NullPointerException("'transactionContext' cannot be null.");
-        }
-        if (context.getTransactionId() == null) {
-            return new NullPointerException("'transactionContext.transactionId' cannot be null.");
-        }
-        return null;
+        return transactions.rollback(calls, ServiceBusErrorSource.SEND, transactionContext);
     }
 
     public void close() {
-        closed.set(true);
+        calls.close();
     }
 
     @Override
@@ -323,25 +280,9 @@ public final class SenderAsyncClientImpl {
         return "ServiceBusSenderAsyncClient[emulated, " + info.entityPath() + "]";
     }
 
-    private void checkOpen(String operation) {
-        if (closed.get()) {
-            throw disposed(operation);
-        }
-    }
-
-    private static IllegalStateException disposed(String operation) {
-        return new IllegalStateException(String.format("Cannot perform operation '%s' on a disposed sender.",
-                operation));
-    }
-
     private static void requireNonNull(Object value, String message) {
         if (value == null) {
             throw new NullPointerException(message);
         }
-    }
-
-    private <T> Mono<T> run(Supplier<T> operation) {
-        return Mono.fromSupplier(operation)
-                .onErrorMap(RuntimeException.class, e -> ErrorMapper.map(e, ServiceBusErrorSource.SEND, info));
     }
 }

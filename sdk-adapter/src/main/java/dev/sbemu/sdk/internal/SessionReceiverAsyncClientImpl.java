@@ -5,7 +5,6 @@ import com.azure.messaging.servicebus.models.ServiceBusReceiveMode;
 import dev.sbemu.core.BrokerException;
 import dev.sbemu.core.Cancellation;
 import dev.sbemu.core.EntityPath;
-import dev.sbemu.core.Namespace;
 import dev.sbemu.core.SessionLock;
 import java.time.Duration;
 import java.util.Set;
@@ -29,28 +28,25 @@ import reactor.core.scheduler.Schedulers;
  * every session receiver this client accepted.
  */
 public final class SessionReceiverAsyncClientImpl {
-    private final Namespace namespace;
+    /** The operation a closed client's accept names (the SDK's, for both accept methods). */
+    private static final String ACCEPT = "acceptSession";
+
+    private final ClientContext context;
     private final EntityPath entity;
     private final ServiceBusReceiveMode mode;
-    private final ClientInfo info;
-    private final LockRenewals renewals;
-    private final TransactionRegistry transactions;
     private final Duration tryTimeout;
+    private final CoreCalls calls;
     private final Set<ReceiverAsyncClientImpl> accepted = ConcurrentHashMap.newKeySet();
-    private final AtomicBoolean closed = new AtomicBoolean();
     /** Ends a pending accept when the client closes. */
     private final Cancellation closing = new Cancellation();
 
-    public SessionReceiverAsyncClientImpl(Namespace namespace, EntityPath entity, ServiceBusReceiveMode mode,
-                                          ClientInfo info, LockRenewals renewals, TransactionRegistry transactions,
+    public SessionReceiverAsyncClientImpl(ClientContext context, EntityPath entity, ServiceBusReceiveMode mode,
                                           Duration tryTimeout) {
-        this.namespace = namespace;
+        this.context = context;
         this.entity = entity;
         this.mode = mode;
-        this.info = info;
-        this.renewals = renewals;
-        this.transactions = transactions;
         this.tryTimeout = tryTimeout;
+        this.calls = CoreCalls.receiver(context.info(entity));
     }
 
     public Mono<ServiceBusReceiverAsyncClient> acceptNextSession() {
@@ -95,7 +91,7 @@ public final class SessionReceiverAsyncClientImpl {
                 } catch (RuntimeException e) {
                     waiting.set(null);
                     Thread.interrupted();
-                    sink.error(e instanceof BrokerException broker ? ErrorMapper.amqp(broker, info) : e);
+                    sink.error(e instanceof BrokerException broker ? calls.amqp(broker) : e);
                 }
             });
         });
@@ -118,35 +114,29 @@ public final class SessionReceiverAsyncClientImpl {
      * time) and returns a receiver on it; throws the core's refusal.
      */
     ReceiverAsyncClientImpl acceptBlocking(String sessionId, Duration maxWait) {
-        if (closed.get()) {
-            throw disposed();
-        }
+        calls.checkOpen(ACCEPT);
         SessionLock lock;
         try {
-            lock = namespace.acceptSession(entity, sessionId, maxWait, closing);
+            lock = context.namespace().acceptSession(entity, sessionId, maxWait, closing);
         } catch (CancellationException closedMeanwhile) {
-            throw disposed();
+            throw calls.disposed(ACCEPT);
         }
-        ReceiverAsyncClientImpl receiver = Receivers.forSession(namespace, lock, mode, info, renewals, transactions);
+        ReceiverAsyncClientImpl receiver = context.receiver(lock, mode, calls.info());
         accepted.removeIf(ReceiverAsyncClientImpl::isClosed);
         accepted.add(receiver);
-        if (closed.get()) {
+        if (calls.isClosed()) {
             receiver.close();
-            throw disposed();
+            throw calls.disposed(ACCEPT);
         }
         return receiver;
     }
 
-    private static IllegalStateException disposed() {
-        return new IllegalStateException("Cannot perform operation 'acceptSession' on a disposed receiver.");
-    }
-
-    ClientInfo info() {
-        return info;
+    CoreCalls calls() {
+        return calls;
     }
 
     public void close() {
-        if (closed.getAndSet(true)) {
+        if (!calls.close()) {
             return;
         }
         closing.cancel();
@@ -156,6 +146,6 @@ public final class SessionReceiverAsyncClientImpl {
 
     @Override
     public String toString() {
-        return "ServiceBusSessionReceiverAsyncClient[emulated, " + info.entityPath() + ", " + mode + "]";
+        return "ServiceBusSessionReceiverAsyncClient[emulated, " + calls.info().entityPath() + ", " + mode + "]";
     }
 }

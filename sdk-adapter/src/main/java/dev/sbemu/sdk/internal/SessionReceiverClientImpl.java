@@ -42,10 +42,10 @@ public final class SessionReceiverClientImpl {
             receiver = async.acceptBlocking(sessionId, tryTimeout);
         } catch (BrokerException.ServiceTimeout e) {
             TimeoutException timeout = new TimeoutException("com.microsoft:timeout");
-            timeout.initCause(ErrorMapper.amqp(e, async.info()));
+            timeout.initCause(async.calls().amqp(e));
             throw new IllegalStateException(timeout.getMessage(), timeout);
         } catch (BrokerException e) {
-            throw (RuntimeException) ErrorMapper.amqp(e, async.info());
+            throw (RuntimeException) async.calls().amqp(e);
         }
         return SdkMocks.delegatingTo(ServiceBusReceiverClient.class, new ReceiverClientImpl(receiver, tryTimeout));
     }
@@ -56,6 +56,6 @@ public final class SessionReceiverClientImpl {
 
     @Override
     public String toString() {
-        return "ServiceBusSessionReceiverClient[emulated, " + async.info().entityPath() + "]";
+        return "ServiceBusSessionReceiverClient[emulated, " + async.calls().info().entityPath() + "]";
     }
 }

@@ -1,31 +1,100 @@
 package dev.sbemu.sdk.internal;
 
+import com.azure.messaging.servicebus.ServiceBusErrorSource;
 import com.azure.messaging.servicebus.ServiceBusTransactionContext;
 import dev.sbemu.core.BrokerException;
+import dev.sbemu.core.EntityPath;
+import dev.sbemu.core.Message;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.Transaction;
 import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import reactor.core.publisher.Mono;
 
 /**
- * The transactions that the clients of one {@code EmulatorClients} declared (TXN-1): each SDK
- * {@link ServiceBusTransactionContext} carries the core transaction's id as its 16-byte transaction
- * id, as the service's coordinator hands out a transaction id on declare; operations look the core
- * {@link Transaction} up by that id. A context that was never declared here, or whose transaction was
- * committed or rolled back, is refused as the service refuses an unknown transaction id.
+ * The one transaction helper of the clients of one {@code EmulatorClients} (TXN-1): declares, commits and
+ * rolls back their transactions, and tells each send, schedule and settlement where it takes effect
+ * ({@link #target}): at once on the namespace, or in the transaction its context names. Each SDK
+ * {@link ServiceBusTransactionContext} carries the core transaction's id as its 16-byte transaction id, as the
+ * service's coordinator hands out a transaction id on declare. A context that was never declared here, or
+ * whose transaction was committed or rolled back, is refused as the service refuses an unknown transaction id.
  */
 public final class TransactionRegistry {
+    private final Transaction direct;
     private final Namespace namespace;
     private final Map<UUID, Transaction> open = new ConcurrentHashMap<>();
 
     public TransactionRegistry(Namespace namespace) {
         this.namespace = namespace;
+        this.direct = new Direct(namespace);
+    }
+
+    /**
+     * Where a send, schedule or settlement takes effect: for a null context, at once on the namespace (through a
+     * {@link Transaction} whose operations do not wait for a commit); else in the context's open transaction.
+     *
+     * @throws BrokerException.TransactionFailed when the context names no open transaction
+     */
+    Transaction target(ServiceBusTransactionContext contextOrNull) {
+        return contextOrNull == null ? direct : get(contextOrNull);
+    }
+
+    /** The SDK's eager checks of a transaction context argument (null when it passes). */
+    static RuntimeException checkContext(ServiceBusTransactionContext context) {
+        if (context == null) {
+            return new NullPointerException("'transactionContext' cannot be null.");
+        }
+        if (context.getTransactionId() == null) {
+            return new NullPointerException("'transactionContext.transactionId' cannot be null.");
+        }
+        return null;
+    }
+
+    /** A client's {@code createTransaction()}: refused at once on a closed client, declared when subscribed. */
+    Mono<ServiceBusTransactionContext> create(CoreCalls calls, ServiceBusErrorSource source) {
+        if (calls.isClosed()) {
+            return Mono.error(calls.disposed("createTransaction"));
+        }
+        return calls.callWithoutClosedCheck(source, this::declare);
+    }
+
+    /** A client's {@code commitTransaction}: the checks at once, the commit when subscribed. */
+    Mono<Void> commit(CoreCalls calls, ServiceBusErrorSource source, ServiceBusTransactionContext context) {
+        return end(calls, source, "commitTransaction", context, true);
+    }
+
+    /** A client's {@code rollbackTransaction}: the checks at once, the rollback when subscribed. */
+    Mono<Void> rollback(CoreCalls calls, ServiceBusErrorSource source, ServiceBusTransactionContext context) {
+        return end(calls, source, "rollbackTransaction", context, false);
+    }
+
+    private Mono<Void> end(CoreCalls calls, ServiceBusErrorSource source, String operation,
+                           ServiceBusTransactionContext context, boolean commit) {
+        if (calls.isClosed()) {
+            return Mono.error(calls.disposed(operation));
+        }
+        RuntimeException invalid = checkContext(context);
+        return invalid != null ? Mono.error(invalid) : calls.callWithoutClosedCheck(source, () -> {
+            Transaction transaction = get(context);
+            try {
+                if (commit) {
+                    transaction.commit();
+                } else {
+                    transaction.rollback();
+                }
+            } finally {
+                open.remove(transaction.id()); // ended, whether the commit succeeded or not
+            }
+            return null;
+        });
     }
 
     /** Declares a transaction and returns the SDK's context for it. */
-    public ServiceBusTransactionContext declare() {
+    private ServiceBusTransactionContext declare() {
         Transaction transaction = namespace.beginTransaction();
         open.put(transaction.id(), transaction);
         ByteBuffer id = ByteBuffer.allocate(16);
@@ -35,7 +104,7 @@ public final class TransactionRegistry {
     }
 
     /** The open transaction of {@code context}; throws {@link BrokerException.TransactionFailed} when there is none. */
-    public Transaction get(ServiceBusTransactionContext context) {
+    private Transaction get(ServiceBusTransactionContext context) {
         UUID id = id(context);
         Transaction transaction = id == null ? null : open.get(id);
         if (transaction == null) {
@@ -45,31 +114,68 @@ public final class TransactionRegistry {
         return transaction;
     }
 
-    /** Commits the transaction; it is ended afterwards, whether the commit succeeded or not. */
-    public void commit(ServiceBusTransactionContext context) {
-        Transaction transaction = get(context);
-        try {
-            transaction.commit();
-        } finally {
-            open.remove(transaction.id());
-        }
-    }
-
-    /** Rolls the transaction back. */
-    public void rollback(ServiceBusTransactionContext context) {
-        Transaction transaction = get(context);
-        try {
-            transaction.rollback();
-        } finally {
-            open.remove(transaction.id());
-        }
-    }
-
     private static UUID id(ServiceBusTransactionContext context) {
         ByteBuffer id = context.getTransactionId();
         if (id == null || id.remaining() != 16) {
             return null;
         }
         return new UUID(id.getLong(id.position()), id.getLong(id.position() + 8));
+    }
+
+    /**
+     * No transaction: each operation takes effect on the namespace at once. It has nothing to commit or roll
+     * back, and no id: those are never asked of it (only {@link #target} hands it out).
+     */
+    private record Direct(Namespace namespace) implements Transaction {
+        @Override
+        public UUID id() {
+            throw new IllegalStateException("operations outside a transaction have no transaction id");
+        }
+
+        @Override
+        public void send(String entity, List<Message> messages) {
+            namespace.send(entity, messages);
+        }
+
+        @Override
+        public long[] schedule(String entity, List<Message> messages, Instant at) {
+            return namespace.schedule(entity, messages, at);
+        }
+
+        @Override
+        public void complete(EntityPath entity, UUID lockToken) {
+            namespace.complete(entity, lockToken);
+        }
+
+        @Override
+        public void abandon(EntityPath entity, UUID lockToken, Map<String, Object> propertiesToModify) {
+            namespace.abandon(entity, lockToken, propertiesToModify);
+        }
+
+        @Override
+        public void defer(EntityPath entity, UUID lockToken, Map<String, Object> propertiesToModify) {
+            namespace.defer(entity, lockToken, propertiesToModify);
+        }
+
+        @Override
+        public void deadLetter(EntityPath entity, UUID lockToken, String reason, String description,
+                               Map<String, Object> propertiesToModify) {
+            namespace.deadLetter(entity, lockToken, reason, description, propertiesToModify);
+        }
+
+        @Override
+        public Instant renewLock(EntityPath entity, UUID lockToken) {
+            return namespace.renewLock(entity, lockToken);
+        }
+
+        @Override
+        public void commit() {
+            throw new IllegalStateException("operations outside a transaction have nothing to commit");
+        }
+
+        @Override
+        public void rollback() {
+            throw new IllegalStateException("operations outside a transaction have nothing to roll back");
+        }
     }
 }

@@ -1,0 +1,105 @@
+package dev.sbemu.core.internal;
+
+import dev.sbemu.core.Cancellation;
+import java.time.Duration;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+
+/**
+ * The blocking calls of one namespace (receive, accept a session), a part of the {@link Broker}
+ * façade: each tries under the namespace's lock and, while its try gets nothing, waits in real time
+ * up to its max wait on a condition of that lock that the events which can satisfy it signal (CLK-3).
+ * Knows whether the virtual clock is in the middle of an advance.
+ */
+final class BlockingCalls {
+    /** One try of a blocking call, under the namespace's lock. */
+    interface Attempt<T> {
+        /** What the try got, or null for nothing yet; it names the condition to wait on with {@link Wait#on}. */
+        T tryOnce(Wait wait);
+    }
+
+    private final Services services;
+    private final EntityRegistry registry;
+    /** The clock is firing timers and has not reached its target yet: blocked receivers wait for {@link #wakeAll}. */
+    private boolean advancing;
+
+    BlockingCalls(EntityRegistry registry) {
+        this.services = registry.services;
+        this.registry = registry;
+    }
+
+    /** One blocking call in progress: its real-time deadline and the condition it waits on. */
+    final class Wait {
+        private final long deadline;
+        private Condition condition;
+
+        private Wait(Duration maxWait) {
+            this.deadline = System.nanoTime() + Math.max(0, maxWait.toNanos());
+        }
+
+        /** The call waits on this condition when its try got nothing. */
+        void on(Condition condition) {
+            this.condition = condition;
+        }
+
+        /**
+         * Whether the try may take messages now: not while the clock is in the middle of an advance and
+         * the call still has time left. A timer that the advance fired (an activation, a lock expiry)
+         * signals waiting receivers at an intermediate instant; one that took messages then would lock
+         * them at a time the same advance goes on to pass, and its locks would be lost or stale by the
+         * time the advance returns (flaky MESSAGE_LOCK_LOST, commit b22dda0). So it waits for the
+         * advance to end ({@link #wakeAll}) and takes at the final instant (CLK-2, CLK-3). A call whose
+         * time is up takes what is there rather than return nothing for the advance's sake.
+         */
+        boolean mayTake() {
+            return !advancing || deadline - System.nanoTime() <= 0;
+        }
+    }
+
+    /**
+     * Runs a blocking call on {@code what}: tries at once, and while a try gets nothing waits up to
+     * {@code maxWait} and tries again; returns what a try got, or null when the time was up first. A
+     * cancelled {@code cancellation} (nullable) ends the call with a {@link CancellationException}.
+     */
+    <T> T call(Object what, Duration maxWait, Cancellation cancellation, Attempt<T> attempt)
+            throws InterruptedException {
+        Wait wait = new Wait(maxWait);
+        Runnable unregister = cancellation == null ? () -> { } : cancellation.onCancel(this::wakeWaiters);
+        services.lock.lock();
+        try {
+            while (true) {
+                if (cancellation != null && cancellation.isCancelled()) {
+                    throw new CancellationException("The call on '" + what + "' was cancelled: its client is closed.");
+                }
+                T got = attempt.tryOnce(wait);
+                long remaining = wait.deadline - System.nanoTime();
+                if (got != null || remaining <= 0) {
+                    return got;
+                }
+                wait.condition.await(remaining, TimeUnit.NANOSECONDS);
+            }
+        } finally {
+            services.lock.unlock();
+            unregister.run();
+        }
+    }
+
+    /** The clock starts firing due timers (under the lock): receivers wait for the advance's end. */
+    void advancing() {
+        advancing = true;
+    }
+
+    /** Wakes every blocked call so it re-checks (after a clock advance or on close). */
+    void wakeAll() {
+        services.locked(() -> {
+            advancing = false;
+            registry.signalAll();
+        });
+    }
+
+    /** Wakes every blocked call so that each re-checks its cancellation. */
+    private void wakeWaiters() {
+        services.locked(registry::signalAll);
+    }
+}
