@@ -67,6 +67,7 @@ public class AdapterThroughputBenchmark {
         for (int i = 0; i < WARM_UP_OPERATIONS; i++) {
             peekLockComplete_1thread();
             receiveAndDelete_1thread();
+            dispatchOnly_1thread();
         }
     }
 
@@ -97,5 +98,15 @@ public class AdapterThroughputBenchmark {
     public ServiceBusReceivedMessage receiveAndDelete_1thread() {
         sender.sendMessage(message);
         return first(receiveAndDelete);
+    }
+
+    /**
+     * One call on the SDK type that does next to nothing in our code ({@code getEntityPath()}): what the dispatch
+     * from the SDK's final class to our implementation costs per call.
+     */
+    @Benchmark
+    @Threads(1)
+    public String dispatchOnly_1thread() {
+        return sender.getEntityPath();
     }
 }

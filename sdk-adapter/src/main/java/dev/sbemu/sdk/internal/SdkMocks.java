@@ -16,8 +16,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.jar.Manifest;
 import org.mockito.Mockito;
-import org.mockito.invocation.InvocationOnMock;
-import org.mockito.stubbing.Answer;
+import org.mockito.invocation.Invocation;
+import org.mockito.invocation.InvocationContainer;
+import org.mockito.invocation.MockHandler;
+import org.mockito.mock.MockCreationSettings;
+import org.mockito.plugins.MockMaker;
 
 /**
  * The one place where the SDK's final client classes are instantiated: a stub-only Mockito mock
@@ -27,9 +30,18 @@ import org.mockito.stubbing.Answer;
  * never a silent default.
  *
  * <p>The method table is built once per (SDK type, implementation class) pair and cached.
+ *
+ * <p>The instance is created by the mock maker Mockito itself uses ({@code MockitoPlugins#getMockMaker(null)}, the
+ * documented way for other libraries to share it, Mockito 5.6+), with a {@link MockHandler} of our own: a call is
+ * forwarded straight to the implementation. Mockito's own handler ({@code Mockito.mock}) would run, per call, its
+ * stubbing, matcher, verification-mode and listener machinery and wrap the default answer, about 5 µs before our
+ * code ran; what the inline mock maker itself still does per call (its weak-map lookup and the call's {@code
+ * Invocation} with its location) is all that remains of Mockito on the path.
  */
 public final class SdkMocks {
     private static final Map<Class<?>, Map<Class<?>, Map<Method, Method>>> TABLES = new ConcurrentHashMap<>();
+    private static final Map<Class<?>, MockCreationSettings<?>> SETTINGS = new ConcurrentHashMap<>();
+    private static volatile MockMaker mockMaker;
 
     private SdkMocks() {
     }
@@ -55,16 +67,29 @@ public final class SdkMocks {
     }
 
     /**
-     * A stub-only mock of a final SDK class. When Mockito's inline mock maker cannot work (a Mockito older than 5,
-     * a subclass-only mock maker configured, a JVM that refuses to attach Mockito's agent), the failure names the
-     * cause and the fix instead of Mockito's own initialization error.
+     * A stub-only mock of a final SDK class whose calls {@code dispatch} answers. When Mockito's inline mock maker
+     * cannot work (a Mockito older than 5, a subclass-only mock maker configured, a JVM that refuses to attach
+     * Mockito's agent), the failure names the cause and the fix instead of Mockito's own initialization error.
      */
-    private static <T> T mock(Class<T> type, Answer<Object> answer) {
+    private static <T> T mock(Class<T> type, Dispatch dispatch) {
         try {
-            return Mockito.mock(type, withSettings().stubOnly().defaultAnswer(answer));
+            @SuppressWarnings("unchecked")
+            MockCreationSettings<T> settings = (MockCreationSettings<T>) SETTINGS.computeIfAbsent(type,
+                    t -> withSettings().stubOnly().build(t));
+            return mockMaker().createMock(settings, new Handler<>(settings, dispatch));
         } catch (RuntimeException | LinkageError e) {
             throw new IllegalStateException(cannotMock(type, e, mockitoVersion()), e);
         }
+    }
+
+    /** The mock maker Mockito uses (the inline one unless the project configured another). */
+    private static MockMaker mockMaker() {
+        MockMaker maker = mockMaker;
+        if (maker == null) {
+            maker = Mockito.framework().getPlugins().getMockMaker(null);
+            mockMaker = maker;
+        }
+        return maker;
     }
 
     /** The message for a mock maker that failed: what sbemu needs, what went wrong, the one-line fix. */
@@ -155,7 +180,7 @@ public final class SdkMocks {
     }
 
     /** Creates the target on the first call (one thread creates it, others wait), then forwards to it. */
-    private static final class Lazy implements Answer<Object> {
+    private static final class Lazy implements Dispatch {
         private final Supplier<?> create;
         private final String description;
         private Object target;
@@ -167,15 +192,14 @@ public final class SdkMocks {
         }
 
         @Override
-        public Object answer(InvocationOnMock invocation) throws Throwable {
-            Method invoked = invocation.getMethod();
+        public Object call(Object mock, Method invoked, Object[] arguments) throws Throwable {
             String name = invoked.getName();
             boolean noArguments = invoked.getParameterCount() == 0;
             if (name.equals("hashCode") && noArguments) {
-                return System.identityHashCode(invocation.getMock());
+                return System.identityHashCode(mock);
             }
             if (name.equals("equals") && invoked.getParameterCount() == 1) {
-                return invocation.getMock() == invocation.getArgument(0);
+                return mock == arguments[0];
             }
             Object to;
             synchronized (this) {
@@ -196,7 +220,7 @@ public final class SdkMocks {
                 to = target;
             }
             try {
-                return invoked.invoke(to, invocation.getArguments());
+                return invoked.invoke(to, arguments);
             } catch (InvocationTargetException e) {
                 throw e.getCause();
             }
@@ -204,7 +228,7 @@ public final class SdkMocks {
     }
 
     /** Forwards a call to the implementation, or refuses it by name. */
-    private static final class Delegating implements Answer<Object> {
+    private static final class Delegating implements Dispatch {
         private final Class<?> type;
         private final Object impl;
         private final Map<Method, Method> table;
@@ -216,24 +240,60 @@ public final class SdkMocks {
         }
 
         @Override
-        public Object answer(InvocationOnMock invocation) throws Throwable {
-            Method invoked = invocation.getMethod();
+        public Object call(Object mock, Method invoked, Object[] arguments) throws Throwable {
             Method target = table.get(invoked);
             if (target == null) {
                 if (invoked.getName().equals("hashCode") && invoked.getParameterCount() == 0) {
-                    return System.identityHashCode(invocation.getMock());
+                    return System.identityHashCode(mock);
                 }
                 if (invoked.getName().equals("equals") && invoked.getParameterCount() == 1) {
-                    return invocation.getMock() == invocation.getArgument(0);
+                    return mock == arguments[0];
                 }
                 throw new UnsupportedOperationException(type.getSimpleName() + "." + invoked.getName()
                         + " is not emulated");
             }
             try {
-                return target.invoke(impl, invocation.getArguments());
+                return target.invoke(impl, arguments);
             } catch (InvocationTargetException e) {
                 throw e.getCause();
             }
+        }
+    }
+
+    /** What a call on one of our instances does: the SDK method called, with its arguments as the caller passed them. */
+    private interface Dispatch {
+        Object call(Object mock, Method invoked, Object[] arguments) throws Throwable;
+    }
+
+    /**
+     * The mock maker's handler for our instances: every call goes to the {@link Dispatch}, with the arguments as
+     * passed (varargs not expanded), so no stubbing, matchers, verification or listeners of Mockito run. The
+     * settings say {@code stubOnly}, so {@code Mockito.verify} on one of our instances fails with Mockito's message.
+     */
+    private static final class Handler<T> implements MockHandler<T> {
+        private static final long serialVersionUID = 1L;
+        private final transient MockCreationSettings<T> settings;
+        private final transient Dispatch dispatch;
+
+        Handler(MockCreationSettings<T> settings, Dispatch dispatch) {
+            this.settings = settings;
+            this.dispatch = dispatch;
+        }
+
+        @Override
+        public Object handle(Invocation invocation) throws Throwable {
+            return dispatch.call(invocation.getMock(), invocation.getMethod(), invocation.getRawArguments());
+        }
+
+        @Override
+        public MockCreationSettings<T> getMockSettings() {
+            return settings;
+        }
+
+        @Override
+        public InvocationContainer getInvocationContainer() {
+            throw new UnsupportedOperationException("sbemu's " + settings.getTypeToMock().getSimpleName()
+                    + " is not a Mockito mock: it records no invocations and cannot be stubbed or verified");
         }
     }
 }
