@@ -4,6 +4,9 @@ import static org.mockito.Mockito.withSettings;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -39,7 +42,9 @@ import org.mockito.plugins.MockMaker;
  * Invocation} with its location) is all that remains of Mockito on the path.
  */
 public final class SdkMocks {
-    private static final Map<Class<?>, Map<Class<?>, Map<Method, Method>>> TABLES = new ConcurrentHashMap<>();
+    /** What {@link #dispatchFast} returns for a call it does not take. */
+    static final Object NOT_TAKEN = new Object();
+    private static final Map<Class<?>, Map<Class<?>, Table>> TABLES = new ConcurrentHashMap<>();
     private static final Map<Class<?>, MockCreationSettings<?>> SETTINGS = new ConcurrentHashMap<>();
     private static volatile MockMaker mockMaker;
 
@@ -48,11 +53,30 @@ public final class SdkMocks {
 
     /** An instance of {@code type} whose methods run {@code impl}'s methods of the same signature. */
     public static <T> T delegatingTo(Class<T> type, Object impl) {
+        return delegatingTo(type, impl, true);
+    }
+
+    /** As {@link #delegatingTo(Class, Object)}; with {@code fast} false, every call takes Mockito's path. */
+    static <T> T delegatingTo(Class<T> type, Object impl, boolean fast) {
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(impl, "impl");
-        Map<Method, Method> table = TABLES.computeIfAbsent(type, t -> new ConcurrentHashMap<>())
+        Table table = TABLES.computeIfAbsent(type, t -> new ConcurrentHashMap<>())
                 .computeIfAbsent(impl.getClass(), c -> table(type, c));
-        return mock(type, new Delegating(type, impl, table));
+        return mock(type, new Delegating(type, impl, table, fast));
+    }
+
+    /**
+     * The fast path's entry ({@link SdkDispatch}'s advice, woven into the SDK class): the implementation's result
+     * when {@code self} is one of our forwarding instances and {@code method} (name and descriptor) is emulated,
+     * otherwise {@link #NOT_TAKEN} and the call takes Mockito's path (a user's mock, a lazy instance, a method we do
+     * not emulate, {@code hashCode}).
+     */
+    static Object dispatchFast(Object self, String method, Object[] arguments) throws Throwable {
+        MockHandler<?> handler = mockMaker().getHandler(self);
+        if (handler instanceof Handler && ((Handler<?>) handler).dispatch instanceof Delegating) {
+            return ((Delegating) ((Handler<?>) handler).dispatch).fast(method, arguments);
+        }
+        return NOT_TAKEN;
     }
 
     /**
@@ -76,14 +100,17 @@ public final class SdkMocks {
             @SuppressWarnings("unchecked")
             MockCreationSettings<T> settings = (MockCreationSettings<T>) SETTINGS.computeIfAbsent(type,
                     t -> withSettings().stubOnly().build(t));
-            return mockMaker().createMock(settings, new Handler<>(settings, dispatch));
+            SdkDispatch.install(type); // before Mockito's first retransformation of the type, to share it
+            T mock = mockMaker().createMock(settings, new Handler<>(settings, dispatch));
+            SdkDispatch.install(type);
+            return mock;
         } catch (RuntimeException | LinkageError e) {
             throw new IllegalStateException(cannotMock(type, e, mockitoVersion()), e);
         }
     }
 
     /** The mock maker Mockito uses (the inline one unless the project configured another). */
-    private static MockMaker mockMaker() {
+    static MockMaker mockMaker() {
         MockMaker maker = mockMaker;
         if (maker == null) {
             maker = Mockito.framework().getPlugins().getMockMaker(null);
@@ -143,7 +170,34 @@ public final class SdkMocks {
         }
     }
 
-    private static Map<Method, Method> table(Class<?> type, Class<?> implClass) {
+    /**
+     * A (SDK type, implementation class) pair's methods: by the SDK's {@link Method} (Mockito's path) and by name and
+     * descriptor (the fast path, a handle taking the implementation and the arguments as one array).
+     */
+    private static final class Table {
+        final Map<Method, Method> byMethod;
+        final Map<String, MethodHandle> bySignature;
+
+        Table(Map<Method, Method> byMethod) {
+            this.byMethod = byMethod;
+            Map<String, MethodHandle> bySignature = new HashMap<>();
+            for (Map.Entry<Method, Method> e : byMethod.entrySet()) {
+                Method m = e.getKey();
+                try {
+                    MethodHandle handle = MethodHandles.lookup().unreflect(e.getValue());
+                    bySignature.put(m.getName() + MethodType.methodType(m.getReturnType(), m.getParameterTypes())
+                                    .toMethodDescriptorString(),
+                            handle.asType(MethodType.genericMethodType(m.getParameterCount() + 1))
+                                    .asSpreader(Object[].class, m.getParameterCount()));
+                } catch (IllegalAccessException ex) {
+                    // not reachable through a handle: that method keeps Mockito's path
+                }
+            }
+            this.bySignature = Map.copyOf(bySignature);
+        }
+    }
+
+    private static Table table(Class<?> type, Class<?> implClass) {
         Map<Method, Method> table = new HashMap<>();
         for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
             for (Method m : c.getDeclaredMethods()) {
@@ -164,7 +218,7 @@ public final class SdkMocks {
                 table.put(m, target);
             }
         }
-        return Map.copyOf(table);
+        return new Table(Map.copyOf(table));
     }
 
     private static Method find(Class<?> implClass, Method m) {
@@ -231,17 +285,25 @@ public final class SdkMocks {
     private static final class Delegating implements Dispatch {
         private final Class<?> type;
         private final Object impl;
-        private final Map<Method, Method> table;
+        private final Table table;
+        private final boolean fast;
 
-        Delegating(Class<?> type, Object impl, Map<Method, Method> table) {
+        Delegating(Class<?> type, Object impl, Table table, boolean fast) {
             this.type = type;
             this.impl = impl;
             this.table = table;
+            this.fast = fast;
+        }
+
+        /** The fast path: the result, or {@link #NOT_TAKEN} for Mockito's path. */
+        Object fast(String method, Object[] arguments) throws Throwable {
+            MethodHandle target = fast ? table.bySignature.get(method) : null;
+            return target == null ? NOT_TAKEN : target.invokeExact(impl, arguments);
         }
 
         @Override
         public Object call(Object mock, Method invoked, Object[] arguments) throws Throwable {
-            Method target = table.get(invoked);
+            Method target = table.byMethod.get(invoked);
             if (target == null) {
                 if (invoked.getName().equals("hashCode") && invoked.getParameterCount() == 0) {
                     return System.identityHashCode(mock);
@@ -273,7 +335,7 @@ public final class SdkMocks {
     private static final class Handler<T> implements MockHandler<T> {
         private static final long serialVersionUID = 1L;
         private final transient MockCreationSettings<T> settings;
-        private final transient Dispatch dispatch;
+        final transient Dispatch dispatch;
 
         Handler(MockCreationSettings<T> settings, Dispatch dispatch) {
             this.settings = settings;
