@@ -32,14 +32,23 @@ import org.mockito.plugins.MockMaker;
  * {@code UnsupportedOperationException("ServiceBusSenderClient.createTransaction is not emulated")}:
  * never a silent default.
  *
- * <p>The method table is built once per (SDK type, implementation class) pair and cached.
+ * <p>The method table (by {@link Method} for Mockito's path, by name and descriptor with a method handle for the fast
+ * path) is built once per (SDK type, implementation class) pair and cached.
  *
  * <p>The instance is created by the mock maker Mockito itself uses ({@code MockitoPlugins#getMockMaker(null)}, the
- * documented way for other libraries to share it, Mockito 5.6+), with a {@link MockHandler} of our own: a call is
- * forwarded straight to the implementation. Mockito's own handler ({@code Mockito.mock}) would run, per call, its
- * stubbing, matcher, verification-mode and listener machinery and wrap the default answer, about 5 µs before our
- * code ran; what the inline mock maker itself still does per call (its weak-map lookup and the call's {@code
- * Invocation} with its location) is all that remains of Mockito on the path.
+ * documented way for other libraries to share it, Mockito 5.6+), with a {@link MockHandler} of our own that forwards
+ * a call straight to the implementation: none of Mockito's stubbing, matcher, verification or listener machinery.
+ *
+ * <p>Calls do not even reach that handler, as a rule: {@link SdkDispatch} weaves an advice of its own into each SDK
+ * class created here, in front of Mockito's inline advice (through the {@code Instrumentation} Mockito already holds;
+ * one more retransformation per class, the first time it is created here). For one of our forwarding instances it
+ * calls the implementation through a method handle of the table below and skips the original method and Mockito's
+ * advice with it, which costs about 2.5 µs per call whatever the handler (a stack walk for the call's location, a
+ * method-graph lookup, a reflective method lookup; benchmarks/RESULTS.md, issue #17): about 20 ns instead. Any other
+ * instance of the class, such as a user's own {@code mock(ServiceBusSenderClient.class)}, a {@link #lazy} instance,
+ * a method not emulated, or {@code hashCode}/{@code equals}, goes on into Mockito's advice and the handler as before.
+ * Where the instrumentation cannot be reached (another mock maker) or weaving fails, that is the path for every
+ * call: correct, only slower.
  */
 public final class SdkMocks {
     /** What {@link #dispatchFast} returns for a call it does not take. */
