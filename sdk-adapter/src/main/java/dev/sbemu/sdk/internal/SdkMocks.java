@@ -40,8 +40,9 @@ import org.mockito.plugins.MockMaker;
  * a call straight to the implementation: none of Mockito's stubbing, matcher, verification or listener machinery.
  *
  * <p>Calls do not even reach that handler, as a rule: {@link SdkDispatch} weaves an advice of its own into each SDK
- * class created here, in front of Mockito's inline advice (through the {@code Instrumentation} Mockito already holds;
- * one more retransformation per class, the first time it is created here). For one of our forwarding instances it
+ * class created here, in front of Mockito's inline advice (through the {@code Instrumentation} Mockito already holds,
+ * in the retransformation Mockito makes for the class anyway, or in one more if Mockito had instrumented the class
+ * before sbemu first created it). For one of our forwarding instances it
  * calls the implementation through a method handle of the table below and skips the original method and Mockito's
  * advice with it, which costs about 2.5 µs per call whatever the handler (a stack walk for the call's location, a
  * method-graph lookup, a reflective method lookup; benchmarks/RESULTS.md, issue #17): about 20 ns instead. Any other
