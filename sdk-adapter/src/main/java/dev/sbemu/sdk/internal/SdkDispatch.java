@@ -180,10 +180,19 @@ public final class SdkDispatch {
                     .with(MethodGraph.Compiler.ForDeclaredMethods.INSTANCE)
                     .redefine(type, ClassFileLocator.Simple.of(type.getName(), bytes))
                     .visit(new AsmVisitorWrapper.ForDeclaredMethods()
-                            .method(methods.and(returns(void.class)), Advice.to(VoidAdvice.class))
-                            .method(methods.and(not(returns(void.class))), Advice.to(ValueAdvice.class)))
+                            .method(methods.and(returns(void.class)), Advices.VOID)
+                            .method(methods.and(not(returns(void.class))), Advices.VALUE))
                     .make()
                     .getBytes();
+        }
+    }
+
+    /** The two advices, read from their class files once (on the first weaving). */
+    private static final class Advices {
+        static final Advice VOID = Advice.to(VoidAdvice.class);
+        static final Advice VALUE = Advice.to(ValueAdvice.class);
+
+        private Advices() {
         }
     }
 

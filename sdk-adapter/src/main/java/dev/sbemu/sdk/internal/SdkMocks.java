@@ -182,28 +182,44 @@ public final class SdkMocks {
 
     /**
      * A (SDK type, implementation class) pair's methods: by the SDK's {@link Method} (Mockito's path) and by name and
-     * descriptor (the fast path, a handle taking the implementation and the arguments as one array).
+     * descriptor (the fast path).
      */
     private static final class Table {
         final Map<Method, Method> byMethod;
-        final Map<String, MethodHandle> bySignature;
+        final Map<String, Slot> bySignature;
 
         Table(Map<Method, Method> byMethod) {
             this.byMethod = byMethod;
-            Map<String, MethodHandle> bySignature = new HashMap<>();
-            for (Map.Entry<Method, Method> e : byMethod.entrySet()) {
-                Method m = e.getKey();
-                try {
-                    MethodHandle handle = MethodHandles.lookup().unreflect(e.getValue());
-                    bySignature.put(m.getName() + MethodType.methodType(m.getReturnType(), m.getParameterTypes())
-                                    .toMethodDescriptorString(),
-                            handle.asType(MethodType.genericMethodType(m.getParameterCount() + 1))
-                                    .asSpreader(Object[].class, m.getParameterCount()));
-                } catch (IllegalAccessException ex) {
-                    // not reachable through a handle: that method keeps Mockito's path
-                }
-            }
+            Map<String, Slot> bySignature = new HashMap<>();
+            byMethod.forEach((m, target) -> bySignature.put(m.getName()
+                    + MethodType.methodType(m.getReturnType(), m.getParameterTypes()).toMethodDescriptorString(),
+                    new Slot(target)));
             this.bySignature = Map.copyOf(bySignature);
+        }
+    }
+
+    /**
+     * One implementation method for the fast path: a handle taking the implementation and the arguments as one array,
+     * made on the method's first call (each handle spins classes; most of a client's methods are never called).
+     */
+    private static final class Slot {
+        private final Method target;
+        private volatile MethodHandle handle;
+
+        Slot(Method target) {
+            this.target = target;
+        }
+
+        Object invoke(Object impl, Object[] arguments) throws Throwable {
+            MethodHandle h = handle;
+            if (h == null) {
+                // a race makes two equal handles; either will do
+                h = MethodHandles.lookup().unreflect(target)
+                        .asType(MethodType.genericMethodType(target.getParameterCount() + 1))
+                        .asSpreader(Object[].class, target.getParameterCount());
+                handle = h;
+            }
+            return h.invokeExact(impl, arguments);
         }
     }
 
@@ -307,8 +323,8 @@ public final class SdkMocks {
 
         /** The fast path: the result, or {@link #NOT_TAKEN} for Mockito's path. */
         Object fast(String method, Object[] arguments) throws Throwable {
-            MethodHandle target = fast ? table.bySignature.get(method) : null;
-            return target == null ? NOT_TAKEN : target.invokeExact(impl, arguments);
+            Slot target = fast ? table.bySignature.get(method) : null;
+            return target == null ? NOT_TAKEN : target.invoke(impl, arguments);
         }
 
         @Override
