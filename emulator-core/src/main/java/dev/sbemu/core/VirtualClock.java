@@ -108,11 +108,20 @@ public final class VirtualClock extends Clock {
             throw new IllegalArgumentException("duration must not be negative, was " + duration);
         }
         synchronized (shared.advanceLock) {
-            if (duration.compareTo(Duration.between(shared.now, LATEST)) > 0) {
+            if (duration.compareTo(untilLatest(shared.now)) > 0) {
                 throw pastLatest("advance " + duration + " from " + shared.now);
             }
             advanceToLocked(shared.now.plus(duration));
         }
+    }
+
+    /**
+     * The span from {@code now} to {@link #LATEST}. Not {@code Duration.between(now, LATEST)}: a span of centuries
+     * overflows a long of nanoseconds, and {@code Duration.between} throws and catches an {@code ArithmeticException}
+     * inside to fall back to seconds (as {@link Durations#plusOrNever} explains); seconds and nanos cannot overflow.
+     */
+    private static Duration untilLatest(Instant now) {
+        return Duration.ofSeconds(LATEST.getEpochSecond() - now.getEpochSecond(), LATEST.getNano() - now.getNano());
     }
 
     private static IllegalArgumentException pastLatest(String what) {

@@ -308,4 +308,18 @@ class ClockTest {
         advance.get(BOUND_SECONDS, TimeUnit.SECONDS);
         assertEquals(T0.plus(Duration.ofMinutes(1)), clock.instant());
     }
+
+    @Test
+    @DisplayName("CLK-4 advance reaches the latest instant exactly, and refuses one nanosecond past it")
+    void advanceUpToLatest() {
+        VirtualClock clock = VirtualClock.startingAt(T0);
+        Duration toLatest = Duration.ofSeconds(VirtualClock.LATEST.getEpochSecond() - T0.getEpochSecond(),
+                VirtualClock.LATEST.getNano() - T0.getNano());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> clock.advance(toLatest.plusNanos(1)));
+        assertTrue(e.getMessage().contains("cannot go past " + VirtualClock.LATEST), e.getMessage());
+        assertEquals(T0, clock.instant());
+        clock.advance(toLatest);
+        assertEquals(VirtualClock.LATEST, clock.instant());
+    }
 }
