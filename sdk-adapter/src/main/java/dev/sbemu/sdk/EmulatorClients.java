@@ -22,7 +22,7 @@ import dev.sbemu.sdk.internal.ReceiverAsyncClientImpl;
 import dev.sbemu.sdk.internal.ReceiverClientImpl;
 import dev.sbemu.sdk.internal.RuleManagerAsyncImpl;
 import dev.sbemu.sdk.internal.RuleManagerClientImpl;
-import dev.sbemu.sdk.internal.SdkMocks;
+import dev.sbemu.sdk.internal.SdkInstances;
 import dev.sbemu.sdk.internal.SenderAsyncClientImpl;
 import dev.sbemu.sdk.internal.SenderClientImpl;
 import dev.sbemu.sdk.internal.SessionReceiverAsyncClientImpl;
@@ -101,7 +101,7 @@ public final class EmulatorClients implements AutoCloseable {
             return track(built.sender(requireName(queueOrTopic)));
         }
         SenderAsyncClientImpl async = newSender(queueOrTopic);
-        return track(SdkMocks.delegatingTo(ServiceBusSenderClient.class, new SenderClientImpl(async)), async::close);
+        return track(SdkInstances.delegatingTo(ServiceBusSenderClient.class, new SenderClientImpl(async)), async::close);
     }
 
     /** An async sender to a queue or topic. */
@@ -110,7 +110,7 @@ public final class EmulatorClients implements AutoCloseable {
             return track(built.senderAsync(requireName(queueOrTopic)));
         }
         SenderAsyncClientImpl async = newSender(queueOrTopic);
-        return track(SdkMocks.delegatingTo(ServiceBusSenderAsyncClient.class, async), async::close);
+        return track(SdkInstances.delegatingTo(ServiceBusSenderAsyncClient.class, async), async::close);
     }
 
     private SenderAsyncClientImpl newSender(String queueOrTopic) {
@@ -124,7 +124,7 @@ public final class EmulatorClients implements AutoCloseable {
             return track(built.receiver(requireEntity(entity), Objects.requireNonNull(mode, "mode")));
         }
         ReceiverAsyncClientImpl async = newReceiver(entity, mode);
-        return track(SdkMocks.delegatingTo(ServiceBusReceiverClient.class,
+        return track(SdkInstances.delegatingTo(ServiceBusReceiverClient.class,
                 new ReceiverClientImpl(async, DEFAULT_TRY_TIMEOUT)), async::close);
     }
 
@@ -134,7 +134,7 @@ public final class EmulatorClients implements AutoCloseable {
             return track(built.receiverAsync(requireEntity(entity), Objects.requireNonNull(mode, "mode")));
         }
         ReceiverAsyncClientImpl async = newReceiver(entity, mode);
-        return track(SdkMocks.delegatingTo(ServiceBusReceiverAsyncClient.class, async), async::close);
+        return track(SdkInstances.delegatingTo(ServiceBusReceiverAsyncClient.class, async), async::close);
     }
 
     private ReceiverAsyncClientImpl newReceiver(EntityPath entity, ServiceBusReceiveMode mode) {
@@ -178,7 +178,7 @@ public final class EmulatorClients implements AutoCloseable {
             return track(built.sessionReceiver(requireEntity(entity), Objects.requireNonNull(mode, "mode")));
         }
         SessionReceiverAsyncClientImpl async = newSessionReceiver(entity, mode);
-        return track(SdkMocks.delegatingTo(ServiceBusSessionReceiverClient.class,
+        return track(SdkInstances.delegatingTo(ServiceBusSessionReceiverClient.class,
                 new SessionReceiverClientImpl(async, DEFAULT_TRY_TIMEOUT)), async::close);
     }
 
@@ -188,7 +188,7 @@ public final class EmulatorClients implements AutoCloseable {
             return track(built.sessionReceiverAsync(requireEntity(entity), Objects.requireNonNull(mode, "mode")));
         }
         SessionReceiverAsyncClientImpl async = newSessionReceiver(entity, mode);
-        return track(SdkMocks.delegatingTo(ServiceBusSessionReceiverAsyncClient.class, async), async::close);
+        return track(SdkInstances.delegatingTo(ServiceBusSessionReceiverAsyncClient.class, async), async::close);
     }
 
     /**
@@ -199,20 +199,16 @@ public final class EmulatorClients implements AutoCloseable {
      */
     public ServiceBusReceiverClient nextSessionReceiver(EntityPath entity, ServiceBusReceiveMode mode) {
         ServiceBusSessionReceiverClient sessions = sessionReceiver(entity, mode);
-        return track(SdkMocks.lazy(ServiceBusReceiverClient.class, sessions::acceptNextSession,
-                nextSessionDescription(ServiceBusReceiverClient.class, entity)));
+        return track(SdkInstances.lazy(ServiceBusReceiverClient.class, sessions::acceptNextSession));
     }
 
     /** The async form of {@link #nextSessionReceiver}: the session is accepted on the receiver's first call. */
     public ServiceBusReceiverAsyncClient nextSessionReceiverAsync(EntityPath entity, ServiceBusReceiveMode mode) {
         ServiceBusSessionReceiverAsyncClient sessions = sessionReceiverAsync(entity, mode);
-        return track(SdkMocks.lazy(ServiceBusReceiverAsyncClient.class, () -> sessions.acceptNextSession().block(),
-                nextSessionDescription(ServiceBusReceiverAsyncClient.class, entity)));
+        return track(SdkInstances.lazy(ServiceBusReceiverAsyncClient.class,
+                () -> sessions.acceptNextSession().block()));
     }
 
-    private static String nextSessionDescription(Class<?> type, EntityPath entity) {
-        return type.getSimpleName() + "[emulated, " + entity + ", the next available session, accepted on first use]";
-    }
 
     private SessionReceiverAsyncClientImpl newSessionReceiver(EntityPath entity, ServiceBusReceiveMode mode) {
         Objects.requireNonNull(entity, "entity");
@@ -232,7 +228,7 @@ public final class EmulatorClients implements AutoCloseable {
             return track(built.processor(entity, options));
         }
         ProcessorImpl impl = new ProcessorImpl(entity, options, context);
-        return track(SdkMocks.delegatingTo(ServiceBusProcessorClient.class, impl), impl::close);
+        return track(SdkInstances.delegatingTo(ServiceBusProcessorClient.class, impl), impl::close);
     }
 
     /** A rule manager for a subscription (RUL-1..7): create, list and delete its rules. */
@@ -241,7 +237,7 @@ public final class EmulatorClients implements AutoCloseable {
             return track(built.ruleManager(requireName(topic), Objects.requireNonNull(subscription, "subscription")));
         }
         RuleManagerAsyncImpl async = newRuleManager(topic, subscription);
-        return track(SdkMocks.delegatingTo(ServiceBusRuleManagerClient.class, new RuleManagerClientImpl(async)),
+        return track(SdkInstances.delegatingTo(ServiceBusRuleManagerClient.class, new RuleManagerClientImpl(async)),
                 async::close);
     }
 
@@ -252,7 +248,7 @@ public final class EmulatorClients implements AutoCloseable {
                     Objects.requireNonNull(subscription, "subscription")));
         }
         RuleManagerAsyncImpl async = newRuleManager(topic, subscription);
-        return track(SdkMocks.delegatingTo(ServiceBusRuleManagerAsyncClient.class, async), async::close);
+        return track(SdkInstances.delegatingTo(ServiceBusRuleManagerAsyncClient.class, async), async::close);
     }
 
     private RuleManagerAsyncImpl newRuleManager(String topic, String subscription) {

@@ -56,7 +56,7 @@ public final class ProcessorImpl {
             return;
         }
         receiver = context.receiver(entity, options.receiveMode());
-        ServiceBusReceiverAsyncClient client = SdkMocks.delegatingTo(ServiceBusReceiverAsyncClient.class, receiver);
+        ServiceBusReceiverAsyncClient client = SdkInstances.delegatingTo(ServiceBusReceiverAsyncClient.class, receiver);
         for (int i = 0; i < options.maxConcurrentCalls(); i++) {
             Worker worker = new Worker(receiver, client);
             threads.add(worker);

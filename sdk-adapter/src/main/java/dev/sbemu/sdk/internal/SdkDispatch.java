@@ -2,9 +2,7 @@ package dev.sbemu.sdk.internal;
 
 import static net.bytebuddy.matcher.ElementMatchers.isBridge;
 import static net.bytebuddy.matcher.ElementMatchers.isDeclaredBy;
-import static net.bytebuddy.matcher.ElementMatchers.isEquals;
-import static net.bytebuddy.matcher.ElementMatchers.isHashCode;
-import static net.bytebuddy.matcher.ElementMatchers.isPublic;
+import static net.bytebuddy.matcher.ElementMatchers.isPrivate;
 import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
 import static net.bytebuddy.matcher.ElementMatchers.isVirtual;
 import static net.bytebuddy.matcher.ElementMatchers.not;
@@ -12,12 +10,15 @@ import static net.bytebuddy.matcher.ElementMatchers.returns;
 
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
+import java.lang.ref.ReferenceQueue;
+import java.lang.ref.WeakReference;
 import java.lang.reflect.Field;
 import java.security.ProtectionDomain;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import net.bytebuddy.ByteBuddy;
+import net.bytebuddy.agent.ByteBuddyAgent;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.asm.AsmVisitorWrapper;
 import net.bytebuddy.dynamic.ClassFileLocator;
@@ -25,21 +26,30 @@ import net.bytebuddy.dynamic.scaffold.MethodGraph;
 import net.bytebuddy.dynamic.scaffold.TypeValidation;
 import net.bytebuddy.implementation.Implementation;
 import net.bytebuddy.implementation.bytecode.assign.Assigner;
+import org.objenesis.Objenesis;
+import org.objenesis.ObjenesisStd;
 
 /**
- * The fast path of {@link SdkMocks}: an advice of our own, woven into the public methods of each SDK class SdkMocks
- * instantiates, in front of Mockito's inline advice (our transformer is registered after Mockito's, so it wraps
- * Mockito's instrumented code). On a call, the advice asks {@link #call} whether {@code this} is one of SdkMocks'
- * forwarding instances; if so, the implementation runs through a precomputed method handle and the original method,
- * Mockito's advice with it, is skipped. Any other instance (a user's own {@code mock(ServiceBusSenderClient.class)})
- * goes on into Mockito's advice untouched.
+ * How {@link SdkInstances} makes instances of the SDK's final client classes without Mockito: an advice of our own
+ * (Byte Buddy's {@link Advice}) is woven into the instance methods the SDK class declares, and the instance is
+ * allocated without running a constructor (Objenesis, which Mockito brings). On each call the advice asks
+ * {@link #call} whether {@code this} is one of our instances (a weak identity map); if so, the instance's
+ * {@link SdkInstances.Dispatch} answers and the SDK's own method body does not run. Any other instance of the class
+ * (one the SDK's {@code ServiceBusClientBuilder} built, a user's own {@code mock(ServiceBusSenderClient.class)}) runs
+ * its own code, Mockito's advice included where Mockito instrumented the class too.
  *
- * <p>Why: Mockito's advice costs about 2.7 µs per call before any handler runs (a stack walk for the call's location,
- * a method-graph lookup, a reflective method lookup), whatever the handler does; see benchmarks/RESULTS.md, issue #17.
+ * <p>Why not Mockito's mock maker: it retransforms each class with its own, much larger advice, and {@code Object}
+ * with it, and needs Mockito's plugin system, Byte Buddy's type cache and its bootstrap dispatcher set up before the
+ * first instance: about 1 s of a test JVM's cold start against 0.2 s for this (benchmarks/RESULTS.md, issue #17). Per
+ * call, Mockito's advice walks the stack and looks the method up (about 2.5 µs); this advice costs about 20 ns.
  *
- * <p>The {@link Instrumentation} is the one Mockito's inline mock maker already holds (its agent, or its self-attach);
- * no agent of our own is attached. If it cannot be reached, or weaving a class fails, that class keeps the Mockito
- * path: correct, only slower.
+ * <p>The {@link Instrumentation} is the one of the agent the test JVM already runs (Byte Buddy's, as the README's
+ * {@code argLine} loads it, or Mockito's own), else the one Mockito's inline mock maker attached itself. If none is
+ * reachable, or weaving a class fails, {@link #newInstance} answers null and {@link SdkInstances} falls back to
+ * Mockito's mock maker.
+ *
+ * <p>Objects not overridden by the SDK class ({@code toString}, {@code hashCode}, {@code equals}) keep
+ * {@code Object}'s behaviour, as on the SDK's own clients: {@code java.lang.Object} is not retransformed.
  *
  * <p>Public only because the woven code, which lives in the SDK's classes, calls {@link #call} and {@link #result};
  * not an API.
@@ -47,23 +57,22 @@ import net.bytebuddy.implementation.bytecode.assign.Assigner;
 public final class SdkDispatch {
     /** Stands for a {@code null} result (or {@code void}) of a call that was taken. */
     private static final Object NULL = new Object();
-
-    private static final Weaver WEAVER = new Weaver(mockitosInstrumentation());
+    private static final Instances INSTANCES = new Instances();
 
     private SdkDispatch() {
     }
 
     /**
-     * Called by the woven advice on every call of a woven SDK method: the implementation's result (boxed, or a marker
-     * for {@code null}) if {@code self} is one of SdkMocks' forwarding instances and the method is emulated,
-     * otherwise {@code null}, and the call goes on into the original method. An exception of the implementation
-     * propagates unchanged.
+     * Called by the woven advice on every call of a woven SDK method: the result of {@code self}'s dispatch (boxed, or
+     * a marker for {@code null}) if {@code self} is one of our instances, otherwise {@code null}, and the call goes on
+     * into the original method. An exception of the dispatch propagates unchanged.
      */
     public static Object call(Object self, String method, Object[] arguments) throws Throwable {
-        Object result = SdkMocks.dispatchFast(self, method, arguments);
-        if (result == SdkMocks.NOT_TAKEN) {
-            return null; // the original method (Mockito's advice) runs
+        SdkInstances.Dispatch dispatch = INSTANCES.get(self);
+        if (dispatch == null) {
+            return null;
         }
+        Object result = dispatch.call(self, method, arguments);
         return result == null ? NULL : result;
     }
 
@@ -73,23 +82,70 @@ public final class SdkDispatch {
     }
 
     /**
-     * Weaves the fast path into {@code type} if it is not yet: true when calls on {@code type}'s public methods go
-     * through {@link #call}. Called before Mockito instruments the type (so that Mockito's retransformation weaves
-     * ours in the same pass) and after (to retransform once if that pass did not include ours).
+     * A new instance of {@code type} whose calls {@code dispatch} answers, or null when this way is not open for
+     * {@code type} (no instrumentation, the class cannot be woven or allocated): the caller then falls back to
+     * Mockito.
      */
-    static boolean install(Class<?> type) {
-        return WEAVER.install(type);
+    static <T> T newInstance(Class<T> type, SdkInstances.Dispatch dispatch) {
+        if (!Holder.WEAVER.install(type)) {
+            return null;
+        }
+        T instance;
+        try {
+            instance = Holder.OBJENESIS.newInstance(type);
+        } catch (RuntimeException | LinkageError e) {
+            return null;
+        }
+        INSTANCES.put(instance, dispatch);
+        return instance;
     }
 
-    /** Whether calls on {@code type} go through the fast path. */
+    /** Whether calls on {@code type} go through the woven advice. */
     static boolean installed(Class<?> type) {
-        return WEAVER.isWoven(type);
+        return Holder.WEAVER.isWoven(type);
+    }
+
+    /** Whether {@code instance} is one that {@link #newInstance} made. */
+    static boolean isOurs(Object instance) {
+        return INSTANCES.get(instance) != null;
+    }
+
+    /** Made on first use: nothing of Byte Buddy or Objenesis is loaded before the first instance is asked for. */
+    private static final class Holder {
+        static final Weaver WEAVER = new Weaver(instrumentation());
+        static final Objenesis OBJENESIS = new ObjenesisStd(true);
+
+        private Holder() {
+        }
+    }
+
+    /**
+     * The instrumentation of the agent the JVM runs: Byte Buddy's ({@code -javaagent:byte-buddy-agent.jar}, as the
+     * README's {@code argLine}), Mockito's ({@code -javaagent:mockito-core.jar}, Mockito 5.14+), else the one Mockito's
+     * inline mock maker attached itself (which initializes Mockito); null when none is reachable.
+     */
+    static Instrumentation instrumentation() {
+        try {
+            return ByteBuddyAgent.getInstrumentation();
+        } catch (IllegalStateException | LinkageError notInstalled) {
+            // next candidate
+        }
+        try {
+            Object premain = Class.forName("org.mockito.internal.PremainAttach", true,
+                    ClassLoader.getSystemClassLoader()).getMethod("getInstrumentation").invoke(null);
+            if (premain instanceof Instrumentation) {
+                return (Instrumentation) premain;
+            }
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError notThere) {
+            // next candidate
+        }
+        return mockitosInstrumentation();
     }
 
     /** The {@link Instrumentation} Mockito's inline mock maker obtained, or null when there is none to reach. */
     static Instrumentation mockitosInstrumentation() {
         try {
-            if (!(SdkMocks.mockMaker() instanceof org.mockito.plugins.InlineMockMaker)) {
+            if (!(MockitoInstances.mockMaker() instanceof org.mockito.plugins.InlineMockMaker)) {
                 return null;
             }
             // Mockito 5.x's inline mock maker keeps the instrumentation of its agent (or self-attach) in this field.
@@ -103,7 +159,7 @@ public final class SdkDispatch {
         }
     }
 
-    /** Weaves the advice into the SDK classes asked for, through one transformer registered after Mockito's. */
+    /** Weaves the advice into the SDK classes asked for, each once, through one retransforming transformer. */
     static final class Weaver implements ClassFileTransformer {
         private final Instrumentation instrumentation;
         private final Set<Class<?>> wanted = ConcurrentHashMap.newKeySet();
@@ -117,39 +173,59 @@ public final class SdkDispatch {
 
         /** {@code weave}, when given, replaces the weaving itself: a test's way to make it fail. */
         Weaver(Instrumentation instrumentation, Function<Class<?>, byte[]> weave) {
-            this.instrumentation = usable(instrumentation);
+            this.instrumentation = instrumentation != null && instrumentation.isRetransformClassesSupported()
+                    ? instrumentation : null;
             this.onlyForTests = weave;
             if (this.instrumentation != null) {
                 this.instrumentation.addTransformer(this, true);
             }
         }
 
-        private static Instrumentation usable(Instrumentation instrumentation) {
-            return instrumentation != null && instrumentation.isRetransformClassesSupported() ? instrumentation : null;
-        }
-
+        /** Weaves {@code type} if it is not yet: true when calls on it go through the advice. */
         boolean install(Class<?> type) {
             if (woven.contains(type)) {
                 return true;
             }
-            if (instrumentation == null || failed.contains(type) || !instrumentation.isModifiableClass(type)) {
-                return false;
+            synchronized (this) {
+                if (woven.contains(type)) {
+                    return true;
+                }
+                if (instrumentation == null || failed.contains(type) || !seesDispatch(type)
+                        || !instrumentation.isModifiableClass(type)) {
+                    return false;
+                }
+                wanted.add(type);
+                try {
+                    instrumentation.retransformClasses(type);
+                } catch (Exception | LinkageError e) {
+                    failed.add(type);
+                }
+                if (!woven.contains(type)) {
+                    wanted.remove(type);
+                    failed.add(type);
+                }
+                return woven.contains(type);
             }
-            if (wanted.add(type)) {
-                return false; // first sight: Mockito's retransformation of the type, if due, weaves ours too
-            }
-            try {
-                instrumentation.retransformClasses(type);
-            } catch (Exception | LinkageError e) {
-                failed.add(type);
-            }
-            return woven.contains(type);
         }
 
         boolean isWoven(Class<?> type) {
             return woven.contains(type);
         }
 
+        /** The woven code names SdkDispatch: only weave a class whose loader resolves that name to this class. */
+        private static boolean seesDispatch(Class<?> type) {
+            ClassLoader loader = type.getClassLoader();
+            try {
+                return loader != null && Class.forName(SdkDispatch.class.getName(), false, loader) == SdkDispatch.class;
+            } catch (ClassNotFoundException | LinkageError e) {
+                return false;
+            }
+        }
+
+        /**
+         * Weaves every class asked for whenever it is retransformed: on our {@link #install}, and again when Mockito
+         * retransforms it for a user's mock (retransformation starts from the original class file each time).
+         */
         @Override
         public byte[] transform(ClassLoader loader, String name, Class<?> classBeingRedefined,
                 ProtectionDomain domain, byte[] bytes) {
@@ -162,7 +238,7 @@ public final class SdkDispatch {
                 woven.add(classBeingRedefined);
                 return result;
             } catch (RuntimeException | LinkageError e) {
-                // the class keeps Mockito's path; never retried
+                // never retried: install reports the class as not woven, and SdkInstances uses Mockito for it
                 failed.add(classBeingRedefined);
                 woven.remove(classBeingRedefined);
                 wanted.remove(classBeingRedefined);
@@ -170,10 +246,13 @@ public final class SdkDispatch {
             }
         }
 
-        /** The class's bytes (as Mockito left them) with our advice around each public instance method it declares. */
+        /**
+         * The class's bytes with our advice at the start of each instance method it declares, private ones aside
+         * (only the class's own code calls those, from methods the advice already took over).
+         */
         private static byte[] weave(Class<?> type, byte[] bytes) {
-            var methods = isDeclaredBy(type).and(isPublic()).and(isVirtual())
-                    .and(not(isBridge().or(isSynthetic()).or(isHashCode()).or(isEquals())));
+            var methods = isDeclaredBy(type).and(isVirtual()).and(not(isPrivate()))
+                    .and(not(isBridge().or(isSynthetic())));
             return new ByteBuddy()
                     .with(TypeValidation.DISABLED)
                     .with(Implementation.Context.Disabled.Factory.INSTANCE)
@@ -184,6 +263,87 @@ public final class SdkDispatch {
                             .method(methods.and(not(returns(void.class))), Advices.VALUE))
                     .make()
                     .getBytes();
+        }
+    }
+
+    /**
+     * Our instances with their dispatch, by identity and weakly: an instance the test dropped is collected with its
+     * implementation (a long test run makes thousands).
+     */
+    private static final class Instances {
+        private final ConcurrentHashMap<Key, SdkInstances.Dispatch> map = new ConcurrentHashMap<>();
+        private final ReferenceQueue<Object> collected = new ReferenceQueue<>();
+
+        void put(Object instance, SdkInstances.Dispatch dispatch) {
+            for (Object gone; (gone = collected.poll()) != null; ) {
+                map.remove(gone);
+            }
+            map.put(new Weak(instance, collected), dispatch);
+        }
+
+        SdkInstances.Dispatch get(Object instance) {
+            return map.get(new Lookup(instance));
+        }
+
+        /** Equal when both refer to the same live instance; a cleared key equals only itself. */
+        private interface Key {
+            Object referent();
+        }
+
+        private static boolean same(Key key, Object other) {
+            if (key == other) {
+                return true;
+            }
+            Object referent = key.referent();
+            return referent != null && other instanceof Key && ((Key) other).referent() == referent;
+        }
+
+        private static final class Weak extends WeakReference<Object> implements Key {
+            private final int hash;
+
+            Weak(Object instance, ReferenceQueue<Object> queue) {
+                super(instance, queue);
+                this.hash = System.identityHashCode(instance);
+            }
+
+            @Override
+            public Object referent() {
+                return get();
+            }
+
+            @Override
+            public int hashCode() {
+                return hash;
+            }
+
+            @Override
+            public boolean equals(Object other) {
+                return same(this, other);
+            }
+        }
+
+        /** A lookup's key: made per call, it does not escape and costs no allocation once compiled. */
+        private static final class Lookup implements Key {
+            private final Object instance;
+
+            Lookup(Object instance) {
+                this.instance = instance;
+            }
+
+            @Override
+            public Object referent() {
+                return instance;
+            }
+
+            @Override
+            public int hashCode() {
+                return System.identityHashCode(instance);
+            }
+
+            @Override
+            public boolean equals(Object other) {
+                return same(this, other);
+            }
         }
     }
 

@@ -87,7 +87,7 @@ public final class SessionReceiverAsyncClientImpl {
                         receiver.close();
                         return;
                     }
-                    sink.success(SdkMocks.delegatingTo(ServiceBusReceiverAsyncClient.class, receiver));
+                    sink.success(SdkInstances.delegatingTo(ServiceBusReceiverAsyncClient.class, receiver));
                 } catch (RuntimeException e) {
                     waiting.set(null);
                     Thread.interrupted();

@@ -47,7 +47,7 @@ public final class SessionReceiverClientImpl {
         } catch (BrokerException e) {
             throw (RuntimeException) async.calls().amqp(e);
         }
-        return SdkMocks.delegatingTo(ServiceBusReceiverClient.class, new ReceiverClientImpl(receiver, tryTimeout));
+        return SdkInstances.delegatingTo(ServiceBusReceiverClient.class, new ReceiverClientImpl(receiver, tryTimeout));
     }
 
     public void close() {

@@ -77,7 +77,7 @@ final class SessionSlot extends WorkerThread {
     private SessionLock process(SessionLock lock, ExecutorService handlers) {
         LockRenewals renewals = context.renewals();
         ReceiverAsyncClientImpl receiver = context.receiver(lock, options.receiveMode(), info);
-        ServiceBusReceiverAsyncClient client = SdkMocks.delegatingTo(ServiceBusReceiverAsyncClient.class, receiver);
+        ServiceBusReceiverAsyncClient client = SdkInstances.delegatingTo(ServiceBusReceiverAsyncClient.class, receiver);
         // as for a message lock: the session lock check and the renewal's start are one step against advances
         LockRenewals.Renewal renewal = renewals.startIfHeld(lock.lockedUntil(), options.maxAutoLockRenewDuration(),
                 () -> context.namespace().renewSessionLock(lock), e -> { }, () -> { });

@@ -14,22 +14,24 @@ import static org.mockito.Mockito.when;
 import com.azure.messaging.servicebus.ServiceBusMessage;
 import com.azure.messaging.servicebus.ServiceBusProcessorClient;
 import com.azure.messaging.servicebus.ServiceBusRuleManagerClient;
-import java.lang.instrument.Instrumentation;
 import com.azure.messaging.servicebus.ServiceBusSenderClient;
+import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
+import net.bytebuddy.agent.ByteBuddyAgent;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.mockito.Mockito;
 import org.mockito.exceptions.base.MockitoException;
 import org.mockito.exceptions.misusing.CannotVerifyStubOnlyMock;
+import org.mockito.exceptions.misusing.NotAMockException;
 
 /**
  * The SDK's final classes forward every call to an implementation, without Mockito's invocation machinery; when
  * Mockito's inline mock maker cannot work, the failure names sbemu, the cause and the fix.
  */
-class SdkMocksTest {
+class SdkInstancesTest {
 
     /** Implements two of the sender's methods. */
     public static final class TwoMethods {
@@ -61,24 +63,71 @@ class SdkMocksTest {
     @DisplayName("a call reaches the implementation with its arguments; a method it lacks is refused by name")
     void forwards() {
         TwoMethods impl = new TwoMethods();
-        ServiceBusSenderClient sender = SdkMocks.delegatingTo(ServiceBusSenderClient.class, impl);
+        ServiceBusSenderClient sender = SdkInstances.delegatingTo(ServiceBusSenderClient.class, impl);
         ServiceBusMessage message = new ServiceBusMessage("order-42");
 
         sender.sendMessage(message);
 
         assertEquals(List.of(message), impl.sent);
         assertEquals("orders", sender.getEntityPath());
-        assertEquals("two methods", sender.toString());
         assertTrue(sender.equals(sender));
+        assertFalse(sender.equals(SdkInstances.delegatingTo(ServiceBusSenderClient.class, impl)));
         assertEquals(System.identityHashCode(sender), sender.hashCode());
         assertEquals("ServiceBusSenderClient.getFullyQualifiedNamespace is not emulated",
                 assertThrows(UnsupportedOperationException.class, sender::getFullyQualifiedNamespace).getMessage());
     }
 
     @Test
-    @DisplayName("Mockito records no call on an emulated client, and verify() on one fails with Mockito's message")
-    void notRecorded() {
-        ServiceBusSenderClient sender = SdkMocks.delegatingTo(ServiceBusSenderClient.class, new TwoMethods());
+    @DisplayName("toString, hashCode and equals are Object's, as on the SDK's own clients (the SDK does not override them)")
+    void objectMethods() {
+        ServiceBusSenderClient sender = SdkInstances.delegatingTo(ServiceBusSenderClient.class, new TwoMethods());
+
+        assertEquals(ServiceBusSenderClient.class.getName() + "@" + Integer.toHexString(sender.hashCode()),
+                sender.toString());
+    }
+
+    @Test
+    @DisplayName("a lazy instance creates its target on the first call, not on toString or close; closed, it refuses")
+    void lazy() {
+        List<TwoMethods> created = new ArrayList<>();
+        ServiceBusSenderClient lazy = SdkInstances.lazy(ServiceBusSenderClient.class, () -> {
+            TwoMethods impl = new TwoMethods();
+            created.add(impl);
+            return SdkInstances.delegatingTo(ServiceBusSenderClient.class, impl);
+        });
+        assertTrue(lazy.toString().startsWith(ServiceBusSenderClient.class.getName() + "@"));
+        assertEquals(List.of(), created);
+
+        assertEquals("orders", lazy.getEntityPath());
+        lazy.sendMessage(new ServiceBusMessage("a"));
+        assertEquals(1, created.size());
+        assertEquals(1, created.get(0).sent.size());
+        assertEquals("ServiceBusSenderClient.getFullyQualifiedNamespace is not emulated",
+                assertThrows(UnsupportedOperationException.class, lazy::getFullyQualifiedNamespace).getMessage());
+
+        ServiceBusSenderClient closedFirst = SdkInstances.lazy(ServiceBusSenderClient.class, () -> {
+            throw new AssertionError("not created");
+        });
+        closedFirst.close();
+        assertEquals("Cannot perform operation 'getEntityPath' on a disposed receiver.",
+                assertThrows(IllegalStateException.class, closedFirst::getEntityPath).getMessage());
+    }
+
+    @Test
+    @DisplayName("an emulated client is no Mockito mock: verify() on one fails with Mockito's message")
+    void notAMock() {
+        ServiceBusSenderClient sender = SdkInstances.delegatingTo(ServiceBusSenderClient.class, new TwoMethods());
+        sender.sendMessage(new ServiceBusMessage("order-42"));
+
+        assertFalse(Mockito.mockingDetails(sender).isMock());
+        assertThrows(NotAMockException.class, () -> Mockito.verify(sender));
+    }
+
+    @Test
+    @DisplayName("on Mockito's path Mockito records no call, and verify() fails with Mockito's message")
+    void notRecordedOnMockitosPath() {
+        ServiceBusSenderClient sender = SdkInstances.delegatingTo(ServiceBusSenderClient.class, new TwoMethods(),
+                false);
         sender.sendMessage(new ServiceBusMessage("order-42"));
 
         assertEquals("sbemu's ServiceBusSenderClient is not a Mockito mock: it records no invocations and cannot be "
@@ -88,10 +137,16 @@ class SdkMocksTest {
     }
 
     @Test
-    @DisplayName("a call on an emulated client bypasses Mockito's inline advice: our advice is woven into the type")
+    @DisplayName("the instrumentation is the one of the JVM's agent (this module's tests load Byte Buddy's, as the README)")
+    void agentsInstrumentation() {
+        assertSame(ByteBuddyAgent.getInstrumentation(), SdkDispatch.instrumentation());
+    }
+
+    @Test
+    @DisplayName("a call on an emulated client runs no Mockito code: our advice is woven into the type")
     void bypassesMockito() {
         TwoMethods impl = new TwoMethods();
-        ServiceBusSenderClient sender = SdkMocks.delegatingTo(ServiceBusSenderClient.class, impl);
+        ServiceBusSenderClient sender = SdkInstances.delegatingTo(ServiceBusSenderClient.class, impl);
 
         sender.sendMessage(new ServiceBusMessage("order-42"));
 
@@ -105,7 +160,7 @@ class SdkMocksTest {
     void fastPathResults() {
         TwoMethods impl = new TwoMethods();
         impl.failure = new IllegalStateException("boom");
-        ServiceBusSenderClient sender = SdkMocks.delegatingTo(ServiceBusSenderClient.class, impl);
+        ServiceBusSenderClient sender = SdkInstances.delegatingTo(ServiceBusSenderClient.class, impl);
 
         assertSame(impl.failure, assertThrows(IllegalStateException.class,
                 () -> sender.sendMessage(new ServiceBusMessage("x"))));
@@ -114,7 +169,7 @@ class SdkMocksTest {
         assertEquals("ServiceBusSenderClient.getFullyQualifiedNamespace is not emulated",
                 assertThrows(UnsupportedOperationException.class, sender::getFullyQualifiedNamespace).getMessage());
 
-        ServiceBusProcessorClient processor = SdkMocks.delegatingTo(ServiceBusProcessorClient.class, new Running());
+        ServiceBusProcessorClient processor = SdkInstances.delegatingTo(ServiceBusProcessorClient.class, new Running());
         assertTrue(processor.isRunning()); // a primitive result, unboxed by the woven code
         assertEquals(null, processor.getQueueName()); // a null result
         assertTrue(SdkDispatch.installed(ServiceBusProcessorClient.class));
@@ -134,7 +189,7 @@ class SdkMocksTest {
     @Test
     @DisplayName("a user's own Mockito mock of a woven SDK class still stubs and verifies, next to an emulated one")
     void userMocksStillWork() {
-        ServiceBusSenderClient emulated = SdkMocks.delegatingTo(ServiceBusSenderClient.class, new TwoMethods());
+        ServiceBusSenderClient emulated = SdkInstances.delegatingTo(ServiceBusSenderClient.class, new TwoMethods());
         ServiceBusSenderClient users = mock(ServiceBusSenderClient.class);
         when(users.getEntityPath()).thenReturn("mine");
         ServiceBusMessage message = new ServiceBusMessage("order-42");
@@ -154,9 +209,10 @@ class SdkMocksTest {
     }
 
     @Test
-    @DisplayName("without the fast path (no instrumentation, or weaving fails) calls take Mockito's path, correctly")
+    @DisplayName("where weaving is closed (no instrumentation, or weaving fails) Mockito makes the instance, correctly")
     void fallback() throws Exception {
         assertFalse(new SdkDispatch.Weaver(null).install(ServiceBusSenderClient.class));
+        assertFalse(SdkDispatch.installed(Object.class));
         Instrumentation instrumentation = SdkDispatch.mockitosInstrumentation();
         assertTrue(instrumentation != null, "Mockito's instrumentation is reachable");
         SdkDispatch.Weaver failing = new SdkDispatch.Weaver(instrumentation, type -> {
@@ -164,14 +220,14 @@ class SdkMocksTest {
         });
         try {
             mock(ServiceBusRuleManagerClient.class); // instrumented by Mockito
-            assertFalse(failing.install(ServiceBusRuleManagerClient.class));
             assertFalse(failing.install(ServiceBusRuleManagerClient.class)); // retransformed: weaving failed
+            assertFalse(failing.install(ServiceBusRuleManagerClient.class)); // not retried
             assertFalse(failing.isWoven(ServiceBusRuleManagerClient.class));
         } finally {
             instrumentation.removeTransformer(failing);
         }
         TwoMethods impl = new TwoMethods();
-        ServiceBusSenderClient sender = SdkMocks.delegatingTo(ServiceBusSenderClient.class, impl, false);
+        ServiceBusSenderClient sender = SdkInstances.delegatingTo(ServiceBusSenderClient.class, impl, false);
         ServiceBusMessage message = new ServiceBusMessage("order-42");
 
         sender.sendMessage(message);
@@ -187,17 +243,20 @@ class SdkMocksTest {
     }
 
     @Test
-    @DisplayName("a Mockito older than 5 is named, with the version to declare")
+    @DisplayName("without the agent, a Mockito older than 5 is named, with the agent line or the version to declare")
     void oldMockito() {
         MockitoException subclassMaker = new MockitoException("\nCannot mock/spy class "
                 + "com.azure.messaging.servicebus.ServiceBusSenderClient\nMockito cannot mock/spy because :\n"
                 + " - final class");
-        assertEquals("sbemu cannot create the Azure SDK's ServiceBusSenderClient: the SDK's client classes are final, "
-                + "and sbemu creates them with Mockito's inline mock maker, which did not work here (MockitoException: "
-                + "Cannot mock/spy class com.azure.messaging.servicebus.ServiceBusSenderClient). The test class path "
-                + "has mockito-core 4.11.0; sbemu needs 5.x. Fix: declare org.mockito:mockito-core 5.x among your test "
-                + "dependencies (see the README's supported versions).",
-                SdkMocks.cannotMock(ServiceBusSenderClient.class, subclassMaker, "4.11.0"));
+        assertEquals("sbemu cannot create the Azure SDK's ServiceBusSenderClient: the SDK's client classes are final; "
+                + "sbemu creates them through the test JVM's Java agent, and without one through Mockito's inline mock "
+                + "maker, which did not work here (MockitoException: Cannot mock/spy class "
+                + "com.azure.messaging.servicebus.ServiceBusSenderClient). The test class path has mockito-core 4.11.0, "
+                + "whose default mock maker cannot. Fix: load the agent when the test JVM starts, as the README shows: "
+                + "<argLine>-javaagent:${net.bytebuddy:byte-buddy-agent:jar} -Xshare:off</argLine> in "
+                + "maven-surefire-plugin, with maven-dependency-plugin's 'properties' goal; or declare "
+                + "org.mockito:mockito-core 5.x among your test dependencies (see the README's supported versions).",
+                MockitoInstances.cannotMock(ServiceBusSenderClient.class, subclassMaker, "4.11.0"));
     }
 
     @Test
@@ -206,20 +265,20 @@ class SdkMocksTest {
         IllegalStateException plugin = new IllegalStateException("Could not initialize plugin: interface "
                 + "org.mockito.plugins.MockMaker (alternate: null)",
                 new IllegalStateException("Could not self-attach to current VM using external process"));
-        assertEquals("sbemu cannot create the Azure SDK's ServiceBusSenderClient: the SDK's client classes are final, "
-                + "and sbemu creates them with Mockito's inline mock maker, which did not work here "
-                + "(IllegalStateException: Could not self-attach to current VM using external process). Fix: load "
-                + "Mockito's agent when the test JVM starts, as the README shows: <argLine>-javaagent:"
-                + "${net.bytebuddy:byte-buddy-agent:jar} -Xshare:off</argLine> in maven-surefire-plugin, with "
-                + "maven-dependency-plugin's 'properties' goal; and no mock-maker-subclass in "
-                + "src/test/resources/mockito-extensions.",
-                SdkMocks.cannotMock(ServiceBusSenderClient.class, plugin, "5.24.0"));
+        assertEquals("sbemu cannot create the Azure SDK's ServiceBusSenderClient: the SDK's client classes are final; "
+                + "sbemu creates them through the test JVM's Java agent, and without one through Mockito's inline mock "
+                + "maker, which did not work here (IllegalStateException: Could not self-attach to current VM using "
+                + "external process). Fix: load the agent when the test JVM starts, as the README shows: "
+                + "<argLine>-javaagent:${net.bytebuddy:byte-buddy-agent:jar} -Xshare:off</argLine> in "
+                + "maven-surefire-plugin, with maven-dependency-plugin's 'properties' goal; and no mock-maker-subclass "
+                + "in src/test/resources/mockito-extensions.",
+                MockitoInstances.cannotMock(ServiceBusSenderClient.class, plugin, "5.24.0"));
     }
 
     @Test
     @DisplayName("the version of mockito-core on the class path is read from its jar")
     void version() {
-        String version = SdkMocks.mockitoVersion();
+        String version = MockitoInstances.mockitoVersion();
         assertTrue(version.matches("[5-9]\\.\\d+\\.\\d+.*"), version);
     }
 }
