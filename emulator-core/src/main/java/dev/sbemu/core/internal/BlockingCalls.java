@@ -60,7 +60,8 @@ final class BlockingCalls {
     /**
      * Runs a blocking call on {@code what}: tries at once, and while a try gets nothing waits up to
      * {@code maxWait} and tries again; returns what a try got, or null when the time was up first. A
-     * cancelled {@code cancellation} (nullable) ends the call with a {@link CancellationException}.
+     * cancelled {@code cancellation} (nullable) ends the call with a {@link CancellationException}; an interrupt
+     * while it waits, with an {@link InterruptedException}, even when it was signalled too.
      */
     <T> T call(Object what, Duration maxWait, Cancellation cancellation, Attempt<T> attempt)
             throws InterruptedException {
@@ -78,6 +79,11 @@ final class BlockingCalls {
                     return got;
                 }
                 wait.condition.await(remaining, TimeUnit.NANOSECONDS);
+                if (Thread.interrupted()) {
+                    // signalled and interrupted at once, await returns normally with the flag set: an interrupted
+                    // waiter must not take (a cancelled session accept would lock the session it was cancelled for)
+                    throw new InterruptedException();
+                }
             }
         } finally {
             services.lock.unlock();

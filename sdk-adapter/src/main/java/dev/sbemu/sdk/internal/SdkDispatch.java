@@ -1,13 +1,5 @@
 package dev.sbemu.sdk.internal;
 
-import static net.bytebuddy.matcher.ElementMatchers.isBridge;
-import static net.bytebuddy.matcher.ElementMatchers.isDeclaredBy;
-import static net.bytebuddy.matcher.ElementMatchers.isPrivate;
-import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
-import static net.bytebuddy.matcher.ElementMatchers.isVirtual;
-import static net.bytebuddy.matcher.ElementMatchers.not;
-import static net.bytebuddy.matcher.ElementMatchers.returns;
-
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.lang.ref.ReferenceQueue;
@@ -17,22 +9,21 @@ import java.security.ProtectionDomain;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
-import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.agent.ByteBuddyAgent;
-import net.bytebuddy.asm.Advice;
-import net.bytebuddy.asm.AsmVisitorWrapper;
-import net.bytebuddy.dynamic.ClassFileLocator;
-import net.bytebuddy.dynamic.scaffold.MethodGraph;
-import net.bytebuddy.dynamic.scaffold.TypeValidation;
-import net.bytebuddy.implementation.Implementation;
-import net.bytebuddy.implementation.bytecode.assign.Assigner;
+import net.bytebuddy.jar.asm.ClassReader;
+import net.bytebuddy.jar.asm.ClassVisitor;
+import net.bytebuddy.jar.asm.ClassWriter;
+import net.bytebuddy.jar.asm.Label;
+import net.bytebuddy.jar.asm.MethodVisitor;
+import net.bytebuddy.jar.asm.Opcodes;
+import net.bytebuddy.jar.asm.Type;
 import org.objenesis.Objenesis;
 import org.objenesis.ObjenesisStd;
 
 /**
- * How {@link SdkInstances} makes instances of the SDK's final client classes without Mockito: an advice of our own
- * (Byte Buddy's {@link Advice}) is woven into the instance methods the SDK class declares, and the instance is
- * allocated without running a constructor (Objenesis, which Mockito brings). On each call the advice asks
+ * How {@link SdkInstances} makes instances of the SDK's final client classes without Mockito: a prologue of our own
+ * is woven into the instance methods the SDK class declares (with ASM, as Byte Buddy repackages it), and the instance
+ * is allocated without running a constructor (Objenesis, which Mockito brings). On each call the prologue asks
  * {@link #call} whether {@code this} is one of our instances (a weak identity map); if so, the instance's
  * {@link SdkInstances.Dispatch} answers and the SDK's own method body does not run. Any other instance of the class
  * (one the SDK's {@code ServiceBusClientBuilder} built, a user's own {@code mock(ServiceBusSenderClient.class)}) runs
@@ -40,8 +31,10 @@ import org.objenesis.ObjenesisStd;
  *
  * <p>Why not Mockito's mock maker: it retransforms each class with its own, much larger advice, and {@code Object}
  * with it, and needs Mockito's plugin system, Byte Buddy's type cache and its bootstrap dispatcher set up before the
- * first instance: about 1 s of a test JVM's cold start against 0.2 s for this (benchmarks/RESULTS.md, issue #17). Per
- * call, Mockito's advice walks the stack and looks the method up (about 2.5 µs); this advice costs about 20 ns.
+ * first instance: most of a second of a test JVM's cold start (benchmarks/RESULTS.md, issue #17). Per call, Mockito's
+ * advice walks the stack and looks the method up (about 2.5 µs); this prologue costs about 20 ns. Why ASM rather
+ * than Byte Buddy's {@code Advice}: the prologue is a dozen instructions, and {@code Advice} loads some 800 classes
+ * of Byte Buddy's to write them (about 0.3 s of a cold start).
  *
  * <p>The {@link Instrumentation} is the one of the agent the test JVM already runs (Byte Buddy's, as the README's
  * {@code argLine} loads it, or Mockito's own), else the one Mockito's inline mock maker attached itself. If none is
@@ -63,7 +56,7 @@ public final class SdkDispatch {
     }
 
     /**
-     * Called by the woven advice on every call of a woven SDK method: the result of {@code self}'s dispatch (boxed, or
+     * Called by the woven prologue on every call of a woven SDK method: the result of {@code self}'s dispatch (boxed, or
      * a marker for {@code null}) if {@code self} is one of our instances, otherwise {@code null}, and the call goes on
      * into the original method. An exception of the dispatch propagates unchanged.
      */
@@ -100,7 +93,7 @@ public final class SdkDispatch {
         return instance;
     }
 
-    /** Whether calls on {@code type} go through the woven advice. */
+    /** Whether calls on {@code type} go through the woven prologue. */
     static boolean installed(Class<?> type) {
         return Holder.WEAVER.isWoven(type);
     }
@@ -159,7 +152,7 @@ public final class SdkDispatch {
         }
     }
 
-    /** Weaves the advice into the SDK classes asked for, each once, through one retransforming transformer. */
+    /** Weaves the prologue into the SDK classes asked for, each once, through one retransforming transformer. */
     static final class Weaver implements ClassFileTransformer {
         private final Instrumentation instrumentation;
         private final Set<Class<?>> wanted = ConcurrentHashMap.newKeySet();
@@ -181,7 +174,7 @@ public final class SdkDispatch {
             }
         }
 
-        /** Weaves {@code type} if it is not yet: true when calls on it go through the advice. */
+        /** Weaves {@code type} if it is not yet: true when calls on it go through the prologue. */
         boolean install(Class<?> type) {
             if (woven.contains(type)) {
                 return true;
@@ -233,8 +226,7 @@ public final class SdkDispatch {
                 return null;
             }
             try {
-                byte[] result = onlyForTests != null ? onlyForTests.apply(classBeingRedefined)
-                        : weave(classBeingRedefined, bytes);
+                byte[] result = onlyForTests != null ? onlyForTests.apply(classBeingRedefined) : weave(bytes);
                 woven.add(classBeingRedefined);
                 return result;
             } catch (RuntimeException | LinkageError e) {
@@ -247,22 +239,152 @@ public final class SdkDispatch {
         }
 
         /**
-         * The class's bytes with our advice at the start of each instance method it declares, private ones aside
-         * (only the class's own code calls those, from methods the advice already took over).
+         * The class's bytes with the {@link Prologue} at the start of each instance method it declares, private ones
+         * aside (only the class's own code calls those, from methods the prologue already took over).
          */
-        private static byte[] weave(Class<?> type, byte[] bytes) {
-            var methods = isDeclaredBy(type).and(isVirtual()).and(not(isPrivate()))
-                    .and(not(isBridge().or(isSynthetic())));
-            return new ByteBuddy()
-                    .with(TypeValidation.DISABLED)
-                    .with(Implementation.Context.Disabled.Factory.INSTANCE)
-                    .with(MethodGraph.Compiler.ForDeclaredMethods.INSTANCE)
-                    .redefine(type, ClassFileLocator.Simple.of(type.getName(), bytes))
-                    .visit(new AsmVisitorWrapper.ForDeclaredMethods()
-                            .method(methods.and(returns(void.class)), Advices.VOID)
-                            .method(methods.and(not(returns(void.class))), Advices.VALUE))
-                    .make()
-                    .getBytes();
+        static byte[] weave(byte[] bytes) {
+            ClassReader reader = new ClassReader(bytes);
+            ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
+            reader.accept(new ClassVisitor(Opcodes.ASM9, writer) {
+                private String owner;
+
+                @Override
+                public void visit(int version, int access, String name, String signature, String superName,
+                        String[] interfaces) {
+                    owner = name;
+                    super.visit(version, access, name, signature, superName, interfaces);
+                }
+
+                @Override
+                public MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
+                        String[] exceptions) {
+                    MethodVisitor method = super.visitMethod(access, name, descriptor, signature, exceptions);
+                    int skipped = Opcodes.ACC_STATIC | Opcodes.ACC_PRIVATE | Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE
+                            | Opcodes.ACC_BRIDGE | Opcodes.ACC_SYNTHETIC;
+                    return (access & skipped) != 0 || name.startsWith("<") ? method
+                            : new Prologue(method, owner, name, descriptor);
+                }
+            }, ClassReader.EXPAND_FRAMES); // all frames expanded, as the one the prologue adds
+            return writer.toByteArray();
+        }
+    }
+
+    /**
+     * Put in front of a method's own code:
+     * <pre>
+     * Object taken = SdkDispatch.call(this, "name(descriptor)", new Object[] {arguments, boxed});
+     * if (taken != null) return (ReturnType) SdkDispatch.result(taken);   // unboxed for a primitive; void: return
+     * ...the method's own code
+     * </pre>
+     * It uses the operand stack only, no local variable, so the method's own frames stay valid; the one frame it adds
+     * (where the method's code starts, {@code taken} still on the stack) has the method's entry locals.
+     */
+    private static final class Prologue extends MethodVisitor {
+        private static final String DISPATCH = Type.getInternalName(SdkDispatch.class);
+        private final String owner;
+        private final String name;
+        private final String descriptor;
+
+        Prologue(MethodVisitor method, String owner, String name, String descriptor) {
+            super(Opcodes.ASM9, method);
+            this.owner = owner;
+            this.name = name;
+            this.descriptor = descriptor;
+        }
+
+        @Override
+        public void visitCode() {
+            super.visitCode();
+            Type[] parameters = Type.getArgumentTypes(descriptor);
+            Type returned = Type.getReturnType(descriptor);
+            super.visitVarInsn(Opcodes.ALOAD, 0);
+            super.visitLdcInsn(name + descriptor);
+            super.visitLdcInsn(parameters.length);
+            super.visitTypeInsn(Opcodes.ANEWARRAY, "java/lang/Object");
+            Object[] locals = new Object[parameters.length + 1];
+            locals[0] = owner;
+            int slot = 1;
+            for (int i = 0; i < parameters.length; i++) {
+                Type parameter = parameters[i];
+                super.visitInsn(Opcodes.DUP);
+                super.visitLdcInsn(i);
+                super.visitVarInsn(parameter.getOpcode(Opcodes.ILOAD), slot);
+                box(parameter);
+                super.visitInsn(Opcodes.AASTORE);
+                locals[i + 1] = frameType(parameter);
+                slot += parameter.getSize();
+            }
+            super.visitMethodInsn(Opcodes.INVOKESTATIC, DISPATCH, "call",
+                    "(Ljava/lang/Object;Ljava/lang/String;[Ljava/lang/Object;)Ljava/lang/Object;", false);
+            super.visitInsn(Opcodes.DUP);
+            Label notTaken = new Label();
+            super.visitJumpInsn(Opcodes.IFNULL, notTaken);
+            if (returned.getSort() == Type.VOID) {
+                super.visitInsn(Opcodes.POP);
+                super.visitInsn(Opcodes.RETURN);
+            } else {
+                super.visitMethodInsn(Opcodes.INVOKESTATIC, DISPATCH, "result",
+                        "(Ljava/lang/Object;)Ljava/lang/Object;", false);
+                unbox(returned);
+                super.visitInsn(returned.getOpcode(Opcodes.IRETURN));
+            }
+            super.visitLabel(notTaken);
+            super.visitFrame(Opcodes.F_NEW, locals.length, locals, 1, new Object[] {"java/lang/Object"});
+            super.visitInsn(Opcodes.POP);
+        }
+
+        /** The wrapper type of a primitive, or null for a reference. */
+        private static Type wrapper(Type type) {
+            switch (type.getSort()) {
+                case Type.BOOLEAN: return Type.getType(Boolean.class);
+                case Type.BYTE: return Type.getType(Byte.class);
+                case Type.CHAR: return Type.getType(Character.class);
+                case Type.SHORT: return Type.getType(Short.class);
+                case Type.INT: return Type.getType(Integer.class);
+                case Type.LONG: return Type.getType(Long.class);
+                case Type.FLOAT: return Type.getType(Float.class);
+                case Type.DOUBLE: return Type.getType(Double.class);
+                default: return null;
+            }
+        }
+
+        private void box(Type type) {
+            Type wrapper = wrapper(type);
+            if (wrapper != null) {
+                super.visitMethodInsn(Opcodes.INVOKESTATIC, wrapper.getInternalName(), "valueOf",
+                        Type.getMethodDescriptor(wrapper, type), false);
+            }
+        }
+
+        private void unbox(Type type) {
+            Type wrapper = wrapper(type);
+            if (wrapper == null) {
+                super.visitTypeInsn(Opcodes.CHECKCAST, type.getInternalName());
+            } else {
+                super.visitTypeInsn(Opcodes.CHECKCAST, wrapper.getInternalName());
+                super.visitMethodInsn(Opcodes.INVOKEVIRTUAL, wrapper.getInternalName(), type.getClassName() + "Value",
+                        Type.getMethodDescriptor(type), false);
+            }
+        }
+
+        /** A parameter's type as an expanded frame names it. */
+        private static Object frameType(Type type) {
+            switch (type.getSort()) {
+                case Type.BOOLEAN:
+                case Type.BYTE:
+                case Type.CHAR:
+                case Type.SHORT:
+                case Type.INT:
+                    return Opcodes.INTEGER;
+                case Type.LONG:
+                    return Opcodes.LONG;
+                case Type.FLOAT:
+                    return Opcodes.FLOAT;
+                case Type.DOUBLE:
+                    return Opcodes.DOUBLE;
+                default:
+                    return type.getInternalName();
+            }
         }
     }
 
@@ -343,48 +465,6 @@ public final class SdkDispatch {
             @Override
             public boolean equals(Object other) {
                 return same(this, other);
-            }
-        }
-    }
-
-    /** The two advices, read from their class files once (on the first weaving). */
-    private static final class Advices {
-        static final Advice VOID = Advice.to(VoidAdvice.class);
-        static final Advice VALUE = Advice.to(ValueAdvice.class);
-
-        private Advices() {
-        }
-    }
-
-    /** Woven into methods that return {@code void}: skips the original method when the call was taken. */
-    static final class VoidAdvice {
-        private VoidAdvice() {
-        }
-
-        @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class)
-        static boolean enter(@Advice.This Object self, @Advice.Origin("#m#d") String method,
-                @Advice.AllArguments Object[] arguments) throws Throwable {
-            return SdkDispatch.call(self, method, arguments) != null;
-        }
-    }
-
-    /** Woven into methods that return a value: skips the original method and returns the result of a taken call. */
-    static final class ValueAdvice {
-        private ValueAdvice() {
-        }
-
-        @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class)
-        static Object enter(@Advice.This Object self, @Advice.Origin("#m#d") String method,
-                @Advice.AllArguments Object[] arguments) throws Throwable {
-            return SdkDispatch.call(self, method, arguments);
-        }
-
-        @SuppressWarnings("UnusedAssignment")
-        @Advice.OnMethodExit
-        static void exit(@Advice.Enter Object taken,
-                @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Object returned) {
-            if (taken != null) {
-                returned = SdkDispatch.result(taken);
             }
         }
     }

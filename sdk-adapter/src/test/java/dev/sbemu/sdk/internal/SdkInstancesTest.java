@@ -1,5 +1,6 @@
 package dev.sbemu.sdk.internal;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -11,8 +12,11 @@ import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
+import com.azure.core.util.IterableStream;
 import com.azure.messaging.servicebus.ServiceBusMessage;
 import com.azure.messaging.servicebus.ServiceBusProcessorClient;
+import com.azure.messaging.servicebus.ServiceBusReceivedMessage;
+import com.azure.messaging.servicebus.ServiceBusReceiverClient;
 import com.azure.messaging.servicebus.ServiceBusRuleManagerClient;
 import com.azure.messaging.servicebus.ServiceBusSenderClient;
 import java.lang.instrument.Instrumentation;
@@ -173,6 +177,42 @@ class SdkInstancesTest {
         assertTrue(processor.isRunning()); // a primitive result, unboxed by the woven code
         assertEquals(null, processor.getQueueName()); // a null result
         assertTrue(SdkDispatch.installed(ServiceBusProcessorClient.class));
+    }
+
+    /** Implements receiver methods with primitive, wide and array parameters and results. */
+    public static final class Primitives {
+        final List<Object> seen = new ArrayList<>();
+
+        public IterableStream<ServiceBusReceivedMessage> peekMessages(int maxMessages, long fromSequenceNumber) {
+            seen.add(maxMessages);
+            seen.add(fromSequenceNumber);
+            return new IterableStream<>(List.of());
+        }
+
+        public byte[] getSessionState() {
+            return new byte[] {1, 2};
+        }
+
+        public void setSessionState(byte[] state) {
+            seen.add(state);
+        }
+    }
+
+    @Test
+    @DisplayName("the woven prologue passes int, long and array arguments and returns arrays; package-private methods are refused too")
+    void parametersAndResults() {
+        Primitives impl = new Primitives();
+        ServiceBusReceiverClient receiver = SdkInstances.delegatingTo(ServiceBusReceiverClient.class, impl);
+        byte[] state = {7};
+
+        assertEquals(0, receiver.peekMessages(3, Long.MAX_VALUE - 1).stream().count());
+        receiver.setSessionState(state);
+
+        assertArrayEquals(new byte[] {1, 2}, receiver.getSessionState());
+        assertEquals(List.of(3, Long.MAX_VALUE - 1, state), impl.seen);
+        assertTrue(SdkDispatch.installed(ServiceBusReceiverClient.class));
+        assertEquals("ServiceBusReceiverClient.receiveMessages is not emulated",
+                assertThrows(UnsupportedOperationException.class, () -> receiver.receiveMessages(1)).getMessage());
     }
 
     /** A processor that runs and has no queue name. */
