@@ -11,8 +11,8 @@ import org.mockito.internal.PremainAttach;
 /**
  * The shaded jar's entry point: {@code java -jar benchmarks/target/benchmarks.jar [JMH options]}.
  *
- * <p>The adapter's clients are Mockito inline mocks, which need Mockito's Java agent (JDK 21+ warns
- * about, and later JDKs refuse, attaching it at run time). The jar's manifest makes the jar itself
+ * <p>The adapter makes the SDK's final client classes through the JVM's Java agent (without one, through Mockito's
+ * inline mock maker, which attaches itself: JDK 21+ warns about that, later JDKs refuse it). The jar's manifest makes the jar itself
  * that agent ({@code Premain-Class: org.mockito.internal.PremainAttach}), so this class adds
  * {@code -jvmArgsPrepend -javaagent:<this jar>} to JMH's options, which every forked JVM then gets;
  * the benchmarks' own {@code @Fork(jvmArgsAppend = ...)} heap settings stay in force. A command line

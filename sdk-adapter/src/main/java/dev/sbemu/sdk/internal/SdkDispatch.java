@@ -41,8 +41,9 @@ import org.objenesis.ObjenesisStd;
  * reachable, or weaving a class fails, {@link #newInstance} answers null and {@link SdkInstances} falls back to
  * Mockito's mock maker.
  *
- * <p>Objects not overridden by the SDK class ({@code toString}, {@code hashCode}, {@code equals}) keep
- * {@code Object}'s behaviour, as on the SDK's own clients: {@code java.lang.Object} is not retransformed.
+ * <p>The methods of {@code Object} that the SDK class does not override ({@code toString}, {@code hashCode},
+ * {@code equals}) keep {@code Object}'s behaviour, as on the SDK's own clients: {@code java.lang.Object} is not
+ * retransformed.
  *
  * <p>Public only because the woven code, which lives in the SDK's classes, calls {@link #call} and {@link #result};
  * not an API.
@@ -56,9 +57,9 @@ public final class SdkDispatch {
     }
 
     /**
-     * Called by the woven prologue on every call of a woven SDK method: the result of {@code self}'s dispatch (boxed, or
-     * a marker for {@code null}) if {@code self} is one of our instances, otherwise {@code null}, and the call goes on
-     * into the original method. An exception of the dispatch propagates unchanged.
+     * Called by the woven prologue on every call of a woven SDK method: the result of {@code self}'s dispatch (boxed,
+     * or a marker for {@code null}) if {@code self} is one of our instances, otherwise {@code null}, and the call goes
+     * on into the original method. An exception of the dispatch propagates unchanged.
      */
     public static Object call(Object self, String method, Object[] arguments) throws Throwable {
         SdkInstances.Dispatch dispatch = INSTANCES.get(self);

@@ -72,7 +72,7 @@ public final class SdkInstances {
                 + MethodType.methodType(method.getReturnType(), method.getParameterTypes()).toMethodDescriptorString();
     }
 
-    /** What a call on one of our instances does: the SDK method called, with its arguments as the caller passed them. */
+    /** What a call on one of our instances does: the SDK method (name and descriptor) and its arguments as passed. */
     interface Dispatch {
         Object call(Object self, String signature, Object[] arguments) throws Throwable;
     }

@@ -82,7 +82,7 @@ class SdkInstancesTest {
     }
 
     @Test
-    @DisplayName("toString, hashCode and equals are Object's, as on the SDK's own clients (the SDK does not override them)")
+    @DisplayName("toString, hashCode and equals are Object's, as on the SDK's own clients (which do not override them)")
     void objectMethods() {
         ServiceBusSenderClient sender = SdkInstances.delegatingTo(ServiceBusSenderClient.class, new TwoMethods());
 
@@ -141,7 +141,7 @@ class SdkInstancesTest {
     }
 
     @Test
-    @DisplayName("the instrumentation is the one of the JVM's agent (this module's tests load Byte Buddy's, as the README)")
+    @DisplayName("the instrumentation is the JVM's agent's (this module's tests load Byte Buddy's, as the README's)")
     void agentsInstrumentation() {
         assertSame(ByteBuddyAgent.getInstrumentation(), SdkDispatch.instrumentation());
     }
@@ -199,7 +199,7 @@ class SdkInstancesTest {
     }
 
     @Test
-    @DisplayName("the woven prologue passes int, long and array arguments and returns arrays; package-private methods are refused too")
+    @DisplayName("the woven prologue passes int, long and array arguments, returns arrays, refuses the unemulated")
     void parametersAndResults() {
         Primitives impl = new Primitives();
         ServiceBusReceiverClient receiver = SdkInstances.delegatingTo(ServiceBusReceiverClient.class, impl);
@@ -291,9 +291,9 @@ class SdkInstancesTest {
         assertEquals("sbemu cannot create the Azure SDK's ServiceBusSenderClient: the SDK's client classes are final; "
                 + "sbemu creates them through the test JVM's Java agent, and without one through Mockito's inline mock "
                 + "maker, which did not work here (MockitoException: Cannot mock/spy class "
-                + "com.azure.messaging.servicebus.ServiceBusSenderClient). The test class path has mockito-core 4.11.0, "
-                + "whose default mock maker cannot. Fix: load the agent when the test JVM starts, as the README shows: "
-                + "<argLine>-javaagent:${net.bytebuddy:byte-buddy-agent:jar} -Xshare:off</argLine> in "
+                + "com.azure.messaging.servicebus.ServiceBusSenderClient). The test class path has mockito-core "
+                + "4.11.0, whose default mock maker cannot. Fix: load the agent when the test JVM starts, as the "
+                + "README shows: <argLine>-javaagent:${net.bytebuddy:byte-buddy-agent:jar} -Xshare:off</argLine> in "
                 + "maven-surefire-plugin, with maven-dependency-plugin's 'properties' goal; or declare "
                 + "org.mockito:mockito-core 5.x among your test dependencies (see the README's supported versions).",
                 MockitoInstances.cannotMock(ServiceBusSenderClient.class, subclassMaker, "4.11.0"));
