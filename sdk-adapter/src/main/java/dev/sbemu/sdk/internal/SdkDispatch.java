@@ -81,13 +81,14 @@ public final class SdkDispatch {
      * Mockito.
      */
     static <T> T newInstance(Class<T> type, SdkInstances.Dispatch dispatch) {
-        if (!Holder.WEAVER.install(type)) {
-            return null;
-        }
         T instance;
         try {
+            if (!Holder.WEAVER.install(type)) {
+                return null;
+            }
             instance = Holder.OBJENESIS.newInstance(type);
         } catch (RuntimeException | LinkageError e) {
+            // e.g. a build that excluded Objenesis or Byte Buddy's agent: Mockito's way is still open
             return null;
         }
         INSTANCES.put(instance, dispatch);
