@@ -209,7 +209,6 @@ public final class EmulatorClients implements AutoCloseable {
                 () -> sessions.acceptNextSession().block()));
     }
 
-
     private SessionReceiverAsyncClientImpl newSessionReceiver(EntityPath entity, ServiceBusReceiveMode mode) {
         Objects.requireNonNull(entity, "entity");
         Objects.requireNonNull(mode, "mode");

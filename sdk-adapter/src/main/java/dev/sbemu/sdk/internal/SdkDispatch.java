@@ -100,11 +100,6 @@ public final class SdkDispatch {
         return Holder.WEAVER.isWoven(type);
     }
 
-    /** Whether {@code instance} is one that {@link #newInstance} made. */
-    static boolean isOurs(Object instance) {
-        return INSTANCES.get(instance) != null;
-    }
-
     /** Made on first use: nothing of Byte Buddy or Objenesis is loaded before the first instance is asked for. */
     private static final class Holder {
         static final Weaver WEAVER = new Weaver(instrumentation());
@@ -193,7 +188,7 @@ public final class SdkDispatch {
                 try {
                     instrumentation.retransformClasses(type);
                 } catch (Exception | LinkageError e) {
-                    failed.add(type);
+                    // not woven: recorded as failed just below
                 }
                 if (!woven.contains(type)) {
                     wanted.remove(type);

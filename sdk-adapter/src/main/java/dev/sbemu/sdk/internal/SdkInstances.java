@@ -26,7 +26,7 @@ import java.util.function.Supplier;
  * by name and descriptor, each with a method handle made on the method's first call.
  */
 public final class SdkInstances {
-    private static final Map<Class<?>, Map<Class<?>, Table>> TABLES = new ConcurrentHashMap<>();
+    private static final Map<Class<?>, Map<Class<?>, Map<String, Slot>>> TABLES = new ConcurrentHashMap<>();
     private static final Map<Class<?>, Map<String, Method>> SDK_METHODS = new ConcurrentHashMap<>();
     private static final String HASH_CODE = "hashCode()I";
     private static final String EQUALS = "equals(Ljava/lang/Object;)Z";
@@ -44,7 +44,7 @@ public final class SdkInstances {
     static <T> T delegatingTo(Class<T> type, Object impl, boolean woven) {
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(impl, "impl");
-        Table table = TABLES.computeIfAbsent(type, t -> new ConcurrentHashMap<>())
+        Map<String, Slot> table = TABLES.computeIfAbsent(type, t -> new ConcurrentHashMap<>())
                 .computeIfAbsent(impl.getClass(), c -> table(type, c));
         return newInstance(type, new Delegating(type, impl, table), woven);
     }
@@ -66,7 +66,7 @@ public final class SdkInstances {
         return instance != null ? instance : MockitoInstances.newInstance(type, dispatch);
     }
 
-    /** A method's name and descriptor, as the woven advice names it: {@code sendMessage(L...ServiceBusMessage;)V}. */
+    /** A method's name and descriptor, as the woven prologue names it: {@code sendMessage(L...ServiceBusMessage;)V}. */
     static String signature(Method method) {
         return method.getName()
                 + MethodType.methodType(method.getReturnType(), method.getParameterTypes()).toMethodDescriptorString();
@@ -86,15 +86,6 @@ public final class SdkInstances {
             return System.identityHashCode(self);
         }
         return signature.equals(EQUALS) ? (Object) (self == arguments[0]) : null;
-    }
-
-    /** A (SDK type, implementation class) pair's methods, by name and descriptor. */
-    private static final class Table {
-        final Map<String, Slot> bySignature;
-
-        Table(Map<String, Slot> bySignature) {
-            this.bySignature = Map.copyOf(bySignature);
-        }
     }
 
     /**
@@ -122,7 +113,8 @@ public final class SdkInstances {
         }
     }
 
-    private static Table table(Class<?> type, Class<?> implClass) {
+    /** A (SDK type, implementation class) pair's methods, by name and descriptor. */
+    private static Map<String, Slot> table(Class<?> type, Class<?> implClass) {
         Map<String, Slot> table = new HashMap<>();
         sdkMethods(type).forEach((signature, m) -> {
             Method target = find(implClass, m);
@@ -131,7 +123,7 @@ public final class SdkInstances {
                 table.put(signature, new Slot(target));
             }
         });
-        return new Table(table);
+        return Map.copyOf(table);
     }
 
     /**
@@ -227,9 +219,9 @@ public final class SdkInstances {
     private static final class Delegating implements Dispatch {
         private final Class<?> type;
         private final Object impl;
-        private final Table table;
+        private final Map<String, Slot> table;
 
-        Delegating(Class<?> type, Object impl, Table table) {
+        Delegating(Class<?> type, Object impl, Map<String, Slot> table) {
             this.type = type;
             this.impl = impl;
             this.table = table;
@@ -237,7 +229,7 @@ public final class SdkInstances {
 
         @Override
         public Object call(Object self, String signature, Object[] arguments) throws Throwable {
-            Slot target = table.bySignature.get(signature);
+            Slot target = table.get(signature);
             if (target != null) {
                 return target.invoke(impl, arguments);
             }
