@@ -272,6 +272,29 @@ class MessagingOverAmqpTest extends EndpointFixture {
     }
 
     @Test
+    @DisplayName("AMQP-9 createTransaction on a fresh client: the coordinator link attaches without a $cbs token")
+    void transactionFirstOnFreshClients() {
+        namespace.createQueue("in");
+        namespace.createQueue("out");
+        namespace.send("in", dev.sbemu.core.Message.ofText("work"));
+        // Two builders, so two connections on which nothing has been done before createTransaction().
+        try (ServiceBusSenderClient out = clients().sender().queueName("out").buildClient();
+             ServiceBusReceiverClient receiver = clients().receiver().queueName("in").buildClient()) {
+            ServiceBusTransactionContext sending = out.createTransaction();
+            out.sendMessage(new ServiceBusMessage("result"), sending);
+            out.commitTransaction(sending);
+            assertEquals(1, namespace.runtimeInfo(EntityPath.queue("out")).activeMessageCount());
+
+            ServiceBusTransactionContext completing = receiver.createTransaction();
+            ServiceBusReceivedMessage work = one(receiver);
+            receiver.complete(work, new com.azure.messaging.servicebus.models.CompleteOptions()
+                    .setTransactionContext(completing));
+            receiver.commitTransaction(completing);
+            assertEquals(0, namespace.runtimeInfo(EntityPath.queue("in")).activeMessageCount());
+        }
+    }
+
+    @Test
     @DisplayName("AMQP-8 a subscription's dead-letter queue and max delivery count")
     void subscriptionDeadLetters() {
         namespace.createTopic("events");

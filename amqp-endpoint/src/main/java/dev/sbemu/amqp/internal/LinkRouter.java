@@ -28,8 +28,8 @@ import org.apache.qpid.proton.message.Message;
  * Decides what an attaching link is, by its address, and answers the attach: {@code $cbs} and
  * {@code <entity>/$management} request and reply links, the transaction coordinator, senders to queues and
  * topics, and receivers on queues, subscriptions and their sub-queues (a session filter makes it a session
- * receiver, attached once the session is locked). Every link but {@code $cbs} needs an authorized
- * connection. A refused attach is answered as the service does: attached with no source or target, then
+ * receiver, attached once the session is locked). Every link but {@code $cbs} and the coordinator needs an
+ * authorized connection. A refused attach is answered as the service does: attached with no source or target, then
  * detached with the error. Loop thread only.
  */
 final class LinkRouter {
@@ -62,9 +62,9 @@ final class LinkRouter {
 
     private void attachIncoming(Receiver receiver) {
         if (receiver.getRemoteTarget() instanceof Coordinator) {
-            if (authorized(receiver)) {
-                open(receiver, new CoordinatorLink(context, receiver));
-            }
+            // No token needed (AMQP-9): azure-core-amqp attaches the coordinator without authorizing it, and the
+            // service accepts that. A transaction only takes effect through links that need one.
+            open(receiver, new CoordinatorLink(context, receiver));
             return;
         }
         String address = receiver.getRemoteTarget() instanceof Target t ? EntityAddress.strip(t.getAddress()) : "";
