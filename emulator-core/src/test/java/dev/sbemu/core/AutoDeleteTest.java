@@ -7,17 +7,18 @@ import static dev.sbemu.core.CoreFixtures.minutes;
 import static dev.sbemu.core.CoreFixtures.msg;
 import static dev.sbemu.core.CoreFixtures.namespace;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.DisplayName;
@@ -226,22 +227,74 @@ class AutoDeleteTest {
     }
 
     @Test
-    @DisplayName("ADI-1 a receive blocked on a queue that is auto-deleted fails with entity not found")
-    void blockedReceiveOnDeletedQueueFails() throws Exception {
+    @DisplayName("ADI-5 a receive waiting on a queue counts as one access when it is made, keeps the queue in use "
+            + "while it waits, and the idle time counts from its end")
+    void waitingReceiveKeepsQueueInUse() throws Exception {
         Namespace ns = withIdleQueue();
-        ExecutorService thread = Executors.newSingleThreadExecutor();
-        try {
-            CompletableFuture<List<BrokeredMessage>> receive = CompletableFuture.supplyAsync(
-                    () -> ns.receive(Q, ReceiveMode.PEEK_LOCK, 1, Duration.ofSeconds(30)), thread);
-            ns.peek(Q, 0, 1);
+        ns.clock().advance(Duration.ofMinutes(1));
+        Cancellation client = new Cancellation();
+        CompletableFuture<List<BrokeredMessage>> receive = CompletableFuture.supplyAsync(
+                () -> ns.receive(Q, ReceiveMode.PEEK_LOCK, 1, Duration.ofMinutes(10), client));
+        // the call's first look counts as an access: once it shows, the call is waiting (it left the lock)
+        await().atMost(10, TimeUnit.SECONDS).until(() -> ns.runtimeInfo(Q).accessedAt().equals(minutes(1)));
 
-            ns.clock().advance(Duration.ofMinutes(10));
-
-            ExecutionException failed = assertThrows(ExecutionException.class,
-                    () -> receive.get(10, TimeUnit.SECONDS));
-            assertEquals(BrokerException.EntityNotFound.class, failed.getCause().getClass());
-        } finally {
-            thread.shutdownNow();
+        for (int i = 0; i < 3; i++) {
+            ns.clock().advance(Duration.ofSeconds(15));    // each advance wakes the waiting call to look again
         }
+        assertEquals(minutes(1), ns.runtimeInfo(Q).accessedAt(), "looking again is not a new access");
+        ns.clock().advance(Duration.ofMinutes(10));
+        assertTrue(ns.queueExists("q"), "a queue with a waiting receiver is in use");
+
+        client.cancel();
+        ExecutionException ended = assertThrows(ExecutionException.class, () -> receive.get(10, TimeUnit.SECONDS));
+        assertInstanceOf(CancellationException.class, ended.getCause());
+        Instant end = ns.clock().instant();
+        ns.clock().advance(IDLE.minusMillis(1));
+        assertTrue(ns.queueExists("q"), "idle since the wait ended");
+        ns.clock().advance(Duration.ofMillis(1));
+        assertEquals(end.plus(IDLE), autoDeletedAt(ns, "q"));
+    }
+
+    @Test
+    @DisplayName("ADI-5 a receive waiting on a subscription keeps the subscription and its topic in use")
+    void waitingReceiveKeepsSubscriptionAndTopicInUse() throws Exception {
+        Namespace ns = namespace();
+        ns.createTopic("t", TopicOptions.builder().autoDeleteOnIdle(IDLE).build());
+        ns.createSubscription("t", "s", SubscriptionOptions.builder().autoDeleteOnIdle(IDLE).build());
+        EntityPath sub = EntityPath.subscription("t", "s");
+        ns.clock().advance(Duration.ofMinutes(1));
+        Cancellation client = new Cancellation();
+        CompletableFuture<List<BrokeredMessage>> receive = CompletableFuture.supplyAsync(
+                () -> ns.receive(sub, ReceiveMode.PEEK_LOCK, 1, Duration.ofMinutes(10), client));
+        await().atMost(10, TimeUnit.SECONDS).until(() -> ns.runtimeInfo(sub).accessedAt().equals(minutes(1)));
+
+        ns.clock().advance(Duration.ofMinutes(20));
+        assertTrue(ns.subscriptionExists("t", "s"));
+        assertTrue(ns.topicExists("t"));
+        assertEquals(minutes(1), ns.runtimeInfo(sub).accessedAt());
+
+        client.cancel();
+        assertThrows(ExecutionException.class, () -> receive.get(10, TimeUnit.SECONDS));
+        ns.clock().advance(IDLE);
+        assertEquals(minutes(26), autoDeletedAt(ns, "t"), "idle since the wait on its subscription ended");
+        assertFalse(ns.subscriptionExists("t", "s"));
+    }
+
+    @Test
+    @DisplayName("ADI-1 ADI-5 a session accept waiting on a queue does not keep it in use: the queue is "
+            + "auto-deleted and the waiting accept fails with entity not found")
+    void waitingSessionAcceptDoesNotKeepQueueInUse() throws Exception {
+        Namespace ns = namespace();
+        ns.createQueue("q", QueueOptions.builder().requiresSession(true).autoDeleteOnIdle(IDLE).build());
+        ns.clock().advance(Duration.ofMinutes(1));
+        CompletableFuture<SessionLock> accept = CompletableFuture.supplyAsync(
+                () -> ns.acceptSession(Q, null, Duration.ofSeconds(30)));
+        await().atMost(10, TimeUnit.SECONDS).until(() -> ns.runtimeInfo(Q).accessedAt().equals(minutes(1)));
+
+        ns.clock().advance(Duration.ofMinutes(10));
+
+        assertEquals(minutes(6), autoDeletedAt(ns, "q"));
+        ExecutionException failed = assertThrows(ExecutionException.class, () -> accept.get(10, TimeUnit.SECONDS));
+        assertEquals(BrokerException.EntityNotFound.class, failed.getCause().getClass());
     }
 }

@@ -29,10 +29,16 @@ final class BlockingCalls {
         this.registry = registry;
     }
 
-    /** One blocking call in progress: its real-time deadline and the condition it waits on. */
+    /**
+     * One blocking call in progress: its real-time deadline, the condition it waits on, whether its try is the
+     * first, and the queue or subscription its wait keeps from being idle.
+     */
     final class Wait {
         private final long deadline;
         private Condition condition;
+        private boolean firstTry = true;
+        private MessageSource receivingFrom;
+        private MessageSource waitingOn;
 
         private Wait(Duration maxWait) {
             this.deadline = System.nanoTime() + Math.max(0, maxWait.toNanos());
@@ -41,6 +47,20 @@ final class BlockingCalls {
         /** The call waits on this condition when its try got nothing. */
         void on(Condition condition) {
             this.condition = condition;
+        }
+
+        /**
+         * Whether this is the call's first try. The call is one request: it counts as an access of its entity
+         * once, when it is made (ADI-5); the tries after a wake-up (a clock advance, a send elsewhere) are the
+         * broker looking again, not the client asking again.
+         */
+        boolean firstTry() {
+            return firstTry;
+        }
+
+        /** A receive: while the call waits, it keeps {@code source} from being idle (ADI-5). */
+        void receivesFrom(MessageSource source) {
+            this.receivingFrom = source;
         }
 
         /**
@@ -74,9 +94,14 @@ final class BlockingCalls {
                     throw new CancellationException("The call on '" + what + "' was cancelled: its client is closed.");
                 }
                 T got = attempt.tryOnce(wait);
+                wait.firstTry = false;
                 long remaining = wait.deadline - System.nanoTime();
                 if (got != null || remaining <= 0) {
                     return got;
+                }
+                if (wait.waitingOn == null && wait.receivingFrom != null) {
+                    wait.waitingOn = wait.receivingFrom;
+                    wait.waitingOn.receiverWaits();
                 }
                 wait.condition.await(remaining, TimeUnit.NANOSECONDS);
                 if (Thread.interrupted()) {
@@ -86,6 +111,9 @@ final class BlockingCalls {
                 }
             }
         } finally {
+            if (wait.waitingOn != null) {
+                wait.waitingOn.receiverStopped();
+            }
             services.lock.unlock();
             unregister.run();
         }

@@ -134,6 +134,7 @@ public final class Broker implements VirtualClock.TimerDriver {
             source.checkNoSessions(path);
             MessageStore store = source.store(path.subQueue());
             wait.on(store.readyOrChanged);
+            countRequest(wait, source);
             return wait.mayTake() ? nullIfEmpty(source.takeReady(store, mode, max, null)) : null;
         });
     }
@@ -146,8 +147,20 @@ public final class Broker implements VirtualClock.TimerDriver {
             MessageSource source = registry.sessionSource(session.entity());
             SessionEntry held = source.sessions.held(session.sessionId(), session.token());
             wait.on(source.main.readyOrChanged);
+            countRequest(wait, source);
             return wait.mayTake() ? nullIfEmpty(source.sessions.take(held, mode, max)) : null;
         });
+    }
+
+    /**
+     * ADI-5: a receive call is one request: it accesses its entity when it is made (not at each look after a
+     * wake-up), and while it waits the entity is in use.
+     */
+    private static void countRequest(BlockingCalls.Wait wait, MessageSource source) {
+        if (wait.firstTry()) {
+            source.touch();
+        }
+        wait.receivesFrom(source);
     }
 
     /** A blocking receive: the messages a try took, or none when the time was up or the thread interrupted. */
@@ -241,7 +254,7 @@ public final class Broker implements VirtualClock.TimerDriver {
             session = blocking.call(path, maxWait, cancellation, wait -> {
                 MessageSource source = registry.sessionSource(path);
                 wait.on(source.main.readyOrChanged);
-                return source.sessions.tryAccept(sessionId);
+                return source.sessions.tryAccept(sessionId, wait.firstTry());
             });
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -45,6 +45,14 @@ abstract class Entity {
         accessedAt = now;
     }
 
+    /**
+     * Something kept the entity in use until now without accessing it (a receive that waited on it ended,
+     * ADI-5): its idle time counts from now; {@code accessedAt} stays.
+     */
+    void inUseUntilNow() {
+        lastActivity = services.now();
+    }
+
     void updated() {
         updatedAt = services.now();
         touch();

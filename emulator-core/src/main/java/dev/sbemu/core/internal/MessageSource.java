@@ -41,6 +41,8 @@ abstract class MessageSource extends Entity {
     final SessionTable sessions = new SessionTable(this);
     /** LAZY mode: messages whose expiry timer fired while they were ready; the next receive expires them. */
     private final List<StoredMessage> lazyExpiryDue = new ArrayList<>();
+    /** Receive calls waiting on this entity right now (any of its stores, sessions too): ADI-5. */
+    private int waitingReceivers;
 
     MessageSource(EntityRegistry registry, EntityPath path) {
         super(registry, path.entityName());
@@ -158,10 +160,28 @@ abstract class MessageSource extends Entity {
         }
     }
 
-    /** Takes up to {@code max} ready messages at once (of one session when sessionId is set); never blocks. */
+    /** A receive call starts waiting on this entity: it is not idle meanwhile (ADI-5). */
+    void receiverWaits() {
+        waitingReceivers++;
+    }
+
+    /** A receive call that waited on this entity ended: its idle time counts from now (ADI-5). */
+    void receiverStopped() {
+        waitingReceivers--;
+        inUseUntilNow();
+    }
+
+    boolean hasWaitingReceivers() {
+        return waitingReceivers > 0;
+    }
+
+    /**
+     * Takes up to {@code max} ready messages at once (of one session when sessionId is set); never blocks.
+     * Taking a message counts as an access; looking and finding none does not (the receive call counted once
+     * when it was made, ADI-5).
+     */
     List<BrokeredMessage> takeReady(MessageStore store, ReceiveMode mode, int max, SessionEntry session) {
         Instant now = services.now();
-        touch();
         if (store == main && services.expiryMode == ExpiryMode.LAZY) {
             expireAllDue(now);
         }
@@ -177,6 +197,9 @@ abstract class MessageSource extends Entity {
                 continue;
             }
             taken.add(deliver(store, m, mode, now, session));
+        }
+        if (!taken.isEmpty()) {
+            touch();
         }
         return taken;
     }

@@ -70,7 +70,7 @@ final class QueueEntity extends MessageSource implements SendTarget, Intake.Owne
 
     @Override
     boolean busy() {
-        return forwardTo() != null || main.count(MessageState.SCHEDULED) > 0;
+        return forwardTo() != null || hasWaitingReceivers() || main.count(MessageState.SCHEDULED) > 0;
     }
 
     @Override

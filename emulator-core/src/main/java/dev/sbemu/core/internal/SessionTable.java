@@ -31,10 +31,16 @@ final class SessionTable {
         return session != null && session.isHeld() ? session : null;
     }
 
-    /** Locks a named session, or the next session with ready messages (null when none is free). */
-    SessionEntry tryAccept(String sessionId) {
+    /**
+     * Locks a named session, or the next session with ready messages (null when none is free). The accept call
+     * accesses the entity when it is made ({@code firstTry}) and when it locks a session; a waiting accept does
+     * not keep the entity in use (ADI-5).
+     */
+    SessionEntry tryAccept(String sessionId, boolean firstTry) {
         Instant now = services.now();
-        source.touch();
+        if (firstTry) {
+            source.touch();
+        }
         SessionEntry session;
         if (sessionId != null) {
             session = sessions.computeIfAbsent(sessionId, SessionEntry::new);
@@ -48,6 +54,7 @@ final class SessionTable {
                 return null;
             }
         }
+        source.touch();
         session.holder = services.newLockToken();
         session.lockedUntil = now.plus(source.lockDuration());
         session.lockTimer = services.timers.schedule(session.lockedUntil, () -> onLockExpired(session));

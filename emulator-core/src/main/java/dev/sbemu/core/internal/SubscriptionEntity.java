@@ -58,6 +58,12 @@ final class SubscriptionEntity extends MessageSource {
     }
 
     @Override
+    void inUseUntilNow() {
+        super.inUseUntilNow();
+        topic.inUseUntilNow();
+    }
+
+    @Override
     Duration lockDuration() {
         return options.lockDuration();
     }
@@ -107,6 +113,6 @@ final class SubscriptionEntity extends MessageSource {
 
     @Override
     boolean busy() {
-        return forwardTo() != null;
+        return forwardTo() != null || hasWaitingReceivers();
     }
 }

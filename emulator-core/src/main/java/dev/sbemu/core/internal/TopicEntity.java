@@ -35,10 +35,14 @@ final class TopicEntity extends Entity implements SendTarget, Intake.Owner {
         return options.autoDeleteOnIdle();
     }
 
-    /** Pending scheduled messages, or a forwarding subscription (always receiving, ADI-4), keep it alive. */
+    /**
+     * Pending scheduled messages, a forwarding subscription (always receiving, ADI-4) or a receive waiting on a
+     * subscription (ADI-5) keep it alive.
+     */
     @Override
     boolean busy() {
-        return !scheduled.isEmpty() || subscriptions.values().stream().anyMatch(s -> s.forwardTo() != null);
+        return !scheduled.isEmpty() || subscriptions.values().stream()
+                .anyMatch(s -> s.forwardTo() != null || s.hasWaitingReceivers());
     }
 
     @Override
