@@ -4,7 +4,8 @@
  * settlement outcomes, {@code $management} operations, transactions through the coordinator), so code that
  * builds its own clients with {@code new ServiceBusClientBuilder().connectionString(...)}, Spring Cloud Azure,
  * and SDKs in other languages reach the namespace unchanged. The behaviour contract is
- * {@code docs/spec.md} in the repository (rules AMQP-*).
+ * {@code docs/spec.md} in the repository (rules AMQP-*); what the SDKs send and expect on the wire, with the
+ * sources of each fact, is {@code docs/amqp.md}.
  *
  * <h2>Why proton-j and nothing else</h2>
  * The endpoint is built on proton-j's protocol engine (frames, links, deliveries, SASL), driven by one NIO

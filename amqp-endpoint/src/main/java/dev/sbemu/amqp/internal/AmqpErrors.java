@@ -8,7 +8,7 @@ import org.apache.qpid.proton.amqp.messaging.Rejected;
 import org.apache.qpid.proton.amqp.transport.ErrorCondition;
 
 /**
- * The AMQP error conditions and management status codes the service answers with (shared/AMQP-NOTES.md,
+ * The AMQP error conditions and management status codes the service answers with (docs/amqp.md,
  * "Error conditions"): the SDKs turn them into the same {@code ServiceBusFailureReason} and transience as the
  * in-process clients report.
  */

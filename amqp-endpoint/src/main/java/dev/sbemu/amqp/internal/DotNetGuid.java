@@ -5,7 +5,7 @@ import java.util.UUID;
 
 /**
  * Lock tokens travel as delivery tags in .NET's GUID byte order: the first three groups little-endian
- * (shared/AMQP-NOTES.md). The SDKs convert them back; so must we, both ways.
+ * (docs/amqp.md, "Received messages"). The SDKs convert them back; so must we, both ways.
  */
 final class DotNetGuid {
     private DotNetGuid() {

@@ -27,7 +27,7 @@ import org.apache.qpid.proton.message.Message;
 
 /**
  * An entity's {@code $management} node: the request-response operations the SDKs use beside the links
- * (shared/AMQP-NOTES.md), each a call into the namespace. Bodies and answers are the AMQP maps the SDKs
+ * (docs/amqp.md, "$management"), each a call into the namespace. Bodies and answers are the AMQP maps the SDKs
  * write and read (see the SDK's {@code ManagementChannel}); an operation the emulator does not know is
  * answered {@code amqp:not-implemented}.
  */

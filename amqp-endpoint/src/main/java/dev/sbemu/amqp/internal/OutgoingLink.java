@@ -303,7 +303,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
         }
     }
 
-    /** The settlement a link outcome asks for (shared/AMQP-NOTES.md, "Settlement outcomes"). */
+    /** The settlement a link outcome asks for (docs/amqp.md, "Settlement"). */
     private static Settlement settlement(Outcome outcome) {
         if (outcome instanceof Accepted) {
             return Settlement.of(Settlement.Kind.COMPLETE);

@@ -3,7 +3,7 @@ package dev.sbemu.sdk.wire;
 import dev.sbemu.core.ErrorReason;
 
 /**
- * The AMQP error condition the service sends for each broker refusal (shared/AMQP-NOTES.md, "Error
+ * The AMQP error condition the service sends for each broker refusal (docs/amqp.md, "Error
  * conditions"). The SDKs map these to their failure reasons and transience, so the in-process clients
  * (through the SDK's own {@code ExceptionUtil}) and the AMQP endpoint (on the wire) both use this one table.
  * Not a user API.

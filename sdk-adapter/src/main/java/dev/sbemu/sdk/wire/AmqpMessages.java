@@ -32,7 +32,7 @@ import org.apache.qpid.proton.amqp.messaging.Section;
 
 /**
  * The one mapping between the core's messages and AMQP messages as Service Bus puts them on the wire
- * (shared/AMQP-NOTES.md, "Received message mapping"). The in-process clients feed it through the SDK's own
+ * (docs/amqp.md, "Received messages"). The in-process clients feed it through the SDK's own
  * serializer ({@code internal.WireCodec}); the AMQP endpoint puts it on a socket. Not a user API: it is
  * public only so that both can share it.
  */
@@ -126,7 +126,7 @@ public final class AmqpMessages {
 
     // ---- what the broker sends -------------------------------------------------------------------
 
-    /** The AMQP message the broker sends for {@code message} (AMQP-NOTES, "Received message mapping"). */
+    /** The AMQP message the broker sends for {@code message} (docs/amqp.md, "Received messages"). */
     public static org.apache.qpid.proton.message.Message toAmqp(BrokeredMessage brokered) {
         Message m = brokered.message();
         org.apache.qpid.proton.message.Message amqp = Proton.message();
