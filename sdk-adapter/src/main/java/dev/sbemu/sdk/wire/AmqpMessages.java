@@ -4,6 +4,7 @@ import com.azure.messaging.servicebus.implementation.DurationDescribedType;
 import com.azure.messaging.servicebus.implementation.MessageUtils;
 import com.azure.messaging.servicebus.implementation.OffsetDateTimeDescribedType;
 import com.azure.messaging.servicebus.implementation.UriDescribedType;
+import dev.sbemu.core.AmqpFields;
 import dev.sbemu.core.BrokeredMessage;
 import dev.sbemu.core.Message;
 import dev.sbemu.core.MessageBody;
@@ -20,11 +21,14 @@ import org.apache.qpid.proton.Proton;
 import org.apache.qpid.proton.amqp.Binary;
 import org.apache.qpid.proton.amqp.DescribedType;
 import org.apache.qpid.proton.amqp.Symbol;
+import org.apache.qpid.proton.amqp.UnsignedByte;
 import org.apache.qpid.proton.amqp.UnsignedInteger;
 import org.apache.qpid.proton.amqp.messaging.AmqpSequence;
 import org.apache.qpid.proton.amqp.messaging.AmqpValue;
 import org.apache.qpid.proton.amqp.messaging.ApplicationProperties;
 import org.apache.qpid.proton.amqp.messaging.Data;
+import org.apache.qpid.proton.amqp.messaging.DeliveryAnnotations;
+import org.apache.qpid.proton.amqp.messaging.Footer;
 import org.apache.qpid.proton.amqp.messaging.Header;
 import org.apache.qpid.proton.amqp.messaging.MessageAnnotations;
 import org.apache.qpid.proton.amqp.messaging.Properties;
@@ -71,6 +75,7 @@ public final class AmqpMessages {
         if (header != null && header.getTtl() != null && header.getTtl().longValue() > 0) {
             b.timeToLive(Duration.ofMillis(header.getTtl().longValue()));
         }
+        b.amqp(amqpFields(header, p, amqp.getDeliveryAnnotations(), amqp.getFooter()));
         MessageAnnotations annotations = amqp.getMessageAnnotations();
         if (annotations != null && annotations.getValue() != null) {
             for (Map.Entry<Symbol, Object> e : annotations.getValue().entrySet()) {
@@ -103,6 +108,37 @@ public final class AmqpMessages {
         return values;
     }
 
+    /** The fields the broker carries without acting on them (MSG-1), as the sender put them on the wire. */
+    private static AmqpFields amqpFields(Header header, Properties p, DeliveryAnnotations deliveryAnnotations,
+                                         Footer footer) {
+        AmqpFields.Builder f = AmqpFields.builder();
+        if (header != null) {
+            f.priority(header.getPriority() == null ? null : header.getPriority().intValue())
+                    .durable(header.getDurable()).firstAcquirer(header.getFirstAcquirer());
+        }
+        if (p != null) {
+            Binary userId = p.getUserId();
+            f.userId(userId == null ? null : bytes(userId))
+                    .contentEncoding(p.getContentEncoding() == null ? null : p.getContentEncoding().toString())
+                    .groupSequence(p.getGroupSequence() == null ? null : p.getGroupSequence().longValue())
+                    .absoluteExpiryTime(p.getAbsoluteExpiryTime() == null ? null : p.getAbsoluteExpiryTime().toInstant())
+                    .creationTime(p.getCreationTime() == null ? null : p.getCreationTime().toInstant());
+        }
+        if (deliveryAnnotations != null && deliveryAnnotations.getValue() != null) {
+            deliveryAnnotations.getValue().forEach((name, value) -> f.deliveryAnnotation(name.toString(), value));
+        }
+        if (footer != null && footer.getValue() != null) {
+            // keys are AMQP symbols, but the Java SDK's serializer puts the strings of its footer map there
+            ((Map<?, ?>) footer.getValue()).forEach((name, value) -> f.footer(String.valueOf(name), value));
+        }
+        return f.build();
+    }
+
+    private static byte[] bytes(Binary binary) {
+        return Arrays.copyOfRange(binary.getArray(), binary.getArrayOffset(),
+                binary.getArrayOffset() + binary.getLength());
+    }
+
     private static MessageBody body(Section section) {
         if (section instanceof Data data) {
             Binary binary = data.getValue();
@@ -131,13 +167,23 @@ public final class AmqpMessages {
         Message m = brokered.message();
         org.apache.qpid.proton.message.Message amqp = Proton.message();
 
+        AmqpFields fields = m.amqp();
         Header header = new Header();
         header.setDeliveryCount(UnsignedInteger.valueOf(brokered.deliveryCount()));
         Duration ttl = brokered.timeToLive();
         if (ttl != null && ttl.toMillis() > 0 && ttl.toMillis() <= MAX_HEADER_TTL_MILLIS) {
             header.setTtl(UnsignedInteger.valueOf(ttl.toMillis()));
         }
+        if (fields.priority() != null) {
+            header.setPriority(UnsignedByte.valueOf((byte) fields.priority().intValue()));
+        }
+        header.setDurable(fields.durable());
+        header.setFirstAcquirer(fields.firstAcquirer());
         amqp.setHeader(header);
+
+        if (!fields.deliveryAnnotations().isEmpty()) {
+            amqp.setDeliveryAnnotations(new DeliveryAnnotations(symbolKeys(fields.deliveryAnnotations())));
+        }
 
         Properties p = new Properties();
         p.setMessageId(m.messageId());
@@ -148,6 +194,12 @@ public final class AmqpMessages {
         p.setContentType(m.contentType() == null ? null : Symbol.valueOf(m.contentType()));
         p.setGroupId(m.sessionId());
         p.setReplyToGroupId(m.replyToSessionId());
+        byte[] userId = fields.userId();
+        p.setUserId(userId == null ? null : new Binary(userId));
+        p.setContentEncoding(fields.contentEncoding() == null ? null : Symbol.valueOf(fields.contentEncoding()));
+        p.setGroupSequence(fields.groupSequence() == null ? null : UnsignedInteger.valueOf(fields.groupSequence()));
+        p.setAbsoluteExpiryTime(fields.absoluteExpiryTime() == null ? null : Date.from(fields.absoluteExpiryTime()));
+        p.setCreationTime(fields.creationTime() == null ? null : Date.from(fields.creationTime()));
         amqp.setProperties(p);
 
         Map<Symbol, Object> annotations = new LinkedHashMap<>();
@@ -186,7 +238,17 @@ public final class AmqpMessages {
         } else if (body instanceof MessageBody.Sequence sequence) {
             amqp.setBody(new AmqpSequence(sequence.values()));
         }
+        if (!fields.footer().isEmpty()) {
+            amqp.setFooter(new Footer(symbolKeys(fields.footer())));
+        }
         return amqp;
+    }
+
+    /** An annotations map (delivery annotations, footer) as AMQP has it: symbol keys, wire values. */
+    private static Map<Symbol, Object> symbolKeys(Map<String, Object> map) {
+        Map<Symbol, Object> out = new LinkedHashMap<>();
+        map.forEach((name, value) -> out.put(Symbol.valueOf(name), wireValue(value)));
+        return out;
     }
 
     /** A Java value as the service encodes it: the SDK's described types for date-time offsets, durations, URIs. */
