@@ -53,7 +53,7 @@ final class Wire {
      */
     static List<Message> messages(byte[] bytes, int format) {
         if (format != BATCH_FORMAT) {
-            return List.of(AmqpMessages.toCore(decode(bytes)));
+            return List.of(AmqpMessages.toCore(bytes, 0, bytes.length));
         }
         List<Message> messages = new ArrayList<>();
         ByteBuffer buffer = ByteBuffer.wrap(bytes);
@@ -63,9 +63,7 @@ final class Wire {
                 while (buffer.hasRemaining()) {
                     if (DECODER.readObject() instanceof Data data) {
                         Binary b = data.getValue();
-                        org.apache.qpid.proton.message.Message m = Proton.message();
-                        m.decode(b.getArray(), b.getArrayOffset(), b.getLength());
-                        messages.add(AmqpMessages.toCore(m));
+                        messages.add(AmqpMessages.toCore(b.getArray(), b.getArrayOffset(), b.getLength()));
                     }
                 }
             } finally {

@@ -10,8 +10,10 @@ import dev.sbemu.core.Message;
 import dev.sbemu.core.MessageBody;
 import java.net.URI;
 import java.nio.BufferOverflowException;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Date;
 import java.util.LinkedHashMap;
@@ -33,6 +35,12 @@ import org.apache.qpid.proton.amqp.messaging.Header;
 import org.apache.qpid.proton.amqp.messaging.MessageAnnotations;
 import org.apache.qpid.proton.amqp.messaging.Properties;
 import org.apache.qpid.proton.amqp.messaging.Section;
+import org.apache.qpid.proton.codec.AMQPDefinedTypes;
+import org.apache.qpid.proton.codec.DecoderImpl;
+import org.apache.qpid.proton.codec.EncoderImpl;
+import org.apache.qpid.proton.codec.ReadableBuffer;
+import org.apache.qpid.proton.codec.WritableBuffer;
+import org.apache.qpid.proton.message.impl.MessageImpl;
 
 /**
  * The one mapping between the core's messages and AMQP messages as Service Bus puts them on the wire
@@ -96,6 +104,61 @@ public final class AmqpMessages {
     }
 
     /**
+     * The core message for the encoded AMQP message in {@code bytes}, as a sender put it on the wire. Unlike
+     * proton-j's own decoding, which keeps the first of several data sections and then stops, this keeps every
+     * data section ({@link MessageBody.DataSections}) and the footer after them (MSG-1).
+     */
+    public static Message toCore(byte[] bytes, int offset, int length) {
+        DecoderImpl decoder = DECODERS.get();
+        ReadableBuffer buffer = ReadableBuffer.ByteBufferReader.wrap(ByteBuffer.wrap(bytes, offset, length));
+        org.apache.qpid.proton.message.Message amqp = Proton.message();
+        List<byte[]> data = null;
+        decoder.setBuffer(buffer);
+        try {
+            while (buffer.hasRemaining()) {
+                Object section = decoder.readObject();
+                if (section instanceof Data d) {
+                    if (amqp.getBody() == null) {
+                        amqp.setBody(d);
+                    } else {
+                        if (data == null) {
+                            data = new ArrayList<>();
+                            data.add(bytes(((Data) amqp.getBody()).getValue()));
+                        }
+                        data.add(bytes(d.getValue()));
+                    }
+                } else if (section instanceof AmqpValue || section instanceof AmqpSequence) {
+                    amqp.setBody((Section) section);
+                } else if (section instanceof Header h) {
+                    amqp.setHeader(h);
+                } else if (section instanceof DeliveryAnnotations d) {
+                    amqp.setDeliveryAnnotations(d);
+                } else if (section instanceof MessageAnnotations m) {
+                    amqp.setMessageAnnotations(m);
+                } else if (section instanceof Properties p) {
+                    amqp.setProperties(p);
+                } else if (section instanceof ApplicationProperties a) {
+                    amqp.setApplicationProperties(a);
+                } else if (section instanceof Footer f) {
+                    amqp.setFooter(f);
+                } else {
+                    throw new IllegalArgumentException("Not an AMQP message section: " + section);
+                }
+            }
+        } finally {
+            decoder.setBuffer(null);
+        }
+        Message message = toCore(amqp);
+        return data == null ? message : message.toBuilder().body(new MessageBody.DataSections(data)).build();
+    }
+
+    private static final ThreadLocal<DecoderImpl> DECODERS = ThreadLocal.withInitial(() -> {
+        DecoderImpl decoder = new DecoderImpl();
+        AMQPDefinedTypes.registerAllTypes(decoder, new EncoderImpl(decoder));
+        return decoder;
+    });
+
+    /**
      * Application properties as they arrive on the wire (in a message, or as the properties to modify of a
      * settlement), with the keys as strings and the SDK's described types as their Java values.
      */
@@ -135,6 +198,9 @@ public final class AmqpMessages {
     }
 
     private static byte[] bytes(Binary binary) {
+        if (binary == null) {
+            return new byte[0];
+        }
         return Arrays.copyOfRange(binary.getArray(), binary.getArrayOffset(),
                 binary.getArrayOffset() + binary.getLength());
     }
@@ -165,7 +231,8 @@ public final class AmqpMessages {
     /** The AMQP message the broker sends for {@code message} (AMQP-NOTES, "Received message mapping"). */
     public static org.apache.qpid.proton.message.Message toAmqp(BrokeredMessage brokered) {
         Message m = brokered.message();
-        org.apache.qpid.proton.message.Message amqp = Proton.message();
+        org.apache.qpid.proton.message.Message amqp = m.body() instanceof MessageBody.DataSections sections
+                ? new DataSectionsMessage(sections) : Proton.message();
 
         AmqpFields fields = m.amqp();
         Header header = new Header();
@@ -237,11 +304,50 @@ public final class AmqpMessages {
             amqp.setBody(new AmqpValue(wireValue(value.value())));
         } else if (body instanceof MessageBody.Sequence sequence) {
             amqp.setBody(new AmqpSequence(sequence.values()));
+        } else if (body instanceof MessageBody.DataSections sections) {
+            amqp.setBody(new Data(new Binary(sections.sections().get(0))));
         }
         if (!fields.footer().isEmpty()) {
             amqp.setFooter(new Footer(symbolKeys(fields.footer())));
         }
         return amqp;
+    }
+
+    /**
+     * A proton-j message whose body is several data sections: proton-j's message holds one body section, so
+     * the encoding puts the others (and then the footer) after it.
+     */
+    private static final class DataSectionsMessage extends MessageImpl {
+        private final List<byte[]> more;
+
+        DataSectionsMessage(MessageBody.DataSections sections) {
+            List<byte[]> all = sections.sections();
+            this.more = all.subList(1, all.size());
+        }
+
+        @Override
+        public int encode(WritableBuffer buffer) {
+            Footer footer = getFooter();
+            setFooter(null);
+            try {
+                int length = super.encode(buffer);
+                int start = buffer.position();
+                DecoderImpl decoder = new DecoderImpl();
+                EncoderImpl encoder = new EncoderImpl(decoder);
+                AMQPDefinedTypes.registerAllTypes(decoder, encoder);
+                encoder.setByteBuffer(buffer);
+                for (byte[] section : more) {
+                    encoder.writeObject(new Data(new Binary(section)));
+                }
+                if (footer != null) {
+                    encoder.writeObject(footer);
+                }
+                encoder.setByteBuffer((WritableBuffer) null);
+                return length + buffer.position() - start;
+            } finally {
+                setFooter(footer);
+            }
+        }
     }
 
     /** An annotations map (delivery annotations, footer) as AMQP has it: symbol keys, wire values. */
