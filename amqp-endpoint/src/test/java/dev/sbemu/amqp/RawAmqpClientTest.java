@@ -34,7 +34,9 @@ import org.apache.qpid.proton.amqp.messaging.Accepted;
 import org.apache.qpid.proton.amqp.messaging.AmqpValue;
 import org.apache.qpid.proton.amqp.messaging.ApplicationProperties;
 import org.apache.qpid.proton.amqp.messaging.Data;
+import org.apache.qpid.proton.amqp.messaging.DeliveryAnnotations;
 import org.apache.qpid.proton.amqp.messaging.Footer;
+import org.apache.qpid.proton.amqp.messaging.MessageAnnotations;
 import org.apache.qpid.proton.amqp.messaging.Properties;
 import org.apache.qpid.proton.amqp.messaging.Rejected;
 import org.apache.qpid.proton.amqp.messaging.Source;
@@ -124,14 +126,15 @@ class RawAmqpClientTest {
     }
 
     @Test
-    @DisplayName("MSG-1 a body of several data sections (the .NET SDK sends them) comes back as several, footer after")
+    @DisplayName("MSG-1 several data sections (the .NET SDK sends them) come back as several, with the annotations")
     void severalDataSections() throws IOException {
         putToken("cbs-replies");
         Sender toQueue = client.sender("to-raw", "raw");
         client.pump(() -> toQueue.getCredit() > 0, "credit on the queue");
         Properties properties = new Properties();
         properties.setMessageId("sections");
-        byte[] encoded = sections(properties, new Data(new Binary(new byte[] {1, 2})),
+        byte[] encoded = sections(new DeliveryAnnotations(Map.of(Symbol.valueOf("x-hop"), "a")),
+                new MessageAnnotations(Map.of(Symbol.valueOf("x-custom"), "kept")), properties, new Data(new Binary(new byte[] {1, 2})),
                 new Data(new Binary(new byte[] {3})), new Footer(Map.of(Symbol.valueOf("sum"), "x")));
         Delivery sent = client.send(toQueue, encoded);
         client.pump(() -> sent.getRemoteState() != null, "the send's outcome");
@@ -152,6 +155,12 @@ class RawAmqpClientTest {
         assertEquals(List.of(new Binary(new byte[] {1, 2}), new Binary(new byte[] {3})), data);
         Footer footer = assertInstanceOf(Footer.class, got.get(got.size() - 1));
         assertEquals("x", footer.getValue().get(Symbol.valueOf("sum")));
+        DeliveryAnnotations delivery = (DeliveryAnnotations) got.stream().filter(DeliveryAnnotations.class::isInstance)
+                .findFirst().orElseThrow();
+        assertEquals("a", delivery.getValue().get(Symbol.valueOf("x-hop")));
+        MessageAnnotations annotations = (MessageAnnotations) got.stream().filter(MessageAnnotations.class::isInstance)
+                .findFirst().orElseThrow();
+        assertEquals("kept", annotations.getValue().get(Symbol.valueOf("x-custom")));
     }
 
     private static byte[] sections(Object... sections) {
