@@ -78,12 +78,9 @@ public record AmqpFields(Integer priority, Boolean durable, Boolean firstAcquire
         if (contentEncoding != null) {
             size += Sizes.of(contentEncoding);
         }
-        for (Object fixed : new Object[] {priority, durable, firstAcquirer, groupSequence, absoluteExpiryTime,
-                creationTime}) {
-            if (fixed != null) {
-                size += Sizes.of(fixed);
-            }
-        }
+        // fixed widths as AMQP encodes them: ubyte 2, boolean 1, uint 5, timestamp 9
+        size += (priority == null ? 0 : 2) + (durable == null ? 0 : 1) + (firstAcquirer == null ? 0 : 1)
+                + (groupSequence == null ? 0 : 5) + (absoluteExpiryTime == null ? 0 : 9) + (creationTime == null ? 0 : 9);
         if (!deliveryAnnotations.isEmpty()) {
             size += Sizes.of(deliveryAnnotations);
         }
