@@ -171,9 +171,29 @@ public final class AmqpMessages {
         return values;
     }
 
+    /** The Java SDK's serializer always sends a user-id, empty when unset: one shared value for it. */
+    private static final AmqpFields EMPTY_USER_ID = AmqpFields.builder().userId(new byte[0]).build();
+
     /** The fields the broker carries without acting on them (MSG-1), as the sender put them on the wire. */
     private static AmqpFields amqpFields(Header header, Properties p, DeliveryAnnotations deliveryAnnotations,
                                          Footer footer) {
+        boolean noHeaderField = header == null
+                || header.getPriority() == null && header.getDurable() == null && header.getFirstAcquirer() == null;
+        boolean noPropertiesField = p == null || p.getContentEncoding() == null && p.getGroupSequence() == null
+                && p.getAbsoluteExpiryTime() == null && p.getCreationTime() == null;
+        boolean noAnnotations = (deliveryAnnotations == null || deliveryAnnotations.getValue() == null
+                || deliveryAnnotations.getValue().isEmpty())
+                && (footer == null || footer.getValue() == null || footer.getValue().isEmpty());
+        if (noHeaderField && noPropertiesField && noAnnotations) {
+            // what the Java SDK sends for a message that sets none of them: an empty user-id, or none at all
+            Binary userId = p == null ? null : p.getUserId();
+            if (userId == null) {
+                return AmqpFields.NONE;
+            }
+            if (userId.getLength() == 0) {
+                return EMPTY_USER_ID;
+            }
+        }
         AmqpFields.Builder f = AmqpFields.builder();
         if (header != null) {
             f.priority(header.getPriority() == null ? null : header.getPriority().intValue())
