@@ -25,11 +25,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.UUID;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 import org.apache.qpid.proton.Proton;
 import org.apache.qpid.proton.amqp.Binary;
 import org.apache.qpid.proton.amqp.Symbol;
+import org.apache.qpid.proton.amqp.UnsignedLong;
 import org.apache.qpid.proton.amqp.messaging.Accepted;
 import org.apache.qpid.proton.amqp.messaging.AmqpValue;
 import org.apache.qpid.proton.amqp.messaging.ApplicationProperties;
@@ -161,6 +163,40 @@ class RawAmqpClientTest {
         MessageAnnotations annotations = (MessageAnnotations) got.stream().filter(MessageAnnotations.class::isInstance)
                 .findFirst().orElseThrow();
         assertEquals("kept", annotations.getValue().get(Symbol.valueOf("x-custom")));
+    }
+
+    @Test
+    @DisplayName("MSG-1 a message-id and correlation-id typed uuid, ulong or binary come back with their AMQP types")
+    void typedIds() throws IOException {
+        putToken("cbs-replies");
+        Sender toQueue = client.sender("to-raw", "raw");
+        client.pump(() -> toQueue.getCredit() > 0, "credit on the queue");
+        UUID id = UUID.randomUUID();
+        Message message = Proton.message();
+        Properties properties = new Properties();
+        properties.setMessageId(id);
+        properties.setCorrelationId(UnsignedLong.valueOf("18446744073709551615"));
+        message.setProperties(properties);
+        message.setBody(new AmqpValue("typed"));
+        Delivery sent = client.send(toQueue, message);
+        client.pump(() -> sent.getRemoteState() != null, "the send's outcome");
+        assertInstanceOf(Accepted.class, sent.getRemoteState());
+        assertEquals(id.toString(), namespace.peek(EntityPath.queue("raw"), 0, 1).get(0).message().messageId(),
+                "the broker works with the id's string form");
+
+        Message binary = Proton.message();
+        Properties binaryId = new Properties();
+        binaryId.setMessageId(new Binary(new byte[] {0, 1, 2}));
+        binary.setProperties(binaryId);
+        Delivery second = client.send(toQueue, binary);
+        client.pump(() -> second.getRemoteState() != null, "the second send's outcome");
+
+        Receiver receiver = client.receiver("from-raw", "raw", "from-raw");
+        Message got = client.receive(receiver, "the message");
+        assertEquals(id, got.getMessageId());
+        assertEquals(UnsignedLong.valueOf("18446744073709551615"), got.getCorrelationId());
+        Message gotBinary = client.receive(receiver, "the binary-id message");
+        assertEquals(new Binary(new byte[] {0, 1, 2}), gotBinary.getMessageId());
     }
 
     private static byte[] sections(Object... sections) {

@@ -1,11 +1,13 @@
 package dev.sbemu.core;
 
+import java.math.BigInteger;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.UUID;
 
 /**
  * The fields of an AMQP message that Service Bus carries from sender to receiver without acting on them
@@ -27,10 +29,16 @@ import java.util.Objects;
  * @param creationTime the properties' creation-time, or null
  * @param deliveryAnnotations the delivery annotations (keys are AMQP symbols), in insertion order
  * @param footer the footer (keys are AMQP symbols), in insertion order
+ * @param typedMessageId the message-id as sent when the sender gave it an AMQP type other than string: a
+ *        {@link UUID}, an unsigned long as a {@link BigInteger}, or binary as a {@code byte[]}; null for a string
+ *        id. {@link Message#messageId()} holds its string form either way, for the broker's own use (duplicate
+ *        detection, filters)
+ * @param typedCorrelationId likewise for the correlation-id and {@link Message#correlationId()}
  */
 public record AmqpFields(Integer priority, Boolean durable, Boolean firstAcquirer, byte[] userId,
                          String contentEncoding, Long groupSequence, Instant absoluteExpiryTime,
-                         Instant creationTime, Map<String, Object> deliveryAnnotations, Map<String, Object> footer) {
+                         Instant creationTime, Map<String, Object> deliveryAnnotations, Map<String, Object> footer,
+                         Object typedMessageId, Object typedCorrelationId) {
 
     /** No field set: what a message that only uses Service Bus's own properties carries. */
     public static final AmqpFields NONE = builder().build();
@@ -47,8 +55,50 @@ public record AmqpFields(Integer priority, Boolean durable, Boolean firstAcquire
                     + "), was " + groupSequence);
         }
         userId = userId == null ? null : userId.clone();
+        typedMessageId = typedId("typedMessageId", typedMessageId);
+        typedCorrelationId = typedId("typedCorrelationId", typedCorrelationId);
         deliveryAnnotations = frozenCopy(deliveryAnnotations);
         footer = frozenCopy(footer);
+    }
+
+    private static final BigInteger MAX_ULONG = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
+
+    private static Object typedId(String name, Object id) {
+        if (id == null || id instanceof UUID) {
+            return id;
+        }
+        if (id instanceof byte[] bytes) {
+            return bytes.clone();
+        }
+        if (id instanceof BigInteger big && big.signum() >= 0 && big.compareTo(MAX_ULONG) <= 0) {
+            return big;
+        }
+        throw new IllegalArgumentException(name + " is a UUID, an unsigned long (BigInteger) or binary (byte[]), was "
+                + id.getClass().getName() + " " + id);
+    }
+
+    private static Object copy(Object id) {
+        return id instanceof byte[] bytes ? bytes.clone() : id;
+    }
+
+    private static boolean idEquals(Object a, Object b) {
+        return a instanceof byte[] x && b instanceof byte[] y ? Arrays.equals(x, y) : Objects.equals(a, b);
+    }
+
+    private static int idHash(Object id) {
+        return id instanceof byte[] bytes ? Arrays.hashCode(bytes) : Objects.hashCode(id);
+    }
+
+    /** The typed message-id (a copy when binary), or null for a string id. */
+    @Override
+    public Object typedMessageId() {
+        return copy(typedMessageId);
+    }
+
+    /** The typed correlation-id (a copy when binary), or null for a string id. */
+    @Override
+    public Object typedCorrelationId() {
+        return copy(typedCorrelationId);
     }
 
     private static Map<String, Object> frozenCopy(Map<String, Object> map) {
@@ -97,13 +147,15 @@ public record AmqpFields(Integer priority, Boolean durable, Boolean firstAcquire
                 && Objects.equals(contentEncoding, f.contentEncoding) && Objects.equals(groupSequence, f.groupSequence)
                 && Objects.equals(absoluteExpiryTime, f.absoluteExpiryTime)
                 && Objects.equals(creationTime, f.creationTime)
-                && deliveryAnnotations.equals(f.deliveryAnnotations) && footer.equals(f.footer);
+                && deliveryAnnotations.equals(f.deliveryAnnotations) && footer.equals(f.footer)
+                && idEquals(typedMessageId, f.typedMessageId) && idEquals(typedCorrelationId, f.typedCorrelationId);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(priority, durable, firstAcquirer, Arrays.hashCode(userId), contentEncoding, groupSequence,
-                absoluteExpiryTime, creationTime, deliveryAnnotations, footer);
+                absoluteExpiryTime, creationTime, deliveryAnnotations, footer, idHash(typedMessageId),
+                idHash(typedCorrelationId));
     }
 
     @Override
@@ -112,7 +164,7 @@ public record AmqpFields(Integer priority, Boolean durable, Boolean firstAcquire
                 + ", userId=" + (userId == null ? null : userId.length + " bytes") + ", contentEncoding="
                 + contentEncoding + ", groupSequence=" + groupSequence + ", absoluteExpiryTime=" + absoluteExpiryTime
                 + ", creationTime=" + creationTime + ", deliveryAnnotations=" + deliveryAnnotations + ", footer="
-                + footer + "]";
+                + footer + ", typedMessageId=" + typedMessageId + ", typedCorrelationId=" + typedCorrelationId + "]";
     }
 
     public static Builder builder() {
@@ -136,6 +188,8 @@ public record AmqpFields(Integer priority, Boolean durable, Boolean firstAcquire
         private Instant creationTime;
         private final Map<String, Object> deliveryAnnotations = new LinkedHashMap<>();
         private final Map<String, Object> footer = new LinkedHashMap<>();
+        private Object typedMessageId;
+        private Object typedCorrelationId;
 
         private Builder() {
         }
@@ -151,6 +205,8 @@ public record AmqpFields(Integer priority, Boolean durable, Boolean firstAcquire
             creationTime = f.creationTime;
             deliveryAnnotations.putAll(f.deliveryAnnotations);
             footer.putAll(f.footer);
+            typedMessageId = f.typedMessageId;
+            typedCorrelationId = f.typedCorrelationId;
         }
 
         public Builder priority(Integer priority) {
@@ -203,9 +259,21 @@ public record AmqpFields(Integer priority, Boolean durable, Boolean firstAcquire
             return this;
         }
 
+        /** A message-id the sender typed other than string: UUID, BigInteger (ulong) or byte[] (binary). */
+        public Builder typedMessageId(Object typedMessageId) {
+            this.typedMessageId = typedMessageId;
+            return this;
+        }
+
+        /** A correlation-id the sender typed other than string: UUID, BigInteger (ulong) or byte[] (binary). */
+        public Builder typedCorrelationId(Object typedCorrelationId) {
+            this.typedCorrelationId = typedCorrelationId;
+            return this;
+        }
+
         public AmqpFields build() {
             return new AmqpFields(priority, durable, firstAcquirer, userId, contentEncoding, groupSequence,
-                    absoluteExpiryTime, creationTime, deliveryAnnotations, footer);
+                    absoluteExpiryTime, creationTime, deliveryAnnotations, footer, typedMessageId, typedCorrelationId);
         }
     }
 }

@@ -61,6 +61,21 @@ class MessageModelTest {
     }
 
     @Test
+    @DisplayName("MSG-1 an id typed uuid, ulong or binary is kept with its type; the message holds its string form")
+    void typedIds() {
+        AmqpFields binary = AmqpFields.builder().typedMessageId(new byte[] {1}).build();
+        assertEquals(binary, AmqpFields.builder().typedMessageId(new byte[] {1}).build());
+        assertEquals(binary.hashCode(), AmqpFields.builder().typedMessageId(new byte[] {1}).build().hashCode());
+        ((byte[]) binary.typedMessageId())[0] = 9;
+        assertArrayEquals(new byte[] {1}, (byte[]) binary.typedMessageId(), "a copy each time");
+        java.util.UUID uuid = java.util.UUID.randomUUID();
+        assertEquals(uuid, AmqpFields.builder().typedCorrelationId(uuid).build().typedCorrelationId());
+        assertThrows(IllegalArgumentException.class, () -> AmqpFields.builder().typedMessageId(5L).build());
+        assertThrows(IllegalArgumentException.class,
+                () -> AmqpFields.builder().typedMessageId(java.math.BigInteger.ONE.shiftLeft(64)).build());
+    }
+
+    @Test
     @DisplayName("MSG-2 a message sent without a message id gets a new GUID as 32 hex digits; one with an id keeps it")
     void messageIdAssigned() {
         Namespace ns = namespace();

@@ -8,6 +8,7 @@ import dev.sbemu.core.AmqpFields;
 import dev.sbemu.core.BrokeredMessage;
 import dev.sbemu.core.Message;
 import dev.sbemu.core.MessageBody;
+import java.math.BigInteger;
 import java.net.URI;
 import java.nio.BufferOverflowException;
 import java.nio.ByteBuffer;
@@ -19,12 +20,14 @@ import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.apache.qpid.proton.Proton;
 import org.apache.qpid.proton.amqp.Binary;
 import org.apache.qpid.proton.amqp.DescribedType;
 import org.apache.qpid.proton.amqp.Symbol;
 import org.apache.qpid.proton.amqp.UnsignedByte;
 import org.apache.qpid.proton.amqp.UnsignedInteger;
+import org.apache.qpid.proton.amqp.UnsignedLong;
 import org.apache.qpid.proton.amqp.messaging.AmqpSequence;
 import org.apache.qpid.proton.amqp.messaging.AmqpValue;
 import org.apache.qpid.proton.amqp.messaging.ApplicationProperties;
@@ -180,7 +183,8 @@ public final class AmqpMessages {
         boolean noHeaderField = header == null
                 || header.getPriority() == null && header.getDurable() == null && header.getFirstAcquirer() == null;
         boolean noPropertiesField = p == null || p.getContentEncoding() == null && p.getGroupSequence() == null
-                && p.getAbsoluteExpiryTime() == null && p.getCreationTime() == null;
+                && p.getAbsoluteExpiryTime() == null && p.getCreationTime() == null
+                && typedId(p.getMessageId()) == null && typedId(p.getCorrelationId()) == null;
         boolean noAnnotations = (deliveryAnnotations == null || deliveryAnnotations.getValue() == null
                 || deliveryAnnotations.getValue().isEmpty())
                 && (footer == null || footer.getValue() == null || footer.getValue().isEmpty());
@@ -205,7 +209,8 @@ public final class AmqpMessages {
                     .contentEncoding(p.getContentEncoding() == null ? null : p.getContentEncoding().toString())
                     .groupSequence(p.getGroupSequence() == null ? null : p.getGroupSequence().longValue())
                     .absoluteExpiryTime(p.getAbsoluteExpiryTime() == null ? null : p.getAbsoluteExpiryTime().toInstant())
-                    .creationTime(p.getCreationTime() == null ? null : p.getCreationTime().toInstant());
+                    .creationTime(p.getCreationTime() == null ? null : p.getCreationTime().toInstant())
+                    .typedMessageId(typedId(p.getMessageId())).typedCorrelationId(typedId(p.getCorrelationId()));
         }
         if (deliveryAnnotations != null && deliveryAnnotations.getValue() != null) {
             deliveryAnnotations.getValue().forEach((name, value) -> f.deliveryAnnotation(name.toString(), value));
@@ -215,6 +220,34 @@ public final class AmqpMessages {
             ((Map<?, ?>) footer.getValue()).forEach((name, value) -> f.footer(String.valueOf(name), value));
         }
         return f.build();
+    }
+
+    /**
+     * A message or correlation id that the sender typed other than string, as a JDK value (MSG-1): uuid as
+     * {@code UUID}, ulong as {@code BigInteger}, binary as {@code byte[]}; null for a string (or no) id.
+     */
+    private static Object typedId(Object id) {
+        if (id instanceof UUID) {
+            return id;
+        }
+        if (id instanceof UnsignedLong ulong) {
+            return new BigInteger(ulong.toString());
+        }
+        if (id instanceof Binary binary) {
+            return bytes(binary);
+        }
+        return null;
+    }
+
+    /** A typed id as AMQP puts it on the wire. */
+    private static Object wireId(Object typed) {
+        if (typed instanceof BigInteger big) {
+            return UnsignedLong.valueOf(big.toString());
+        }
+        if (typed instanceof byte[] bytes) {
+            return new Binary(bytes);
+        }
+        return typed;
     }
 
     private static byte[] bytes(Binary binary) {
@@ -273,8 +306,9 @@ public final class AmqpMessages {
         }
 
         Properties p = new Properties();
-        p.setMessageId(m.messageId());
-        p.setCorrelationId(m.correlationId());
+        p.setMessageId(fields.typedMessageId() != null ? wireId(fields.typedMessageId()) : m.messageId());
+        p.setCorrelationId(fields.typedCorrelationId() != null ? wireId(fields.typedCorrelationId())
+                : m.correlationId());
         p.setTo(m.to());
         p.setReplyTo(m.replyTo());
         p.setSubject(m.subject());
