@@ -166,7 +166,7 @@ class RawAmqpClientTest {
     }
 
     @Test
-    @DisplayName("MSG-1 a message-id and correlation-id typed uuid, ulong or binary come back with their AMQP types")
+    @DisplayName("MSG-1 ids typed uuid, ulong or binary come back with their AMQP types; stamped annotations are the broker's")
     void typedIds() throws IOException {
         putToken("cbs-replies");
         Sender toQueue = client.sender("to-raw", "raw");
@@ -177,6 +177,8 @@ class RawAmqpClientTest {
         properties.setMessageId(id);
         properties.setCorrelationId(UnsignedLong.valueOf("18446744073709551615"));
         message.setProperties(properties);
+        message.setMessageAnnotations(new MessageAnnotations(Map.of(Symbol.valueOf("x-opt-sequence-number"), 999L,
+                Symbol.valueOf("x-opt-deadletter-source"), "forged", Symbol.valueOf("x-custom"), "kept")));
         message.setBody(new AmqpValue("typed"));
         Delivery sent = client.send(toQueue, message);
         client.pump(() -> sent.getRemoteState() != null, "the send's outcome");
@@ -195,6 +197,10 @@ class RawAmqpClientTest {
         Message got = client.receive(receiver, "the message");
         assertEquals(id, got.getMessageId());
         assertEquals(UnsignedLong.valueOf("18446744073709551615"), got.getCorrelationId());
+        Map<?, ?> annotations = got.getMessageAnnotations().getValue();
+        assertEquals(1L, annotations.get(Symbol.valueOf("x-opt-sequence-number")), "what the broker stamps is its own");
+        assertNull(annotations.get(Symbol.valueOf("x-opt-deadletter-source")));
+        assertEquals("kept", annotations.get(Symbol.valueOf("x-custom")));
         Message gotBinary = client.receive(receiver, "the binary-id message");
         assertEquals(new Binary(new byte[] {0, 1, 2}), gotBinary.getMessageId());
     }

@@ -60,6 +60,12 @@ public final class AmqpMessages {
     public static final Symbol ENQUEUE_SEQUENCE_NUMBER = Symbol.valueOf("x-opt-enqueue-sequence-number");
     public static final Symbol DEAD_LETTER_SOURCE = Symbol.valueOf("x-opt-deadletter-source");
     public static final Symbol MESSAGE_STATE = Symbol.valueOf("x-opt-message-state");
+    /**
+     * The annotations the broker stamps on what it delivers: a sender's own values for them are ignored on input
+     * (MSG-1; the protocol guide: x-opt-enqueued-time "ignored on input").
+     */
+    private static final java.util.Set<Symbol> STAMPED = java.util.Set.of(SEQUENCE_NUMBER, ENQUEUED_TIME, LOCKED_UNTIL,
+            ENQUEUE_SEQUENCE_NUMBER, DEAD_LETTER_SOURCE, MESSAGE_STATE, Symbol.valueOf("x-opt-lock-token"));
     /** The largest TTL the AMQP header can carry: a uint32 of milliseconds (TTL-16). */
     public static final long MAX_HEADER_TTL_MILLIS = 0xFFFF_FFFFL;
 
@@ -94,7 +100,7 @@ public final class AmqpMessages {
                     b.scheduledEnqueueTime(date.toInstant());
                 } else if (PARTITION_KEY.equals(e.getKey())) {
                     b.partitionKey((String) e.getValue());
-                } else {
+                } else if (!STAMPED.contains(e.getKey())) {
                     b.messageAnnotation(e.getKey().toString(), e.getValue());
                 }
             }
