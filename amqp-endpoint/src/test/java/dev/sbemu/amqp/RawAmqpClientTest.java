@@ -11,6 +11,7 @@ import com.azure.core.credential.TokenRequestContext;
 import com.azure.messaging.servicebus.implementation.ServiceBusSharedKeyCredential;
 import dev.sbemu.core.BrokeredMessage;
 import dev.sbemu.core.EntityPath;
+import dev.sbemu.core.MessageBody;
 import dev.sbemu.core.Namespace;
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,13 +22,23 @@ import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.UUID;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 import org.apache.qpid.proton.Proton;
+import org.apache.qpid.proton.amqp.Binary;
 import org.apache.qpid.proton.amqp.Symbol;
+import org.apache.qpid.proton.amqp.UnsignedLong;
+import org.apache.qpid.proton.amqp.messaging.Accepted;
 import org.apache.qpid.proton.amqp.messaging.AmqpValue;
 import org.apache.qpid.proton.amqp.messaging.ApplicationProperties;
+import org.apache.qpid.proton.amqp.messaging.Data;
+import org.apache.qpid.proton.amqp.messaging.DeliveryAnnotations;
+import org.apache.qpid.proton.amqp.messaging.Footer;
+import org.apache.qpid.proton.amqp.messaging.MessageAnnotations;
 import org.apache.qpid.proton.amqp.messaging.Properties;
 import org.apache.qpid.proton.amqp.messaging.Rejected;
 import org.apache.qpid.proton.amqp.messaging.Source;
@@ -35,6 +46,9 @@ import org.apache.qpid.proton.amqp.messaging.Target;
 import org.apache.qpid.proton.amqp.transport.ErrorCondition;
 import org.apache.qpid.proton.amqp.transport.ReceiverSettleMode;
 import org.apache.qpid.proton.amqp.transport.SenderSettleMode;
+import org.apache.qpid.proton.codec.AMQPDefinedTypes;
+import org.apache.qpid.proton.codec.DecoderImpl;
+import org.apache.qpid.proton.codec.EncoderImpl;
 import org.apache.qpid.proton.engine.Connection;
 import org.apache.qpid.proton.engine.Delivery;
 import org.apache.qpid.proton.engine.Receiver;
@@ -113,6 +127,96 @@ class RawAmqpClientTest {
         assertEquals(id.toString(), namespace.peek(EntityPath.queue("raw"), 0, 1).get(0).message().messageId());
     }
 
+    @Test
+    @DisplayName("MSG-1 several data sections (the .NET SDK sends them) come back as several, with the annotations")
+    void severalDataSections() throws IOException {
+        putToken("cbs-replies");
+        Sender toQueue = client.sender("to-raw", "raw");
+        client.pump(() -> toQueue.getCredit() > 0, "credit on the queue");
+        Properties properties = new Properties();
+        properties.setMessageId("sections");
+        byte[] encoded = sections(new DeliveryAnnotations(Map.of(Symbol.valueOf("x-hop"), "a")),
+                new MessageAnnotations(Map.of(Symbol.valueOf("x-custom"), "kept")), properties, new Data(new Binary(new byte[] {1, 2})),
+                new Data(new Binary(new byte[] {3})), new Footer(Map.of(Symbol.valueOf("sum"), "x")));
+        Delivery sent = client.send(toQueue, encoded);
+        client.pump(() -> sent.getRemoteState() != null, "the send's outcome");
+        assertInstanceOf(Accepted.class, sent.getRemoteState());
+        assertInstanceOf(MessageBody.DataSections.class,
+                namespace.peek(EntityPath.queue("raw"), 0, 1).get(0).message().body());
+
+        client.receive(client.receiver("from-raw", "raw", "from-raw"), "the message");
+        List<Object> got = new ArrayList<>();
+        ByteBuffer buffer = ByteBuffer.wrap(client.lastBytes);
+        DecoderImpl decoder = new DecoderImpl();
+        AMQPDefinedTypes.registerAllTypes(decoder, new EncoderImpl(decoder));
+        decoder.setByteBuffer(buffer);
+        while (buffer.hasRemaining()) {
+            got.add(decoder.readObject());
+        }
+        List<Binary> data = got.stream().filter(Data.class::isInstance).map(d -> ((Data) d).getValue()).toList();
+        assertEquals(List.of(new Binary(new byte[] {1, 2}), new Binary(new byte[] {3})), data);
+        Footer footer = assertInstanceOf(Footer.class, got.get(got.size() - 1));
+        assertEquals("x", footer.getValue().get(Symbol.valueOf("sum")));
+        DeliveryAnnotations delivery = (DeliveryAnnotations) got.stream().filter(DeliveryAnnotations.class::isInstance)
+                .findFirst().orElseThrow();
+        assertEquals("a", delivery.getValue().get(Symbol.valueOf("x-hop")));
+        MessageAnnotations annotations = (MessageAnnotations) got.stream().filter(MessageAnnotations.class::isInstance)
+                .findFirst().orElseThrow();
+        assertEquals("kept", annotations.getValue().get(Symbol.valueOf("x-custom")));
+    }
+
+    @Test
+    @DisplayName("MSG-1 ids typed uuid, ulong or binary come back with their AMQP types; stamped annotations are the broker's")
+    void typedIds() throws IOException {
+        putToken("cbs-replies");
+        Sender toQueue = client.sender("to-raw", "raw");
+        client.pump(() -> toQueue.getCredit() > 0, "credit on the queue");
+        UUID id = UUID.randomUUID();
+        Message message = Proton.message();
+        Properties properties = new Properties();
+        properties.setMessageId(id);
+        properties.setCorrelationId(UnsignedLong.valueOf("18446744073709551615"));
+        message.setProperties(properties);
+        message.setMessageAnnotations(new MessageAnnotations(Map.of(Symbol.valueOf("x-opt-sequence-number"), 999L,
+                Symbol.valueOf("x-opt-deadletter-source"), "forged", Symbol.valueOf("x-custom"), "kept")));
+        message.setBody(new AmqpValue("typed"));
+        Delivery sent = client.send(toQueue, message);
+        client.pump(() -> sent.getRemoteState() != null, "the send's outcome");
+        assertInstanceOf(Accepted.class, sent.getRemoteState());
+        assertEquals(id.toString(), namespace.peek(EntityPath.queue("raw"), 0, 1).get(0).message().messageId(),
+                "the broker works with the id's string form");
+
+        Message binary = Proton.message();
+        Properties binaryId = new Properties();
+        binaryId.setMessageId(new Binary(new byte[] {0, 1, 2}));
+        binary.setProperties(binaryId);
+        Delivery second = client.send(toQueue, binary);
+        client.pump(() -> second.getRemoteState() != null, "the second send's outcome");
+
+        Receiver receiver = client.receiver("from-raw", "raw", "from-raw");
+        Message got = client.receive(receiver, "the message");
+        assertEquals(id, got.getMessageId());
+        assertEquals(UnsignedLong.valueOf("18446744073709551615"), got.getCorrelationId());
+        Map<?, ?> annotations = got.getMessageAnnotations().getValue();
+        assertEquals(1L, annotations.get(Symbol.valueOf("x-opt-sequence-number")), "what the broker stamps is its own");
+        assertNull(annotations.get(Symbol.valueOf("x-opt-deadletter-source")));
+        assertEquals("kept", annotations.get(Symbol.valueOf("x-custom")));
+        Message gotBinary = client.receive(receiver, "the binary-id message");
+        assertEquals(new Binary(new byte[] {0, 1, 2}), gotBinary.getMessageId());
+    }
+
+    private static byte[] sections(Object... sections) {
+        ByteBuffer buffer = ByteBuffer.allocate(1024);
+        DecoderImpl decoder = new DecoderImpl();
+        EncoderImpl encoder = new EncoderImpl(decoder);
+        AMQPDefinedTypes.registerAllTypes(decoder, encoder);
+        encoder.setByteBuffer(buffer);
+        for (Object section : sections) {
+            encoder.writeObject(section);
+        }
+        return Arrays.copyOf(buffer.array(), buffer.position());
+    }
+
     /** Authorizes the connection for the queue; {@code replyTarget} null leaves the reply link without one. */
     private Message putToken(String replyTarget) throws IOException {
         String replyLink = "cbs-reply-link";
@@ -163,6 +267,7 @@ class RawAmqpClientTest {
         private long tags;
         Delivery lastDelivery;
         Message lastMessage;
+        byte[] lastBytes;
 
         RawClient(int port) throws IOException {
             socket = new Socket(InetAddress.getLoopbackAddress(), port);
@@ -207,9 +312,13 @@ class RawAmqpClientTest {
         }
 
         Delivery send(Sender sender, Message message) {
-            Delivery delivery = sender.delivery(Long.toString(++tags).getBytes(StandardCharsets.US_ASCII));
             int length = message.encode(buffer, 0, buffer.length);
-            sender.send(buffer, 0, length);
+            return send(sender, Arrays.copyOf(buffer, length));
+        }
+
+        Delivery send(Sender sender, byte[] encoded) {
+            Delivery delivery = sender.delivery(Long.toString(++tags).getBytes(StandardCharsets.US_ASCII));
+            sender.send(encoded, 0, encoded.length);
             sender.advance();
             return delivery;
         }
@@ -223,6 +332,7 @@ class RawAmqpClientTest {
             receiver.recv(bytes, 0, bytes.length);
             receiver.advance();
             lastDelivery = delivery;
+            lastBytes = bytes;
             Message message = Proton.message();
             message.decode(bytes, 0, bytes.length);
             lastMessage = message;

@@ -47,6 +47,9 @@ public record BrokeredMessage(Message message, long sequenceNumber, Instant enqu
         if (message.body() instanceof MessageBody.Data data) {
             return new String(data.bytes(), java.nio.charset.StandardCharsets.UTF_8);
         }
+        if (message.body() instanceof MessageBody.DataSections sections) {
+            return new String(sections.bytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
         return String.valueOf(message.body());
     }
 }

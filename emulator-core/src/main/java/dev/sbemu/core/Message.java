@@ -25,14 +25,18 @@ import java.util.Objects;
  * @param scheduledEnqueueTime when to enqueue the message, or null to enqueue at once
  * @param applicationProperties the application properties with their types, in insertion order
  * @param messageAnnotations custom AMQP message annotations that the broker passes through unchanged
+ * @param amqp the other AMQP fields the broker carries without acting on them (MSG-1); never null,
+ *        {@link AmqpFields#NONE} when the sender set none
  */
 public record Message(MessageBody body, String messageId, String sessionId, String correlationId,
                       String subject, String to, String replyTo, String replyToSessionId, String contentType,
                       String partitionKey, Duration timeToLive, Instant scheduledEnqueueTime,
-                      Map<String, Object> applicationProperties, Map<String, Object> messageAnnotations) {
+                      Map<String, Object> applicationProperties, Map<String, Object> messageAnnotations,
+                      AmqpFields amqp) {
 
     public Message {
         Objects.requireNonNull(body, "body");
+        amqp = amqp == null ? AmqpFields.NONE : amqp;
         applicationProperties = frozenCopy(applicationProperties);
         messageAnnotations = frozenCopy(messageAnnotations);
         if (timeToLive != null && (timeToLive.isNegative() || timeToLive.isZero())) {
@@ -81,7 +85,7 @@ public record Message(MessageBody body, String messageId, String sessionId, Stri
                 size += Sizes.of(s);
             }
         }
-        return size + Sizes.of(applicationProperties) + Sizes.of(messageAnnotations);
+        return size + Sizes.of(applicationProperties) + Sizes.of(messageAnnotations) + amqp.sizeInBytes();
     }
 
     /**
@@ -121,6 +125,7 @@ public record Message(MessageBody body, String messageId, String sessionId, Stri
         private Instant scheduledEnqueueTime;
         private final Map<String, Object> applicationProperties = new LinkedHashMap<>();
         private final Map<String, Object> messageAnnotations = new LinkedHashMap<>();
+        private AmqpFields amqp = AmqpFields.NONE;
 
         private Builder() {
         }
@@ -140,6 +145,7 @@ public record Message(MessageBody body, String messageId, String sessionId, Stri
             scheduledEnqueueTime = m.scheduledEnqueueTime;
             applicationProperties.putAll(m.applicationProperties);
             messageAnnotations.putAll(m.messageAnnotations);
+            amqp = m.amqp;
         }
 
         public Builder body(MessageBody body) {
@@ -233,10 +239,16 @@ public record Message(MessageBody body, String messageId, String sessionId, Stri
             return this;
         }
 
+        /** The other AMQP fields (MSG-1); null means none. */
+        public Builder amqp(AmqpFields amqp) {
+            this.amqp = amqp == null ? AmqpFields.NONE : amqp;
+            return this;
+        }
+
         public Message build() {
             return new Message(body, messageId, sessionId, correlationId, subject, to, replyTo, replyToSessionId,
                     contentType, partitionKey, timeToLive, scheduledEnqueueTime, applicationProperties,
-                    messageAnnotations);
+                    messageAnnotations, amqp);
         }
     }
 }

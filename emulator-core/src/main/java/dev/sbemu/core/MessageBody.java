@@ -4,7 +4,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
-/** A message body in one of the three AMQP body kinds the service carries. */
+/**
+ * A message body in one of the three AMQP body kinds the service carries: data (one section, or several kept
+ * apart, {@link DataSections}), a value, or a sequence.
+ */
 public sealed interface MessageBody {
 
     /** The body's approximate encoded size in bytes, for the size limits of LIM-1. */
@@ -39,6 +42,64 @@ public sealed interface MessageBody {
         @Override
         public String toString() {
             return "Data[" + bytes.length + " bytes]";
+        }
+    }
+
+    /**
+     * Two or more AMQP data sections, kept apart as sent (MSG-1: the service keeps them; the .NET SDK sends and
+     * reads them, the Java SDK sends one and reads only the first).
+     */
+    record DataSections(List<byte[]> sections) implements MessageBody {
+        public DataSections {
+            if (sections.size() < 2) {
+                throw new IllegalArgumentException("DataSections holds two or more sections; use Data for one");
+            }
+            sections = sections.stream().map(b -> Objects.requireNonNull(b, "section").clone()).toList();
+        }
+
+        /** Copies of the sections, in order. */
+        @Override
+        public List<byte[]> sections() {
+            return sections.stream().map(byte[]::clone).toList();
+        }
+
+        /** The sections' bytes one after the other. */
+        public byte[] bytes() {
+            byte[] all = new byte[sizeInBytes()];
+            int at = 0;
+            for (byte[] section : sections) {
+                System.arraycopy(section, 0, all, at, section.length);
+                at += section.length;
+            }
+            return all;
+        }
+
+        @Override
+        public int sizeInBytes() {
+            return sections.stream().mapToInt(b -> b.length).sum();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (!(o instanceof DataSections d) || d.sections.size() != sections.size()) {
+                return false;
+            }
+            for (int i = 0; i < sections.size(); i++) {
+                if (!Arrays.equals(sections.get(i), d.sections.get(i))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        @Override
+        public int hashCode() {
+            return sections.stream().mapToInt(Arrays::hashCode).reduce(1, (a, b) -> 31 * a + b);
+        }
+
+        @Override
+        public String toString() {
+            return "DataSections" + sections.stream().map(b -> b.length + " bytes").toList();
         }
     }
 

@@ -153,8 +153,8 @@ final class ManagementNode implements RequestLink.Node {
         Long[] numbers = new Long[entries.size()];
         for (int i = 0; i < entries.size(); i++) {
             Binary bytes = (Binary) ((Map<?, ?>) entries.get(i)).get("message");
-            dev.sbemu.core.Message message = AmqpMessages.toCore(Wire.decode(Arrays.copyOfRange(bytes.getArray(),
-                    bytes.getArrayOffset(), bytes.getArrayOffset() + bytes.getLength())));
+            dev.sbemu.core.Message message = AmqpMessages.toCore(bytes.getArray(), bytes.getArrayOffset(),
+                    bytes.getLength());
             Instant at = message.scheduledEnqueueTime() != null ? message.scheduledEnqueueTime()
                     : context.namespace().clock().instant();
             numbers[i] = target.schedule(entity.entityName(), List.of(message), at)[0];

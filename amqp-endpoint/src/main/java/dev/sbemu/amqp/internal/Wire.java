@@ -6,7 +6,6 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.UUID;
 import org.apache.qpid.proton.Proton;
 import org.apache.qpid.proton.amqp.Binary;
 import org.apache.qpid.proton.amqp.messaging.Data;
@@ -49,12 +48,12 @@ final class Wire {
     }
 
     /**
-     * The core messages of a delivery: one, or every message of a batch envelope. A message sent without a
-     * message id gets a new GUID as the service gives it one (AMQP-15).
+     * The core messages of a delivery: one, or every message of a batch envelope, as the client sent them (a
+     * message sent without a message id gets one from the broker once its size was checked, MSG-2, MSG-3).
      */
     static List<Message> messages(byte[] bytes, int format) {
         if (format != BATCH_FORMAT) {
-            return List.of(withMessageId(AmqpMessages.toCore(decode(bytes))));
+            return List.of(AmqpMessages.toCore(bytes, 0, bytes.length));
         }
         List<Message> messages = new ArrayList<>();
         ByteBuffer buffer = ByteBuffer.wrap(bytes);
@@ -64,9 +63,7 @@ final class Wire {
                 while (buffer.hasRemaining()) {
                     if (DECODER.readObject() instanceof Data data) {
                         Binary b = data.getValue();
-                        org.apache.qpid.proton.message.Message m = Proton.message();
-                        m.decode(b.getArray(), b.getArrayOffset(), b.getLength());
-                        messages.add(withMessageId(AmqpMessages.toCore(m)));
+                        messages.add(AmqpMessages.toCore(b.getArray(), b.getArrayOffset(), b.getLength()));
                     }
                 }
             } finally {
@@ -74,11 +71,6 @@ final class Wire {
             }
         }
         return messages;
-    }
-
-    private static Message withMessageId(Message message) {
-        return message.messageId() != null ? message
-                : message.toBuilder().messageId(UUID.randomUUID().toString().replace("-", "")).build();
     }
 
     /** Sends {@code message} on {@code sender} with {@code tag}, settled at once when {@code presettle}. */

@@ -6,6 +6,7 @@ import dev.sbemu.core.Message;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
 
 /** The send-side checks queues and topics share. */
 final class Sending {
@@ -14,7 +15,8 @@ final class Sending {
 
     /**
      * Validates and sizes messages for {@code entityName} (LIM-1: the entity's or the tier's size limit),
-     * outside the namespace's lock but for reading the entity's limit.
+     * outside the namespace's lock but for reading the entity's limit. The size that counts is the message as
+     * the client sent it (MSG-3); only then does a message without a message id get one (MSG-2).
      */
     static List<StoredMessage> prepare(EntityRegistry registry, String entityName, List<Message> messages) {
         Services services = registry.services;
@@ -35,7 +37,31 @@ final class Sending {
         if (total > limit) {
             throw new BrokerException.MessageSizeExceeded((int) Math.min(total, Integer.MAX_VALUE), limit);
         }
+        for (StoredMessage m : stored) {
+            if (m.message.messageId() == null) {
+                m.message = m.message.toBuilder().messageId(newMessageId()).build();
+            }
+        }
         return stored;
+    }
+
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+    /**
+     * The message id the service gives a message sent without one (MSG-2): a new random (version 4) GUID as
+     * 32 lower-case hex digits, without dashes. Drawn from {@link ThreadLocalRandom}, not {@code SecureRandom}:
+     * an id needs to be unique, not unguessable, and a send must not queue on one shared generator.
+     */
+    static String newMessageId() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        long high = (random.nextLong() & ~0xF000L) | 0x4000L;
+        long low = (random.nextLong() & 0x3FFF_FFFF_FFFF_FFFFL) | 0x8000_0000_0000_0000L;
+        char[] digits = new char[32];
+        for (int i = 0; i < 16; i++) {
+            digits[i] = HEX[(int) (high >>> (60 - 4 * i)) & 0xF];
+            digits[16 + i] = HEX[(int) (low >>> (60 - 4 * i)) & 0xF];
+        }
+        return new String(digits);
     }
 
     static void checkStatus(String entity, EntityStatus status) {
