@@ -1,7 +1,11 @@
 """Writes README.md's code blocks marked "<!-- compat: PATH -->" to DIR/PATH, pinning versions as a user would.
 
-usage: readme-blocks.py README DIR [junit=VERSION] [GROUP:ARTIFACT:VERSION[:import] ...]
+usage: readme-blocks.py README DIR [project=NAME] [junit=VERSION] [boot=VERSION] [prop.NAME=VALUE ...]
+                        [GROUP:ARTIFACT:VERSION[:import] ...]
+  project=NAME            the blocks marked "<!-- compat NAME: PATH -->" instead (e.g. the Spring project)
   junit=VERSION           replaces the JUnit version the README's pom names
+  boot=VERSION            replaces the version of the pom's parent, spring-boot-starter-parent
+  prop.NAME=VALUE         replaces the value of the pom's property <NAME>
   GROUP:ARTIFACT:VERSION  pinned first in <dependencyManagement> (":import" for a BOM)
 """
 import os
@@ -10,21 +14,38 @@ import sys
 
 readme, out = sys.argv[1], sys.argv[2]
 text = open(readme, encoding="utf-8").read()
-blocks = re.findall(r"<!-- compat: (\S+) -->\n```\w*\n(.*?)\n```", text, re.S)
-if not blocks:
-    sys.exit("no compat blocks in " + readme)
-pins, junit = [], None
+pins, junit, boot, props, project = [], None, None, {}, None
 for arg in sys.argv[3:]:
     if arg.startswith("junit="):
         junit = arg.split("=", 1)[1]
+    elif arg.startswith("boot="):
+        boot = arg.split("=", 1)[1]
+    elif arg.startswith("project="):
+        project = arg.split("=", 1)[1]
+    elif arg.startswith("prop."):
+        name, value = arg[len("prop."):].split("=", 1)
+        props[name] = value
     else:
         pins.append(arg.split(":"))
+blocks = [(path, body) for name, path, body
+          in re.findall(r"<!-- compat(?: (\w+))?: (\S+) -->\n```\w*\n(.*?)\n```", text, re.S)
+          if (name or None) == project]
+if not blocks:
+    sys.exit("no compat blocks" + (" of project " + project if project else "") + " in " + readme)
 for path, body in blocks:
     if path == "pom.xml":
         if junit:
             body, n = re.subn(r"(<artifactId>junit-jupiter</artifactId>\s*<version>)[^<]+", r"\g<1>" + junit, body)
             assert n == 1, "the README's pom names junit-jupiter's version once"
             pins.insert(0, ["org.junit", "junit-bom", junit, "import"])
+        if boot:
+            body, n = re.subn(r"(<artifactId>spring-boot-starter-parent</artifactId>\s*<version>)[^<]+",
+                              r"\g<1>" + boot, body)
+            assert n == 1, "the README's pom has spring-boot-starter-parent as its parent"
+        for name, value in props.items():
+            body, n = re.subn(r"(<" + re.escape(name) + r">)[^<]*(</" + re.escape(name) + r">)",
+                              lambda m: m.group(1) + value + m.group(2), body)
+            assert n == 1, "the README's pom has the property " + name
         entries = ""
         for g, a, v, *kind in pins:
             extra = "<type>pom</type><scope>import</scope>" if kind == ["import"] else ""

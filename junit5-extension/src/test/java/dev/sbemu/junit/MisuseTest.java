@@ -144,6 +144,18 @@ class MisuseTest {
     }
 
     @Test
+    @DisplayName("a type nothing of sbemu's serves, marked @Entity, lists the types that can be injected")
+    void unsupportedTypeMarkedEntity() {
+        assertParameterError(MisuseFixtures.ExecutorServiceWithEntity.class, "Cannot inject parameter "
+                + "[ExecutorService executor] of ExecutorServiceWithEntity.test(...): "
+                + "java.util.concurrent.ExecutorService is not injectable. " + INJECTABLE);
+        Throwable field = failureOf(MisuseFixtures.ExecutorServiceFieldWithEntity.class);
+        assertEquals("Cannot inject field [ExecutorService executor] of ExecutorServiceFieldWithEntity: "
+                + "java.util.concurrent.ExecutorService is not injectable. " + INJECTABLE, field.getMessage(),
+                field::toString);
+    }
+
+    @Test
     @DisplayName("@Entity is required on clients and refused elsewhere")
     void entityAnnotation() {
         assertParameterError(MisuseFixtures.SenderWithoutEntity.class, "Cannot inject parameter "
