@@ -134,10 +134,12 @@ public final class VirtualClock extends Clock {
         final Object advanceLock = new Object();
         final CopyOnWriteArrayList<TimerDriver> drivers = new CopyOnWriteArrayList<>();
         final CopyOnWriteArrayList<Listener> listeners = new CopyOnWriteArrayList<>();
-        /** Guards {@link #version} and {@link #scheduler}; the scheduler thread waits on it. */
+        /** Guards {@link #scheduledSince} and {@link #scheduler}, and the horizon's updates; the thread waits on it. */
         final Object sched = new Object();
-        /** Counts changes that may move the next due instant (timers scheduled, drivers, modes, jumps). */
-        long version;
+        /** Held while the horizon is read from the drivers, so that one reading at a time uses {@link #scheduledSince}. */
+        final Object refresh = new Object();
+        /** The earliest due instant scheduled since the current reading of the drivers began. */
+        Instant scheduledSince = LATEST;
         Thread scheduler;
 
         Shared(Instant start, WallTime wall) {
@@ -215,7 +217,6 @@ public final class VirtualClock extends Clock {
                 // until the scheduler thread has read the drivers' next due instants, the clock stays where it is
                 s.horizon = s.drivers.isEmpty() ? LATEST : from;
                 s.running = new Running(from, s.wall.nanoTime());
-                s.version++;
                 ensureScheduler();
                 s.sched.notifyAll();
             }
@@ -239,7 +240,6 @@ public final class VirtualClock extends Clock {
             synchronized (s.sched) {
                 s.running = null;
                 s.horizon = LATEST;
-                s.version++;
                 s.sched.notifyAll();
             }
             notifyListeners(Change.FROZE);
@@ -257,7 +257,9 @@ public final class VirtualClock extends Clock {
             return;
         }
         synchronized (s.sched) {
-            s.version++;
+            if (due.isBefore(s.scheduledSince)) {
+                s.scheduledSince = due; // a reading of the drivers under way may have missed it
+            }
             if (due.isBefore(s.horizon)) {
                 s.raiseNow(instant()); // what readers may have seen stays the least the clock shows
                 s.horizon = due;
@@ -364,10 +366,9 @@ public final class VirtualClock extends Clock {
         } finally {
             s.advancing = false;
         }
-        if (s.running != null) {
+        if (s.running != null && change == Change.JUMPED) {
             synchronized (s.sched) {
-                s.version++;
-                s.sched.notifyAll();
+                s.sched.notifyAll(); // a new anchor: the thread waits anew
             }
             refreshHorizon();
         }
@@ -399,28 +400,23 @@ public final class VirtualClock extends Clock {
         Shared s = shared;
         Thread self = Thread.currentThread();
         while (true) {
-            long version;
+            refreshHorizon();
             synchronized (s.sched) {
                 if (s.scheduler != self) {
                     return;
                 }
-                if (s.running == null || s.drivers.isEmpty()) {
+                Running running = s.running;
+                if (running == null || s.drivers.isEmpty()) {
                     s.scheduler = null;
                     if (s.drivers.isEmpty()) {
                         s.horizon = LATEST;
                     }
                     return;
                 }
-                version = s.version;
-            }
-            Instant next = earliestDue();
-            synchronized (s.sched) {
-                Running running = s.running;
-                if (version != s.version || running == null) {
-                    continue; // something changed meanwhile: read again
-                }
-                s.horizon = next == null ? LATEST : next;
-                long wait = next == null ? MAX_WAIT_NANOS : running.nanosUntil(next, s.wall.nanoTime());
+                // the horizon as it is now: a timer scheduled since the reading lowered it (and its notify came
+                // while this thread was not waiting yet)
+                Instant next = s.horizon;
+                long wait = next.equals(LATEST) ? MAX_WAIT_NANOS : running.nanosUntil(next, s.wall.nanoTime());
                 if (wait > 0) {
                     try {
                         s.wall.await(s.sched, wait);
@@ -446,22 +442,26 @@ public final class VirtualClock extends Clock {
     }
 
     /**
-     * Raises a running clock's horizon to the drivers' earliest due instant at once, rather than when its thread
-     * gets to it, so the clock does not stand still meanwhile; left alone when a timer was scheduled while it read.
+     * Sets a running clock's horizon to the drivers' earliest due instant, or to an earlier one scheduled while it
+     * read them. Called by the thread before each wait, and at once by run, register and jumps, so the clock does
+     * not stand still until the thread gets to it. One reading at a time.
      */
     private void refreshHorizon() {
         Shared s = shared;
-        long version;
-        synchronized (s.sched) {
-            if (s.running == null) {
-                return;
+        synchronized (s.refresh) {
+            synchronized (s.sched) {
+                if (s.running == null) {
+                    return;
+                }
+                s.scheduledSince = LATEST;
             }
-            version = s.version;
-        }
-        Instant next = earliestDue();
-        synchronized (s.sched) {
-            if (version == s.version && s.running != null) {
-                s.horizon = next == null ? LATEST : next;
+            Instant next = earliestDue();
+            synchronized (s.sched) {
+                if (s.running != null) {
+                    Instant since = s.scheduledSince;
+                    Instant horizon = next == null ? LATEST : next;
+                    s.horizon = since.isBefore(horizon) ? since : horizon;
+                }
             }
         }
     }
@@ -518,7 +518,6 @@ public final class VirtualClock extends Clock {
         shared.drivers.add(Objects.requireNonNull(driver, "driver"));
         Shared s = shared;
         synchronized (s.sched) {
-            s.version++;
             if (s.running != null) {
                 // its timers are unknown until the thread reads them: the clock waits for that where it is
                 s.raiseNow(instant());
@@ -534,7 +533,6 @@ public final class VirtualClock extends Clock {
     public void unregister(TimerDriver driver) {
         shared.drivers.remove(driver);
         synchronized (shared.sched) {
-            shared.version++;
             shared.sched.notifyAll();
         }
     }
