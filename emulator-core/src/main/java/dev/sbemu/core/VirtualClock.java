@@ -118,7 +118,7 @@ public final class VirtualClock extends Clock {
     private final Shared shared;
 
     private static final class Shared {
-        /** Frozen: the time. Running: the least the clock shows (what it showed at the last change). Only raised. */
+        /** Frozen: the time. Running: the least the clock shows (the latest instant it showed). Only raised. */
         final AtomicReference<Instant> now;
         final WallTime wall;
         /** Non-null while running. */
@@ -193,7 +193,11 @@ public final class VirtualClock extends Clock {
         Instant floor = s.now.get();
         Instant wall = running.at(s.wall.nanoTime());
         Instant shown = wall.isBefore(horizon) ? wall : horizon;
-        return shown.isAfter(floor) ? shown : floor;
+        if (!shown.isAfter(floor)) {
+            return floor;
+        }
+        // what one reader saw is the least any later reader sees, whatever freezes, jumps or fires meanwhile
+        return s.now.accumulateAndGet(shown, (a, b) -> b.isAfter(a) ? b : a);
     }
 
     /** Whether the clock stands still ({@link ClockMode#FROZEN}, the default) or follows the wall clock. */

@@ -7,10 +7,14 @@ import java.util.concurrent.ConcurrentHashMap;
 /** "Wall" time that only the test moves: a running clock built on it follows {@link #advance} deterministically. */
 final class ManualWallTime implements VirtualClock.WallTime {
     private volatile long nanos = 1_000_000_000L;
+    /** Counts advances; a waiter that read the time before the latest one does not wait. */
+    private volatile long generation;
+    private final ThreadLocal<Long> generationRead = ThreadLocal.withInitial(() -> -1L);
     private final Set<Object> waiting = ConcurrentHashMap.newKeySet();
 
     @Override
     public long nanoTime() {
+        generationRead.set(generation);
         return nanos;
     }
 
@@ -18,6 +22,9 @@ final class ManualWallTime implements VirtualClock.WallTime {
     public void await(Object monitor, long waitNanos) throws InterruptedException {
         // woken by a notify of the clock, or by advance: real time does not count here
         waiting.add(monitor);
+        if (generation != generationRead.get()) {
+            return; // the time moved after the caller read it (before advance knew this monitor)
+        }
         monitor.wait();
     }
 
@@ -25,6 +32,7 @@ final class ManualWallTime implements VirtualClock.WallTime {
     void advance(Duration by) {
         synchronized (this) {
             nanos += by.toNanos();
+            generation++;
         }
         for (Object monitor : waiting) {
             synchronized (monitor) {
