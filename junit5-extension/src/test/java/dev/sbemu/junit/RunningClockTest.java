@@ -16,12 +16,14 @@ import dev.sbemu.core.ClockMode;
 import dev.sbemu.core.Journal;
 import dev.sbemu.core.JournalEvent;
 import dev.sbemu.core.VirtualClock;
+import dev.sbemu.junit.fixtures.RunningClockFixtures;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.platform.testkit.engine.EngineExecutionResults;
 
 /** {@code clock = RUNNING}: the injected clients see timers fall due as real time passes, with no call to advance. */
 @ServiceBusEmulator(clock = ClockMode.RUNNING, queues = @Queue(name = "orders", lockDuration = "PT5S",
@@ -31,6 +33,22 @@ class RunningClockTest {
 
     private static boolean happened(Journal journal, JournalEvent.Type type) {
         return journal.events().stream().anyMatch(e -> e.type() == type);
+    }
+
+    @Test
+    @DisplayName("CLK-7 each running namespace's clock thread ends with the namespace, per method and per class")
+    void noClockThreadOutlivesItsNamespace() {
+        EngineExecutionResults results = Kit.run(RunningClockFixtures.PerMethod.class, RunningClockFixtures.PerClass.class);
+        results.testEvents().assertStatistics(s -> s.started(3).succeeded(3));
+        assertEquals(List.of("RUNNING", "RUNNING", "RUNNING"), Kit.reported(results, "mode"));
+        assertTrue(Kit.reported(results, "clockThreads").stream().allMatch(n -> Integer.parseInt(n) >= 1));
+        // this class's own namespace (PER_METHOD: this method's) runs; the fixtures' namespaces have all closed
+        await().atMost(BOUND).until(() -> clockThreads() <= 1);
+    }
+
+    private static long clockThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && t.getName().startsWith("sbemu-clock-")).count();
     }
 
     @Test
