@@ -137,6 +137,19 @@ class RunningClockTest {
     }
 
     @Test
+    @DisplayName("CLK-6 an idle entity is deleted as wall time passes")
+    void idleEntityDeleted() {
+        Namespace ns = running();
+        ns.createQueue("idle", QueueOptions.builder().autoDeleteOnIdle(Duration.ofMinutes(5)).build());
+        wall.advance(Duration.ofMinutes(4));
+        await().atMost(BOUND).until(() -> ns.clock().instant().equals(T0.plusSeconds(240)));
+        assertTrue(ns.queueExists("idle"));
+        wall.advance(Duration.ofMinutes(2));
+        await().atMost(BOUND).until(() -> !ns.queueExists("idle"));
+        assertEquals(T0.plusSeconds(300), events(ns, Type.AUTO_DELETED).get(0).at());
+    }
+
+    @Test
     @DisplayName("CLK-6 the clock shows no instant past a timer that has not fired yet")
     void neverPassesAPendingTimer() throws Exception {
         VirtualClock clock = VirtualClock.startingAt(T0, wall);
