@@ -44,6 +44,10 @@ public final class RunningClockCost {
         idle(ClockMode.RUNNING, namespaces, idleSeconds);
         lateness(timers, 0);
         lateness(timers, loadThreads);
+        for (int round = 0; round < 3; round++) {
+            throughput(ClockMode.FROZEN, 3);
+            throughput(ClockMode.RUNNING, 3);
+        }
         System.out.printf("load average after: %s%n", loadAverage());
     }
 
@@ -141,6 +145,29 @@ public final class RunningClockCost {
                     loadOps.get(), timers);
             print("  scheduled message to a blocked receiver", late);
             print("  the clock thread firing a timer        ", driverLate);
+        }
+    }
+
+    /** The hot path on either clock: one thread sending (with a TTL: a timer each), receiving and completing. */
+    private static void throughput(ClockMode mode, int seconds) {
+        try (Namespace ns = Namespace.builder().clockMode(mode).build()) {
+            ns.createQueue("q", QueueOptions.builder().defaultMessageTimeToLive(Duration.ofMinutes(5)).build());
+            EntityPath q = EntityPath.queue("q");
+            long ops = 0;
+            long cpu0 = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+            long end = System.nanoTime() + seconds * 1_000_000_000L;
+            while (System.nanoTime() < end) {
+                for (int i = 0; i < 1000; i++) {
+                    ns.send("q", Message.ofText("x"));
+                    for (BrokeredMessage m : ns.receive(q, ReceiveMode.PEEK_LOCK, 1)) {
+                        ns.complete(q, m.lockToken());
+                    }
+                }
+                ops += 1000;
+            }
+            long cpu = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu0;
+            System.out.printf("send + peek-lock receive + complete, 1 thread, %s clock: %.0f ns CPU per op "
+                    + "(%.2f M ops per CPU second)%n", mode, (double) cpu / ops, ops / (cpu / 1e9) / 1e6);
         }
     }
 

@@ -96,11 +96,23 @@ public final class VirtualClock extends Clock {
         };
     }
 
-    /** A running clock's anchor: it showed {@code from} at wall time {@code atNanos}. */
-    private record Running(Instant from, long atNanos) {
+    /**
+     * A running clock's anchor: it showed {@code from} at wall time {@code atNanos}; past {@code maxElapsed} wall
+     * nanos it shows {@link #LATEST}.
+     */
+    private record Running(Instant from, long atNanos, long maxElapsed) {
+        Running(Instant from, long atNanos) {
+            this(from, atNanos, untilLatest(from).compareTo(Duration.ofNanos(Long.MAX_VALUE)) >= 0 ? Long.MAX_VALUE
+                    : untilLatest(from).toNanos());
+        }
+
+        /** On the hot path of a running namespace (every "now"): one allocation, no Duration. */
         Instant at(long nanos) {
             long elapsed = nanos - atNanos;
-            return elapsed <= 0 ? from : plusCapped(from, Duration.ofNanos(elapsed));
+            if (elapsed <= 0) {
+                return from;
+            }
+            return elapsed >= maxElapsed ? LATEST : Instant.ofEpochSecond(from.getEpochSecond(), from.getNano() + elapsed);
         }
 
         /** Wall nanos until this anchor shows {@code due} (at most {@link #MAX_WAIT_NANOS}); 0 or less: due. */
@@ -140,6 +152,8 @@ public final class VirtualClock extends Clock {
         final Object refresh = new Object();
         /** The earliest due instant scheduled since the current reading of the drivers began. */
         Instant scheduledSince = LATEST;
+        /** A reading of the drivers is under way ({@link #refreshHorizon}): every new timer must be recorded. */
+        volatile boolean reading;
         Thread scheduler;
 
         Shared(Instant start, WallTime wall) {
@@ -260,6 +274,9 @@ public final class VirtualClock extends Clock {
         if (s.running == null) {
             return;
         }
+        if (!s.reading && !due.isBefore(s.horizon)) {
+            return; // nothing to wake for, and no reading of the drivers under way that could miss it
+        }
         synchronized (s.sched) {
             if (due.isBefore(s.scheduledSince)) {
                 s.scheduledSince = due; // a reading of the drivers under way may have missed it
@@ -310,10 +327,6 @@ public final class VirtualClock extends Clock {
      */
     private static Duration untilLatest(Instant now) {
         return Duration.ofSeconds(LATEST.getEpochSecond() - now.getEpochSecond(), LATEST.getNano() - now.getNano());
-    }
-
-    private static Instant plusCapped(Instant from, Duration duration) {
-        return duration.compareTo(untilLatest(from)) > 0 ? LATEST : from.plus(duration);
     }
 
     private static IllegalArgumentException pastLatest(String what) {
@@ -458,13 +471,21 @@ public final class VirtualClock extends Clock {
                     return;
                 }
                 s.scheduledSince = LATEST;
+                s.reading = true;
             }
-            Instant next = earliestDue();
-            synchronized (s.sched) {
-                if (s.running != null) {
-                    Instant since = s.scheduledSince;
-                    Instant horizon = next == null ? LATEST : next;
-                    s.horizon = since.isBefore(horizon) ? since : horizon;
+            Instant next = null;
+            boolean read = false;
+            try {
+                next = earliestDue();
+                read = true;
+            } finally {
+                synchronized (s.sched) {
+                    if (read && s.running != null) {
+                        Instant since = s.scheduledSince;
+                        Instant horizon = next == null ? LATEST : next;
+                        s.horizon = since.isBefore(horizon) ? since : horizon;
+                    }
+                    s.reading = false; // after the horizon: a schedule that sees false sees the horizon too
                 }
             }
         }
