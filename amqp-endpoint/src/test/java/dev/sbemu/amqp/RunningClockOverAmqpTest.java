@@ -24,11 +24,12 @@ import org.junit.jupiter.api.Test;
 class RunningClockOverAmqpTest {
 
     private static List<JournalEvent> renewals(Namespace namespace) {
-        return namespace.journal().events().stream().filter(e -> e.type() == JournalEvent.Type.LOCK_RENEWED).toList();
+        return namespace.journal().events().stream().filter(e -> e.type() == JournalEvent.Type.LOCK_RENEWED)
+                .toList();
     }
 
     @Test
-    @DisplayName("AMQP-17 a processor with automatic lock renewal renews at the SDK's pace on a running clock, no storm")
+    @DisplayName("AMQP-17 a processor with automatic lock renewal renews at the SDK's pace on a running clock")
     void renewalAtTheSdksPace() throws Exception {
         try (Namespace namespace = Namespace.builder().clockMode(ClockMode.RUNNING).build();
              ServiceBusEmulatorServer server = ServiceBusEmulatorServer.start(namespace)) {
@@ -39,7 +40,7 @@ class RunningClockOverAmqpTest {
                     .queueName("orders").maxAutoLockRenewDuration(Duration.ofMinutes(1))
                     .processMessage(context -> {
                         try {
-                            release.await(30, TimeUnit.SECONDS); // the handler holds the message until the test has seen
+                            release.await(30, TimeUnit.SECONDS); // holds the message until the test has seen
                         } catch (InterruptedException e) {
                             Thread.currentThread().interrupt();
                         }

@@ -112,7 +112,8 @@ public final class VirtualClock extends Clock {
             if (elapsed <= 0) {
                 return from;
             }
-            return elapsed >= maxElapsed ? LATEST : Instant.ofEpochSecond(from.getEpochSecond(), from.getNano() + elapsed);
+            return elapsed >= maxElapsed ? LATEST
+                    : Instant.ofEpochSecond(from.getEpochSecond(), from.getNano() + elapsed);
         }
 
         /** Wall nanos until this anchor shows {@code due} (at most {@link #MAX_WAIT_NANOS}); 0 or less: due. */
@@ -148,7 +149,7 @@ public final class VirtualClock extends Clock {
         final CopyOnWriteArrayList<Listener> listeners = new CopyOnWriteArrayList<>();
         /** Guards {@link #scheduledSince} and {@link #scheduler}, and the horizon's updates; the thread waits on it. */
         final Object sched = new Object();
-        /** Held while the horizon is read from the drivers, so that one reading at a time uses {@link #scheduledSince}. */
+        /** Held while the horizon is read from the drivers: one reading at a time uses {@link #scheduledSince}. */
         final Object refresh = new Object();
         /** The earliest due instant scheduled since the current reading of the drivers began. */
         Instant scheduledSince = LATEST;

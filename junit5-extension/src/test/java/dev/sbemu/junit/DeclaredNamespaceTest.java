@@ -55,7 +55,8 @@ class DeclaredNamespaceTest {
     @Test
     @DisplayName("CLK-6 the clock is frozen unless clock = RUNNING, which an inner declaration keeps")
     void clockMode() {
-        try (Namespace frozen = DeclaredNamespace.merge(List.of(on(Outer.class)), List.of(Outer.class), "@Twin").start();
+        try (Namespace frozen = DeclaredNamespace.merge(List.of(on(Outer.class)), List.of(Outer.class), "@Twin")
+                .start();
              Namespace running = DeclaredNamespace.merge(List.of(on(Running.class), on(Running.Inner.class)),
                      List.of(Running.class, Running.Inner.class), "@Twin").start()) {
             assertEquals(ClockMode.FROZEN, frozen.clock().mode());

@@ -38,7 +38,8 @@ class RunningClockTest {
     @Test
     @DisplayName("CLK-7 each running namespace's clock thread ends with the namespace, per method and per class")
     void noClockThreadOutlivesItsNamespace() {
-        EngineExecutionResults results = Kit.run(RunningClockFixtures.PerMethod.class, RunningClockFixtures.PerClass.class);
+        EngineExecutionResults results = Kit.run(RunningClockFixtures.PerMethod.class,
+                RunningClockFixtures.PerClass.class);
         results.testEvents().assertStatistics(s -> s.started(3).succeeded(3));
         assertEquals(List.of("RUNNING", "RUNNING", "RUNNING"), Kit.reported(results, "mode"));
         assertTrue(Kit.reported(results, "clockThreads").stream().allMatch(n -> Integer.parseInt(n) >= 1));

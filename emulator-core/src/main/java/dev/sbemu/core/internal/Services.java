@@ -41,7 +41,8 @@ final class Services {
 
     Services(Clock clock, ExpiryMode expiryMode, Tier tier, Consumer<JournalEvent> journal) {
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.timers = clock instanceof VirtualClock virtual ? new TimerQueue(virtual::timerScheduled) : new TimerQueue();
+        this.timers = clock instanceof VirtualClock virtual ? new TimerQueue(virtual::timerScheduled)
+                : new TimerQueue();
         this.expiryMode = Objects.requireNonNull(expiryMode, "expiryMode");
         this.tier = Objects.requireNonNull(tier, "tier");
         this.journal = Objects.requireNonNull(journal, "journal");

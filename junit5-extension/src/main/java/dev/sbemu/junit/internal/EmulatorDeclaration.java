@@ -26,8 +26,8 @@ import java.util.function.BiFunction;
  * @param journalCapacity journal events kept
  * @param topology the entities, from annotations and config files
  */
-public record EmulatorDeclaration(Lifecycle lifecycle, Instant startAt, ClockMode clock, ExpiryMode expiryMode, Tier tier,
-                                  int journalCapacity, Topology topology) {
+public record EmulatorDeclaration(Lifecycle lifecycle, Instant startAt, ClockMode clock, ExpiryMode expiryMode,
+                                  Tier tier, int journalCapacity, Topology topology) {
 
     /**
      * One {@code @ServiceBusEmulator} and the class it sits on.
