@@ -20,7 +20,13 @@ public record JournalEvent(Instant at, Type type, String entity, long sequenceNu
         ENTITY_CREATED, ENTITY_UPDATED, ENTITY_DELETED, AUTO_DELETED,
         SENT, SCHEDULED, CANCELLED, ACTIVATED, DUPLICATE_DROPPED, FORWARDED,
         RECEIVED, PEEKED, COMPLETED, ABANDONED, DEFERRED, DEAD_LETTERED, EXPIRED, LOCK_RENEWED, LOCK_EXPIRED,
-        SESSION_LOCKED, SESSION_RELEASED, SESSION_LOCK_EXPIRED, CLOCK_ADVANCED,
+        SESSION_LOCKED, SESSION_RELEASED, SESSION_LOCK_EXPIRED,
+        /** The clock jumped ahead ({@code advance}, {@code advanceTo}), frozen or running. */
+        CLOCK_ADVANCED,
+        /** The clock started following the wall clock ({@link VirtualClock#run()}, CLK-6). */
+        CLOCK_RUNNING,
+        /** The clock stopped where it stood ({@link VirtualClock#freeze()}). */
+        CLOCK_FROZEN,
         /** A fault scripted through {@link Faults} acted: a failure, a delay, a lost lock. */
         FAULT_INJECTED
     }

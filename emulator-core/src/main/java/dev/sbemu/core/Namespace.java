@@ -15,7 +15,8 @@ import java.util.UUID;
 
 /**
  * One emulated Service Bus namespace: its queues, topics and subscriptions, its virtual clock and its
- * journal. Thread-safe. Each test should have its own; {@link #close()} detaches it from its clock.
+ * journal. Thread-safe. Each test should have its own; {@link #close()} detaches it from its clock (a running
+ * clock's thread ends with its last namespace, CLK-7).
  *
  * <pre>{@code
  * Namespace ns = Namespace.create();
@@ -38,7 +39,7 @@ public final class Namespace implements MessageOperations, AutoCloseable {
     private final Journal journal;
     private final Broker broker;
     private final EntityAdministration admin;
-    private final Runnable onAdvance;
+    private final VirtualClock.Listener onClockChange;
     private final List<Runnable> closeListeners = new ArrayList<>();
     private boolean closed;
     private final Faults faults;
@@ -51,13 +52,25 @@ public final class Namespace implements MessageOperations, AutoCloseable {
         this.broker = new Broker(clock, expiryMode, tier, journal::append);
         this.admin = broker.administration();
         this.faults = new Faults(this, broker.faultActions());
-        this.onAdvance = () -> {
-            journal.append(new JournalEvent(clock.instant(), JournalEvent.Type.CLOCK_ADVANCED,
-                    "clock", -1, null, "now " + clock.instant()));
-            broker.wakeAll();
+        this.onClockChange = (change, now) -> {
+            switch (change) {
+                case JUMPED -> journal.append(new JournalEvent(now, JournalEvent.Type.CLOCK_ADVANCED,
+                        "clock", -1, null, "now " + now));
+                case RAN -> journal.append(new JournalEvent(now, JournalEvent.Type.CLOCK_RUNNING,
+                        "clock", -1, null, "follows the wall clock from " + now));
+                case FROZE -> journal.append(new JournalEvent(now, JournalEvent.Type.CLOCK_FROZEN,
+                        "clock", -1, null, "stopped at " + now));
+                case TICKED -> { }
+            }
+            if (change == VirtualClock.Change.JUMPED || change == VirtualClock.Change.TICKED) {
+                broker.wakeAll();
+            }
         };
         clock.register(broker);
-        clock.onAdvance(onAdvance);
+        clock.onChange(onClockChange);
+        if (b.clockMode == ClockMode.RUNNING) {
+            clock.run();
+        }
     }
 
     /** A Standard namespace in EAGER expiry mode, with a clock frozen at the wall-clock now. */
@@ -516,7 +529,7 @@ public final class Namespace implements MessageOperations, AutoCloseable {
             }
         }
         clock.unregister(broker);
-        clock.removeOnAdvance(onAdvance);
+        clock.removeOnChange(onClockChange);
         faults.releaseWaiting();
         broker.wakeAll();
         if (failure != null) {
@@ -530,6 +543,7 @@ public final class Namespace implements MessageOperations, AutoCloseable {
         private Tier tier = Tier.STANDARD;
         private ExpiryMode expiryMode = ExpiryMode.EAGER;
         private int journalCapacity = DEFAULT_JOURNAL_CAPACITY;
+        private ClockMode clockMode = ClockMode.FROZEN;
 
         private Builder() {
         }
@@ -543,6 +557,16 @@ public final class Namespace implements MessageOperations, AutoCloseable {
         /** Starts a new clock frozen at {@code start}. */
         public Builder startingAt(Instant start) {
             return clock(VirtualClock.startingAt(start));
+        }
+
+        /**
+         * Whether the clock runs from the start ({@link ClockMode#RUNNING}: the namespace runs it once built, CLK-6)
+         * or stays as it is ({@link ClockMode#FROZEN}, the default: a new clock is frozen, a given one is left in
+         * its mode).
+         */
+        public Builder clockMode(ClockMode clockMode) {
+            this.clockMode = Objects.requireNonNull(clockMode, "clockMode");
+            return this;
         }
 
         public Builder tier(Tier tier) {

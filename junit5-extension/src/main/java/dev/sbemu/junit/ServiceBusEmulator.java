@@ -2,6 +2,7 @@ package dev.sbemu.junit;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import dev.sbemu.core.ClockMode;
 import dev.sbemu.core.ExpiryMode;
 import dev.sbemu.core.Tier;
 import java.lang.annotation.Documented;
@@ -15,7 +16,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Runs the annotated test class against an emulated Azure Service Bus namespace, in the test's own JVM,
- * with a virtual clock that only the test moves.
+ * with a virtual clock that only the test moves (or, with {@link #clock()} {@code = RUNNING}, one that follows the
+ * wall clock).
  *
  * <p>Each test method gets a fresh namespace holding the declared {@link #queues()} and {@link #topics()}
  * (and those of {@link #config()}); {@link Lifecycle#PER_CLASS} shares one per test class instead. Test
@@ -72,11 +74,20 @@ public @interface ServiceBusEmulator {
     Lifecycle lifecycle() default Lifecycle.PER_METHOD;
 
     /**
-     * The instant the virtual clock starts at, frozen, as an ISO-8601 instant such as
+     * The instant the virtual clock starts at, as an ISO-8601 instant such as
      * {@code "2024-01-01T00:00:00Z"}; {@code ""} (the default) starts it at the wall-clock now, truncated to
      * milliseconds (SPEC CLK-1).
      */
     String startAt() default "";
+
+    /**
+     * Whether the virtual clock stands still until the test moves it ({@code FROZEN}, the default: for tests that
+     * step time with {@code advance}) or follows the wall clock from {@link #startAt()} ({@code RUNNING}, SPEC
+     * CLK-6: timers fall due as real time passes; for code that runs on the wall clock and cannot move the clock,
+     * such as the SDK's lock renewal over AMQP). The test may still {@code advance}, {@code freeze()} or
+     * {@code run()} it.
+     */
+    ClockMode clock() default ClockMode.FROZEN;
 
     /** How expired messages leave entities (SPEC TTL-11). */
     ExpiryMode expiryMode() default ExpiryMode.EAGER;

@@ -1,12 +1,15 @@
 package dev.sbemu.junit;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sbemu.core.ClockMode;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Message;
 import dev.sbemu.core.Namespace;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
@@ -25,6 +28,13 @@ class DeclaredNamespaceTest {
     static class BadStart {
     }
 
+    @ServiceBusEmulator(startAt = "2030-01-01T00:00:00Z", clock = ClockMode.RUNNING)
+    static class Running {
+        @ServiceBusEmulator(queues = @Queue(name = "inner"))
+        static class Inner {
+        }
+    }
+
     private static ServiceBusEmulator on(Class<?> c) {
         return c.getAnnotation(ServiceBusEmulator.class);
     }
@@ -39,6 +49,22 @@ class DeclaredNamespaceTest {
             assertTrue(first.queueExists("outer") && first.queueExists("inner"));
             first.send("inner", Message.ofText("only in the first"));
             assertEquals(List.of(), second.peek(EntityPath.queue("inner"), 0, 10));
+        }
+    }
+
+    @Test
+    @DisplayName("CLK-6 the clock is frozen unless clock = RUNNING, which an inner declaration keeps")
+    void clockMode() {
+        try (Namespace frozen = DeclaredNamespace.merge(List.of(on(Outer.class)), List.of(Outer.class), "@Twin")
+                .start();
+             Namespace running = DeclaredNamespace.merge(List.of(on(Running.class), on(Running.Inner.class)),
+                     List.of(Running.class, Running.Inner.class), "@Twin").start()) {
+            assertEquals(ClockMode.FROZEN, frozen.clock().mode());
+            assertEquals(ClockMode.RUNNING, running.clock().mode());
+            assertTrue(running.queueExists("inner"));
+            Instant start = Instant.parse("2030-01-01T00:00:00Z");
+            assertTrue(!running.clock().instant().isBefore(start), "it runs from startAt");
+            await().atMost(Duration.ofSeconds(10)).until(() -> running.clock().instant().isAfter(start));
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.sbemu.spring;
 
+import dev.sbemu.core.ClockMode;
 import dev.sbemu.core.ExpiryMode;
 import dev.sbemu.core.Tier;
 import dev.sbemu.junit.Queue;
@@ -69,6 +70,14 @@ public @interface SpringServiceBusEmulator {
      * default) starts it at the wall-clock instant of the renewal.
      */
     String startAt() default "";
+
+    /**
+     * Whether the virtual clock stands still until the test moves it ({@code FROZEN}, the default) or follows the
+     * wall clock from {@link #startAt()} ({@code RUNNING}, SPEC CLK-6): timers fall due as real time passes, which is
+     * what the application's SDK clients expect of the service (their lock renewal runs on the wall clock, AMQP-17)
+     * and what the application's own timers need. Part of the declaration: contexts that differ in it are not shared.
+     */
+    ClockMode clock() default ClockMode.FROZEN;
 
     /** How expired messages leave entities. */
     ExpiryMode expiryMode() default ExpiryMode.EAGER;

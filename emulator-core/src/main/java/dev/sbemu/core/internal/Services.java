@@ -4,6 +4,7 @@ import dev.sbemu.core.ExpiryMode;
 import dev.sbemu.core.JournalEvent;
 import dev.sbemu.core.JournalEvent.Type;
 import dev.sbemu.core.Tier;
+import dev.sbemu.core.VirtualClock;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Objects;
@@ -32,7 +33,7 @@ import java.util.function.Supplier;
  */
 final class Services {
     final ReentrantLock lock = new ReentrantLock();
-    final TimerQueue timers = new TimerQueue();
+    final TimerQueue timers;
     final Clock clock;
     final ExpiryMode expiryMode;
     final Tier tier;
@@ -40,6 +41,8 @@ final class Services {
 
     Services(Clock clock, ExpiryMode expiryMode, Tier tier, Consumer<JournalEvent> journal) {
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.timers = clock instanceof VirtualClock virtual ? new TimerQueue(virtual::timerScheduled)
+                : new TimerQueue();
         this.expiryMode = Objects.requireNonNull(expiryMode, "expiryMode");
         this.tier = Objects.requireNonNull(tier, "tier");
         this.journal = Objects.requireNonNull(journal, "journal");

@@ -2,6 +2,7 @@ package dev.sbemu.core.internal;
 
 import java.time.Instant;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 
 /**
  * Every time-based transition of one namespace, ordered by due instant and then by creation order
@@ -34,12 +35,23 @@ public final class TimerQueue {
     }
 
     private final TreeSet<Timer> timers = new TreeSet<>();
+    private final Consumer<Instant> onSchedule;
     private long nextOrder;
+
+    public TimerQueue() {
+        this(due -> { });
+    }
+
+    /** A queue that tells {@code onSchedule} each new timer's due instant (a running clock wakes for it, CLK-7). */
+    public TimerQueue(Consumer<Instant> onSchedule) {
+        this.onSchedule = onSchedule;
+    }
 
     /** Schedules {@code action} at {@code due}. */
     public Timer schedule(Instant due, Runnable action) {
         Timer timer = new Timer(due, nextOrder++, action);
         timers.add(timer);
+        onSchedule.accept(due);
         return timer;
     }
 

@@ -1,5 +1,6 @@
 package dev.sbemu.junit.internal;
 
+import dev.sbemu.core.ClockMode;
 import dev.sbemu.core.ExpiryMode;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.Tier;
@@ -19,13 +20,14 @@ import java.util.function.BiFunction;
  *
  * @param lifecycle when namespaces are created
  * @param startAt the clock's start, or null for the wall-clock now
+ * @param clock whether the clock runs or stands still
  * @param expiryMode the expiry mode
  * @param tier the tier
  * @param journalCapacity journal events kept
  * @param topology the entities, from annotations and config files
  */
-public record EmulatorDeclaration(Lifecycle lifecycle, Instant startAt, ExpiryMode expiryMode, Tier tier,
-                                  int journalCapacity, Topology topology) {
+public record EmulatorDeclaration(Lifecycle lifecycle, Instant startAt, ClockMode clock, ExpiryMode expiryMode,
+                                  Tier tier, int journalCapacity, Topology topology) {
 
     /**
      * One {@code @ServiceBusEmulator} and the class it sits on.
@@ -56,6 +58,7 @@ public record EmulatorDeclaration(Lifecycle lifecycle, Instant startAt, ExpiryMo
                                             BiFunction<String, Class<?>, Topology> configs) {
         Lifecycle lifecycle = Lifecycle.PER_METHOD;
         Instant startAt = null;
+        ClockMode clock = ClockMode.FROZEN;
         ExpiryMode expiryMode = ExpiryMode.EAGER;
         Tier tier = Tier.STANDARD;
         int journalCapacity = Namespace.DEFAULT_JOURNAL_CAPACITY;
@@ -64,6 +67,7 @@ public record EmulatorDeclaration(Lifecycle lifecycle, Instant startAt, ExpiryMo
             ServiceBusEmulator a = d.annotation();
             lifecycle = a.lifecycle() != Lifecycle.PER_METHOD ? a.lifecycle() : lifecycle;
             startAt = a.startAt().isEmpty() ? startAt : instant(a.startAt(), d);
+            clock = a.clock() != ClockMode.FROZEN ? a.clock() : clock;
             expiryMode = a.expiryMode() != ExpiryMode.EAGER ? a.expiryMode() : expiryMode;
             tier = a.tier() != Tier.STANDARD ? a.tier() : tier;
             if (a.journalCapacity() < 1) {
@@ -77,7 +81,7 @@ public record EmulatorDeclaration(Lifecycle lifecycle, Instant startAt, ExpiryMo
             }
             topology = topology.plus(AnnotationTopology.of(a, d.where()));
         }
-        return new EmulatorDeclaration(lifecycle, startAt, expiryMode, tier, journalCapacity, topology);
+        return new EmulatorDeclaration(lifecycle, startAt, clock, expiryMode, tier, journalCapacity, topology);
     }
 
     private static Instant instant(String text, Declared d) {
@@ -96,7 +100,7 @@ public record EmulatorDeclaration(Lifecycle lifecycle, Instant startAt, ExpiryMo
      */
     public Namespace start() {
         Namespace.Builder builder = Namespace.builder().expiryMode(expiryMode).tier(tier)
-                .journalCapacity(journalCapacity);
+                .journalCapacity(journalCapacity).clockMode(clock);
         if (startAt != null) {
             builder.startingAt(startAt);
         }

@@ -45,6 +45,7 @@ public final class LockRenewals implements VirtualClock.TimerDriver, AutoCloseab
         synchronized (renewals) {
             renewals.add(r);
         }
+        clock.timerScheduled(r.due()); // a running clock wakes for it (CLK-7)
         return r;
     }
 

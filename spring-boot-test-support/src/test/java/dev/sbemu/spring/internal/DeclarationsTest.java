@@ -5,9 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sbemu.core.ClockMode;
+import dev.sbemu.core.Namespace;
 import dev.sbemu.junit.Queue;
+import dev.sbemu.junit.ServiceBusEmulator;
 import dev.sbemu.spring.SpringServiceBusEmulator;
 import dev.sbemu.spring.SpringServiceBusEmulator.Reset;
+import java.lang.reflect.Method;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -37,6 +44,10 @@ class DeclarationsTest {
     static class BadStartAt {
     }
 
+    @SpringServiceBusEmulator(queues = @Queue(name = "orders"), clock = ClockMode.RUNNING)
+    static class RunningOrders {
+    }
+
     @Test
     void equalDeclarationsShareAContextWhateverTheirReset() {
         assertEquals(new EmulatorContextCustomizer(Declarations.of(Orders.class)),
@@ -47,6 +58,33 @@ class DeclarationsTest {
                 new EmulatorContextCustomizer(Declarations.of(Invoices.class)));
         assertEquals(Reset.BEFORE_EACH_CLASS, Declarations.of(OrdersResetPerClass.class).reset());
         assertTrue(Declarations.of(DeclarationsTest.class).isEmpty());
+    }
+
+    @Test
+    @DisplayName("CLK-6 clock = RUNNING is part of the context cache key, and the namespaces it starts run")
+    void runningClockIsPartOfTheKey() {
+        assertNotEquals(new EmulatorContextCustomizer(Declarations.of(Orders.class)),
+                new EmulatorContextCustomizer(Declarations.of(RunningOrders.class)));
+        try (Namespace running = Declarations.of(RunningOrders.class).merge().start();
+             Namespace frozen = Declarations.of(Orders.class).merge().start()) {
+            assertEquals(ClockMode.RUNNING, running.clock().mode());
+            assertEquals(ClockMode.FROZEN, frozen.clock().mode());
+        }
+    }
+
+    @Test
+    @DisplayName("every attribute of @ServiceBusEmulator but lifecycle has its twin, and every attribute but reset "
+            + "is in the context cache key")
+    void attributesMatchTheJunitAnnotation() {
+        Set<String> spring = Arrays.stream(SpringServiceBusEmulator.class.getDeclaredMethods()).map(Method::getName)
+                .collect(Collectors.toSet());
+        Set<String> junit = Arrays.stream(ServiceBusEmulator.class.getDeclaredMethods()).map(Method::getName)
+                .collect(Collectors.toSet());
+        spring.remove("reset");
+        junit.remove("lifecycle");
+        assertEquals(junit, spring);
+        assertEquals(spring.size(), Declarations.of(Orders.class).key().get(0).size(),
+                "one key element per attribute but reset");
     }
 
     @Test
