@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.qpid.proton.amqp.messaging.Accepted;
@@ -101,7 +102,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
         int want;
         synchronized (this) {
             want = credit;
-            if (pumping || closed || drain || outstanding != 0 || want <= 0) {
+            if (pumping || closed || drain || outstanding != 0 || want <= 0 || connection.backedUp()) {
                 return;
             }
         }
@@ -127,11 +128,16 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
     }
 
     private synchronized void startPump() {
-        if (pumping || closed || (credit - outstanding <= 0 && !drain)) {
-            return;
+        if (pumping || closed || (credit - outstanding <= 0 && !drain) || connection.backedUp()) {
+            return;     // a backed-up socket restarts the link once it drains (AMQP-19)
         }
         pumping = true;
-        context.work(this::pump);
+        try {
+            context.work(this::pump);
+        } catch (RejectedExecutionException e) {
+            pumping = false;
+            fail(e);    // every worker is busy: the link is detached with amqp:resource-limit-exceeded
+        }
     }
 
     synchronized void wakePump() {
@@ -152,7 +158,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
                 synchronized (this) {
                     want = credit - outstanding;
                     draining = drain;
-                    if (closed || (want <= 0 && !draining)) {
+                    if (closed || (want <= 0 && !draining) || connection.backedUp()) {
                         pumping = false;
                         return;
                     }
@@ -290,7 +296,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
                 }
             }
             delivery.settle();
-        });
+        }, refused -> refused);
     }
 
     /** Applies a settlement in the broker, in the transaction the state joins; the error, or null once applied. */
