@@ -135,14 +135,18 @@ final class AmqpConnection {
         handlers.remove(handler);
     }
 
+    /** The most bytes one connection reads in one round of the loop: the others get their turn (AMQP-19). */
+    private static final int READ_PER_ROUND = 1024 * 1024;
+
     void onReadable() {
         loop.checkThread();
         if (hangingUp) {
             discardInput();
             return;
         }
+        int total = 0;
         try {
-            while (true) {
+            while (total < READ_PER_ROUND) {
                 int capacity = transport.capacity();
                 if (capacity <= 0) {
                     break;
@@ -156,7 +160,14 @@ final class AmqpConnection {
                 if (read == 0) {
                     break;
                 }
+                total += read;
                 transport.process();
+                // the events of each chunk are handled before more is read: a delivery past its link's limit is cut
+                // off as it grows, not after the socket ran dry
+                dispatch();
+                if (socketClosed || hangingUp) {
+                    return;
+                }
             }
         } catch (IOException e) {
             transport.close_tail();
@@ -316,9 +327,8 @@ final class AmqpConnection {
             try {
                 handle(event);
             } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "sbemu AMQP endpoint: failed on " + event.getType(), e);
                 collector.pop();
-                failed(e);
+                failed(new IllegalStateException("failed on " + event.getType(), e));
                 return;
             }
             collector.pop();

@@ -222,6 +222,8 @@ final class EventLoop implements AutoCloseable {
                 connection.register(channel.register(selector, SelectionKey.OP_READ, connection));
                 connections.add(connection);
                 connectionCount = connections.size();
+            } catch (java.nio.channels.ClosedChannelException e) {
+                return;     // the listener closed
             } catch (IOException | RuntimeException e) {
                 LOG.log(Level.WARNING, "sbemu AMQP endpoint: could not accept a connection: " + e);
                 if (channel == null) {
@@ -233,6 +235,14 @@ final class EventLoop implements AutoCloseable {
                     // dropping it anyway
                 }
             }
+        }
+    }
+
+    private void closeListener() {
+        try {
+            server.close();
+        } catch (IOException ignored) {
+            // closing anyway
         }
     }
 
@@ -253,12 +263,11 @@ final class EventLoop implements AutoCloseable {
             return;
         }
         closing = true;
-        try {
-            server.close();
-        } catch (IOException ignored) {
-            // closing anyway
+        if (!thread.isAlive()) {
+            closeListener();
         }
         tasks.add(() -> {
+            closeListener();
             stopAt = System.nanoTime() + GOODBYE_NANOS;
             goodbyeSaid = true;
             for (AmqpConnection c : new ArrayList<>(connections)) {
