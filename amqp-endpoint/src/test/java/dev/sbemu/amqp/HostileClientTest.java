@@ -8,6 +8,10 @@ import com.azure.messaging.servicebus.ServiceBusMessage;
 import com.azure.messaging.servicebus.ServiceBusReceiverClient;
 import com.azure.messaging.servicebus.ServiceBusSenderClient;
 import dev.sbemu.core.Namespace;
+import static org.awaitility.Awaitility.await;
+
+import dev.sbemu.core.EntityPath;
+import dev.sbemu.core.Faults.Operation;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,7 +21,9 @@ import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import org.apache.qpid.proton.amqp.messaging.Rejected;
+import org.apache.qpid.proton.amqp.UnsignedInteger;
 import org.apache.qpid.proton.amqp.transport.Attach;
+import org.apache.qpid.proton.amqp.transport.Begin;
 import org.apache.qpid.proton.amqp.transport.Close;
 import org.apache.qpid.proton.amqp.transport.Detach;
 import org.apache.qpid.proton.amqp.transport.Disposition;
@@ -334,5 +340,87 @@ class HostileClientTest {
         assertNotNull(close.getError());
         assertEquals(detach.getError().getCondition(), close.getError().getCondition());
         peer.expectEndOfStream(HostilePeer.WAIT);
+    }
+
+    @Test
+    @DisplayName("AMQP-13 a frame larger than the endpoint's max-frame-size closes that connection with "
+            + "amqp:connection:framing-error; the endpoint goes on serving")
+    void oversizedFrame() throws IOException {
+        namespace.createQueue("orders");
+        ServiceBusEmulatorServer server = start();
+        HostilePeer peer = opened(server);
+        peer.frameHeader(64 * 1024 * 1024);
+        peer.expectError(Close.class, "amqp:connection:framing-error");
+        peer.expectEndOfStream(HostilePeer.WAIT);
+        stillServes(server, "orders");
+    }
+
+    @Test
+    @DisplayName("AMQP-19 the begin announces the configured session window")
+    void sessionWindow() throws IOException {
+        ServiceBusEmulatorServer server = start(ServiceBusEmulatorServer.builder(namespace).sessionWindow(16));
+        HostilePeer peer = opened(server);
+        Begin begin = new Begin();
+        begin.setNextOutgoingId(UnsignedInteger.ZERO);
+        begin.setIncomingWindow(UnsignedInteger.valueOf(100));
+        begin.setOutgoingWindow(UnsignedInteger.valueOf(100));
+        peer.frame(0, begin, null);
+        assertEquals(16, peer.expect(Begin.class, b -> true).getIncomingWindow().intValue());
+    }
+
+    @Test
+    @DisplayName("AMQP-19 backpressure: a link whose sends are held (a scripted delay) gets no new credit until they "
+            + "are done")
+    void noCreditWhileCallsAreHeld() throws IOException {
+        namespace.createQueue("held");
+        ServiceBusEmulatorServer server = start(ServiceBusEmulatorServer.builder(namespace).linkCredit(4));
+        HostilePeer peer = opened(server);
+        peer.begin(0);
+        peer.putToken(KEY);
+        namespace.faults().on("held").delayNext(1, Operation.SEND, Duration.ofSeconds(30));
+        peer.attachSender(0, 2, "held-sender", "held");
+        Attach attach = peer.expect(Attach.class, a -> a.getName().equals("held-sender"));
+        peer.expect(Flow.class, f -> attach.getHandle().equals(f.getHandle()) && f.getLinkCredit().intValue() == 4);
+        int before = peer.snapshot().size();
+        for (int i = 0; i < 4; i++) {
+            org.apache.qpid.proton.message.Message m = org.apache.qpid.proton.Proton.message();
+            m.setBody(new org.apache.qpid.proton.amqp.messaging.AmqpValue("m" + i));
+            peer.transfer(0, 2, peer.nextDeliveryId++, HostilePeer.encode(m), false, false, HostilePeer.WAIT);
+        }
+        // a $cbs request answered after the four transfers: the endpoint has handled them by then
+        peer.cbsRequest(KEY);
+        List<Object> frames = peer.snapshot();
+        for (Object f : frames.subList(before, frames.size())) {
+            assertTrue(!(f instanceof Flow flow && attach.getHandle().equals(flow.getHandle())
+                    && flow.getLinkCredit().intValue() > 0), "credit granted while the sends were held: " + f);
+        }
+        namespace.clock().advance(Duration.ofSeconds(30));
+        peer.expect(Flow.class, f -> attach.getHandle().equals(f.getHandle()) && f.getLinkCredit().intValue() > 0);
+        assertEquals(4, namespace.runtimeInfo(EntityPath.queue("held")).activeMessageCount());
+    }
+
+    @Test
+    @DisplayName("AMQP-19 backpressure: while a client does not read its socket the endpoint stops taking messages "
+            + "for it; once it reads, the rest come")
+    void noDeliveriesWhileTheSocketIsBackedUp() throws IOException {
+        namespace.createQueue("big");
+        String body = "x".repeat(200 * 1024);
+        for (int i = 0; i < 200; i++) {
+            namespace.send("big", dev.sbemu.core.Message.ofText(body));
+        }
+        ServiceBusEmulatorServer server = start();
+        HostilePeer peer = opened(server);
+        peer.begin(0);
+        peer.putToken(KEY);
+        peer.attachReceiver(0, 2, "big-receiver", "big", true);
+        peer.expect(Attach.class, a -> a.getName().equals("big-receiver"));
+        peer.pauseReading(true);
+        peer.flow(0, 2, 1_000);
+        EntityPath big = EntityPath.queue("big");
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(10))
+                .until(() -> namespace.runtimeInfo(big).activeMessageCount() >= 50);
+        peer.pauseReading(false);
+        await().atMost(Duration.ofSeconds(30)).until(() -> peer.count(Transfer.class) >= 200 + 1);
+        assertEquals(0, namespace.runtimeInfo(big).activeMessageCount());
     }
 }

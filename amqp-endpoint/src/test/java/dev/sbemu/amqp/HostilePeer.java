@@ -64,6 +64,8 @@ final class HostilePeer implements AutoCloseable {
     private final List<Object> seen = new ArrayList<>();
     private final Thread reader;
     private volatile boolean closed;
+    private final Object pause = new Object();
+    private boolean paused;
     private long bytesWritten;
     private int transfers;
 
@@ -130,7 +132,13 @@ final class HostilePeer implements AutoCloseable {
 
     /** Attaches a link on which this peer receives from {@code address} (handle {@code handle}). */
     void attachReceiver(int channel, int handle, String name, String address) throws IOException {
+        attachReceiver(channel, handle, name, address, false);
+    }
+
+    /** As above; {@code settled}: the endpoint sends pre-settled (receive-and-delete). */
+    void attachReceiver(int channel, int handle, String name, String address, boolean settled) throws IOException {
         Attach attach = new Attach();
+        attach.setSndSettleMode(settled ? SenderSettleMode.SETTLED : SenderSettleMode.UNSETTLED);
         attach.setName(name);
         attach.setHandle(UnsignedInteger.valueOf(handle));
         attach.setRole(Role.RECEIVER);
@@ -180,8 +188,15 @@ final class HostilePeer implements AutoCloseable {
         attachSender(0, 0, "cbs-requests", "$cbs");
         expect(Attach.class, a -> a.getName().equals("cbs-requests"));
         attachReceiver(0, 1, "cbs-replies", "$cbs");
-        Attach replies = expect(Attach.class, a -> a.getName().equals("cbs-replies"));
-        flow(0, 1, 10);
+        cbsReplies = expect(Attach.class, a -> a.getName().equals("cbs-replies")).getHandle();
+        flow(0, 1, 100);
+        return cbsRequest(key);
+    }
+
+    private UnsignedInteger cbsReplies;
+
+    /** A put-token on the {@code $cbs} links {@link #putToken} attached; waits for its answer. */
+    Object cbsRequest(String key) throws IOException {
         String token = new ServiceBusSharedKeyCredential(ServiceBusEmulatorServer.KEY_NAME, key, Duration.ofHours(1))
                 .getToken(new TokenRequestContext().addScopes("amqp://127.0.0.1/")).block().getToken();
         Message request = Proton.message();
@@ -193,7 +208,7 @@ final class HostilePeer implements AutoCloseable {
                 "type", "servicebus.windows.net:sastoken", "name", "amqp://127.0.0.1/")));
         request.setBody(new AmqpValue(token));
         transfer(0, 0, nextDeliveryId++, encode(request), false, false, WAIT);
-        Transfer answer = expect(Transfer.class, t -> t.getHandle().equals(replies.getHandle()));
+        Transfer answer = expect(Transfer.class, t -> t.getHandle().equals(cbsReplies));
         return answer == null ? null : "answered";
     }
 
@@ -274,6 +289,19 @@ final class HostilePeer implements AutoCloseable {
 
     long bytesWritten() {
         return bytesWritten;
+    }
+
+    /** Stops reading the socket (the endpoint's output backs up) or reads on. */
+    void pauseReading(boolean pause) {
+        synchronized (this.pause) {
+            paused = pause;
+            this.pause.notifyAll();
+        }
+    }
+
+    /** The number of frames of {@code type} received so far (read by the reader thread). */
+    long count(Class<?> type) {
+        return snapshot().stream().filter(type::isInstance).count();
     }
 
     // ------------------------------------------------------------------------------------------- expectations
@@ -379,6 +407,11 @@ final class HostilePeer implements AutoCloseable {
         try (Selector readable = Selector.open()) {
             channel.register(readable, SelectionKey.OP_READ);
             while (!closed) {
+                synchronized (pause) {
+                    while (paused && !closed) {
+                        pause.wait();
+                    }
+                }
                 readable.select(200);
                 readable.selectedKeys().clear();
                 int n = channel.read(in);
@@ -416,6 +449,8 @@ final class HostilePeer implements AutoCloseable {
             }
         } catch (IOException | RuntimeException e) {
             // the endpoint reset the connection, or sent what the codec cannot read
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         received.add(END_OF_STREAM);
     }

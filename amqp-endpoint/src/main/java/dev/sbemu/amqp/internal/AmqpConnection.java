@@ -32,8 +32,6 @@ final class AmqpConnection {
     private static final Logger LOG = Logger.getLogger(AmqpConnection.class.getName());
     /** How long a connection the endpoint closed waits for the client to read the close and hang up. */
     private static final long CLOSE_GRACE_NANOS = TimeUnit.SECONDS.toNanos(2);
-    /** Output beyond this many bytes makes the connection backed up: no more deliveries are put on it. */
-    static final int BACKED_UP_BYTES = 1024 * 1024;
 
     private final EventLoop loop;
     private final SocketChannel channel;
@@ -498,7 +496,7 @@ final class AmqpConnection {
                 transport.pop(written);
             }
             if (written == 0) {
-                backedUp = transport.pending() > BACKED_UP_BYTES;
+                backedUp = true;    // the socket takes no more: the client does not read (fast enough)
                 key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
                 return;
             }

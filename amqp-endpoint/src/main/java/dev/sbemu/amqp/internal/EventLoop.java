@@ -168,8 +168,7 @@ final class EventLoop implements AutoCloseable {
                 failure = e;
             }
         } catch (Throwable e) {
-            failure = e;
-            throw e;
+            failure = e;    // logged below: the thread ends here
         } finally {
             closed = true;
             if (failure != null) {
@@ -179,6 +178,9 @@ final class EventLoop implements AutoCloseable {
             }
             try {
                 server.close();
+                // a channel registered with a selector is closed when the selector lets it go: without this, a dead
+                // loop would leave a listener that accepts and never answers
+                selector.close();
             } catch (IOException ignored) {
                 // closing anyway
             }

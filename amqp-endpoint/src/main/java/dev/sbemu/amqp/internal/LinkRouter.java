@@ -53,6 +53,7 @@ final class LinkRouter {
     }
 
     void attach(Link link) {
+        connection.loop().checkThread();
         if (link instanceof Receiver receiver) {
             attachIncoming(receiver);
         } else {
@@ -282,6 +283,7 @@ final class LinkRouter {
 
     /** Sends a management or CBS answer to the reply link at {@code replyTo}. */
     void reply(String replyTo, Message answer) {
+        connection.loop().checkThread();
         ReplyLink link = replyTo == null ? null : replies.get(replyTo);
         if (link == null) {
             LOG.fine(() -> "sbemu AMQP endpoint: no reply link for '" + replyTo + "'; answer dropped");

@@ -41,6 +41,12 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
     /** How long the pump waits in the broker at one go; a credit change or close interrupts it sooner. */
     private static final Duration PUMP_WAIT = Duration.ofSeconds(30);
 
+    /**
+     * The most messages taken from the broker in one go: the socket's backlog is looked at between batches, so a
+     * client that stops reading stops the taking after one batch (AMQP-19).
+     */
+    private static final int MAX_TAKE = 64;
+
     /** A delivery's context while the client's settlement of it is being applied (otherwise its lock token). */
     private static final Object SETTLING = new Object();
 
@@ -101,7 +107,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
     private void deliverReady() {
         int want;
         synchronized (this) {
-            want = credit;
+            want = Math.min(credit, MAX_TAKE);
             if (pumping || closed || drain || outstanding != 0 || want <= 0 || connection.backedUp()) {
                 return;
             }
@@ -156,9 +162,10 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
                 int want;
                 boolean draining;
                 synchronized (this) {
-                    want = credit - outstanding;
+                    want = Math.min(credit - outstanding, MAX_TAKE);
                     draining = drain;
-                    if (closed || (want <= 0 && !draining) || connection.backedUp()) {
+                    // one batch on its way at a time, so that a backed-up socket stops the next one (AMQP-19)
+                    if (closed || outstanding > 0 || (want <= 0 && !draining) || connection.backedUp()) {
                         pumping = false;
                         return;
                     }
@@ -228,6 +235,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
      * back, waits in proton's link queue for credit (and is lost only if the link closes first, AMQP-11).
      */
     private void deliver(List<BrokeredMessage> messages) {
+        connection.loop().checkThread();
         for (BrokeredMessage message : messages) {
             boolean locked = message.lockToken() != null;
             if (closed || (locked && sender.getCredit() <= 0)) {
