@@ -70,7 +70,23 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
         return endpoint.port();
     }
 
-    /** The namespace this endpoint serves. */
+    /**
+     * The HTTP-only port asked for with {@link Builder#httpPort(int)}, or -1 when none was: then HTTP is served on
+     * {@link #port()} only.
+     */
+    public int httpPort() {
+        return endpoint.httpPort();
+    }
+
+    /**
+     * The base URL of the endpoint's HTTP side, e.g. {@code http://127.0.0.1:40123}: the management REST API, {@code
+     * /health} and the control API under {@code /__admin/} (described at {@code /__admin/openapi.json}).
+     */
+    public String httpUrl() {
+        return "http://127.0.0.1:" + (httpPort() >= 0 ? httpPort() : port());
+    }
+
+    /** The namespace this endpoint serves (after a reset through {@code POST /__admin/reset}, the fresh one). */
     public Namespace namespace() {
         return endpoint.namespace();
     }
@@ -127,6 +143,7 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
         private final Namespace namespace;
         private String key;
         private EndpointOptions options = EndpointOptions.defaults();
+        private int httpPort = -1;
 
         private Builder(Namespace namespace) {
             this.namespace = namespace;
@@ -144,6 +161,18 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
          */
         public Builder bindAddress(InetAddress address) {
             options = options.withBindAddress(Objects.requireNonNull(address, "address"));
+            return this;
+        }
+
+        /**
+         * Also serves HTTP alone on this port of the bind address (0 for an ephemeral one; see {@link #httpPort()}),
+         * for configurations that expect a separate management port. HTTP is served on the AMQP port either way.
+         */
+        public Builder httpPort(int port) {
+            if (port < 0 || port > 65_535) {
+                throw new IllegalArgumentException("httpPort must be between 0 and 65535, was " + port);
+            }
+            this.httpPort = port;
             return this;
         }
 
@@ -229,7 +258,7 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
 
         /** Starts listening. */
         public ServiceBusEmulatorServer start() {
-            return new ServiceBusEmulatorServer(new Endpoint(namespace, KEY_NAME, key, options));
+            return new ServiceBusEmulatorServer(new Endpoint(namespace, KEY_NAME, key, options, httpPort));
         }
     }
 }

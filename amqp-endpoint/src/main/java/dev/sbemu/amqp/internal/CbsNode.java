@@ -50,6 +50,14 @@ final class CbsNode implements RequestLink.Node {
 
     /** Why {@code token} is refused, or null when it is valid. */
     String refusal(Object token) {
+        return refusal(context, token);
+    }
+
+    /**
+     * Why {@code token} is refused by {@code context}'s key, or null when it is valid; the same check for a
+     * {@code $cbs} put-token and an HTTP request's {@code Authorization} header.
+     */
+    static String refusal(EndpointContext context, Object token) {
         if (!(token instanceof String text) || !text.startsWith("SharedAccessSignature ")) {
             return "InvalidSignature: only shared access signature tokens are accepted.";
         }

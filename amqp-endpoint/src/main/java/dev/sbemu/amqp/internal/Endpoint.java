@@ -5,20 +5,47 @@ import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** The running endpoint behind the public server object: the network loop and the shared context. */
+/**
+ * The running endpoint behind the public server object: the network loop, the HTTP side and the shared context.
+ */
 public final class Endpoint implements AutoCloseable {
     private static final AtomicInteger COUNT = new AtomicInteger();
 
     private final EndpointContext context;
     private final EventLoop loop;
+    private final HttpFront http;
+    private final boolean httpPortAsked;
+    private volatile Blueprint blueprint;
+    /** A namespace a reset built: the endpoint closes it when it is replaced or the endpoint closes. */
+    private Namespace owned;
+    private volatile boolean resetting;
+    private volatile boolean closed;
 
     public Endpoint(Namespace namespace, String keyName, String key, EndpointOptions options) {
+        this(namespace, keyName, key, options, -1);
+    }
+
+    /**
+     * @param httpPort the HTTP-only port ({@code 0} for an ephemeral one), or -1 for none: HTTP is served on the
+     *     AMQP port either way
+     */
+    public Endpoint(Namespace namespace, String keyName, String key, EndpointOptions options, int httpPort) {
         String name = "sbemu-amqp-" + COUNT.incrementAndGet();
         this.context = new EndpointContext(namespace, keyName, key != null ? key : randomKey(), options, name);
+        this.blueprint = Blueprint.of(namespace);
+        this.httpPortAsked = httpPort >= 0;
         try {
             this.loop = new EventLoop(options, (loop, channel, refused) -> new AmqpConnection(loop, channel, context,
                     refused), name);
         } catch (RuntimeException e) {
+            context.close();
+            throw e;
+        }
+        try {
+            this.http = new HttpFront(context, new ControlApi(context, this::reset),
+                    () -> !closed && !resetting, httpPort, "127.0.0.1:" + loop.port(), name);
+        } catch (RuntimeException e) {
+            loop.close();
             context.close();
             throw e;
         }
@@ -34,12 +61,45 @@ public final class Endpoint implements AutoCloseable {
         return loop.port();
     }
 
+    /** The HTTP-only port, or -1 when none was asked for. */
+    public int httpPort() {
+        return httpPortAsked ? http.port() : -1;
+    }
+
     public Namespace namespace() {
         return context.namespace();
     }
 
     public Namespace replaceNamespace(Namespace next) {
-        return context.replaceNamespace(next);
+        Blueprint plan = Blueprint.of(next);
+        Namespace previous;
+        Namespace toClose;
+        synchronized (this) {
+            blueprint = plan;
+            previous = context.replaceNamespace(next);
+            toClose = owned;
+            owned = null;
+        }
+        if (toClose != null && toClose != previous) {
+            toClose.close();
+        }
+        return previous;
+    }
+
+    /** Serves a fresh namespace built from the blueprint: the declared topology, no messages, the clock at its start. */
+    synchronized void reset() {
+        resetting = true;
+        try {
+            Namespace fresh = blueprint.build();
+            context.replaceNamespace(fresh);
+            // a namespace the caller handed in is theirs and stays open (no longer served); one a reset built is closed
+            if (owned != null) {
+                owned.close();
+            }
+            owned = fresh;
+        } finally {
+            resetting = false;
+        }
     }
 
     public String keyName() {
@@ -61,7 +121,17 @@ public final class Endpoint implements AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
+        http.close();
         loop.close();
         context.close();
+        Namespace toClose;
+        synchronized (this) {
+            toClose = owned;
+            owned = null;
+        }
+        if (toClose != null) {
+            toClose.close();
+        }
     }
 }

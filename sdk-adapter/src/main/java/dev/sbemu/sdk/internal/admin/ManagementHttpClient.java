@@ -46,9 +46,19 @@ public final class ManagementHttpClient implements HttpClient {
     static ManagementRequest toManagementRequest(HttpRequest request) {
         URL url = request.getUrl();
         BinaryData body = request.getBodyAsBinaryData();
-        return new ManagementRequest(request.getHttpMethod().name(), segments(url.getPath()),
-                query(url.getQuery()), request.getHeaders().getValue(HttpHeaderName.IF_MATCH),
-                body == null ? null : body.toString());
+        return toManagementRequest(request.getHttpMethod().name(), url.getPath(), url.getQuery(),
+                request.getHeaders().getValue(HttpHeaderName.IF_MATCH), body == null ? null : body.toString());
+    }
+
+    /**
+     * A management request from the parts of an HTTP request, however it arrived.
+     *
+     * @param rawPath the path as sent (percent-encoded)
+     * @param rawQuery the query as sent (percent-encoded), or null
+     */
+    public static ManagementRequest toManagementRequest(String method, String rawPath, String rawQuery,
+                                                        String ifMatch, String body) {
+        return new ManagementRequest(method, segments(rawPath), query(rawQuery), ifMatch, body);
     }
 
     /** Splits the raw path at '/' and decodes each segment ({@code %2F} stays inside its segment). */

@@ -1,0 +1,236 @@
+package dev.sbemu.amqp.internal;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.sbemu.core.Namespace;
+import dev.sbemu.sdk.ManagementHandler;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The endpoint's HTTP/1.1 side, on the JDK's own server ({@code com.sun.net.httpserver}): the service's management
+ * REST API (ATOM/XML, through sdk-adapter's {@link ManagementHandler}, authorized by the same shared access
+ * signature check as {@code $cbs}), {@code GET /health} in the shape of Microsoft's emulator, and the control API
+ * under {@code /__admin/} ({@link ControlApi}). It listens on {@code bindAddress:httpPort} when a port was asked
+ * for, else on an ephemeral loopback port that only the AMQP listener's hand-over reaches (HTTP on the AMQP port).
+ * A few request threads with a bounded queue serve it; a request body over {@value #MAX_BODY} bytes is refused.
+ */
+final class HttpFront implements AutoCloseable {
+    /** The largest request body taken (an entity description is a few KB). */
+    static final int MAX_BODY = 1024 * 1024;
+    private static final Logger LOG = Logger.getLogger(HttpFront.class.getName());
+    private static final String JSON = "application/json; charset=utf-8";
+
+    private final EndpointContext context;
+    private final ControlApi control;
+    private final BooleanSupplier healthy;
+    private final String host;
+    private final HttpServer server;
+    private final ThreadPoolExecutor executor;
+    private volatile Managed managed;
+
+    private record Managed(Namespace namespace, ManagementHandler handler) {
+    }
+
+    /**
+     * @param httpPort the port to listen on at the bind address, 0 for an ephemeral one, or -1 for an internal
+     *     loopback port only
+     * @param host how the namespace is named in management answers
+     */
+    HttpFront(EndpointContext context, ControlApi control, BooleanSupplier healthy, int httpPort, String host,
+              String name) {
+        this.context = context;
+        this.control = control;
+        this.healthy = healthy;
+        this.host = host;
+        AtomicInteger count = new AtomicInteger();
+        this.executor = new ThreadPoolExecutor(4, 4, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(256), r -> {
+            Thread t = new Thread(r, name + "-http-" + count.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        }, new ThreadPoolExecutor.CallerRunsPolicy());
+        this.executor.allowCoreThreadTimeOut(true);
+        InetSocketAddress address = httpPort < 0
+                ? new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)
+                : new InetSocketAddress(context.options().bindAddress(), httpPort);
+        try {
+            this.server = HttpServer.create(address, 64);
+        } catch (IOException e) {
+            executor.shutdownNow();
+            throw new IllegalStateException("Cannot listen for HTTP on " + address + ": " + e.getMessage(), e);
+        }
+        server.createContext("/", this::serve);
+        server.setExecutor(executor);
+        server.start();
+    }
+
+    /** The port the HTTP server listens on. */
+    int port() {
+        return server.getAddress().getPort();
+    }
+
+    /** Where the AMQP listener hands HTTP connections over to. */
+    InetSocketAddress address() {
+        InetSocketAddress a = server.getAddress();
+        return a.getAddress().isAnyLocalAddress() ? new InetSocketAddress(InetAddress.getLoopbackAddress(), a.getPort())
+                : a;
+    }
+
+    private void serve(HttpExchange exchange) {
+        try {
+            serveOne(exchange);
+        } finally {
+            exchange.close();
+        }
+    }
+
+    private void serveOne(HttpExchange exchange) {
+        try {
+            String method = exchange.getRequestMethod().toUpperCase(java.util.Locale.ROOT);
+            String rawPath = exchange.getRequestURI().getRawPath();
+            String rawQuery = exchange.getRequestURI().getRawQuery();
+            String body;
+            try {
+                body = readBody(exchange.getRequestBody());
+            } catch (TooLarge e) {
+                json(exchange, ControlApi.error(413, "RequestTooLarge", "The request body is over " + MAX_BODY
+                        + " bytes."));
+                return;
+            }
+            String lower = rawPath == null ? "" : rawPath.toLowerCase(java.util.Locale.ROOT);
+            if (lower.equals("/health") || lower.equals("/health/")) {
+                health(exchange);
+            } else if (lower.equals("/__admin") || lower.startsWith("/__admin/")) {
+                List<String> path = segments(rawPath.substring("/__admin".length()));
+                json(exchange, control.handle(method, path, query(rawQuery), body));
+            } else {
+                management(exchange, method, rawPath, rawQuery, body);
+            }
+        } catch (IOException e) {
+            LOG.log(Level.FINE, "HTTP exchange failed", e);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "HTTP request failed inside the endpoint", e);
+            try {
+                json(exchange, ControlApi.error(500, "InternalError", e.getClass().getSimpleName() + ": "
+                        + e.getMessage()));
+            } catch (IOException | RuntimeException ignored) {
+                // the response was already started
+            }
+        }
+    }
+
+    private void health(HttpExchange exchange) throws IOException {
+        if (healthy.getAsBoolean()) {
+            send(exchange, 200, JSON, "{\"status\":\"healthy\",\"message\":\"Service is healthy.\"}");
+        } else {
+            send(exchange, 503, JSON, "{\"status\":\"unhealthy\",\"message\":\"Service is not ready.\"}");
+        }
+    }
+
+    private void management(HttpExchange exchange, String method, String rawPath, String rawQuery, String body)
+            throws IOException {
+        String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+        String refusal = authorization == null
+                ? "MissingToken: the request has no Authorization header; send a SharedAccessSignature token."
+                : CbsNode.refusal(context, authorization);
+        if (refusal != null) {
+            send(exchange, 401, "application/xml; charset=utf-8",
+                    "<Error><Code>401</Code><Detail>" + escape(refusal) + "</Detail></Error>");
+            return;
+        }
+        ManagementHandler.Response answer = handler().handle(method, rawPath, rawQuery,
+                exchange.getRequestHeaders().getFirst("If-Match"), body);
+        send(exchange, answer.status(), answer.contentType(), answer.body());
+    }
+
+    private ManagementHandler handler() {
+        Namespace namespace = context.namespace();
+        Managed current = managed;
+        if (current == null || current.namespace() != namespace) {
+            current = new Managed(namespace, ManagementHandler.of(namespace, host));
+            managed = current;
+        }
+        return current.handler();
+    }
+
+    private static void json(HttpExchange exchange, ControlApi.Answer answer) throws IOException {
+        send(exchange, answer.status(), JSON, answer.json());
+    }
+
+    private static void send(HttpExchange exchange, int status, String contentType, String body) throws IOException {
+        byte[] bytes = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
+        if (contentType != null) {
+            exchange.getResponseHeaders().set("Content-Type", contentType);
+        }
+        boolean head = exchange.getRequestMethod().equalsIgnoreCase("HEAD");
+        exchange.sendResponseHeaders(status, bytes.length == 0 || head ? -1 : bytes.length);
+        if (!head && bytes.length > 0) {
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(bytes);
+            }
+        }
+    }
+
+    private static final class TooLarge extends IOException {
+        TooLarge() {
+            super("request body too large", null);
+        }
+    }
+
+    private static String readBody(InputStream in) throws IOException {
+        byte[] bytes = in.readNBytes(MAX_BODY + 1);
+        if (bytes.length > MAX_BODY) {
+            throw new TooLarge();
+        }
+        return bytes.length == 0 ? null : new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    private static List<String> segments(String rawPath) {
+        List<String> out = new ArrayList<>();
+        for (String s : rawPath.split("/")) {
+            if (!s.isEmpty()) {
+                out.add(URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8));
+            }
+        }
+        return out;
+    }
+
+    private static Map<String, String> query(String rawQuery) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (rawQuery == null || rawQuery.isEmpty()) {
+            return out;
+        }
+        for (String pair : rawQuery.split("&")) {
+            int eq = pair.indexOf('=');
+            out.put(URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8),
+                    eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+        }
+        return out;
+    }
+
+    private static String escape(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+}
