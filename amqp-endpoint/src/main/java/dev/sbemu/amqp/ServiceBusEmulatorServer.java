@@ -1,6 +1,12 @@
 package dev.sbemu.amqp;
 
 import com.azure.core.http.HttpClient;
+import com.azure.core.http.HttpPipelineCallContext;
+import com.azure.core.http.HttpPipelineNextPolicy;
+import com.azure.core.http.HttpPipelineNextSyncPolicy;
+import com.azure.core.http.HttpResponse;
+import com.azure.core.http.policy.HttpPipelinePolicy;
+import com.azure.core.util.UrlBuilder;
 import com.azure.messaging.servicebus.administration.ServiceBusAdministrationClientBuilder;
 import dev.sbemu.amqp.internal.Endpoint;
 import dev.sbemu.amqp.internal.EndpointOptions;
@@ -9,6 +15,7 @@ import dev.sbemu.sdk.AdministrationClients;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.Objects;
+import reactor.core.publisher.Mono;
 
 /**
  * An AMQP 1.0 endpoint on the loopback interface that serves one emulated {@link Namespace} in the dialect
@@ -126,6 +133,36 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
      */
     public HttpClient administrationHttpClient() {
         return AdministrationClients.httpClient(namespace());
+    }
+
+    /**
+     * A pipeline policy that sends an administration client's requests to this endpoint over plain HTTP (the Java
+     * SDK's administration client calls {@code https://} on the connection string's host and port 443 whatever it
+     * says): {@code new ServiceBusAdministrationClientBuilder().connectionString(server.getConnectionString())
+     * .addPolicy(server.administrationHttpPolicy()).buildClient()}. The requests then cross the network as
+     * against the service, signed with the connection string's key; the same few lines serve code that does not
+     * have sbemu on its class path (README, "HTTP on the endpoint").
+     */
+    public HttpPipelinePolicy administrationHttpPolicy() {
+        int port = port();
+        return new HttpPipelinePolicy() {
+            @Override
+            public Mono<HttpResponse> process(HttpPipelineCallContext context, HttpPipelineNextPolicy next) {
+                rewrite(context);
+                return next.process();
+            }
+
+            @Override
+            public HttpResponse processSync(HttpPipelineCallContext context, HttpPipelineNextSyncPolicy next) {
+                rewrite(context);
+                return next.processSync();
+            }
+
+            private void rewrite(HttpPipelineCallContext context) {
+                UrlBuilder url = UrlBuilder.parse(context.getHttpRequest().getUrl());
+                context.getHttpRequest().setUrl(url.setScheme("http").setHost("127.0.0.1").setPort(port).toString());
+            }
+        };
     }
 
     /** Stops listening, closes every connection and ends the endpoint's threads. Idempotent. */

@@ -55,6 +55,43 @@ class NodeClientTest {
             "schedule", "ttl", "receive-and-delete-and-subscribe", "sessions", "topic-sql-filter");
 
     private static final String QUEUE = "js-queue";
+    private static final String ADMIN_SCRIPT = "admin-over-http.js";
+    private static final List<String> ADMIN_STEPS = List.of("health", "create-queue", "send-with-ttl", "advance-clock",
+            "dead-letter-queue", "runtime-counts");
+
+    @Test
+    @DisplayName("HTTP-12 the JavaScript SDK's administration client on the endpoint's one port creates a queue and "
+            + "reads runtime counts; a 10-minute TTL message is dead-lettered after the clock moves 11 minutes through "
+            + "/__admin/ (TTL-9)")
+    void administrationOverHttpForJavaScript() throws Exception {
+        requireNode();
+        installPackages();
+        try (Namespace namespace = Namespace.create();
+             ServiceBusEmulatorServer server = ServiceBusEmulatorServer.start(namespace);
+             NodeProcess script = NodeProcess.start(WORK, NODE, ADMIN_SCRIPT, server.getConnectionString())) {
+            List<String> steps = new ArrayList<>();
+            boolean done = false;
+            long deadline = System.nanoTime() + RUN_TIMEOUT.toNanos();
+            for (Optional<String> line; (line = script.nextProtocolLine(deadline)).isPresent(); ) {
+                String message = line.get();
+                if (message.startsWith("STEP ")) {
+                    steps.add(message.substring(5));
+                } else if (message.equals("DONE")) {
+                    done = true;
+                } else {
+                    throw script.fail("unknown protocol line '" + message + "'");
+                }
+            }
+            int exit = script.waitForExit(deadline);
+            if (exit != 0 || !done || !steps.equals(ADMIN_STEPS)) {
+                throw script.fail("exit status " + exit + ", steps " + steps + (done ? "" : ", no DONE"));
+            }
+            EntityRuntimeInfo info = namespace.runtimeInfo(EntityPath.queue("js-admin-queue"));
+            assertEquals(0, info.activeMessageCount() + info.deadLetterMessageCount());
+            assertEquals(1, namespace.journal().events().stream()
+                    .filter(e -> e.type() == dev.sbemu.core.JournalEvent.Type.EXPIRED).count());
+        }
+    }
 
     @Test
     @DisplayName("The Azure SDK for JavaScript sends, schedules, settles, uses sessions and a SQL-filtered "
@@ -164,6 +201,7 @@ class NodeClientTest {
     private static void installPackages() throws IOException, InterruptedException {
         Files.createDirectories(WORK);
         Files.copy(SOURCES.resolve(SCRIPT), WORK.resolve(SCRIPT), StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(SOURCES.resolve(ADMIN_SCRIPT), WORK.resolve(ADMIN_SCRIPT), StandardCopyOption.REPLACE_EXISTING);
         Path lock = WORK.resolve("package-lock.json");
         boolean installed = Files.exists(lock)
                 && Files.mismatch(SOURCES.resolve("package-lock.json"), lock) == -1

@@ -46,6 +46,9 @@ final class AmqpConnection {
     private final List<LinkHandler> handlers = new ArrayList<>();
     private SelectionKey key;
     private boolean socketClosed;
+    /** Whether the first bytes were looked at: an HTTP request is handed over ({@link HttpSplice}). */
+    private boolean sniffed;
+    private final EndpointContext context;
     private boolean authorized;
     /** Set once the endpoint closed the connection: input is discarded until the client hangs up or this passes. */
     private long hangUpAt;
@@ -60,6 +63,7 @@ final class AmqpConnection {
         this.loop = loop;
         this.channel = channel;
         this.options = context.options();
+        this.context = context;
         this.refused = refused;
         this.router = new LinkRouter(this, context);
         this.authDeadline = System.nanoTime() + options.handshakeTimeout().toNanos();
@@ -158,6 +162,12 @@ final class AmqpConnection {
                 if (read == 0) {
                     break;
                 }
+                if (!sniffed) {
+                    sniffed = true;
+                    if (HttpSplice.isHttpStart(tail.get(tail.position() - read)) && handOverHttp(tail, read)) {
+                        return;
+                    }
+                }
                 total += read;
                 transport.process();
                 // the events of each chunk are handled before more is read: a delivery past its link's limit is cut
@@ -177,6 +187,31 @@ final class AmqpConnection {
         }
         dispatch();
         flush();
+    }
+
+    /**
+     * The connection's first bytes are an HTTP request line: the socket and the {@code read} bytes at the end of
+     * {@code tail} go to the HTTP side, which serves them; this connection ends without a word on the wire.
+     *
+     * @return false when no HTTP side takes it (the bytes then go to proton, which refuses them as AMQP)
+     */
+    private boolean handOverHttp(ByteBuffer tail, int read) {
+        HttpSplice splice = context.httpSplice();
+        if (splice == null) {
+            return false;
+        }
+        ByteBuffer head = ByteBuffer.allocate(read);
+        ByteBuffer source = tail.duplicate();
+        source.limit(source.position());
+        source.position(source.position() - read);
+        head.put(source).flip();
+        socketClosed = true;
+        if (key != null) {
+            key.cancel();
+        }
+        loop.removed(this);
+        splice.handOver(channel, head);
+        return true;
     }
 
     /** Malformed input: logged once for the connection, briefly (AMQP-13); the connection is closed. */

@@ -14,6 +14,7 @@ public final class Endpoint implements AutoCloseable {
     private final EndpointContext context;
     private final EventLoop loop;
     private final HttpFront http;
+    private final HttpSplice splice;
     private final boolean httpPortAsked;
     private volatile Blueprint blueprint;
     /** A namespace a reset built: the endpoint closes it when it is replaced or the endpoint closes. */
@@ -49,6 +50,8 @@ public final class Endpoint implements AutoCloseable {
             context.close();
             throw e;
         }
+        this.splice = new HttpSplice(http.address(), options.idleTimeout().toNanos(), name);
+        context.httpSplice(splice);
     }
 
     private static String randomKey() {
@@ -122,8 +125,10 @@ public final class Endpoint implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        http.close();
+        context.httpSplice(null);
         loop.close();
+        splice.close();
+        http.close();
         context.close();
         Namespace toClose;
         synchronized (this) {

@@ -56,6 +56,17 @@ final class EndpointContext implements AutoCloseable {
         return namespace;
     }
 
+    private volatile HttpSplice httpSplice;
+
+    /** Where connections that start with an HTTP request go, or null while there is none. */
+    HttpSplice httpSplice() {
+        return httpSplice;
+    }
+
+    void httpSplice(HttpSplice splice) {
+        this.httpSplice = splice;
+    }
+
     /**
      * Serves {@code next} from now on and returns the previous namespace (left open). Transactions and
      * sessions held in the previous one end there; pumps waiting in it are woken so that they wait in

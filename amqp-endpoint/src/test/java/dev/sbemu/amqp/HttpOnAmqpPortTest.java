@@ -1,0 +1,113 @@
+package dev.sbemu.amqp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.azure.core.exception.ClientAuthenticationException;
+import com.azure.core.exception.ResourceExistsException;
+import com.azure.core.exception.ResourceNotFoundException;
+import com.azure.messaging.servicebus.ServiceBusMessage;
+import com.azure.messaging.servicebus.ServiceBusReceivedMessage;
+import com.azure.messaging.servicebus.ServiceBusReceiverClient;
+import com.azure.messaging.servicebus.ServiceBusSenderClient;
+import com.azure.messaging.servicebus.administration.ServiceBusAdministrationClient;
+import com.azure.messaging.servicebus.administration.ServiceBusAdministrationClientBuilder;
+import com.azure.messaging.servicebus.administration.models.CreateQueueOptions;
+import com.azure.messaging.servicebus.administration.models.QueueRuntimeProperties;
+import dev.sbemu.sdk.AdministrationClients;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** One port, one connection string: AMQP and HTTP on the endpoint's port, told apart by the first bytes. */
+class HttpOnAmqpPortTest extends EndpointFixture {
+
+    @Test
+    @DisplayName("HTTP-10 the AMQP port also answers HTTP/1.1 (health, control), and AMQP clients still work on it")
+    void bothOnOnePort() throws Exception {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+        HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create(server.httpUrl() + "/health"))
+                .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, health.statusCode());
+        assertEquals("{\"status\":\"healthy\",\"message\":\"Service is healthy.\"}", health.body());
+        assertEquals("http://127.0.0.1:" + server.port(), server.httpUrl());
+        assertEquals(-1, server.httpPort());
+
+        namespace.createQueue("orders");
+        try (ServiceBusSenderClient sender = clients().sender().queueName("orders").buildClient();
+             ServiceBusReceiverClient receiver = clients().receiver().queueName("orders").buildClient()) {
+            sender.sendMessage(new ServiceBusMessage("over amqp"));
+            List<ServiceBusReceivedMessage> got = receiver.receiveMessages(1, Duration.ofSeconds(10)).stream().toList();
+            assertEquals("over amqp", got.get(0).getBody().toString());
+            receiver.complete(got.get(0));
+        }
+        // several requests on one kept-alive connection
+        for (int i = 0; i < 3; i++) {
+            HttpResponse<String> clock = http.send(HttpRequest.newBuilder(URI.create(server.httpUrl()
+                    + "/__admin/clock")).timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, clock.statusCode());
+        }
+    }
+
+    @Test
+    @DisplayName("HTTP-10 a raw HTTP/1.0 request on the AMQP port is answered and the connection closed")
+    void rawHttp10() throws Exception {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
+            socket.setSoTimeout(30_000);
+            OutputStream out = socket.getOutputStream();
+            out.write("GET /health HTTP/1.0\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            String answer = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+            assertTrue(answer.startsWith("HTTP/1.1 200"), answer);
+            assertTrue(answer.endsWith("{\"status\":\"healthy\",\"message\":\"Service is healthy.\"}"), answer);
+        }
+    }
+
+    @Test
+    @DisplayName("HTTP-11 the Java administration client reaches the endpoint over real HTTP with "
+            + "administrationHttpPolicy(); its runtime counts agree with the in-process client's")
+    void javaAdministrationClientOverHttp() {
+        ServiceBusAdministrationClient overHttp = new ServiceBusAdministrationClientBuilder()
+                .connectionString(server.getConnectionString())
+                .addPolicy(server.administrationHttpPolicy())
+                .buildClient();
+        overHttp.createQueue("invoices", new CreateQueueOptions().setLockDuration(Duration.ofSeconds(40)));
+        assertThrows(ResourceExistsException.class, () -> overHttp.createQueue("invoices"));
+        assertThrows(ResourceNotFoundException.class, () -> overHttp.getQueue("missing"));
+        assertEquals(Duration.ofSeconds(40), namespace.getQueue("invoices").lockDuration());
+
+        try (ServiceBusSenderClient sender = clients().sender().queueName("invoices").buildClient()) {
+            sender.sendMessage(new ServiceBusMessage("a"));
+            sender.sendMessage(new ServiceBusMessage("b"));
+            sender.scheduleMessage(new ServiceBusMessage("later"), START.plusSeconds(3600).atOffset(
+                    java.time.ZoneOffset.UTC));
+        }
+        QueueRuntimeProperties http = overHttp.getQueueRuntimeProperties("invoices");
+        QueueRuntimeProperties inProcess = AdministrationClients.sync(namespace).getQueueRuntimeProperties("invoices");
+        assertEquals(2, http.getActiveMessageCount());
+        assertEquals(1, http.getScheduledMessageCount());
+        assertEquals(inProcess.getActiveMessageCount(), http.getActiveMessageCount());
+        assertEquals(inProcess.getScheduledMessageCount(), http.getScheduledMessageCount());
+        assertEquals(inProcess.getTotalMessageCount(), http.getTotalMessageCount());
+        assertEquals(List.of("invoices"), overHttp.listQueues().stream().map(q -> q.getName()).toList());
+
+        ServiceBusAdministrationClient wrongKey = new ServiceBusAdministrationClientBuilder()
+                .connectionString(server.getConnectionString().replace(server.getConnectionString()
+                        .replaceAll(".*SharedAccessKey=([^;]*);.*", "$1"), "d3Jvbmcta2V5"))
+                .addPolicy(server.administrationHttpPolicy())
+                .buildClient();
+        assertThrows(ClientAuthenticationException.class, () -> wrongKey.getQueue("invoices"));
+    }
+}
