@@ -36,8 +36,12 @@ import reactor.core.publisher.Mono;
  * refused as unauthorized. The namespace's virtual clock rules the broker as for the in-process clients; the
  * SDK's own timers (try-timeout, receive waits, automatic lock renewal) run on the wall clock.
  *
- * <p>The SDK's administration client always calls HTTPS and ignores {@code UseDevelopmentEmulator}: build it
- * with {@link #administrationClientBuilder()}, which routes it in process to the same namespace.
+ * <p>The same port speaks HTTP/1.1 too (told from AMQP by the first bytes): the service's management REST API
+ * (authorized with the connection string's key), {@code GET /health}, and a JSON control API under
+ * {@code /__admin/} (clock, journal, reset, faults, messages; described at {@code /__admin/openapi.json}), see
+ * {@link #httpUrl()}. The Java SDK's administration client always calls HTTPS and ignores
+ * {@code UseDevelopmentEmulator}: build it with {@link #administrationClientBuilder()}, which routes it in process
+ * to the same namespace, or over HTTP with {@link #administrationHttpPolicy()}.
  *
  * <p>Closing the server closes every connection, ends its threads and releases the sessions and transactions
  * its clients held; the namespace itself stays open. Thread-safe.
