@@ -144,11 +144,12 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
      * SDK's administration client calls {@code https://} on the connection string's host and port 443 whatever it
      * says): {@code new ServiceBusAdministrationClientBuilder().connectionString(server.getConnectionString())
      * .addPolicy(server.administrationHttpPolicy()).buildClient()}. The requests then cross the network as
-     * against the service, signed with the connection string's key; the same few lines serve code that does not
+     * against the service, signed with the connection string's key, to {@link #httpUrl()}'s port (the HTTP-only
+     * one when it was asked for); the same few lines serve code that does not
      * have sbemu on its class path (README, "HTTP on the endpoint").
      */
     public HttpPipelinePolicy administrationHttpPolicy() {
-        int port = port();
+        int port = httpPort() >= 0 ? httpPort() : port();
         return new HttpPipelinePolicy() {
             @Override
             public Mono<HttpResponse> process(HttpPipelineCallContext context, HttpPipelineNextPolicy next) {

@@ -14,6 +14,7 @@ import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -34,6 +35,10 @@ public class AdministrationOverHttpBenchmark {
     static final int WARM_UP_OPERATIONS = 5_000;
     private static final String QUEUE = "orders";
 
+    /** {@code amqp-port}: HTTP on the endpoint's one port (spliced); {@code http-port}: the HTTP-only port. */
+    @Param({"amqp-port", "http-port"})
+    public String port;
+
     private Namespace namespace;
     private ServiceBusEmulatorServer server;
     private ServiceBusAdministrationClient admin;
@@ -45,7 +50,8 @@ public class AdministrationOverHttpBenchmark {
         for (int i = 0; i < 10; i++) {
             namespace.send(QUEUE, Message.builder().body(new byte[100]).messageId("order-" + i).build());
         }
-        server = ServiceBusEmulatorServer.start(namespace);
+        server = port.equals("http-port") ? ServiceBusEmulatorServer.builder(namespace).httpPort(0).start()
+                : ServiceBusEmulatorServer.start(namespace);
         admin = new ServiceBusAdministrationClientBuilder().connectionString(server.getConnectionString())
                 .addPolicy(server.administrationHttpPolicy()).buildClient();
         for (int i = 0; i < WARM_UP_OPERATIONS; i++) {

@@ -37,6 +37,16 @@ final class HttpFront implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(HttpFront.class.getName());
     private static final String JSON = "application/json; charset=utf-8";
 
+    static {
+        // The JDK server leaves Nagle's algorithm on by default: its response headers and body go out in separate
+        // writes, and the client's delayed ACK then holds each response 15-40 ms (measured: 16-22 ms per
+        // getQueueRuntimeProperties against 2 ms). The property is read once per JVM, when the first server starts; one
+        // set by the user wins.
+        if (System.getProperty("sun.net.httpserver.nodelay") == null) {
+            System.setProperty("sun.net.httpserver.nodelay", "true");
+        }
+    }
+
     private final EndpointContext context;
     private final ControlApi control;
     private final BooleanSupplier healthy;

@@ -89,6 +89,7 @@ final class HttpSplice implements AutoCloseable {
         void start() throws IOException {
             server = SocketChannel.open();
             server.configureBlocking(false);
+            server.socket().setTcpNoDelay(true);
             connected = server.connect(upstream);
             clientKey = client.register(selector, 0, this);
             serverKey = server.register(selector, 0, this);
