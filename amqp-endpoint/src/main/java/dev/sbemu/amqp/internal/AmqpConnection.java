@@ -164,7 +164,9 @@ final class AmqpConnection {
                 }
                 if (!sniffed) {
                     sniffed = true;
-                    if (HttpSplice.isHttpStart(tail.get(tail.position() - read)) && handOverHttp(tail, read)) {
+                    // a connection past the limit is refused as AMQP, whatever it speaks (AMQP-12)
+                    if (!refused && HttpSplice.isHttpStart(tail.get(tail.position() - read))
+                            && handOverHttp(tail, read)) {
                         return;
                     }
                 }
