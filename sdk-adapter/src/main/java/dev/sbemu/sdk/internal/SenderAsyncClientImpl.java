@@ -1,6 +1,7 @@
 package dev.sbemu.sdk.internal;
 
 import com.azure.messaging.servicebus.ServiceBusErrorSource;
+import com.azure.messaging.servicebus.ServiceBusException;
 import com.azure.messaging.servicebus.ServiceBusMessage;
 import com.azure.messaging.servicebus.ServiceBusMessageBatch;
 import com.azure.messaging.servicebus.ServiceBusTransactionContext;
@@ -70,13 +71,30 @@ public final class SenderAsyncClientImpl {
         return calls.callWithoutClosedCheck(ServiceBusErrorSource.SEND, () -> {
             requireNonNull(message, "'message' cannot be null.");
             calls.checkOpen("sendMessage");
-            MessageOperations target = transactions.target(contextOrNull);
-            ServiceBusMessageBatch batch = newBatch(linkSize);
-            if (batch.tryAddMessage(message)) {
-                send(batch, target);
+            try {
+                MessageOperations target = transactions.target(contextOrNull);
+                ServiceBusMessageBatch batch = newBatch(linkSize);
+                if (batch.tryAddMessage(message)) {
+                    send(batch, target);
+                }
+                return null;
+            } catch (RuntimeException e) {
+                throw sdkMapped(e);
             }
-            return null;
         });
+    }
+
+    /**
+     * PAR-1: the SDK's {@code mapError} on its send and schedule paths, which wraps every error past the
+     * argument checks (the serializer's {@code NumberFormatException} for a TTL beyond a uint of milliseconds, its
+     * {@code IllegalArgumentException} for a property type AMQP cannot encode) in a {@link ServiceBusException}
+     * (GENERAL_ERROR unless it is an {@code AmqpException}); broker refusals are mapped by {@link CoreCalls}.
+     */
+    private static RuntimeException sdkMapped(RuntimeException e) {
+        if (e instanceof BrokerException || e instanceof ServiceBusException) {
+            return e;
+        }
+        return new ServiceBusException(e, ServiceBusErrorSource.SEND);
     }
 
     public Mono<Void> sendMessages(Iterable<ServiceBusMessage> messages) {
@@ -186,9 +204,15 @@ public final class SenderAsyncClientImpl {
             calls.checkOpen("scheduleMessage");
             requireNonNull(message, "'message' cannot be null.");
             requireNonNull(scheduledEnqueueTime, "'scheduledEnqueueTime' cannot be null.");
-            message.setScheduledEnqueueTime(scheduledEnqueueTime);
-            List<Message> core = List.of(WireCodec.toCore(message));
-            return target.schedule(entity, core, scheduledEnqueueTime.toInstant())[0];
+            try {
+                message.setScheduledEnqueueTime(scheduledEnqueueTime);
+                // the SDK's management channel sizes the serialized message first: its errors come first
+                SdkAccess.serializer().getSize(SdkAccess.serializer().serialize(message));
+                List<Message> core = List.of(WireCodec.toCore(message));
+                return target.schedule(entity, core, scheduledEnqueueTime.toInstant())[0];
+            } catch (RuntimeException e) {
+                throw sdkMapped(e);
+            }
         });
     }
 
@@ -202,32 +226,41 @@ public final class SenderAsyncClientImpl {
         return calls.callMany("scheduleMessages", ServiceBusErrorSource.SEND, () -> {
             requireNonNull(messages, "'messages' cannot be null.");
             requireNonNull(scheduledEnqueueTime, "'scheduledEnqueueTime' cannot be null.");
-            MessageOperations target = transactions.target(
-                    transactionContext == null || transactionContext.getTransactionId() == null ? null : transactionContext);
-            ServiceBusMessageBatch batch = newBatch(linkSize);
-            int index = 0;
-            for (ServiceBusMessage message : messages) {
-                if (!batch.tryAddMessage(message)) {
-                    throw new IllegalArgumentException(String.format(Locale.US, "Messages exceed max allowed size for "
-                            + "all the messages together. Failed to add message at index '%s'.", index));
-                }
-                ++index;
+            try {
+                return scheduleAll(messages, scheduledEnqueueTime, transactionContext);
+            } catch (RuntimeException e) {
+                throw sdkMapped(e);
             }
-            List<Message> core = new ArrayList<>(index);
-            for (ServiceBusMessage message : SdkAccess.batchMessages(batch)) {
-                message.setScheduledEnqueueTime(scheduledEnqueueTime);
-                core.add(WireCodec.toCore(message));
-            }
-            if (core.isEmpty()) {
-                return List.<Long>of();
-            }
-            long[] numbers = target.schedule(entity, core, scheduledEnqueueTime.toInstant());
-            List<Long> result = new ArrayList<>(numbers.length);
-            for (long n : numbers) {
-                result.add(n);
-            }
-            return result;
         });
+    }
+
+    private List<Long> scheduleAll(Iterable<ServiceBusMessage> messages, OffsetDateTime scheduledEnqueueTime,
+                                   ServiceBusTransactionContext transactionContext) {
+        MessageOperations target = transactions.target(
+                transactionContext == null || transactionContext.getTransactionId() == null ? null : transactionContext);
+        ServiceBusMessageBatch batch = newBatch(linkSize);
+        int index = 0;
+        for (ServiceBusMessage message : messages) {
+            if (!batch.tryAddMessage(message)) {
+                throw new IllegalArgumentException(String.format(Locale.US, "Messages exceed max allowed size for "
+                        + "all the messages together. Failed to add message at index '%s'.", index));
+            }
+            ++index;
+        }
+        List<Message> core = new ArrayList<>(index);
+        for (ServiceBusMessage message : SdkAccess.batchMessages(batch)) {
+            message.setScheduledEnqueueTime(scheduledEnqueueTime);
+            core.add(WireCodec.toCore(message));
+        }
+        if (core.isEmpty()) {
+            return List.<Long>of();
+        }
+        long[] numbers = target.schedule(entity, core, scheduledEnqueueTime.toInstant());
+        List<Long> result = new ArrayList<>(numbers.length);
+        for (long n : numbers) {
+            result.add(n);
+        }
+        return result;
     }
 
     public Mono<Void> cancelScheduledMessage(long sequenceNumber) {
