@@ -139,6 +139,53 @@ class ParityTest {
                     instant.getApplicationProperties().put("at", Instant.EPOCH);
                     st.step("send list", () -> run(() -> sender.sendMessages(List.of(new ServiceBusMessage("a"), instant))));
                     st.step("counts", () -> counts(s.counts("q")));
+                }),
+                // ---- item 7: the sync receiver's terminal errors ----
+                row("PAR-2 AMQP-10 sync receive on a missing queue: the receiver is terminated (upstream-error)",
+                        (s, st) -> {
+                            ServiceBusReceiverClient r = s.receiver("nope");
+                            st.step("receive", () -> receive(r, 1, SHORT));
+                            s.ns.createQueue("nope");
+                            s.clients.sender("nope").sendMessage(new ServiceBusMessage("m"));
+                            st.step("receive again", () -> receive(r, 1, SHORT));
+                            st.step("peek", () -> received(r.peekMessage()));
+                            st.expect(0, "RuntimeException(\"The receiver client is terminated. Re-create the client to "
+                                    + "continue receive attempt. (Reason: upstream-error)\") <- AmqpException[amqp:not-found");
+                        }),
+                row("PAR-2 sync receive on a receive-disabled queue: terminated, the AmqpException its cause", (s, st) -> {
+                    s.ns.createQueue("q", QueueOptions.builder().status(EntityStatus.RECEIVE_DISABLED).build());
+                    ServiceBusReceiverClient r = s.receiver("q");
+                    st.step("receive", () -> receive(r, 1, SHORT));
+                    st.step("receive again", () -> receive(r, 1, SHORT));
+                    st.expect(0, "RuntimeException(");
+                }),
+                row("PAR-2 FWD-4 sync receive on an auto-forwarding queue: terminated, UnsupportedOperationException",
+                        (s, st) -> {
+                            s.ns.createQueue("t");
+                            s.ns.createQueue("q", QueueOptions.builder().forwardTo("t").build());
+                            st.step("receive", () -> receive(s.receiver("q"), 1, SHORT));
+                            st.expect(0, "RuntimeException(");
+                        }),
+                row("PAR-2 SES-5 a non-session sync receiver on a session queue: terminated", (s, st) -> {
+                    s.ns.createQueue("c", QueueOptions.builder().requiresSession(true).build());
+                    st.step("receive", () -> receive(s.receiver("c"), 1, SHORT));
+                    st.expect(0, "RuntimeException(");
+                }),
+                row("PAR-2 SES-3 sync receive on a session whose lock expired: the session's stream ends "
+                        + "(upstream-completion)", (s, st) -> {
+                    s.ns.createQueue("c", QueueOptions.builder().requiresSession(true).build());
+                    ServiceBusSenderClient sender = s.clients.sender("c");
+                    sender.sendMessage(new ServiceBusMessage("m1").setSessionId("a"));
+                    sender.sendMessage(new ServiceBusMessage("m2").setSessionId("a"));
+                    ServiceBusReceiverClient r = s.sessionReceiver("c").acceptSession("a");
+                    ServiceBusReceivedMessage first = one(r);
+                    s.ns.clock().advance(Duration.ofMinutes(2));
+                    st.step("receive", () -> receive(r, 1, SHORT));
+                    st.step("receive again", () -> receive(r, 1, SHORT));
+                    st.step("renew session lock", () -> r.renewSessionLock() == null ? "null" : "renewed");
+                    st.step("complete", () -> run(() -> r.complete(first)));
+                    st.expect(0, "RuntimeException(\"The receiver client is terminated. Re-create the client to "
+                            + "continue receive attempt. (Reason: upstream-completion)\")");
                 }));
     }
 

@@ -5,9 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.azure.core.amqp.exception.AmqpErrorCondition;
+import com.azure.core.amqp.exception.AmqpException;
 import com.azure.core.util.IterableStream;
 import com.azure.messaging.servicebus.ServiceBusException;
 import com.azure.messaging.servicebus.ServiceBusFailureReason;
@@ -242,16 +245,23 @@ class ReceiverClientTest {
     }
 
     @Test
-    @DisplayName("LIM-3 a missing entity fails with MESSAGING_ENTITY_NOT_FOUND")
+    @DisplayName("LIM-3 PAR-2 a missing entity: the sync receiver is terminated around amqp:not-found; a sender fails "
+            + "with MESSAGING_ENTITY_NOT_FOUND")
     void notFound() {
         ServiceBusReceiverClient missing = clients.receiver(EntityPath.queue("nope"), ServiceBusReceiveMode.PEEK_LOCK);
         IterableStream<ServiceBusReceivedMessage> result = missing.receiveMessages(1, SHORT);
-        ServiceBusException e = assertThrows(ServiceBusException.class, () -> result.stream().count());
-        assertEquals(ServiceBusFailureReason.MESSAGING_ENTITY_NOT_FOUND, e.getReason());
-        assertEquals(false, e.isTransient());
+        RuntimeException e = assertThrows(RuntimeException.class, () -> result.stream().count());
+        assertEquals("The receiver client is terminated. Re-create the client to continue receive attempt. "
+                + "(Reason: upstream-error)", e.getMessage());
+        AmqpException cause = assertInstanceOf(AmqpException.class, e.getCause());
+        assertEquals(AmqpErrorCondition.NOT_FOUND, cause.getErrorCondition());
+        assertEquals(false, cause.isTransient());
         ServiceBusException send = assertThrows(ServiceBusException.class,
                 () -> clients.sender("nope").sendMessage(new ServiceBusMessage("x")));
         assertEquals(ServiceBusFailureReason.MESSAGING_ENTITY_NOT_FOUND, send.getReason());
+        ns.createQueue("nope");
+        assertSame(e, assertThrows(RuntimeException.class, () -> missing.receiveMessages(1, SHORT).stream().count()),
+                "the receiver stays terminated");
     }
 
     @Test

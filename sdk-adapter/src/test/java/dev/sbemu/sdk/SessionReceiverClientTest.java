@@ -223,9 +223,12 @@ class SessionReceiverClientTest {
         assertTrue(e.getMessage().contains("does not require sessions"), e.getMessage());
         ServiceBusReceiverClient plainOnSession = clients.receiver(EntityPath.queue("sq"),
                 ServiceBusReceiveMode.PEEK_LOCK);
-        ServiceBusException refused = assertThrows(ServiceBusException.class,
+        RuntimeException refused = assertThrows(RuntimeException.class,
                 () -> plainOnSession.receiveMessages(1, SHORT).stream().count());
-        assertTrue(refused.getMessage().contains("requires sessions"), refused.getMessage());
+        assertTrue(refused.getMessage().endsWith("(Reason: upstream-error)"), refused.getMessage());
+        UnsupportedOperationException notAllowed = assertInstanceOf(UnsupportedOperationException.class,
+                refused.getCause(), "PAR-2: amqp:not-allowed, as the SDK's AMQP layer raises it");
+        assertTrue(notAllowed.getMessage().contains("requires sessions"), notAllowed.getMessage());
         AmqpException missing = assertThrows(AmqpException.class, () -> clients.sessionReceiver(
                 EntityPath.queue("nope"), ServiceBusReceiveMode.PEEK_LOCK).acceptSession("A"));
         assertEquals(AmqpErrorCondition.NOT_FOUND, missing.getErrorCondition());

@@ -58,6 +58,10 @@ abstract class ReceiverBinding {
 
     abstract void setSessionState(String notSession, byte[] state);
 
+    /** Lets a held session go (its link ended); nothing for an entity binding. */
+    void releaseSession() {
+    }
+
     /** Ends a receive blocked in the core ({@code CancellationException}) and releases what the binding holds. */
     void close() {
         closing.cancel();

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Supplier;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -71,30 +72,30 @@ public final class SenderAsyncClientImpl {
         return calls.callWithoutClosedCheck(ServiceBusErrorSource.SEND, () -> {
             requireNonNull(message, "'message' cannot be null.");
             calls.checkOpen("sendMessage");
-            try {
-                MessageOperations target = transactions.target(contextOrNull);
-                ServiceBusMessageBatch batch = newBatch(linkSize);
-                if (batch.tryAddMessage(message)) {
-                    send(batch, target);
-                }
-                return null;
-            } catch (RuntimeException e) {
-                throw sdkMapped(e);
+            MessageOperations target = transactions.target(contextOrNull);
+            ServiceBusMessageBatch batch = newBatch(linkSize);
+            if (serialized(() -> batch.tryAddMessage(message))) {
+                send(batch, target);
             }
+            return null;
         });
     }
 
     /**
-     * PAR-1: the SDK's {@code mapError} on its send and schedule paths, which wraps every error past the
-     * argument checks (the serializer's {@code NumberFormatException} for a TTL beyond a uint of milliseconds, its
-     * {@code IllegalArgumentException} for a property type AMQP cannot encode) in a {@link ServiceBusException}
-     * (GENERAL_ERROR unless it is an {@code AmqpException}); broker refusals are mapped by {@link CoreCalls}.
+     * PAR-1: runs a step the SDK does client-side (serialising, sizing, batching) and wraps what it throws as the
+     * SDK's {@code mapError} on its send and schedule paths does: the serializer's {@code NumberFormatException}
+     * for a TTL beyond a uint of milliseconds, its {@code IllegalArgumentException} for a property type AMQP cannot
+     * encode, become a {@link ServiceBusException} with reason GENERAL_ERROR. The broker's refusals are mapped by
+     * {@link CoreCalls} as before.
      */
-    private static RuntimeException sdkMapped(RuntimeException e) {
-        if (e instanceof BrokerException || e instanceof ServiceBusException) {
-            return e;
+    private static <T> T serialized(Supplier<T> sdkStep) {
+        try {
+            return sdkStep.get();
+        } catch (ServiceBusException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new ServiceBusException(e, ServiceBusErrorSource.SEND);
         }
-        return new ServiceBusException(e, ServiceBusErrorSource.SEND);
     }
 
     public Mono<Void> sendMessages(Iterable<ServiceBusMessage> messages) {
@@ -204,15 +205,13 @@ public final class SenderAsyncClientImpl {
             calls.checkOpen("scheduleMessage");
             requireNonNull(message, "'message' cannot be null.");
             requireNonNull(scheduledEnqueueTime, "'scheduledEnqueueTime' cannot be null.");
-            try {
+            List<Message> core = serialized(() -> {
                 message.setScheduledEnqueueTime(scheduledEnqueueTime);
                 // the SDK's management channel sizes the serialized message first: its errors come first
                 SdkAccess.serializer().getSize(SdkAccess.serializer().serialize(message));
-                List<Message> core = List.of(WireCodec.toCore(message));
-                return target.schedule(entity, core, scheduledEnqueueTime.toInstant())[0];
-            } catch (RuntimeException e) {
-                throw sdkMapped(e);
-            }
+                return List.of(WireCodec.toCore(message));
+            });
+            return target.schedule(entity, core, scheduledEnqueueTime.toInstant())[0];
         });
     }
 
@@ -226,18 +225,23 @@ public final class SenderAsyncClientImpl {
         return calls.callMany("scheduleMessages", ServiceBusErrorSource.SEND, () -> {
             requireNonNull(messages, "'messages' cannot be null.");
             requireNonNull(scheduledEnqueueTime, "'scheduledEnqueueTime' cannot be null.");
-            try {
-                return scheduleAll(messages, scheduledEnqueueTime, transactionContext);
-            } catch (RuntimeException e) {
-                throw sdkMapped(e);
+            MessageOperations target = transactions.target(
+                    transactionContext == null || transactionContext.getTransactionId() == null ? null : transactionContext);
+            List<Message> core = serialized(() -> toCore(messages, scheduledEnqueueTime));
+            if (core.isEmpty()) {
+                return List.<Long>of();
             }
+            long[] numbers = target.schedule(entity, core, scheduledEnqueueTime.toInstant());
+            List<Long> result = new ArrayList<>(numbers.length);
+            for (long n : numbers) {
+                result.add(n);
+            }
+            return result;
         });
     }
 
-    private List<Long> scheduleAll(Iterable<ServiceBusMessage> messages, OffsetDateTime scheduledEnqueueTime,
-                                   ServiceBusTransactionContext transactionContext) {
-        MessageOperations target = transactions.target(
-                transactionContext == null || transactionContext.getTransactionId() == null ? null : transactionContext);
+    /** As the SDK's {@code scheduleMessages}: the messages must fit one batch of the link's size. */
+    private List<Message> toCore(Iterable<ServiceBusMessage> messages, OffsetDateTime scheduledEnqueueTime) {
         ServiceBusMessageBatch batch = newBatch(linkSize);
         int index = 0;
         for (ServiceBusMessage message : messages) {
@@ -252,15 +256,7 @@ public final class SenderAsyncClientImpl {
             message.setScheduledEnqueueTime(scheduledEnqueueTime);
             core.add(WireCodec.toCore(message));
         }
-        if (core.isEmpty()) {
-            return List.<Long>of();
-        }
-        long[] numbers = target.schedule(entity, core, scheduledEnqueueTime.toInstant());
-        List<Long> result = new ArrayList<>(numbers.length);
-        for (long n : numbers) {
-            result.add(n);
-        }
-        return result;
+        return core;
     }
 
     public Mono<Void> cancelScheduledMessage(long sequenceNumber) {

@@ -65,6 +65,11 @@ final class SessionBinding extends ReceiverBinding {
     @Override
     void close() {
         super.close();
+        releaseSession();
+    }
+
+    @Override
+    void releaseSession() {
         if (!released.getAndSet(true)) {
             try {
                 namespace.releaseSession(lock);
