@@ -14,6 +14,7 @@ import com.azure.messaging.servicebus.models.ServiceBusReceiveMode;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.EntityRuntimeInfo;
 import dev.sbemu.core.EntityStatus;
+import dev.sbemu.core.Faults;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.QueueOptions;
 import dev.sbemu.sdk.EmulatorClients;
@@ -186,6 +187,52 @@ class ParityTest {
                     st.step("complete", () -> run(() -> r.complete(first)));
                     st.expect(0, "RuntimeException(\"The receiver client is terminated. Re-create the client to "
                             + "continue receive attempt. (Reason: upstream-completion)\")");
+                }),
+                // ---- item 8: settlement after the lock expired ----
+                row("PAR-3 DLQ-3 dead-letter after the lock expired: the SDK reports success, nothing is dead-lettered",
+                        (s, st) -> {
+                            s.ns.createQueue("q");
+                            s.clients.sender("q").sendMessage(new ServiceBusMessage("m"));
+                            ServiceBusReceiverClient r = s.receiver("q");
+                            ServiceBusReceivedMessage m = one(r);
+                            s.ns.clock().advance(Duration.ofMinutes(2));
+                            st.step("dead-letter", () -> run(() -> r.deadLetter(m)));
+                            st.step("counts", () -> counts(s.counts("q")));
+                            st.step("abandon after", () -> run(() -> r.abandon(m)));
+                            st.step("receive again", () -> receive(r, 1, WAIT));
+                            st.expect(0, "ok done");
+                        }),
+                row("PAR-3 a dead-letter the service refuses (injected quota) is reported as success too", (s, st) -> {
+                    s.ns.createQueue("q");
+                    s.clients.sender("q").sendMessage(new ServiceBusMessage("m"));
+                    ServiceBusReceiverClient r = s.receiver("q");
+                    ServiceBusReceivedMessage m = one(r);
+                    s.ns.faults().on("q").failNext(1, Faults.Operation.SETTLE, Faults.Failure.QUOTA_EXCEEDED);
+                    st.step("dead-letter", () -> run(() -> r.deadLetter(m)));
+                    st.step("counts", () -> counts(s.counts("q")));
+                    st.step("complete", () -> run(() -> r.complete(m)));
+                }),
+                row("PAR-3 dead-letter of a deferred message after its lock expired: MESSAGE_LOCK_LOST ($management)",
+                        (s, st) -> {
+                            s.ns.createQueue("q");
+                            s.clients.sender("q").sendMessage(new ServiceBusMessage("m"));
+                            ServiceBusReceiverClient r = s.receiver("q");
+                            ServiceBusReceivedMessage m = one(r);
+                            r.defer(m);
+                            ServiceBusReceivedMessage deferred = r.receiveDeferredMessage(m.getSequenceNumber());
+                            s.ns.clock().advance(Duration.ofMinutes(2));
+                            st.step("dead-letter", () -> run(() -> r.deadLetter(deferred)));
+                            st.step("counts", () -> counts(s.counts("q")));
+                            st.expect(0, "ServiceBusException[MESSAGE_LOCK_LOST");
+                        }),
+                row("PAR-3 SES-3 dead-letter of a session's message after the session lock expired", (s, st) -> {
+                    s.ns.createQueue("c", QueueOptions.builder().requiresSession(true).build());
+                    s.clients.sender("c").sendMessage(new ServiceBusMessage("m").setSessionId("a"));
+                    ServiceBusReceiverClient r = s.sessionReceiver("c").acceptSession("a");
+                    ServiceBusReceivedMessage m = one(r);
+                    s.ns.clock().advance(Duration.ofMinutes(2));
+                    st.step("dead-letter", () -> run(() -> r.deadLetter(m)));
+                    st.step("counts", () -> counts(s.counts("c")));
                 }));
     }
 
