@@ -1,5 +1,6 @@
 package dev.sbemu.amqp;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -28,6 +29,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -233,6 +235,38 @@ class ParityTest {
                     s.ns.clock().advance(Duration.ofMinutes(2));
                     st.step("dead-letter", () -> run(() -> r.deadLetter(m)));
                     st.step("counts", () -> counts(s.counts("c")));
+                }),
+                // ---- item 10: receive-and-delete ----
+                row("PAR-5 LOCK-1 a receive-and-delete message has a lock token (its delivery tag), no lock", (s, st) -> {
+                    s.ns.createQueue("q");
+                    s.clients.sender("q").sendMessage(new ServiceBusMessage("m"));
+                    ServiceBusReceiverClient r = s.receiver("q", ServiceBusReceiveMode.RECEIVE_AND_DELETE);
+                    List<ServiceBusReceivedMessage> got = new ArrayList<>();
+                    st.step("receive", () -> {
+                        r.receiveMessages(1, WAIT).forEach(got::add);
+                        return got.stream().map(ParityTest::received).toList();
+                    });
+                    st.step("renew", () -> r.renewMessageLock(got.get(0)) == null ? "null" : "renewed");
+                    st.step("complete", () -> run(() -> r.complete(got.get(0))));
+                    st.step("peek", () -> s.clients.receiver(EntityPath.queue("q"), ServiceBusReceiveMode.PEEK_LOCK)
+                            .peekMessage(got.get(0).getSequenceNumber()) == null ? "gone" : "there");
+                    st.expect(0, "ok [m#1/dc=0/lock=token]");
+                }),
+                row("PAR-5 the sync receive-and-delete receiver keeps its credit: a later message is taken at once "
+                        + "and returned by the next receive", (s, st) -> {
+                    s.ns.createQueue("q");
+                    ServiceBusSenderClient sender = s.clients.sender("q");
+                    sender.sendMessage(new ServiceBusMessage("m1"));
+                    ServiceBusReceiverClient r = s.receiver("q", ServiceBusReceiveMode.RECEIVE_AND_DELETE);
+                    st.step("receive 5", () -> receive(r, 5, SHORT));
+                    sender.sendMessage(new ServiceBusMessage("m2"));
+                    sender.sendMessage(new ServiceBusMessage("m3"));
+                    st.step("counts", () -> countsOnce(s, "q", 0));
+                    ServiceBusReceiverClient other = s.receiver("q", ServiceBusReceiveMode.RECEIVE_AND_DELETE);
+                    st.step("another receiver", () -> receive(other, 5, SHORT));
+                    st.step("receive 1", () -> receive(r, 1, SHORT));
+                    st.step("receive 1 again", () -> receive(r, 1, SHORT));
+                    st.expect(1, "ok active=0");
                 }));
     }
 
@@ -394,6 +428,16 @@ class ParityTest {
         String token = m.getLockToken();
         String kind = token == null ? "none" : new UUID(0, 0).toString().equals(token) ? "zero" : "token";
         return body(m) + "#" + m.getSequenceNumber() + "/dc=" + m.getDeliveryCount() + "/lock=" + kind;
+    }
+
+    /** The counts once the active count is {@code active} (within a few seconds: a link takes messages at its pace). */
+    static String countsOnce(Side s, String queue, long active) {
+        try {
+            await().atMost(WAIT).until(() -> s.counts(queue).activeMessageCount() == active);
+        } catch (ConditionTimeoutException notReached) {
+            // recorded as they are
+        }
+        return counts(s.counts(queue));
     }
 
     static String counts(EntityRuntimeInfo info) {

@@ -10,6 +10,7 @@ import com.azure.messaging.servicebus.models.DeferOptions;
 import com.azure.messaging.servicebus.models.ServiceBusReceiveMode;
 import dev.sbemu.core.BrokerException;
 import dev.sbemu.core.BrokeredMessage;
+import dev.sbemu.core.Cancellation;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.ReceiveMode;
 import dev.sbemu.core.MessageOperations;
@@ -272,6 +273,19 @@ public final class ReceiverAsyncClientImpl {
     /** Receives what LOCK-3 gives: what is available now, else the first to arrive within {@code maxWait}. */
     List<BrokeredMessage> receiveBatch(int maxMessages, Duration maxWait) {
         return fromLink(binding.receive(coreMode, maxMessages, maxWait));
+    }
+
+    /** As {@link #receiveBatch(int, Duration)}, a wait in the core ended by {@code cancellation} or by closing. */
+    List<BrokeredMessage> receiveBatch(int maxMessages, Duration maxWait, Cancellation cancellation) {
+        Runnable unregister = binding.closing.onCancel(cancellation::cancel);
+        try {
+            if (binding.closing.isCancelled()) {
+                cancellation.cancel();
+            }
+            return fromLink(binding.receive(coreMode, maxMessages, maxWait, cancellation));
+        } finally {
+            unregister.run();
+        }
     }
 
     /**

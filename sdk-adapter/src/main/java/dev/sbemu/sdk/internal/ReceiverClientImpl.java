@@ -9,6 +9,7 @@ import com.azure.messaging.servicebus.models.AbandonOptions;
 import com.azure.messaging.servicebus.models.CompleteOptions;
 import com.azure.messaging.servicebus.models.DeadLetterOptions;
 import com.azure.messaging.servicebus.models.DeferOptions;
+import com.azure.messaging.servicebus.models.ServiceBusReceiveMode;
 import dev.sbemu.core.BrokerException;
 import dev.sbemu.core.BrokeredMessage;
 import java.time.Duration;
@@ -43,10 +44,13 @@ public final class ReceiverClientImpl {
     private final Duration operationTimeout;
     /** PAR-2: the error that ended the receive stream; every later receive ends with it. */
     private final AtomicReference<RuntimeException> terminal = new AtomicReference<>();
+    /** PAR-5: the link credit a receive-and-delete receiver leaves out between receives; null in peek-lock. */
+    private final LeftoverCredit leftover;
 
     public ReceiverClientImpl(ReceiverAsyncClientImpl async, Duration operationTimeout) {
         this.async = async;
         this.operationTimeout = operationTimeout;
+        this.leftover = async.mode() == ServiceBusReceiveMode.RECEIVE_AND_DELETE ? new LeftoverCredit(async) : null;
     }
 
     public String getFullyQualifiedNamespace() {
@@ -148,9 +152,10 @@ public final class ReceiverClientImpl {
             return new IterableStream<>(Flux.error(ended));
         }
         try {
-            List<BrokeredMessage> taken = async.receiveBatch(maxMessages, maxWaitTime);
+            List<BrokeredMessage> taken = leftover != null ? leftover.receive(maxMessages, maxWaitTime)
+                    : async.receiveBatch(maxMessages, maxWaitTime);
             List<ServiceBusReceivedMessage> received = new ArrayList<>(taken.size());
-            taken.forEach(m -> received.add(WireCodec.toReceived(m)));
+            taken.forEach(m -> received.add(WireCodec.toReceivedFromLink(m)));
             return new IterableStream<>(received);
         } catch (CancellationException closedMeanwhile) {
             return new IterableStream<>(Flux.error(new RuntimeException(TERMINATED)));

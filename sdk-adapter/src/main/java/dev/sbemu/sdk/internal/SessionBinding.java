@@ -2,6 +2,7 @@ package dev.sbemu.sdk.internal;
 
 import dev.sbemu.core.BrokerException;
 import dev.sbemu.core.BrokeredMessage;
+import dev.sbemu.core.Cancellation;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.ReceiveMode;
 import dev.sbemu.core.SessionLock;
@@ -32,8 +33,8 @@ final class SessionBinding extends ReceiverBinding {
     }
 
     @Override
-    List<BrokeredMessage> receive(ReceiveMode mode, int maxMessages, Duration maxWait) {
-        return namespace.receive(lock, mode, maxMessages, maxWait, closing);
+    List<BrokeredMessage> receive(ReceiveMode mode, int maxMessages, Duration maxWait, Cancellation cancellation) {
+        return namespace.receive(lock, mode, maxMessages, maxWait, cancellation);
     }
 
     @Override
