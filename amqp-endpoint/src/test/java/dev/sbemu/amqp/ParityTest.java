@@ -236,6 +236,50 @@ class ParityTest {
                     st.step("dead-letter", () -> run(() -> r.deadLetter(m)));
                     st.step("counts", () -> counts(s.counts("c")));
                 }),
+                // ---- item 9: session receivers from one builder ----
+                row("PAR-4 SES-2 acceptSession of a session a receiver of the same builder holds: the same link",
+                        (s, st) -> {
+                            s.ns.createQueue("c", QueueOptions.builder().requiresSession(true).build());
+                            ServiceBusSenderClient sender = s.clients.sender("c");
+                            sender.sendMessage(new ServiceBusMessage("m1").setSessionId("a"));
+                            sender.sendMessage(new ServiceBusMessage("m2").setSessionId("a"));
+                            ServiceBusReceiverClient first = s.sessionReceiver("c").acceptSession("a");
+                            ServiceBusReceivedMessage m1 = one(first);
+                            ServiceBusReceiverClient[] second = new ServiceBusReceiverClient[1];
+                            st.step("accept again", () -> (second[0] = s.sessionReceiver("c").acceptSession("a"))
+                                    .getSessionId());
+                            st.step("second receives", () -> receive(second[0], 1, SHORT));
+                            st.step("first completes", () -> run(() -> first.complete(m1)));
+                            st.step("counts", () -> counts(s.counts("c")));
+                            st.expect(0, "ok a");
+                        }),
+                row("PAR-4 SES-3 acceptSession again after the session lock expired (same builder)", (s, st) -> {
+                    s.ns.createQueue("c", QueueOptions.builder().requiresSession(true).build());
+                    s.clients.sender("c").sendMessage(new ServiceBusMessage("m1").setSessionId("a"));
+                    ServiceBusReceiverClient first = s.sessionReceiver("c").acceptSession("a");
+                    s.ns.clock().advance(Duration.ofMinutes(2));
+                    ServiceBusReceiverClient[] again = new ServiceBusReceiverClient[1];
+                    st.step("accept again", () -> (again[0] = s.sessionReceiver("c").acceptSession("a"))
+                            .getSessionId());
+                    st.step("receive", () -> receive(again[0], 1, SHORT));
+                    st.step("renew session lock", () -> again[0].renewSessionLock() == null ? "null" : "renewed");
+                    st.step("counts", () -> counts(s.counts("c")));
+                }),
+                row("PAR-4 SES-3 acceptSession again after the expired session's stream ended (same builder)",
+                        (s, st) -> {
+                            s.ns.createQueue("c", QueueOptions.builder().requiresSession(true).build());
+                            ServiceBusSenderClient sender = s.clients.sender("c");
+                            sender.sendMessage(new ServiceBusMessage("m1").setSessionId("a"));
+                            sender.sendMessage(new ServiceBusMessage("m2").setSessionId("a"));
+                            ServiceBusReceiverClient first = s.sessionReceiver("c").acceptSession("a");
+                            one(first);
+                            s.ns.clock().advance(Duration.ofMinutes(2));
+                            st.step("receive", () -> receive(first, 1, SHORT));
+                            ServiceBusReceiverClient[] again = new ServiceBusReceiverClient[1];
+                            st.step("accept again", () -> (again[0] = s.sessionReceiver("c").acceptSession("a"))
+                                    .getSessionId());
+                            st.step("receive", () -> receive(again[0], 2, SHORT));
+                        }),
                 // ---- item 10: receive-and-delete ----
                 row("PAR-5 LOCK-1 a receive-and-delete message has a lock token (its delivery tag), no lock", (s, st) -> {
                     s.ns.createQueue("q");

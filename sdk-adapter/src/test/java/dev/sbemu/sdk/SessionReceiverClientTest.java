@@ -121,18 +121,37 @@ class SessionReceiverClientTest {
     }
 
     @Test
-    @DisplayName("SES-2 acceptSession of a session held by another receiver fails with session-cannot-be-locked")
+    @DisplayName("SES-2 PAR-4 acceptSession of a session held by another builder's receiver fails with "
+            + "session-cannot-be-locked")
     void namedSessionHeld() {
         ServiceBusReceiverClient first = sessions.acceptSession("X"); // a named session can be empty
         assertEquals("X", first.getSessionId());
-        AmqpException e = assertThrows(AmqpException.class, () -> sessions.acceptSession("X"));
+        EmulatorClients otherBuilder = EmulatorClients.of(ns);
+        ServiceBusSessionReceiverClient other = otherBuilder.sessionReceiver(EntityPath.queue("sq"),
+                ServiceBusReceiveMode.PEEK_LOCK);
+        AmqpException e = assertThrows(AmqpException.class, () -> other.acceptSession("X"));
         assertEquals(AmqpErrorCondition.SESSION_CANNOT_BE_LOCKED, e.getErrorCondition());
         assertEquals(ServiceBusFailureReason.SESSION_CANNOT_BE_LOCKED,
                 new ServiceBusException(e, com.azure.messaging.servicebus.ServiceBusErrorSource.RECEIVE).getReason());
         first.close(); // releases the session
-        assertEquals("X", sessions.acceptSession("X").getSessionId());
+        assertEquals("X", other.acceptSession("X").getSessionId());
+        otherBuilder.close();
         assertThrows(NullPointerException.class, () -> sessions.acceptSession(null));
         assertThrows(IllegalArgumentException.class, () -> sessions.acceptSession(""));
+    }
+
+    @Test
+    @DisplayName("PAR-4 acceptSession of a session a receiver of the same clients holds hands back its link")
+    void sameBuilderSharesTheSessionLink() {
+        send("X", "x1");
+        send("X", "x2");
+        ServiceBusReceiverClient first = sessions.acceptSession("X");
+        assertEquals("x1", receive(first, 1).get(0).getBody().toString());
+        ServiceBusReceiverClient second = clients.sessionReceiver(EntityPath.queue("sq"), ServiceBusReceiveMode.PEEK_LOCK)
+                .acceptSession("X");
+        assertEquals("x2", receive(second, 1).get(0).getBody().toString(), "the same link, the same session");
+        second.close();
+        assertEquals("X", sessions.acceptSession("X").getSessionId(), "closing it ended the link: a new one is attached");
     }
 
     @Test

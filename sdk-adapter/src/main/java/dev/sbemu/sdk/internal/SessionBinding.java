@@ -62,6 +62,11 @@ final class SessionBinding extends ReceiverBinding {
         namespace.setSessionState(lock, state);
     }
 
+    /** Whether the link still stands: neither closed nor ended with its session's stream. */
+    boolean isOpen() {
+        return !released.get() && !closing.isCancelled();
+    }
+
     /** Releases the session (once): its locked messages become available again. */
     @Override
     void close() {
