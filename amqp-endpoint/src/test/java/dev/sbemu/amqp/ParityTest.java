@@ -101,6 +101,39 @@ class ParityTest {
                             st.step("holder receives", () -> body(one(holder)));
                             st.expect(0, "AmqpException[com.microsoft:session-cannot-be-locked");
                         }),
+                row("DLQ-3 settling twice, a peeked message, or in receive-and-delete: the SDK's client-side errors",
+                        (s, st) -> {
+                            s.ns.createQueue("q");
+                            ServiceBusSenderClient sender = s.clients.sender("q");
+                            sender.sendMessage(new ServiceBusMessage("m1"));
+                            sender.sendMessage(new ServiceBusMessage("m2"));
+                            ServiceBusReceiverClient r = s.receiver("q");
+                            ServiceBusReceivedMessage m = one(r);
+                            st.step("complete", () -> run(() -> r.complete(m)));
+                            st.step("complete again", () -> run(() -> r.complete(m)));
+                            ServiceBusReceivedMessage peeked = r.peekMessage();
+                            st.step("peeked", () -> received(peeked));
+                            st.step("complete peeked", () -> run(() -> r.complete(peeked)));
+                            ServiceBusReceiverClient rad = s.receiver("q", ServiceBusReceiveMode.RECEIVE_AND_DELETE);
+                            ServiceBusReceivedMessage deleted = one(rad);
+                            st.step("abandon deleted", () -> run(() -> rad.abandon(deleted)));
+                            st.expect(1, "IllegalArgumentException(");
+                        }),
+                row("DLQ-4 SCH-2 deferred and scheduled messages by sequence number", (s, st) -> {
+                    s.ns.createQueue("q");
+                    ServiceBusSenderClient sender = s.clients.sender("q");
+                    sender.sendMessage(new ServiceBusMessage("m"));
+                    ServiceBusReceiverClient r = s.receiver("q");
+                    ServiceBusReceivedMessage m = one(r);
+                    st.step("defer", () -> run(() -> r.defer(m)));
+                    st.step("receive deferred", () -> received(r.receiveDeferredMessage(m.getSequenceNumber())));
+                    st.step("receive unknown deferred", () -> received(r.receiveDeferredMessage(99)));
+                    OffsetDateTime at = START.plusSeconds(60).atOffset(java.time.ZoneOffset.UTC);
+                    st.step("schedule", () -> sender.scheduleMessage(new ServiceBusMessage("s"), at));
+                    st.step("cancel unknown", () -> run(() -> sender.cancelScheduledMessage(99)));
+                    st.step("peek scheduled", () -> received(r.peekMessage(2)) + " " + r.peekMessage(2).getState());
+                    st.step("counts", () -> counts(s.counts("q")));
+                }),
                 // ---- item 6: what the SDK cannot serialise ----
                 row("PAR-1 sendMessage with a 60-day TTL: GENERAL_ERROR around the serializer's error", (s, st) -> {
                     s.ns.createQueue("q");
