@@ -123,6 +123,26 @@ class ReceiverClientTest {
     }
 
     @Test
+    @DisplayName("PAR-5 a receive-and-delete receiver that got fewer than it asked for takes later messages at once, "
+            + "until it is closed")
+    void receiveAndDeleteKeepsCredit() {
+        ServiceBusReceiverClient rad = clients.receiver(EntityPath.queue("q"), ServiceBusReceiveMode.RECEIVE_AND_DELETE);
+        assertEquals(0, rad.receiveMessages(2, SHORT).stream().count());
+        sender.sendMessage(new ServiceBusMessage("a"));
+        sender.sendMessage(new ServiceBusMessage("b"));
+        sender.sendMessage(new ServiceBusMessage("c"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> ns.runtimeInfo(EntityPath.queue("q")).activeMessageCount() == 1);
+        List<String> got = rad.receiveMessages(1, SHORT).stream().map(m -> m.getBody().toString()).toList();
+        assertEquals(List.of("a"), got, "the first message the credit took");
+        // that window asked for 1 more than it took from what was waiting: the credit takes "c" too, as the SDK's does
+        await().atMost(Duration.ofSeconds(10)).until(() -> ns.runtimeInfo(EntityPath.queue("q")).activeMessageCount() == 0);
+        assertNotNull(rad.receiveMessages(1, SHORT).iterator().next().getLockToken(), "a delivery tag as lock token");
+        rad.close();
+        sender.sendMessage(new ServiceBusMessage("d"));
+        assertEquals(1, ns.runtimeInfo(EntityPath.queue("q")).activeMessageCount(), "a closed receiver takes nothing");
+    }
+
+    @Test
     @DisplayName("DLQ-3 settling in RECEIVE_AND_DELETE fails client-side as the SDK does")
     void settleInReceiveAndDelete() {
         ServiceBusReceiverClient rad = clients.receiver(EntityPath.queue("q"), ServiceBusReceiveMode.RECEIVE_AND_DELETE);
