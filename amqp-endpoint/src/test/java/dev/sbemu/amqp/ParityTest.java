@@ -195,6 +195,18 @@ class ParityTest {
                     st.step("receive again", () -> receive(r, 1, SHORT));
                     st.expect(0, "RuntimeException(");
                 }),
+                row("PAR-2 FLT-2 an injected non-transient receive fault terminates the sync receiver", (s, st) -> {
+                    s.ns.createQueue("q");
+                    s.clients.sender("q").sendMessage(new ServiceBusMessage("m"));
+                    s.ns.faults().on("q").failNext(1, Faults.Operation.RECEIVE, Faults.Failure.QUOTA_EXCEEDED);
+                    ServiceBusReceiverClient r = s.receiver("q");
+                    st.step("receive", () -> receive(r, 1, WAIT));
+                    st.step("receive again", () -> receive(r, 1, SHORT));
+                    st.step("counts", () -> counts(s.counts("q")));
+                    st.expect(0, "RuntimeException(\"The receiver client is terminated. Re-create the client to "
+                            + "continue receive attempt. (Reason: upstream-error)\") <- AmqpException["
+                            + "amqp:resource-limit-exceeded, transient=false]");
+                }),
                 row("PAR-2 FWD-4 sync receive on an auto-forwarding queue: terminated, UnsupportedOperationException",
                         (s, st) -> {
                             s.ns.createQueue("t");
