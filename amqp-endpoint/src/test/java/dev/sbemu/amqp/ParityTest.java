@@ -11,6 +11,8 @@ import com.azure.messaging.servicebus.ServiceBusReceivedMessage;
 import com.azure.messaging.servicebus.ServiceBusReceiverClient;
 import com.azure.messaging.servicebus.ServiceBusSenderClient;
 import com.azure.messaging.servicebus.ServiceBusSessionReceiverClient;
+import com.azure.messaging.servicebus.ServiceBusTransactionContext;
+import com.azure.messaging.servicebus.models.DeadLetterOptions;
 import com.azure.messaging.servicebus.models.ServiceBusReceiveMode;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.EntityRuntimeInfo;
@@ -258,6 +260,19 @@ class ParityTest {
                     st.step("dead-letter", () -> run(() -> r.deadLetter(m)));
                     st.step("counts", () -> counts(s.counts("q")));
                     st.step("complete", () -> run(() -> r.complete(m)));
+                }),
+                row("PAR-3 TXN-1 a transactional dead-letter after the lock expired", (s, st) -> {
+                    s.ns.createQueue("q");
+                    s.clients.sender("q").sendMessage(new ServiceBusMessage("m"));
+                    ServiceBusReceiverClient r = s.receiver("q");
+                    ServiceBusReceivedMessage m = one(r);
+                    s.ns.clock().advance(Duration.ofMinutes(2));
+                    ServiceBusTransactionContext tx = r.createTransaction();
+                    st.step("dead-letter", () -> run(() -> r.deadLetter(m,
+                            new DeadLetterOptions().setTransactionContext(tx))));
+                    st.step("commit", () -> run(() -> r.commitTransaction(tx)));
+                    st.step("counts", () -> counts(s.counts("q")));
+                    st.expect(0, "ServiceBusException[MESSAGE_LOCK_LOST");
                 }),
                 row("PAR-3 dead-letter of a deferred message after its lock expired: MESSAGE_LOCK_LOST ($management)",
                         (s, st) -> {
