@@ -6,6 +6,7 @@ import dev.sbemu.core.BrokeredMessage;
 import dev.sbemu.core.Message;
 import dev.sbemu.sdk.wire.AmqpMessages;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The message mapping at the wire, in both directions, with the SDK's own serializer at each end:
@@ -44,7 +45,15 @@ public final class WireCodec {
      * tags every delivery with a GUID, so the SDK's {@code getLockToken()} is never null there).
      */
     public static ServiceBusReceivedMessage toReceivedFromLink(BrokeredMessage message) {
-        return toReceived(message, message.lockToken() != null ? message.lockToken() : UUID.randomUUID());
+        return toReceived(message, message.lockToken() != null ? message.lockToken() : deliveryTag());
+    }
+
+    /** A version-4 GUID from the thread's generator: unique enough for a tag, without SecureRandom's cost. */
+    private static UUID deliveryTag() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        long high = (random.nextLong() & ~0xF000L) | 0x4000L;
+        long low = (random.nextLong() & 0x3FFF_FFFF_FFFF_FFFFL) | 0x8000_0000_0000_0000L;
+        return new UUID(high, low);
     }
 
     private static ServiceBusReceivedMessage toReceived(BrokeredMessage message, UUID deliveryTag) {
