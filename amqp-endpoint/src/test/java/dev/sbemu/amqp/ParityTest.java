@@ -371,6 +371,42 @@ class ParityTest {
                     st.step("receive 1", () -> receive(r, 1, SHORT));
                     st.step("receive 1 again", () -> receive(r, 1, SHORT));
                     st.expect(1, "ok active=0");
+                }),
+                // ---- MSG: what the broker keeps and assigns ----
+                row("MSG-2 a message sent without a message id gets a GUID of 32 hex digits", (s, st) -> {
+                    s.ns.createQueue("q");
+                    s.clients.sender("q").sendMessage(new ServiceBusMessage("m"));
+                    s.clients.sender("q").sendMessage(new ServiceBusMessage("n").setMessageId("mine"));
+                    ServiceBusReceiverClient r = s.receiver("q");
+                    st.step("assigned id", () -> {
+                        String id = one(r).getMessageId();
+                        return id == null ? "null" : id.matches("[0-9a-f]{32}") ? "guid" : "other:" + id;
+                    });
+                    st.step("own id", () -> one(r).getMessageId());
+                    st.expect(0, "ok guid");
+                    st.expect(1, "ok mine");
+                }),
+                row("MSG-1 the AMQP header and properties a sender sets come back with their types", (s, st) -> {
+                    s.ns.createQueue("q");
+                    ServiceBusMessage m = new ServiceBusMessage("m");
+                    var raw = m.getRawAmqpMessage();
+                    raw.getHeader().setPriority((short) 7).setDurable(true).setFirstAcquirer(true);
+                    raw.getProperties().setContentEncoding("gzip").setGroupSequence(3L)
+                            .setUserId("u".getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                            .setCreationTime(START.atOffset(java.time.ZoneOffset.UTC));
+                    s.clients.sender("q").sendMessage(m);
+                    st.step("fields", () -> {
+                        var got = one(s.receiver("q")).getRawAmqpMessage();
+                        return "priority=" + got.getHeader().getPriority() + " durable=" + got.getHeader().isDurable()
+                                + " firstAcquirer=" + got.getHeader().isFirstAcquirer()
+                                + " encoding=" + got.getProperties().getContentEncoding()
+                                + " groupSequence=" + got.getProperties().getGroupSequence()
+                                + " userId=" + new String(got.getProperties().getUserId(),
+                                        java.nio.charset.StandardCharsets.UTF_8)
+                                + " created=" + got.getProperties().getCreationTime().toInstant();
+                    });
+                    st.expect(0, "ok priority=7 durable=true firstAcquirer=true encoding=gzip groupSequence=3 userId=u"
+                            + " created=" + START);
                 }));
     }
 
