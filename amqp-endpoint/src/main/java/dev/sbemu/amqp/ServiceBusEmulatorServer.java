@@ -33,7 +33,9 @@ import java.util.Objects;
  * with {@link #administrationClientBuilder()}, which routes it in process to the same namespace.
  *
  * <p>Closing the server closes every connection, ends its threads and releases the sessions and transactions
- * its clients held; the namespace itself stays open. Thread-safe.
+ * its clients held; the namespace itself stays open. The endpoint has the limits of a server that may face a network
+ * (connections, links, frame size, idle timeout, worker threads, a token required within the handshake timeout),
+ * each settable on the {@link Builder}. Thread-safe.
  */
 public final class ServiceBusEmulatorServer implements AutoCloseable {
     /** The shared access key name in the connection string, as in Microsoft's emulator. */
@@ -112,7 +114,12 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
         return AdministrationClients.httpClient(namespace());
     }
 
-    /** Stops listening, closes every connection and ends the endpoint's threads. Idempotent. */
+    /**
+     * Stops listening, says goodbye on every connection (each link detached and the connection closed with
+     * {@code com.microsoft:operation-cancelled}, which the SDK does not retry: a receive waiting on an attached link
+     * fails at once), waits up to 2 s for the clients to hang up, then closes what is left and ends the endpoint's
+     * threads. Idempotent.
+     */
     @Override
     public void close() {
         endpoint.close();

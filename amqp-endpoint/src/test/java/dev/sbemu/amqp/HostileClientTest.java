@@ -295,7 +295,7 @@ class HostileClientTest {
 
     @Test
     @DisplayName("AMQP-19 the open announces the idle timeout and channel max; a client silent past the idle timeout "
-            + "is closed")
+            + "is closed with amqp:connection:forced, as the service closes an inactive connection")
     void idleTimeout() throws IOException {
         ServiceBusEmulatorServer server = start(ServiceBusEmulatorServer.builder(namespace)
                 .idleTimeout(Duration.ofMillis(400)).channelMax(7));
@@ -309,7 +309,7 @@ class HostileClientTest {
         // proton-j announces half its idle timeout, so that the client's heartbeats come well before it
         assertEquals(200, answer.getIdleTimeOut().longValue());
         assertEquals(7, answer.getChannelMax().intValue());
-        peer.expect(Close.class, c -> c.getError() != null);
+        peer.expectError(Close.class, "amqp:connection:forced");
         peer.expectEndOfStream(HostilePeer.WAIT);
     }
 
