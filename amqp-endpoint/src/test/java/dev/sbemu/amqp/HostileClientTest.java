@@ -467,4 +467,18 @@ class HostileClientTest {
         peer.expectError(Close.class, "amqp:resource-limit-exceeded");
         peer.expectEndOfStream(HostilePeer.WAIT);
     }
+
+    @Test
+    @DisplayName("AMQP-13 a transfer on a handle never attached (an exception inside proton-j's engine) closes that "
+            + "connection with amqp:connection:framing-error; the endpoint goes on serving")
+    void transferOnUnknownHandle() throws IOException {
+        namespace.createQueue("orders");
+        ServiceBusEmulatorServer server = start();
+        HostilePeer peer = opened(server);
+        peer.begin(0);
+        peer.transfer(0, 9, 0, new byte[] {1, 2, 3}, false, false, HostilePeer.WAIT);
+        peer.expectError(Close.class, "amqp:connection:framing-error");
+        peer.expectEndOfStream(HostilePeer.WAIT);
+        stillServes(server, "orders");
+    }
 }
