@@ -481,4 +481,27 @@ class HostileClientTest {
         peer.expectEndOfStream(HostilePeer.WAIT);
         stillServes(server, "orders");
     }
+
+    @Test
+    @DisplayName("AMQP-19 a client that sends past its session's incoming window has the session ended with "
+            + "amqp:session:window-violation")
+    void sessionWindowViolated() throws IOException {
+        namespace.createQueue("a");
+        namespace.createQueue("b");
+        ServiceBusEmulatorServer server = start(ServiceBusEmulatorServer.builder(namespace).sessionWindow(1));
+        HostilePeer peer = opened(server);
+        peer.begin(0);
+        peer.putToken(KEY);
+        peer.attachSender(0, 2, "to-a", "a");
+        peer.expect(Attach.class, x -> x.getName().equals("to-a"));
+        peer.attachSender(0, 3, "to-b", "b");
+        peer.expect(Attach.class, x -> x.getName().equals("to-b"));
+        byte[] chunk = new byte[100 * 1024];
+        // two partial deliveries of 200 KB each: within each link's 256 KB, past the session's one 256 KB frame
+        peer.transfer(0, 2, peer.nextDeliveryId++, chunk, true, false, HostilePeer.WAIT);
+        peer.transfer(0, 3, peer.nextDeliveryId++, chunk, true, false, HostilePeer.WAIT);
+        peer.transfer(0, 2, null, chunk, true, false, HostilePeer.WAIT);
+        peer.transfer(0, 3, null, chunk, true, false, HostilePeer.WAIT);
+        peer.expectError(End.class, "amqp:session:window-violation");
+    }
 }

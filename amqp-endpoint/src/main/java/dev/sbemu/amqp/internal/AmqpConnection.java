@@ -379,11 +379,7 @@ final class AmqpConnection {
             }
             case SESSION_REMOTE_CLOSE -> {
                 Session session = event.getSession();
-                for (LinkHandler h : List.copyOf(handlers)) {
-                    if (h instanceof LinkBound bound && bound.link().getSession() == session) {
-                        end(bound.link());
-                    }
-                }
+                endLinks(session);
                 session.close();
                 session.free();
             }
@@ -420,6 +416,15 @@ final class AmqpConnection {
             }
             case DELIVERY -> {
                 Link link = event.getLink();
+                Session session = link.getSession();
+                if (link instanceof Receiver && session.getLocalState() == EndpointState.ACTIVE
+                        && session.getIncomingBytes() > session.getIncomingCapacity()) {
+                    // the client sent past the session's incoming window (AMQP 1.0 2.5.6): the session ends, what
+                    // still comes on its links is dropped unread (AMQP-19)
+                    endSession(session, new ErrorCondition(AmqpErrors.WINDOW_VIOLATION, "The session's incoming "
+                            + "window of " + options.sessionWindow() + " frames was exceeded: "
+                            + session.getIncomingBytes() + " bytes unread."));
+                }
                 if (link.getContext() instanceof LinkHandler h) {
                     h.onDelivery(event.getDelivery());
                     if (link.getContext() != h) {
@@ -435,6 +440,21 @@ final class AmqpConnection {
                 // other events need no answer
             }
         }
+    }
+
+    private void endLinks(Session session) {
+        for (LinkHandler h : List.copyOf(handlers)) {
+            if (h instanceof LinkBound bound && bound.link().getSession() == session) {
+                end(bound.link());
+            }
+        }
+    }
+
+    /** Ends {@code session} with {@code error}: its links' handlers end, what arrives on them is dropped. */
+    private void endSession(Session session, ErrorCondition error) {
+        endLinks(session);
+        session.setCondition(error);
+        session.close();
     }
 
     private void end(Link link) {
