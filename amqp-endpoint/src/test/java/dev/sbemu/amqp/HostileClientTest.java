@@ -215,8 +215,13 @@ class HostileClientTest {
                 peer.raw(new byte[] {0, 0, 0, 12, 2, 0, 0, 0, 0x40, 0x40, 0x40, 0x40});
             }
             peer.expectEndOfStream(HostilePeer.WAIT);
+            await().atMost(HostilePeer.WAIT).until(() -> {
+                synchronized (records) {
+                    return !records.isEmpty();
+                }
+            });
             synchronized (records) {
-                assertTrue(records.size() <= 1, "log records: " + records.size());
+                assertEquals(1, records.size(), "log records: " + records.size());
                 for (LogRecord r : records) {
                     assertTrue(r.getThrown() == null && r.getLevel().intValue() < Level.WARNING.intValue(),
                             r.getLevel() + " " + r.getMessage());

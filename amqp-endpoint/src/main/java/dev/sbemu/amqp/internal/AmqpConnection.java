@@ -435,6 +435,14 @@ final class AmqpConnection {
                     Wire.discard(receiver);
                 }
             }
+            case TRANSPORT_ERROR -> {
+                // proton-j's parser refused the input and queued a close frame with the error (AMQP-13)
+                if (!logged) {
+                    logged = true;
+                    LOG.info("sbemu AMQP endpoint: closing the connection from " + peer + " after malformed input: "
+                            + transport.getCondition());
+                }
+            }
             case TRANSPORT_CLOSED -> closeSocket();
             default -> {
                 // other events need no answer
