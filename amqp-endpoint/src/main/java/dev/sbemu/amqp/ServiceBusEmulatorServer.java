@@ -3,8 +3,10 @@ package dev.sbemu.amqp;
 import com.azure.core.http.HttpClient;
 import com.azure.messaging.servicebus.administration.ServiceBusAdministrationClientBuilder;
 import dev.sbemu.amqp.internal.Endpoint;
+import dev.sbemu.amqp.internal.EndpointOptions;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.sdk.AdministrationClients;
+import java.net.InetAddress;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -31,7 +33,9 @@ import java.util.Objects;
  * with {@link #administrationClientBuilder()}, which routes it in process to the same namespace.
  *
  * <p>Closing the server closes every connection, ends its threads and releases the sessions and transactions
- * its clients held; the namespace itself stays open. Thread-safe.
+ * its clients held; the namespace itself stays open. The endpoint has the limits of a server that may face a network
+ * (connections, links, frame size, idle timeout, worker threads, a token required within the handshake timeout),
+ * each settable on the {@link Builder}. Thread-safe.
  */
 public final class ServiceBusEmulatorServer implements AutoCloseable {
     /** The shared access key name in the connection string, as in Microsoft's emulator. */
@@ -48,7 +52,7 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
         return builder(namespace).start();
     }
 
-    /** Configures an endpoint for {@code namespace}: port, key, handshake timeout. */
+    /** Configures an endpoint for {@code namespace}: port, key, limits. */
     public static Builder builder(Namespace namespace) {
         return new Builder(Objects.requireNonNull(namespace, "namespace"));
     }
@@ -110,18 +114,26 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
         return AdministrationClients.httpClient(namespace());
     }
 
-    /** Stops listening, closes every connection and ends the endpoint's threads. Idempotent. */
+    /**
+     * Stops listening, says goodbye on every connection (each link detached and the connection closed with
+     * {@code com.microsoft:operation-cancelled}, which the SDK does not retry: a receive waiting on an attached link
+     * fails at once), waits up to 2 s for the clients to hang up, then closes what is left and ends the endpoint's
+     * threads. Idempotent.
+     */
     @Override
     public void close() {
         endpoint.close();
     }
 
-    /** Settings of a {@link ServiceBusEmulatorServer}. */
+    /**
+     * Settings of a {@link ServiceBusEmulatorServer}: the port and key, and the endpoint's limits (docs/spec.md
+     * AMQP-19 gives each default and its source). Durations are measured on the monotonic clock
+     * ({@code System.nanoTime}), not on the namespace's virtual clock.
+     */
     public static final class Builder {
         private final Namespace namespace;
-        private int port;
         private String key;
-        private Duration handshakeTimeout = Duration.ofSeconds(30);
+        private EndpointOptions options = EndpointOptions.defaults();
 
         private Builder(Namespace namespace) {
             this.namespace = namespace;
@@ -129,10 +141,16 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
 
         /** The port to listen on, 0 (the default) for an ephemeral one. */
         public Builder port(int port) {
-            if (port < 0 || port > 65_535) {
-                throw new IllegalArgumentException("port must be between 0 and 65535, was " + port);
-            }
-            this.port = port;
+            options = options.withPort(port);
+            return this;
+        }
+
+        /**
+         * The address to listen on (default: the loopback address). Anything else exposes the endpoint, which has
+         * no TLS and one key, to the network: do so only on a network you trust.
+         */
+        public Builder bindAddress(InetAddress address) {
+            options = options.withBindAddress(Objects.requireNonNull(address, "address"));
             return this;
         }
 
@@ -147,20 +165,78 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
         }
 
         /**
-         * How long a connection may take from TCP connect to its AMQP open before it is dropped (default 30 s,
-         * wall clock): a half-open or silent socket does not hold resources for longer.
+         * How long a connection may take from TCP connect to a token accepted on {@code $cbs} before it is closed
+         * (default 30 s): a half-open, silent or unauthenticated socket does not hold resources for longer.
          */
         public Builder handshakeTimeout(Duration timeout) {
-            if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-                throw new IllegalArgumentException("handshakeTimeout must be positive, was " + timeout);
-            }
-            this.handshakeTimeout = timeout;
+            options = options.withHandshakeTimeout(timeout);
+            return this;
+        }
+
+        /** The most connections open at once (default 5,000, the service's AMQP quota); more are refused. */
+        public Builder maxConnections(int max) {
+            options = options.withMaxConnections(max);
+            return this;
+        }
+
+        /** The largest AMQP frame the endpoint takes and announces (default 256 KB). */
+        public Builder maxFrameSize(int bytes) {
+            options = options.withMaxFrameSize(bytes);
+            return this;
+        }
+
+        /**
+         * The idle timeout the endpoint announces (default 60 s): a connection from which nothing arrives for this
+         * long is closed; clients keep it alive with heartbeats (proton-j and rhea send them by themselves).
+         */
+        public Builder idleTimeout(Duration timeout) {
+            options = options.withIdleTimeout(timeout);
+            return this;
+        }
+
+        /** The highest session channel a client may use (default 1023: 1024 sessions per connection). */
+        public Builder channelMax(int channelMax) {
+            options = options.withChannelMax(channelMax);
+            return this;
+        }
+
+        /** The most links attached at once on one connection (default 1,000); more are refused. */
+        public Builder linkMax(int max) {
+            options = options.withLinkMax(max);
+            return this;
+        }
+
+        /** Each session's incoming window, in frames (default 2,048). */
+        public Builder sessionWindow(int frames) {
+            options = options.withSessionWindow(frames);
+            return this;
+        }
+
+        /** The credit the endpoint gives each link a client sends on (default 500). */
+        public Builder linkCredit(int credit) {
+            options = options.withLinkCredit(credit);
+            return this;
+        }
+
+        /**
+         * The most threads that wait in the broker for clients (default 512): one per receiver waiting for
+         * messages, per pending session accept, per link whose calls a scripted delay holds. Work beyond them is
+         * refused with {@code amqp:resource-limit-exceeded}.
+         */
+        public Builder workerThreads(int max) {
+            options = options.withWorkerThreads(max);
+            return this;
+        }
+
+        /** The longest a client's {@code com.microsoft:timeout} may make the endpoint wait (default 5 minutes). */
+        public Builder maxOperationTimeout(Duration max) {
+            options = options.withMaxOperationTimeout(max);
             return this;
         }
 
         /** Starts listening. */
         public ServiceBusEmulatorServer start() {
-            return new ServiceBusEmulatorServer(new Endpoint(namespace, port, KEY_NAME, key, handshakeTimeout));
+            return new ServiceBusEmulatorServer(new Endpoint(namespace, KEY_NAME, key, options));
         }
     }
 }

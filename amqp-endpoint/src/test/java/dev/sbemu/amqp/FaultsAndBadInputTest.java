@@ -145,7 +145,7 @@ class FaultsAndBadInputTest extends EndpointFixture {
     void garbageAndHalfOpen() throws Exception {
         namespace.createQueue("orders");
         try (ServiceBusEmulatorServer strict = ServiceBusEmulatorServer.builder(namespace)
-                .handshakeTimeout(Duration.ofMillis(300)).start();
+                .handshakeTimeout(Duration.ofSeconds(2)).start();   // the SDK's connection must authenticate within it
              ServiceBusSenderClient sender = clients(strict.getConnectionString()).sender().queueName("orders")
                      .buildClient();
              Socket garbage = new Socket(InetAddress.getLoopbackAddress(), strict.port());

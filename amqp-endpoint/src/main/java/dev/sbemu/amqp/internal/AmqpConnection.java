@@ -14,40 +14,67 @@ import org.apache.qpid.proton.engine.Connection;
 import org.apache.qpid.proton.engine.EndpointState;
 import org.apache.qpid.proton.engine.Event;
 import org.apache.qpid.proton.engine.Link;
+import org.apache.qpid.proton.engine.Receiver;
 import org.apache.qpid.proton.engine.Sasl;
 import org.apache.qpid.proton.engine.SaslListener;
 import org.apache.qpid.proton.engine.Session;
 import org.apache.qpid.proton.engine.Transport;
-import org.apache.qpid.proton.engine.TransportException;
 
 /**
  * One client connection: its socket, proton-j's transport, connection and event collector. Bytes in are fed
  * to the transport, the events that come out are handed to the {@link LinkRouter}, and what the transport has
  * to send is written back. SASL offers ANONYMOUS only, as the service does for CBS clients; authentication is
- * a CBS token (see {@link CbsNode}). Loop thread only.
+ * a CBS token (see {@link CbsNode}), which must come within the handshake timeout (AMQP-13). The limits of
+ * {@link EndpointOptions} apply (AMQP-19). Loop thread only.
  */
 final class AmqpConnection {
     private static final Logger LOG = Logger.getLogger(AmqpConnection.class.getName());
-    private static final int MAX_FRAME_SIZE = 256 * 1024;
+    /** How long a connection the endpoint closed waits for the client to read the close and hang up. */
+    private static final long CLOSE_GRACE_MILLIS = 2_000;
 
     private final EventLoop loop;
     private final SocketChannel channel;
+    private final EndpointOptions options;
     private final Transport transport = Transport.Factory.create();
     private final Connection connection = Connection.Factory.create();
     private final Collector collector = Collector.Factory.create();
     private final LinkRouter router;
-    private final long openDeadline;
+    /** Past the connection limit: its open is answered with a close (AMQP-19). */
+    private final boolean refused;
+    private final long authDeadline;
+    /** When bytes last came in, on the loop's clock. */
+    private long lastInput;
     private final List<LinkHandler> handlers = new ArrayList<>();
     private SelectionKey key;
     private boolean socketClosed;
     private boolean authorized;
+    /** Set once the endpoint closed the connection: input is discarded until the client hangs up or this passes. */
+    private long hangUpAt;
+    private boolean hangingUp;
+    private boolean logged;
+    private volatile boolean backedUp;
+    private int sessions;
+    private int links;
+    private final String peer;
 
-    AmqpConnection(EventLoop loop, SocketChannel channel, EndpointContext context) {
+    AmqpConnection(EventLoop loop, SocketChannel channel, EndpointContext context, boolean refused) {
         this.loop = loop;
         this.channel = channel;
+        this.options = context.options();
+        this.refused = refused;
         this.router = new LinkRouter(this, context);
-        this.openDeadline = System.currentTimeMillis() + context.handshakeTimeout().toMillis();
-        transport.setMaxFrameSize(MAX_FRAME_SIZE);
+        this.authDeadline = loop.clock() + options.handshakeTimeout().toMillis();
+        this.lastInput = loop.clock();
+        String remote;
+        try {
+            remote = String.valueOf(channel.getRemoteAddress());
+        } catch (IOException e) {
+            remote = "?";
+        }
+        this.peer = remote;
+        transport.setMaxFrameSize(options.maxFrameSize());
+        transport.setChannelMax(options.channelMax());
+        transport.setIdleTimeout((int) Math.min(Integer.MAX_VALUE, options.idleTimeout().toMillis()));
         Sasl sasl = transport.sasl();
         sasl.server();
         sasl.allowSkip(true);
@@ -94,6 +121,11 @@ final class AmqpConnection {
         authorized = true;
     }
 
+    /** True while the socket does not take the output as fast as it comes: senders hold back (AMQP-19). */
+    boolean backedUp() {
+        return backedUp;
+    }
+
     /** Keeps {@code handler} to tell it when the connection ends. */
     void track(LinkHandler handler) {
         handlers.add(handler);
@@ -103,9 +135,18 @@ final class AmqpConnection {
         handlers.remove(handler);
     }
 
+    /** The most bytes one connection reads in one round of the loop: the others get their turn (AMQP-19). */
+    private static final int READ_PER_ROUND = 1024 * 1024;
+
     void onReadable() {
+        loop.checkThread();
+        if (hangingUp) {
+            discardInput();
+            return;
+        }
+        int total = 0;
         try {
-            while (true) {
+            while (total < READ_PER_ROUND) {
                 int capacity = transport.capacity();
                 if (capacity <= 0) {
                     break;
@@ -119,44 +160,175 @@ final class AmqpConnection {
                 if (read == 0) {
                     break;
                 }
+                total += read;
+                lastInput = loop.clock();
                 transport.process();
+                // the events of each chunk are handled before more is read: a delivery past its link's limit is cut
+                // off as it grows, not after the socket ran dry
+                dispatch();
+                if (socketClosed || hangingUp) {
+                    return;
+                }
             }
-        } catch (TransportException e) {
-            // Garbage on the wire: proton has queued a close frame with the error; send it and hang up.
-            LOG.log(Level.FINE, "sbemu AMQP endpoint: protocol error, closing the connection", e);
-            transport.close_tail();
         } catch (IOException e) {
             transport.close_tail();
+        } catch (RuntimeException | StackOverflowError e) {
+            // Garbage on the wire (proton has queued a close frame for what its parser refuses) or a frame proton's
+            // engine cannot take (an unknown handle, a delivery id out of sequence, a nesting too deep).
+            protocolError(e);
+            return;
         }
         dispatch();
         flush();
+    }
+
+    /** Malformed input: logged once for the connection, briefly (AMQP-13); the connection is closed. */
+    private void protocolError(Throwable e) {
+        if (!logged) {
+            logged = true;
+            LOG.log(Level.INFO, "sbemu AMQP endpoint: closing the connection from " + peer
+                    + " after malformed input: " + e);
+            LOG.log(Level.FINE, "sbemu AMQP endpoint: the malformed input's failure", e);
+        }
+        endAll();
+        try {
+            if (connection.getLocalState() != EndpointState.CLOSED) {
+                connection.setCondition(new ErrorCondition(AmqpErrors.FRAMING_ERROR, "Malformed input: " + e));
+                connection.close();
+            }
+            flushQuietly();
+        } catch (RuntimeException ignored) {
+            // proton's state is broken: drop the socket without a word
+        }
+        hangUp();
+    }
+
+    /** Loop: one connection's handling failed unexpectedly; it is dropped, the others go on (AMQP-13). */
+    void failed(Throwable e) {
+        if (!logged) {
+            logged = true;
+            if (e instanceof RuntimeException || e instanceof AssertionError) {
+                LOG.log(Level.WARNING, "sbemu AMQP endpoint: dropping the connection from " + peer
+                        + " after an unexpected failure", e);
+            } else {
+                LOG.log(Level.WARNING, "sbemu AMQP endpoint: dropping the connection from " + peer + " after " + e);
+            }
+        }
+        abort();
     }
 
     /** Runs after each round of the loop: events raised by tasks, then output. */
     void afterWork() {
+        if (socketClosed || hangingUp) {
+            return;
+        }
         dispatch();
         flush();
     }
 
+    /**
+     * The connection's timers, on the loop's clock ({@link EventLoop#clock}, milliseconds): the hang-up grace, the
+     * handshake timeout, the idle timeout (closed with {@code amqp:connection:forced}, as the service closes an
+     * inactive connection), proton-j's heartbeats. Returns the next deadline, or 0 for none.
+     */
     long tick(long now) {
         if (socketClosed) {
             return 0;
         }
-        if (connection.getRemoteState() == EndpointState.UNINITIALIZED) {
-            if (now >= openDeadline) {
-                LOG.fine("sbemu AMQP endpoint: no AMQP open in time, dropping the connection");
-                abort();
+        if (hangingUp) {
+            if (now >= hangUpAt) {
+                closeSocket();
                 return 0;
             }
-            return openDeadline;
+            return hangUpAt;
         }
-        try {
-            long next = transport.tick(now);
-            flush();
-            return next;
-        } catch (TransportException e) {
-            abort();
+        if (!authorized && now >= authDeadline) {
+            if (connection.getRemoteState() == EndpointState.UNINITIALIZED) {
+                LOG.fine("sbemu AMQP endpoint: no AMQP open in time, dropping the connection");
+                abort();
+            } else {
+                closeWith(new ErrorCondition(AmqpErrors.UNAUTHORIZED, "No valid token was put on $cbs within "
+                        + options.handshakeTimeout().toMillis() + " ms of connecting; the connection is closed."));
+            }
             return 0;
+        }
+        long authAt = authorized ? Long.MAX_VALUE : authDeadline;
+        if (connection.getRemoteState() == EndpointState.UNINITIALIZED) {
+            return authAt;
+        }
+        long idleAt = lastInput + options.idleTimeout().toMillis();
+        if (now >= idleAt) {
+            // before proton-j's own idle check, which would close with amqp:resource-limit-exceeded (non-transient)
+            closeWith(new ErrorCondition(AmqpErrors.CONNECTION_FORCED, "The connection was inactive for more than "
+                    + "the allowed " + options.idleTimeout().toMillis() + " milliseconds and is closed by sbemu."));
+            return 0;
+        }
+        long next = transport.tick(now);
+        flush();
+        return Math.min(next == 0 ? Long.MAX_VALUE : next, Math.min(authAt, idleAt));
+    }
+
+    /** Closes the connection with {@code error} and hangs up once the client read it (or after a grace period). */
+    void closeWith(ErrorCondition error) {
+        endAll();
+        if (connection.getLocalState() != EndpointState.CLOSED) {
+            if (connection.getLocalState() == EndpointState.UNINITIALIZED) {
+                connection.setContainer("sbemu");
+                connection.open();
+            }
+            connection.setCondition(error);
+            connection.close();
+        }
+        flushQuietly();
+        hangUp();
+    }
+
+    /**
+     * The endpoint closes: every link is detached and the connection closed with an error that tells the SDK's
+     * clients at once that the endpoint is gone (AMQP-14).
+     */
+    void goodbye() {
+        if (socketClosed || hangingUp) {
+            return;
+        }
+        ErrorCondition error = AmqpErrors.shutdown();
+        if (connection.getRemoteState() == EndpointState.UNINITIALIZED
+                || connection.getLocalState() == EndpointState.CLOSED) {
+            abort();
+            return;
+        }
+        for (LinkHandler h : List.copyOf(handlers)) {
+            if (h instanceof LinkBound bound && bound.link().getLocalState() == EndpointState.ACTIVE) {
+                bound.link().setCondition(error);
+                bound.link().close();
+            }
+        }
+        closeWith(error);
+    }
+
+    /** Stops reading into proton; the socket is closed when the client hangs up or the grace period passes. */
+    private void hangUp() {
+        if (hangingUp || socketClosed) {
+            return;
+        }
+        hangingUp = true;
+        hangUpAt = loop.clock() + CLOSE_GRACE_MILLIS;
+        flushQuietly();
+    }
+
+    private void discardInput() {
+        ByteBuffer scratch = ByteBuffer.allocate(16 * 1024);
+        try {
+            int read;
+            do {
+                scratch.clear();
+                read = channel.read(scratch);
+            } while (read > 0);
+            if (read < 0) {
+                closeSocket();
+            }
+        } catch (IOException e) {
+            closeSocket();
         }
     }
 
@@ -166,11 +338,14 @@ final class AmqpConnection {
             try {
                 handle(event);
             } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "sbemu AMQP endpoint: failed on " + event.getType(), e);
-                connection.setCondition(new ErrorCondition(AmqpErrors.INTERNAL_ERROR, e.toString()));
-                connection.close();
+                collector.pop();
+                failed(new IllegalStateException("failed on " + event.getType(), e));
+                return;
             }
             collector.pop();
+            if (socketClosed || hangingUp) {
+                return;
+            }
         }
     }
 
@@ -179,6 +354,10 @@ final class AmqpConnection {
             case CONNECTION_REMOTE_OPEN -> {
                 connection.setContainer("sbemu");
                 connection.open();
+                if (refused) {
+                    closeWith(new ErrorCondition(AmqpErrors.RESOURCE_LIMIT_EXCEEDED, "The endpoint has "
+                            + options.maxConnections() + " connections open, its limit; the connection is refused."));
+                }
             }
             case CONNECTION_REMOTE_CLOSE -> {
                 endAll();
@@ -187,39 +366,81 @@ final class AmqpConnection {
             case SESSION_REMOTE_OPEN -> {
                 Session session = event.getSession();
                 if (session.getLocalState() == EndpointState.UNINITIALIZED) {
+                    session.setIncomingCapacity((int) Math.min(Integer.MAX_VALUE,
+                            (long) options.sessionWindow() * options.maxFrameSize()));
                     session.open();
+                    sessions++;
+                    if (sessions > options.channelMax() + 1) {
+                        session.setCondition(new ErrorCondition(AmqpErrors.RESOURCE_LIMIT_EXCEEDED,
+                                "At most " + (options.channelMax() + 1) + " sessions per connection."));
+                        session.close();
+                    }
                 }
             }
             case SESSION_REMOTE_CLOSE -> {
                 Session session = event.getSession();
-                for (LinkHandler h : List.copyOf(handlers)) {
-                    if (h instanceof LinkBound bound && bound.link().getSession() == session) {
-                        end(bound.link());
-                    }
-                }
+                endLinks(session);
                 session.close();
+                session.free();
             }
+            case SESSION_FINAL -> sessions--;
             case LINK_REMOTE_OPEN -> {
                 Link link = event.getLink();
                 if (link.getLocalState() == EndpointState.UNINITIALIZED) {
-                    router.attach(link);
+                    links++;
+                    if (links > 2 * options.linkMax()) {
+                        // refused attaches the client never detaches: it floods
+                        closeWith(new ErrorCondition(AmqpErrors.RESOURCE_LIMIT_EXCEEDED, "Too many links attached."));
+                    } else if (handlers.size() >= options.linkMax()) {
+                        router.refuse(link, new ErrorCondition(AmqpErrors.RESOURCE_LIMIT_EXCEEDED, "At most "
+                                + options.linkMax() + " links may be attached on one connection."));
+                    } else {
+                        router.attach(link);
+                    }
                 }
             }
             case LINK_REMOTE_CLOSE, LINK_REMOTE_DETACH -> {
+                // a client's detach is answered with a detach, and the link is freed (AMQP-19)
                 Link link = event.getLink();
                 end(link);
                 if (link.getLocalState() != EndpointState.CLOSED) {
                     link.close();
                 }
+                link.free();
             }
+            case LINK_FINAL -> links--;
             case LINK_FLOW -> {
                 if (event.getLink().getContext() instanceof LinkHandler h) {
                     h.onFlow();
                 }
             }
             case DELIVERY -> {
-                if (event.getLink().getContext() instanceof LinkHandler h) {
+                Link link = event.getLink();
+                Session session = link.getSession();
+                if (link instanceof Receiver && session.getLocalState() == EndpointState.ACTIVE
+                        && session.getIncomingBytes() > session.getIncomingCapacity()) {
+                    // the client sent past the session's incoming window (AMQP 1.0 2.5.6): the session ends, what
+                    // still comes on its links is dropped unread (AMQP-19)
+                    endSession(session, new ErrorCondition(AmqpErrors.WINDOW_VIOLATION, "The session's incoming "
+                            + "window of " + options.sessionWindow() + " frames was exceeded: "
+                            + session.getIncomingBytes() + " bytes unread."));
+                }
+                if (link.getContext() instanceof LinkHandler h) {
                     h.onDelivery(event.getDelivery());
+                    if (link.getContext() != h) {
+                        handlers.remove(h);     // the handler detached its link (a delivery cut off)
+                    }
+                } else if (link instanceof Receiver receiver) {
+                    // a link the endpoint detached (a delivery cut off at its size): the rest is dropped unread
+                    Wire.discard(receiver);
+                }
+            }
+            case TRANSPORT_ERROR -> {
+                // proton-j's parser refused the input and queued a close frame with the error (AMQP-13)
+                if (!logged) {
+                    logged = true;
+                    LOG.info("sbemu AMQP endpoint: closing the connection from " + peer + " after malformed input: "
+                            + transport.getCondition());
                 }
             }
             case TRANSPORT_CLOSED -> closeSocket();
@@ -227,6 +448,21 @@ final class AmqpConnection {
                 // other events need no answer
             }
         }
+    }
+
+    private void endLinks(Session session) {
+        for (LinkHandler h : List.copyOf(handlers)) {
+            if (h instanceof LinkBound bound && bound.link().getSession() == session) {
+                end(bound.link());
+            }
+        }
+    }
+
+    /** Ends {@code session} with {@code error}: its links' handlers end, what arrives on them is dropped. */
+    private void endSession(Session session, ErrorCondition error) {
+        endLinks(session);
+        session.setCondition(error);
+        session.close();
     }
 
     private void end(Link link) {
@@ -247,35 +483,72 @@ final class AmqpConnection {
         handlers.clear();
     }
 
+    /** Outgoing links, to restart them once the socket takes output again. */
+    private void resumeSenders() {
+        for (LinkHandler h : List.copyOf(handlers)) {
+            h.onFlow();
+        }
+    }
+
     void flush() {
+        loop.checkThread();
         if (socketClosed) {
             return;
         }
         try {
-            while (true) {
-                int pending = transport.pending();
-                if (pending < 0) {
-                    closeSocket();
-                    return;
-                }
-                if (pending == 0) {
-                    break;
-                }
-                ByteBuffer head = transport.head();
-                int written = channel.write(head);
-                if (written > 0) {
-                    transport.pop(written);
-                }
-                if (written == 0) {
-                    key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
-                    return;
-                }
-            }
-            if (key != null && key.isValid()) {
-                key.interestOps(SelectionKey.OP_READ);
-            }
+            writeOut();
         } catch (IOException e) {
             abort();
+        }
+    }
+
+    private void flushQuietly() {
+        try {
+            writeOut();
+        } catch (IOException e) {
+            closeSocket();
+        }
+    }
+
+    private void writeOut() throws IOException {
+        if (socketClosed) {
+            return;
+        }
+        while (true) {
+            int pending = transport.pending();
+            if (pending < 0) {
+                if (hangingUp) {
+                    // the close frame is out: half-close and read until the client hangs up, so it reads it
+                    if (key != null && key.isValid()) {
+                        key.interestOps(SelectionKey.OP_READ);
+                    }
+                    channel.shutdownOutput();
+                    return;
+                }
+                closeSocket();
+                return;
+            }
+            if (pending == 0) {
+                break;
+            }
+            ByteBuffer head = transport.head();
+            int written = channel.write(head);
+            if (written > 0) {
+                transport.pop(written);
+            }
+            if (written == 0) {
+                backedUp = true;    // the socket takes no more: the client does not read (fast enough)
+                key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
+                return;
+            }
+        }
+        boolean wasBackedUp = backedUp;
+        backedUp = false;
+        if (key != null && key.isValid()) {
+            key.interestOps(SelectionKey.OP_READ);
+        }
+        if (wasBackedUp && !hangingUp) {
+            resumeSenders();
         }
     }
 

@@ -24,6 +24,15 @@ final class AmqpErrors {
     static final Symbol SESSION_NOT_FOUND = Symbol.valueOf("com.microsoft:session-not-found");
     static final Symbol TRANSACTION_UNKNOWN = Symbol.valueOf("amqp:transaction:unknown-id");
     static final Symbol DEAD_LETTER = Symbol.valueOf("com.microsoft:dead-letter");
+    static final Symbol RESOURCE_LIMIT_EXCEEDED = Symbol.valueOf("amqp:resource-limit-exceeded");
+    static final Symbol WINDOW_VIOLATION = Symbol.valueOf("amqp:session:window-violation");
+    static final Symbol CONNECTION_FORCED = Symbol.valueOf("amqp:connection:forced");
+    static final Symbol FRAMING_ERROR = Symbol.valueOf("amqp:connection:framing-error");
+    static final Symbol DECODE_ERROR = Symbol.valueOf("amqp:decode-error");
+    static final Symbol MESSAGE_SIZE_EXCEEDED = Symbol.valueOf("amqp:link:message-size-exceeded");
+    static final Symbol TRANSFER_LIMIT_EXCEEDED = Symbol.valueOf("amqp:link:transfer-limit-exceeded");
+    /** What the endpoint says on every link and connection when it closes (AMQP-14). */
+    static final Symbol SHUTDOWN = Symbol.valueOf("com.microsoft:operation-cancelled");
 
     private AmqpErrors() {
     }
@@ -44,11 +53,23 @@ final class AmqpErrors {
         if (e instanceof UnsupportedOperationException) {
             return new ErrorCondition(NOT_IMPLEMENTED, e.getMessage());
         }
-        if (e instanceof IllegalArgumentException || e instanceof FilterSyntaxException
-                || e instanceof NullPointerException || e instanceof ClassCastException) {
+        if (e instanceof Wire.MalformedMessage) {
+            return new ErrorCondition(DECODE_ERROR, e.getMessage());
+        }
+        if (e instanceof java.util.concurrent.RejectedExecutionException) {
+            return new ErrorCondition(RESOURCE_LIMIT_EXCEEDED, "The endpoint's worker threads are all busy: "
+                    + e.getMessage());
+        }
+        if (e instanceof IllegalArgumentException || e instanceof FilterSyntaxException) {
             return new ErrorCondition(ARGUMENT_ERROR, String.valueOf(e.getMessage()));
         }
         return new ErrorCondition(INTERNAL_ERROR, e.toString());
+    }
+
+    /** The error of every link and connection of an endpoint that closes (AMQP-14). */
+    static ErrorCondition shutdown() {
+        return new ErrorCondition(SHUTDOWN, "The sbemu endpoint was closed (ServiceBusEmulatorServer.close()); "
+                + "it no longer serves this namespace.");
     }
 
     /** The Rejected outcome carrying {@code error}. */
@@ -65,7 +86,7 @@ final class AmqpErrors {
             case "amqp:not-found", "com.microsoft:message-not-found", "com.microsoft:session-not-found" -> 404;
             case "amqp:unauthorized-access" -> 401;
             case "com.microsoft:entity-already-exists" -> 409;
-            case "com.microsoft:argument-error", "amqp:not-allowed" -> 400;
+            case "com.microsoft:argument-error", "amqp:not-allowed", "amqp:decode-error" -> 400;
             case "amqp:not-implemented" -> 501;
             case "com.microsoft:timeout" -> 408;
             case "com.microsoft:server-busy" -> 503;

@@ -2,7 +2,6 @@ package dev.sbemu.amqp.internal;
 
 import dev.sbemu.core.Namespace;
 import java.security.SecureRandom;
-import java.time.Duration;
 import java.util.Base64;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -13,12 +12,12 @@ public final class Endpoint implements AutoCloseable {
     private final EndpointContext context;
     private final EventLoop loop;
 
-    public Endpoint(Namespace namespace, int port, String keyName, String key, Duration handshakeTimeout) {
+    public Endpoint(Namespace namespace, String keyName, String key, EndpointOptions options) {
         String name = "sbemu-amqp-" + COUNT.incrementAndGet();
-        this.context = new EndpointContext(namespace, keyName, key != null ? key : randomKey(), handshakeTimeout,
-                name);
+        this.context = new EndpointContext(namespace, keyName, key != null ? key : randomKey(), options, name);
         try {
-            this.loop = new EventLoop(port, (loop, channel) -> new AmqpConnection(loop, channel, context), name);
+            this.loop = new EventLoop(options, (loop, channel, refused) -> new AmqpConnection(loop, channel, context,
+                    refused), name);
         } catch (RuntimeException e) {
             context.close();
             throw e;
@@ -53,6 +52,11 @@ public final class Endpoint implements AutoCloseable {
 
     public int connectionCount() {
         return loop.connectionCount();
+    }
+
+    /** The worker threads alive now (for tests and diagnostics). */
+    public int workerCount() {
+        return context.workerCount();
     }
 
     @Override

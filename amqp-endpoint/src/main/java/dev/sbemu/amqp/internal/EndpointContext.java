@@ -6,13 +6,12 @@ import dev.sbemu.core.Namespace;
 import dev.sbemu.core.SessionLock;
 import dev.sbemu.core.Transaction;
 import java.nio.ByteBuffer;
-import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -31,24 +30,26 @@ final class EndpointContext implements AutoCloseable {
     private volatile Namespace namespace;
     private final String keyName;
     private final String key;
-    private final Duration handshakeTimeout;
-    private final ExecutorService workers;
+    private final EndpointOptions options;
+    private final ThreadPoolExecutor workers;
     private final Map<Binary, Transaction> transactions = new ConcurrentHashMap<>();
     private final Map<String, SessionLock> sessions = new ConcurrentHashMap<>();
     private final Set<OutgoingLink> outgoing = ConcurrentHashMap.newKeySet();
 
-    EndpointContext(Namespace namespace, String keyName, String key, Duration handshakeTimeout, String name) {
+    EndpointContext(Namespace namespace, String keyName, String key, EndpointOptions options, String name) {
         this.namespace = namespace;
         this.keyName = keyName;
         this.key = key;
-        this.handshakeTimeout = handshakeTimeout;
+        this.options = options;
         AtomicInteger count = new AtomicInteger();
         ThreadFactory threads = runnable -> {
             Thread t = new Thread(runnable, name + "-worker-" + count.incrementAndGet());
             t.setDaemon(true);
             return t;
         };
-        this.workers = Executors.newCachedThreadPool(threads);
+        // bounded: work past the limit is refused (RejectedExecutionException), never queued without end (AMQP-19)
+        this.workers = new ThreadPoolExecutor(0, options.workerThreads(), 60, TimeUnit.SECONDS,
+                new SynchronousQueue<>(), threads, new ThreadPoolExecutor.AbortPolicy());
     }
 
     Namespace namespace() {
@@ -88,11 +89,20 @@ final class EndpointContext implements AutoCloseable {
         return key;
     }
 
-    Duration handshakeTimeout() {
-        return handshakeTimeout;
+    EndpointOptions options() {
+        return options;
     }
 
-    /** Runs a task that may block in the broker; never on the loop thread. */
+    /** The number of worker threads alive (for tests and diagnostics). */
+    int workerCount() {
+        return workers.getPoolSize();
+    }
+
+    /**
+     * Runs a task that may block in the broker; never on the loop thread.
+     *
+     * @throws java.util.concurrent.RejectedExecutionException when every worker thread is busy (AMQP-19)
+     */
     void work(Runnable task) {
         workers.execute(task);
     }

@@ -2,7 +2,6 @@ package dev.sbemu.amqp.internal;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
@@ -15,37 +14,63 @@ import java.util.LinkedHashSet;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.function.BiFunction;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
  * The endpoint's one network thread: a selector over the listening socket and every connection. proton-j is
- * not thread-safe, so every proton object is touched on this thread only; other threads hand it work with
- * {@link #execute}. It binds to the loopback address only.
+ * not thread-safe, so every proton object is touched on this thread only ({@link #checkThread}); other threads
+ * hand it work with {@link #execute}. Whatever one connection's handling throws, {@link Error}s included, drops
+ * that connection only (AMQP-13); if the loop itself cannot go on, it closes its listener and every connection
+ * and logs why, rather than leave a port that accepts and never answers. Time is {@code System.nanoTime}, through
+ * {@link #clock}.
  */
 final class EventLoop implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(EventLoop.class.getName());
+    /** How long closing waits for the clients to read the goodbye and hang up (AMQP-14). */
+    private static final long GOODBYE_NANOS = TimeUnit.SECONDS.toNanos(2);
+
+    /** Builds a connection for an accepted socket; {@code refused} when it is past the connection limit. */
+    interface Acceptor {
+        AmqpConnection accept(EventLoop loop, SocketChannel channel, boolean refused);
+    }
 
     private final Selector selector;
     private final ServerSocketChannel server;
     private final Thread thread;
     private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
-    private final BiFunction<EventLoop, SocketChannel, AmqpConnection> accept;
+    private final Acceptor accept;
+    private final EndpointOptions options;
     private final Set<AmqpConnection> connections = new LinkedHashSet<>();
+    private final String name;
+    /** Set by close(): the loop says goodbye, then stops. */
+    private volatile boolean closing;
+    /** The loop has stopped (or is stopping) for good. */
     private volatile boolean closed;
     private volatile int connectionCount;
+    /** Loop thread: when the goodbye was said, and how long the loop then waits for the clients. */
+    private boolean goodbyeSaid;
+    private final long maxStep;
+    private long clock;
+    private long lastReal = nowMillis();
+    private long stopAt;
 
-    EventLoop(int port, BiFunction<EventLoop, SocketChannel, AmqpConnection> accept, String name) {
+    EventLoop(EndpointOptions options, Acceptor accept, String name) {
         this.accept = accept;
+        this.options = options;
+        this.name = name;
+        this.maxStep = Math.max(1_000, Math.min(options.idleTimeout().toMillis(), options.handshakeTimeout().toMillis())
+                / 2);
         try {
             selector = Selector.open();
             server = ServerSocketChannel.open();
-            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+            server.bind(new InetSocketAddress(options.bindAddress(), options.port()));
             server.configureBlocking(false);
             server.register(selector, SelectionKey.OP_ACCEPT);
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot listen on 127.0.0.1:" + port + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("Cannot listen on " + options.bindAddress().getHostAddress() + ":"
+                    + options.port() + ": " + e.getMessage(), e);
         }
         thread = new Thread(this::run, name);
         thread.setDaemon(true);
@@ -58,6 +83,14 @@ final class EventLoop implements AutoCloseable {
 
     boolean inLoop() {
         return Thread.currentThread() == thread;
+    }
+
+    /** Fails unless called on the loop thread: proton-j's objects are touched there only. */
+    void checkThread() {
+        if (Thread.currentThread() != thread) {
+            throw new IllegalStateException("sbemu AMQP endpoint: proton-j touched outside the network thread "
+                    + name + ", on " + Thread.currentThread().getName());
+        }
     }
 
     /** Runs {@code task} on the loop thread; dropped once the loop is closed. */
@@ -74,10 +107,32 @@ final class EventLoop implements AutoCloseable {
         return connectionCount;
     }
 
+    private static long nowMillis() {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime());
+    }
+
+    /**
+     * Loop thread: the loop's clock in milliseconds, which connections' timers and proton-j's ticks run on. It follows
+     * {@code System.nanoTime}, but one round of the loop advances it by at most {@link #maxStep}, while the loop never
+     * waits that long: a pause of the whole JVM (a debugger's breakpoint) counts as one step, so clients whose
+     * heartbeats were paused with it are not closed as idle, nor half-authenticated ones as too slow, when it resumes.
+     */
+    long clock() {
+        return clock;
+    }
+
+    private void advanceClock() {
+        long real = nowMillis();
+        clock += Math.min(Math.max(0, real - lastReal), maxStep);
+        lastReal = real;
+    }
+
     private void run() {
+        Throwable failure = null;
         try {
             while (!closed) {
-                long now = System.currentTimeMillis();
+                advanceClock();
+                long now = clock;
                 long deadline = Long.MAX_VALUE;
                 for (AmqpConnection c : new ArrayList<>(connections)) {
                     long[] next = {0};
@@ -86,14 +141,17 @@ final class EventLoop implements AutoCloseable {
                         deadline = Math.min(deadline, next[0]);
                     }
                 }
-                long timeout = deadline == Long.MAX_VALUE ? 0 : Math.max(1, deadline - now);
+                if (goodbyeSaid) {
+                    if (connections.isEmpty() || System.nanoTime() - stopAt >= 0) {
+                        break;
+                    }
+                    deadline = Math.min(deadline, now + 50);
+                }
+                long timeout = Math.max(1, Math.min(deadline - now, maxStep / 2));
                 if (tasks.isEmpty()) {
                     selector.select(timeout);
                 } else {
                     selector.selectNow();
-                }
-                if (closed) {
-                    break;
                 }
                 Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
                 while (keys.hasNext()) {
@@ -119,7 +177,7 @@ final class EventLoop implements AutoCloseable {
                 while ((task = tasks.poll()) != null) {
                     try {
                         task.run();
-                    } catch (RuntimeException e) {
+                    } catch (RuntimeException | LinkageError | StackOverflowError | OutOfMemoryError e) {
                         LOG.log(Level.WARNING, "sbemu AMQP endpoint: a task failed", e);
                     }
                 }
@@ -128,25 +186,48 @@ final class EventLoop implements AutoCloseable {
                 }
             }
         } catch (IOException | ClosedSelectorException e) {
-            if (!closed) {
-                LOG.log(Level.WARNING, "sbemu AMQP endpoint: the network loop stopped", e);
+            if (!closing) {
+                failure = e;
             }
+        } catch (Throwable e) {
+            failure = e;    // logged below: the thread ends here
         } finally {
+            closed = true;
+            if (failure != null) {
+                LOG.log(Level.SEVERE, "sbemu AMQP endpoint " + name + " on port " + port()
+                        + " cannot go on: it closed its listener and its " + connections.size()
+                        + " connection(s); start a new server", failure);
+            }
+            try {
+                server.close();
+                // a channel registered with a selector is closed when the selector lets it go: without this, a dead
+                // loop would leave a listener that accepts and never answers
+                selector.close();
+            } catch (IOException ignored) {
+                // closing anyway
+            }
             for (AmqpConnection c : new ArrayList<>(connections)) {
-                c.abort();
+                try {
+                    c.abort();
+                } catch (RuntimeException ignored) {
+                    // its socket is closed anyway
+                }
             }
             connections.clear();
             connectionCount = 0;
+            tasks.clear();
         }
     }
 
-    /** Runs one connection's work; whatever it throws drops that connection only. */
+    /**
+     * Runs one connection's work; whatever it throws drops that connection only. An {@link OutOfMemoryError} or a
+     * {@link StackOverflowError} from one client's input (a flood, a nesting too deep) leaves the others served.
+     */
     private void guarded(AmqpConnection connection, Runnable work) {
         try {
             work.run();
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "sbemu AMQP endpoint: dropping a connection after an unexpected failure", e);
-            connection.abort();
+        } catch (RuntimeException | StackOverflowError | OutOfMemoryError | LinkageError | AssertionError e) {
+            connection.failed(e);
         }
     }
 
@@ -160,12 +241,15 @@ final class EventLoop implements AutoCloseable {
                 }
                 channel.configureBlocking(false);
                 channel.socket().setTcpNoDelay(true);
-                AmqpConnection connection = accept.apply(this, channel);
+                boolean refused = closing || connections.size() >= options.maxConnections();
+                AmqpConnection connection = accept.accept(this, channel, refused);
                 connection.register(channel.register(selector, SelectionKey.OP_READ, connection));
                 connections.add(connection);
                 connectionCount = connections.size();
+            } catch (java.nio.channels.ClosedChannelException e) {
+                return;     // the listener closed
             } catch (IOException | RuntimeException e) {
-                LOG.log(Level.WARNING, "sbemu AMQP endpoint: could not accept a connection", e);
+                LOG.log(Level.WARNING, "sbemu AMQP endpoint: could not accept a connection: " + e);
                 if (channel == null) {
                     return;
                 }
@@ -178,25 +262,43 @@ final class EventLoop implements AutoCloseable {
         }
     }
 
+    private void closeListener() {
+        try {
+            server.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+    }
+
     /** Called by a connection whose socket closed. */
     void removed(AmqpConnection connection) {
         connections.remove(connection);
         connectionCount = connections.size();
     }
 
-    /** Stops accepting, closes every connection and ends the thread. */
+    /**
+     * Stops accepting, says goodbye on every connection (its links detached and the connection closed with
+     * {@code amqp:...} errors, AMQP-14), waits up to 2 s for the clients to hang up, then drops what is left and
+     * ends the thread.
+     */
     @Override
     public void close() {
-        if (closed) {
+        if (closing || closed) {
             return;
         }
-        closed = true;
-        selector.wakeup();
-        try {
-            server.close();
-        } catch (IOException ignored) {
-            // closing anyway
+        closing = true;
+        if (!thread.isAlive()) {
+            closeListener();
         }
+        tasks.add(() -> {
+            closeListener();
+            stopAt = System.nanoTime() + GOODBYE_NANOS;
+            goodbyeSaid = true;
+            for (AmqpConnection c : new ArrayList<>(connections)) {
+                guarded(c, c::goodbye);
+            }
+        });
+        selector.wakeup();
         if (!inLoop()) {
             try {
                 thread.join(10_000);
@@ -204,6 +306,7 @@ final class EventLoop implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
+        closed = true;
         try {
             selector.close();
         } catch (IOException ignored) {

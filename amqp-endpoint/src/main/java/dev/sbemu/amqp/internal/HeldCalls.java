@@ -2,10 +2,13 @@ package dev.sbemu.amqp.internal;
 
 import dev.sbemu.core.Namespace;
 import java.util.ArrayDeque;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.apache.qpid.proton.amqp.transport.ErrorCondition;
 
 /**
  * One link's broker calls that a scripted delay ({@code namespace.faults().on(..).delayNext(..)}) may hold: a delay
@@ -33,14 +36,22 @@ final class HeldCalls {
         this.loop = loop;
     }
 
-    /** Runs {@code call} and hands its result to {@code apply} on the loop thread: now, or once a worker ran it. */
-    <T> void run(Supplier<T> call, Consumer<T> apply) {
+    /** Loop thread: whether calls handed to the worker are still out (the link grants no credit meanwhile). */
+    boolean busy() {
+        return out > 0;
+    }
+
+    /**
+     * Runs {@code call} and hands its result to {@code apply} on the loop thread: now, or once a worker ran it; when
+     * every worker is busy, {@code apply} gets {@code refused}'s answer to {@code amqp:resource-limit-exceeded}.
+     */
+    <T> void run(Supplier<T> call, Consumer<T> apply, Function<ErrorCondition, T> refused) {
         if (out == 0 && !mayBeHeld(context.namespace())) {
             apply.accept(call.get());
             return;
         }
         out++;
-        enqueue(() -> {
+        boolean queued = enqueue(() -> {
             T result = call.get();
             loop.execute(() -> {
                 out--;
@@ -52,21 +63,35 @@ final class HeldCalls {
                 }
             });
         });
+        if (!queued) {
+            out--;
+            apply.accept(refused.apply(AmqpErrors.of(new RejectedExecutionException("no worker for the call"))));
+        }
     }
 
     private static boolean mayBeHeld(Namespace namespace) {
         return namespace.faults().delaysScripted();
     }
 
-    private void enqueue(Runnable task) {
+    /** Queues {@code task} for the link's worker; false when no worker thread is free to take it. */
+    private boolean enqueue(Runnable task) {
         synchronized (queue) {
             queue.add(task);
             if (draining) {
-                return;
+                return true;
             }
             draining = true;
         }
-        context.work(this::drain);
+        try {
+            context.work(this::drain);
+            return true;
+        } catch (RejectedExecutionException e) {
+            synchronized (queue) {
+                queue.remove(task);
+                draining = false;
+            }
+            return false;
+        }
     }
 
     private void drain() {

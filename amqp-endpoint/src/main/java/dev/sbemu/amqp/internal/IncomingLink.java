@@ -30,7 +30,7 @@ final class IncomingLink extends ReceivingLink {
     DeliveryState accept(byte[] bytes, Delivery delivery) {
         int format = delivery.getMessageFormat();
         DeliveryState state = delivery.getRemoteState();
-        calls.run(() -> send(bytes, format, state), outcome -> settle(delivery, outcome));
+        calls.run(() -> send(bytes, format, state), outcome -> settle(delivery, outcome), AmqpErrors::rejected);
         return null;
     }
 

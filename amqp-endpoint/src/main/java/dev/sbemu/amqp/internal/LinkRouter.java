@@ -53,6 +53,7 @@ final class LinkRouter {
     }
 
     void attach(Link link) {
+        connection.loop().checkThread();
         if (link instanceof Receiver receiver) {
             attachIncoming(receiver);
         } else {
@@ -64,12 +65,21 @@ final class LinkRouter {
         if (receiver.getRemoteTarget() instanceof Coordinator) {
             // No token needed (AMQP-9): azure-core-amqp attaches the coordinator without authorizing it, and the
             // service accepts that. A transaction only takes effect through links that need one.
-            open(receiver, new CoordinatorLink(context, receiver));
+            CoordinatorLink coordinator = new CoordinatorLink(context, receiver);
+            coordinator.limits(() -> context.options().linkCredit(), null);
+            open(receiver, coordinator);
             return;
         }
         String address = receiver.getRemoteTarget() instanceof Target t ? EntityAddress.strip(t.getAddress()) : "";
         if (CBS.equalsIgnoreCase(address)) {
-            open(receiver, new RequestLink(receiver, new CbsNode(context, connection), this, null));
+            // a token is small: a larger request is cut off, and before a token was accepted the link has little
+            // credit, so an unauthenticated client cannot make the endpoint buffer much (AMQP-13)
+            receiver.setMaxMessageSize(UnsignedLong.valueOf(context.options().maxRequestSize()));
+            RequestLink cbs = new RequestLink(receiver, new CbsNode(context, connection), this, null);
+            cbs.limits(() -> connection.isAuthorized() ? context.options().linkCredit()
+                    : context.options().unauthenticatedCredit(), () -> connection.isAuthorized() ? Long.MAX_VALUE
+                    : context.options().unauthenticatedCredit(), null);
+            open(receiver, cbs);
             return;
         }
         if (!authorized(receiver)) {
@@ -78,8 +88,13 @@ final class LinkRouter {
         if (address.toLowerCase(Locale.ROOT).endsWith(MANAGEMENT)) {
             EntityPath entity = EntityAddress.parse(address.substring(0, address.length() - MANAGEMENT.length()));
             if (exists(entity, receiver)) {
-                open(receiver, new RequestLink(receiver, new ManagementNode(context, entity), this,
-                        new HeldCalls(context, connection.loop())));
+                // a request carries up to a message of the entity (schedule-message), plus its envelope
+                receiver.setMaxMessageSize(UnsignedLong.valueOf(
+                        (long) maxMessageSize(entity.topicOrQueue()) + context.options().maxRequestSize()));
+                HeldCalls calls = new HeldCalls(context, connection.loop());
+                RequestLink management = new RequestLink(receiver, new ManagementNode(context, entity), this, calls);
+                management.limits(() -> context.options().linkCredit(), calls);
+                open(receiver, management);
             }
             return;
         }
@@ -89,7 +104,10 @@ final class LinkRouter {
             return;
         }
         receiver.setMaxMessageSize(UnsignedLong.valueOf(maxMessageSize(address)));
-        open(receiver, new IncomingLink(context, receiver, address, new HeldCalls(context, connection.loop())));
+        HeldCalls calls = new HeldCalls(context, connection.loop());
+        IncomingLink incoming = new IncomingLink(context, receiver, address, calls);
+        incoming.limits(() -> context.options().linkCredit(), calls);
+        open(receiver, incoming);
     }
 
     private void attachOutgoing(Sender sender) {
@@ -128,41 +146,61 @@ final class LinkRouter {
         PendingAttach pending = new PendingAttach(sender);
         sender.setContext(pending);
         connection.track(pending);
-        Duration wait = sender.getRemoteProperties() != null
-                && sender.getRemoteProperties().get(TIMEOUT) instanceof Number n
-                ? Duration.ofMillis(n.longValue()) : DEFAULT_ACCEPT_WAIT;
-        context.work(() -> {
-            SessionLock lock;
-            try {
-                lock = context.namespace().acceptSession(entity, sessionId, wait);
-            } catch (RuntimeException e) {
-                ErrorCondition error = AmqpErrors.of(e);
-                connection.loop().execute(() -> {
-                    connection.untrack(pending);
-                    if (!pending.closed) {
-                        sender.setContext(null);
-                        refuse(sender, error);
-                    }
-                });
-                return;
-            }
-            context.holdSession(lock);
+        Duration wait = acceptWait(sender.getRemoteProperties() == null ? null
+                : sender.getRemoteProperties().get(TIMEOUT));
+        try {
+            context.work(() -> acceptOnWorker(pending, sender, entity, mode, sessionId, wait));
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            connection.untrack(pending);
+            sender.setContext(null);
+            refuse(sender, AmqpErrors.of(e));
+        }
+    }
+
+    /**
+     * How long a session accept waits: the client's {@code com.microsoft:timeout} in milliseconds, capped at the
+     * endpoint's maximum (a client cannot hold a worker thread for ever); 1 minute without one (AMQP-6, AMQP-19).
+     */
+    Duration acceptWait(Object timeout) {
+        Duration max = context.options().maxOperationTimeout();
+        if (!(timeout instanceof Number n) || n.longValue() < 0) {
+            return DEFAULT_ACCEPT_WAIT.compareTo(max) < 0 ? DEFAULT_ACCEPT_WAIT : max;
+        }
+        return n.longValue() >= max.toMillis() ? max : Duration.ofMillis(n.longValue());
+    }
+
+    private void acceptOnWorker(PendingAttach pending, Sender sender, EntityPath entity, ReceiveMode mode,
+                                String sessionId, Duration wait) {
+        SessionLock lock;
+        try {
+            lock = context.namespace().acceptSession(entity, sessionId, wait);
+        } catch (RuntimeException e) {
+            ErrorCondition error = AmqpErrors.of(e);
             connection.loop().execute(() -> {
                 connection.untrack(pending);
-                if (pending.closed || sender.getLocalState() != EndpointState.UNINITIALIZED) {
-                    context.dropSession(lock);
-                    context.namespace().releaseSession(lock);
-                    return;
+                if (!pending.closed) {
+                    sender.setContext(null);
+                    refuse(sender, error);
                 }
-                Source local = (Source) sender.getRemoteSource();
-                Map<Symbol, Object> echoed = new HashMap<>(local.getFilter());
-                echoed.put(SESSION_FILTER, lock.sessionId());
-                local.setFilter(echoed);
-                Map<Symbol, Object> properties = new HashMap<>();
-                properties.put(LOCKED_UNTIL_UTC, ticks(lock.lockedUntil()));
-                sender.setProperties(properties);
-                open(sender, new OutgoingLink(context, connection, sender, entity, mode, lock));
             });
+            return;
+        }
+        context.holdSession(lock);
+        connection.loop().execute(() -> {
+            connection.untrack(pending);
+            if (pending.closed || sender.getLocalState() != EndpointState.UNINITIALIZED) {
+                context.dropSession(lock);
+                context.namespace().releaseSession(lock);
+                return;
+            }
+            Source local = (Source) sender.getRemoteSource();
+            Map<Symbol, Object> echoed = new HashMap<>(local.getFilter());
+            echoed.put(SESSION_FILTER, lock.sessionId());
+            local.setFilter(echoed);
+            Map<Symbol, Object> properties = new HashMap<>();
+            properties.put(LOCKED_UNTIL_UTC, ticks(lock.lockedUntil()));
+            sender.setProperties(properties);
+            open(sender, new OutgoingLink(context, connection, sender, entity, mode, lock));
         });
     }
 
@@ -230,7 +268,7 @@ final class LinkRouter {
         }
     }
 
-    private void refuse(Link link, ErrorCondition error) {
+    void refuse(Link link, ErrorCondition error) {
         if (link instanceof Sender) {
             link.setSource(null);
             link.setTarget(link.getRemoteTarget());
@@ -245,6 +283,7 @@ final class LinkRouter {
 
     /** Sends a management or CBS answer to the reply link at {@code replyTo}. */
     void reply(String replyTo, Message answer) {
+        connection.loop().checkThread();
         ReplyLink link = replyTo == null ? null : replies.get(replyTo);
         if (link == null) {
             LOG.fine(() -> "sbemu AMQP endpoint: no reply link for '" + replyTo + "'; answer dropped");

@@ -44,6 +44,27 @@ final class ManagementNode implements RequestLink.Node {
 
     @Override
     public RequestLink.Response handle(Message request, DeliveryState state) {
+        try {
+            return operate(request, state);
+        } catch (NullPointerException | ClassCastException e) {
+            if (!thrownHere(e)) {
+                throw e;    // the broker's own failure: an internal error, not the client's
+            }
+            // a field missing or of the wrong type in the request's body (AMQP-19)
+            return new RequestLink.Response(400, "The request body of '" + RequestLink.operation(request)
+                    + "' is malformed: " + e.getMessage(), AmqpErrors.DECODE_ERROR.toString(), null);
+        } catch (Wire.MalformedMessage e) {
+            return new RequestLink.Response(400, e.getMessage(), AmqpErrors.DECODE_ERROR.toString(), null);
+        }
+    }
+
+    /** Whether {@code e} comes from reading the request here (a cast or an unboxing), not from the broker. */
+    private static boolean thrownHere(RuntimeException e) {
+        StackTraceElement[] trace = e.getStackTrace();
+        return trace.length > 0 && trace[0].getClassName().equals(ManagementNode.class.getName());
+    }
+
+    private RequestLink.Response operate(Message request, DeliveryState state) {
         String operation = String.valueOf(RequestLink.operation(request));
         Map<?, ?> body = request.getBody() instanceof AmqpValue v && v.getValue() instanceof Map<?, ?> m ? m : Map.of();
         MessageOperations target = context.target(state);

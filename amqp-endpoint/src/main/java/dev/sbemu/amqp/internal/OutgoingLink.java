@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.qpid.proton.amqp.messaging.Accepted;
@@ -38,6 +39,12 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
     private static final Logger LOG = Logger.getLogger(OutgoingLink.class.getName());
     /** How long the pump waits in the broker at one go; a credit change or close interrupts it sooner. */
     private static final Duration PUMP_WAIT = Duration.ofSeconds(30);
+
+    /**
+     * The most messages taken from the broker in one go: the socket's backlog is looked at between batches, so a
+     * client that stops reading stops the taking after one batch (AMQP-19).
+     */
+    private static final int MAX_TAKE = 64;
 
     /** A delivery's context while the client's settlement of it is being applied (otherwise its lock token). */
     private static final Object SETTLING = new Object();
@@ -98,8 +105,8 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
     private void deliverReady() {
         int want;
         synchronized (this) {
-            want = credit;
-            if (pumping || closed || drain || outstanding != 0 || want <= 0) {
+            want = Math.min(credit, MAX_TAKE);
+            if (pumping || closed || drain || outstanding != 0 || want <= 0 || connection.backedUp()) {
                 return;
             }
         }
@@ -125,11 +132,16 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
     }
 
     private synchronized void startPump() {
-        if (pumping || closed || (credit - outstanding <= 0 && !drain)) {
-            return;
+        if (pumping || closed || (credit - outstanding <= 0 && !drain) || connection.backedUp()) {
+            return;     // a backed-up socket restarts the link once it drains (AMQP-19)
         }
         pumping = true;
-        context.work(this::pump);
+        try {
+            context.work(this::pump);
+        } catch (RejectedExecutionException e) {
+            pumping = false;
+            fail(e);    // every worker is busy: the link is detached with amqp:resource-limit-exceeded
+        }
     }
 
     synchronized void wakePump() {
@@ -148,9 +160,10 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
                 int want;
                 boolean draining;
                 synchronized (this) {
-                    want = credit - outstanding;
+                    want = Math.min(credit - outstanding, MAX_TAKE);
                     draining = drain;
-                    if (closed || (want <= 0 && !draining)) {
+                    // one batch on its way at a time, so that a backed-up socket stops the next one (AMQP-19)
+                    if (closed || outstanding > 0 || (want <= 0 && !draining) || connection.backedUp()) {
                         pumping = false;
                         return;
                     }
@@ -220,6 +233,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
      * back, waits in proton's link queue for credit (and is lost only if the link closes first, AMQP-11).
      */
     private void deliver(List<BrokeredMessage> messages) {
+        connection.loop().checkThread();
         for (BrokeredMessage message : messages) {
             boolean locked = message.lockToken() != null;
             if (closed || (locked && sender.getCredit() <= 0)) {
@@ -290,7 +304,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
                 }
             }
             delivery.settle();
-        });
+        }, refused -> refused);
     }
 
     /** Applies a settlement in the broker, in the transaction the state joins; the error, or null once applied. */

@@ -75,7 +75,7 @@ final class RequestLink extends ReceivingLink {
         calls.run(() -> respond(request, state), answer -> {
             router.reply(request.getReplyTo(), answer);
             settle(delivery, Accepted.getInstance());
-        });
+        }, error -> answer(request, Response.error(error)));
         return null;
     }
 

@@ -41,9 +41,55 @@ final class Wire {
         return read == bytes.length ? bytes : Arrays.copyOf(bytes, Math.max(read, 0));
     }
 
+    /**
+     * Drops what arrived of a delivery nobody will read (its link was detached, or it was aborted): its bytes are
+     * freed, and once it is complete or aborted it is settled and the link moves past it.
+     */
+    static void discard(Receiver receiver) {
+        byte[] scratch = null;
+        Delivery delivery;
+        while ((delivery = receiver.current()) != null) {
+            if (delivery.pending() > 0) {
+                scratch = scratch != null ? scratch : new byte[8192];
+                while (receiver.recv(scratch, 0, scratch.length) > 0) {
+                    // dropped
+                }
+            }
+            if (delivery.isPartial() && !delivery.isAborted()) {
+                return;
+            }
+            receiver.advance();
+            delivery.settle();
+        }
+    }
+
+    /** A message whose bytes do not decode; answered with {@code amqp:decode-error} (AMQP-19). */
+    static final class MalformedMessage extends RuntimeException {
+        MalformedMessage(Throwable cause) {
+            super("The message could not be decoded: " + cause, null, false, false);
+        }
+    }
+
+    /** Drops an aborted delivery (AMQP 1.0 2.6.14): its bytes are freed and the link moves past it. */
+    static void dropAborted(Receiver receiver, Delivery delivery) {
+        if (receiver.current() == delivery) {
+            byte[] scratch = new byte[8192];
+            while (receiver.recv(scratch, 0, scratch.length) > 0) {
+                // dropped
+            }
+            receiver.advance();
+        }
+        delivery.settle();
+    }
+
+    /** Decodes a message the client sent; {@link MalformedMessage} when its bytes are not an AMQP message. */
     static org.apache.qpid.proton.message.Message decode(byte[] bytes) {
         org.apache.qpid.proton.message.Message message = Proton.message();
-        message.decode(bytes, 0, bytes.length);
+        try {
+            message.decode(bytes, 0, bytes.length);
+        } catch (RuntimeException | StackOverflowError e) {
+            throw new MalformedMessage(e);
+        }
         return message;
     }
 

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 class NodesTest {
     private final Namespace namespace = Namespace.create();
     private final EndpointContext context = new EndpointContext(namespace, "RootManageSharedAccessKey", "secret",
-            Duration.ofSeconds(1), "sbemu-amqp-test");
+            EndpointOptions.defaults().withHandshakeTimeout(Duration.ofSeconds(1)), "sbemu-amqp-test");
 
     @AfterEach
     void close() {
@@ -45,6 +45,34 @@ class NodesTest {
         assertEquals(501, r.status());
         assertEquals("amqp:not-implemented", r.condition());
         assertTrue(r.description().contains("com.microsoft:make-coffee"));
+    }
+
+    @Test
+    @DisplayName("AMQP-19 a malformed $management body is a typed bad request (400, amqp:decode-error), not an NPE or a ClassCastException reported as argument-error")
+    void malformedManagementBody() {
+        namespace.createQueue("orders");
+        ManagementNode node = new ManagementNode(context, EntityPath.queue("orders"));
+        RequestLink.Response missing = node.handle(request("com.microsoft:peek-message", Map.of("message-count", 1)),
+                null);
+        assertEquals(400, missing.status());
+        assertEquals("amqp:decode-error", missing.condition());
+        RequestLink.Response wrongType = node.handle(request("com.microsoft:peek-message",
+                Map.of("from-sequence-number", "one", "message-count", 1)), null);
+        assertEquals(400, wrongType.status());
+        assertEquals("amqp:decode-error", wrongType.condition());
+        RequestLink.Response notAMap = node.handle(request("com.microsoft:schedule-message",
+                Map.of("messages", java.util.List.of("not a map"))), null);
+        assertEquals(400, notAMap.status());
+        assertEquals("amqp:decode-error", notAMap.condition());
+    }
+
+    @Test
+    @DisplayName("AMQP-19 a broker failure that is no client mistake is an internal error, not argument-error")
+    void ownFailuresAreInternal() {
+        assertEquals("amqp:internal-error", AmqpErrors.of(new NullPointerException("ours")).getCondition().toString());
+        assertEquals("amqp:internal-error", AmqpErrors.of(new ClassCastException("ours")).getCondition().toString());
+        assertEquals("amqp:resource-limit-exceeded", AmqpErrors.of(
+                new java.util.concurrent.RejectedExecutionException()).getCondition().toString());
     }
 
     @Test
