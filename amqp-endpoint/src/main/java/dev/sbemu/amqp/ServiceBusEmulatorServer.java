@@ -27,8 +27,10 @@ import java.util.Objects;
  * refused as unauthorized. The namespace's virtual clock rules the broker as for the in-process clients; the
  * SDK's own timers (try-timeout, receive waits, automatic lock renewal) run on the wall clock.
  *
- * <p>The SDK's administration client always calls HTTPS and ignores {@code UseDevelopmentEmulator}: build it
- * with {@link #administrationClientBuilder()}, which routes it in process to the same namespace.
+ * <p>The SDK's administration client always calls HTTPS on port 443 and ignores {@code UseDevelopmentEmulator}:
+ * while the server runs, one that the application builds from {@link #getConnectionString()} is answered in
+ * process from the same namespace, recognised by the server's key (spec ADM-1; needs the test JVM's Java agent, as
+ * the README's {@code argLine}). {@link #administrationClientBuilder()} does the same without the agent.
  *
  * <p>Closing the server closes every connection, ends its threads and releases the sessions and transactions
  * its clients held; the namespace itself stays open. Thread-safe.
@@ -38,9 +40,17 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
     public static final String KEY_NAME = "RootManageSharedAccessKey";
 
     private final Endpoint endpoint;
+    private final AdministrationClients.Registration administration;
 
     private ServiceBusEmulatorServer(Endpoint endpoint) {
         this.endpoint = endpoint;
+        try {
+            this.administration = AdministrationClients.routeConnectionString(endpoint::namespace,
+                    endpoint.keyName(), endpoint.key());
+        } catch (RuntimeException | Error e) {
+            endpoint.close();
+            throw e;
+        }
     }
 
     /** Starts an endpoint for {@code namespace} on an ephemeral port of 127.0.0.1. */
@@ -113,6 +123,7 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
     /** Stops listening, closes every connection and ends the endpoint's threads. Idempotent. */
     @Override
     public void close() {
+        administration.close();
         endpoint.close();
     }
 
