@@ -56,6 +56,7 @@ class OwnAdministrationClientTest {
 
             assertTrue(namespace.queueExists("stock"));
             assertEquals(1, inventory.backlog());
+            assertEquals(1, new Inventory(server.getConnectionString()).backlog(), "the queue exists already");
         }
     }
 
