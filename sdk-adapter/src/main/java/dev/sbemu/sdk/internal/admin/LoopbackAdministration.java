@@ -49,7 +49,6 @@ import reactor.core.publisher.Mono;
  * A thread-local flag lets the hook create the original client by calling the woven method again.
  */
 public final class LoopbackAdministration {
-    private static final System.Logger LOG = System.getLogger(LoopbackAdministration.class.getName());
     private static final String SAS = "SharedAccessSignature ";
     private static final List<Route> ROUTES = new CopyOnWriteArrayList<>();
     private static final ThreadLocal<Boolean> ORIGINAL = new ThreadLocal<>();
@@ -73,7 +72,9 @@ public final class LoopbackAdministration {
         ROUTES.add(route);
         if (!active && !warned) {
             warned = true;
-            LOG.log(System.Logger.Level.WARNING, "sbemu: no Java agent (instrumentation) in this JVM, so an "
+            // the logger is looked up only here: logging's classes stay unloaded on the usual path
+            System.getLogger(LoopbackAdministration.class.getName()).log(System.Logger.Level.WARNING,
+                    "sbemu: no Java agent (instrumentation) in this JVM, and none could be attached, so an "
                     + "administration client the application builds from an endpoint's connection string will call "
                     + "https://127.0.0.1:443 and fail (the Java SDK's administration client ignores the port). "
                     + "Add the README's argLine (-javaagent:${net.bytebuddy:byte-buddy-agent:jar}) to the test JVM, "
