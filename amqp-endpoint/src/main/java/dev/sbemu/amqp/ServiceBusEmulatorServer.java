@@ -105,16 +105,18 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
 
     /**
      * An administration client builder for this namespace: the SDK's own builder with an in-process HTTP
-     * transport (the SDK's administration client cannot reach a development emulator by itself):
-     * {@code server.administrationClientBuilder().buildClient()}.
+     * transport, for test code, that works without the Java agent:
+     * {@code server.administrationClientBuilder().buildClient()}. (Application code needs none of this: one built
+     * from {@link #getConnectionString()} reaches the namespace too, spec ADM-1.)
      */
     public ServiceBusAdministrationClientBuilder administrationClientBuilder() {
         return AdministrationClients.builder(namespace());
     }
 
     /**
-     * The in-process HTTP transport for code that builds its own administration client from the connection
-     * string: {@code new ServiceBusAdministrationClientBuilder().connectionString(cs).httpClient(server.administrationHttpClient())}.
+     * The in-process HTTP transport of this namespace's administration clients, for a builder that must not
+     * depend on the Java agent (ADM-1 routes clients built from the connection string without it):
+     * {@code new ServiceBusAdministrationClientBuilder().connectionString(cs).httpClient(server.administrationHttpClient())}.
      */
     public HttpClient administrationHttpClient() {
         return AdministrationClients.httpClient(namespace());
