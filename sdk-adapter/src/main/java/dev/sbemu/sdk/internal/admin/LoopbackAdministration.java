@@ -86,6 +86,14 @@ public final class LoopbackAdministration {
     /** Weaves azure-core's {@code HttpClient.createDefault} once: whether it is woven. */
     private static synchronized boolean weave() {
         if (woven == null) {
+            try {
+                // both are woven below; a version of azure-core without them would leave nothing woven
+                HttpClient.class.getMethod("createDefault");
+                HttpClient.class.getMethod("createDefault", HttpClientOptions.class);
+            } catch (NoSuchMethodException | LinkageError e) {
+                woven = false;
+                return false;
+            }
             boolean options = SdkDispatch.interceptStatic(HttpClient.class, "createDefault",
                     "(Lcom/azure/core/util/HttpClientOptions;)Lcom/azure/core/http/HttpClient;",
                     LoopbackAdministration::createDefault);
