@@ -111,4 +111,22 @@ class OwnAdministrationClientTest {
                 () -> admin.getQueueExists("stock"));
         assertTrue(e.getMessage().contains("not one of an endpoint already closed"), e.getMessage());
     }
+
+    @Test
+    @DisplayName("ADM-2 two running endpoints sharing a key: the administration client fails at once, naming the fix")
+    void endpointsSharingAKey() {
+        try (Namespace first = Namespace.create();
+             Namespace second = Namespace.create();
+             ServiceBusEmulatorServer one = ServiceBusEmulatorServer.builder(first).sharedAccessKey("same").start();
+             ServiceBusEmulatorServer two = ServiceBusEmulatorServer.builder(second).sharedAccessKey("same").start()) {
+            ServiceBusAdministrationClient admin = new ServiceBusAdministrationClientBuilder()
+                    .connectionString(one.getConnectionString()).buildClient();
+
+            ClientAuthenticationException e = assertThrows(ClientAuthenticationException.class,
+                    () -> admin.createQueue("stock"));
+            assertTrue(e.getMessage().contains("share the key"), e.getMessage());
+            assertTrue(e.getMessage().contains("sharedAccessKey unset"), e.getMessage());
+            assertFalse(first.queueExists("stock") || second.queueExists("stock"));
+        }
+    }
 }
