@@ -29,8 +29,10 @@ import java.util.Objects;
  * refused as unauthorized. The namespace's virtual clock rules the broker as for the in-process clients; the
  * SDK's own timers (try-timeout, receive waits, automatic lock renewal) run on the wall clock.
  *
- * <p>The SDK's administration client always calls HTTPS and ignores {@code UseDevelopmentEmulator}: build it
- * with {@link #administrationClientBuilder()}, which routes it in process to the same namespace.
+ * <p>The SDK's administration client always calls HTTPS on port 443 and ignores {@code UseDevelopmentEmulator}:
+ * while the server runs, one that the application builds from {@link #getConnectionString()} is answered in
+ * process from the same namespace, recognised by the server's key (spec ADM-1; needs the test JVM's Java agent, as
+ * the README's {@code argLine}). {@link #administrationClientBuilder()} does the same without the agent.
  *
  * <p>Closing the server closes every connection, ends its threads and releases the sessions and transactions
  * its clients held; the namespace itself stays open. The endpoint has the limits of a server that may face a network
@@ -42,9 +44,17 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
     public static final String KEY_NAME = "RootManageSharedAccessKey";
 
     private final Endpoint endpoint;
+    private final AdministrationClients.Registration administration;
 
     private ServiceBusEmulatorServer(Endpoint endpoint) {
         this.endpoint = endpoint;
+        try {
+            this.administration = AdministrationClients.routeConnectionString(endpoint::namespace,
+                    endpoint.keyName(), endpoint.key());
+        } catch (RuntimeException | Error e) {
+            endpoint.close();
+            throw e;
+        }
     }
 
     /** Starts an endpoint for {@code namespace} on an ephemeral port of 127.0.0.1. */
@@ -99,16 +109,18 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
 
     /**
      * An administration client builder for this namespace: the SDK's own builder with an in-process HTTP
-     * transport (the SDK's administration client cannot reach a development emulator by itself):
-     * {@code server.administrationClientBuilder().buildClient()}.
+     * transport, for test code, that works without the Java agent:
+     * {@code server.administrationClientBuilder().buildClient()}. (Application code needs none of this: one built
+     * from {@link #getConnectionString()} reaches the namespace too, spec ADM-1.)
      */
     public ServiceBusAdministrationClientBuilder administrationClientBuilder() {
         return AdministrationClients.builder(namespace());
     }
 
     /**
-     * The in-process HTTP transport for code that builds its own administration client from the connection
-     * string: {@code new ServiceBusAdministrationClientBuilder().connectionString(cs).httpClient(server.administrationHttpClient())}.
+     * The in-process HTTP transport of this namespace's administration clients, for a builder that must not
+     * depend on the Java agent (ADM-1 routes clients built from the connection string without it):
+     * {@code new ServiceBusAdministrationClientBuilder().connectionString(cs).httpClient(server.administrationHttpClient())}.
      */
     public HttpClient administrationHttpClient() {
         return AdministrationClients.httpClient(namespace());
@@ -122,6 +134,7 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
      */
     @Override
     public void close() {
+        administration.close();
         endpoint.close();
     }
 
