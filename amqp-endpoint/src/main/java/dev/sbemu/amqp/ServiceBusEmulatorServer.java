@@ -39,21 +39,35 @@ import reactor.core.publisher.Mono;
  * <p>The same port speaks HTTP/1.1 too (told from AMQP by the first bytes): the service's management REST API
  * (authorized with the connection string's key), {@code GET /health}, and a JSON control API under
  * {@code /__admin/} (clock, journal, reset, faults, messages; described at {@code /__admin/openapi.json}), see
- * {@link #httpUrl()}. The Java SDK's administration client always calls HTTPS and ignores
- * {@code UseDevelopmentEmulator}: build it with {@link #administrationClientBuilder()}, which routes it in process
- * to the same namespace, or over HTTP with {@link #administrationHttpPolicy()}.
+ * {@link #httpUrl()}.
+ *
+ * <p>The SDK's administration client always calls HTTPS on port 443 and ignores {@code UseDevelopmentEmulator}:
+ * while the server runs, one that the application builds from {@link #getConnectionString()} is answered in
+ * process from the same namespace, recognised by the server's key (spec ADM-1; needs the test JVM's Java agent, as
+ * the README's {@code argLine}). {@link #administrationClientBuilder()} does the same without the agent.
+ * An administration client can also reach the endpoint over real HTTP with {@link #administrationHttpPolicy()}.
  *
  * <p>Closing the server closes every connection, ends its threads and releases the sessions and transactions
- * its clients held; the namespace itself stays open. Thread-safe.
+ * its clients held; the namespace itself stays open. The endpoint has the limits of a server that may face a network
+ * (connections, links, frame size, idle timeout, worker threads, a token required within the handshake timeout),
+ * each settable on the {@link Builder}. Thread-safe.
  */
 public final class ServiceBusEmulatorServer implements AutoCloseable {
     /** The shared access key name in the connection string, as in Microsoft's emulator. */
     public static final String KEY_NAME = "RootManageSharedAccessKey";
 
     private final Endpoint endpoint;
+    private final AdministrationClients.Registration administration;
 
     private ServiceBusEmulatorServer(Endpoint endpoint) {
         this.endpoint = endpoint;
+        try {
+            this.administration = AdministrationClients.routeConnectionString(endpoint::namespace,
+                    endpoint.keyName(), endpoint.key());
+        } catch (RuntimeException | Error e) {
+            endpoint.close();
+            throw e;
+        }
     }
 
     /** Starts an endpoint for {@code namespace} on an ephemeral port of 127.0.0.1. */
@@ -124,16 +138,18 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
 
     /**
      * An administration client builder for this namespace: the SDK's own builder with an in-process HTTP
-     * transport (the SDK's administration client cannot reach a development emulator by itself):
-     * {@code server.administrationClientBuilder().buildClient()}.
+     * transport, for test code, that works without the Java agent:
+     * {@code server.administrationClientBuilder().buildClient()}. (Application code needs none of this: one built
+     * from {@link #getConnectionString()} reaches the namespace too, spec ADM-1.)
      */
     public ServiceBusAdministrationClientBuilder administrationClientBuilder() {
         return AdministrationClients.builder(namespace());
     }
 
     /**
-     * The in-process HTTP transport for code that builds its own administration client from the connection
-     * string: {@code new ServiceBusAdministrationClientBuilder().connectionString(cs).httpClient(server.administrationHttpClient())}.
+     * The in-process HTTP transport of this namespace's administration clients, for a builder that must not
+     * depend on the Java agent (ADM-1 routes clients built from the connection string without it):
+     * {@code new ServiceBusAdministrationClientBuilder().connectionString(cs).httpClient(server.administrationHttpClient())}.
      */
     public HttpClient administrationHttpClient() {
         return AdministrationClients.httpClient(namespace());
@@ -170,9 +186,15 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
         };
     }
 
-    /** Stops listening, closes every connection and ends the endpoint's threads. Idempotent. */
+    /**
+     * Stops listening, says goodbye on every connection (each link detached and the connection closed with
+     * {@code com.microsoft:operation-cancelled}, which the SDK does not retry: a receive waiting on an attached link
+     * fails at once), waits up to 2 s for the clients to hang up, then closes what is left and ends the endpoint's
+     * threads. Idempotent.
+     */
     @Override
     public void close() {
+        administration.close();
         endpoint.close();
     }
 

@@ -215,8 +215,13 @@ class HostileClientTest {
                 peer.raw(new byte[] {0, 0, 0, 12, 2, 0, 0, 0, 0x40, 0x40, 0x40, 0x40});
             }
             peer.expectEndOfStream(HostilePeer.WAIT);
+            await().atMost(HostilePeer.WAIT).until(() -> {
+                synchronized (records) {
+                    return !records.isEmpty();
+                }
+            });
             synchronized (records) {
-                assertTrue(records.size() <= 1, "log records: " + records.size());
+                assertEquals(1, records.size(), "log records: " + records.size());
                 for (LogRecord r : records) {
                     assertTrue(r.getThrown() == null && r.getLevel().intValue() < Level.WARNING.intValue(),
                             r.getLevel() + " " + r.getMessage());
@@ -295,7 +300,7 @@ class HostileClientTest {
 
     @Test
     @DisplayName("AMQP-19 the open announces the idle timeout and channel max; a client silent past the idle timeout "
-            + "is closed")
+            + "is closed with amqp:connection:forced, as the service closes an inactive connection")
     void idleTimeout() throws IOException {
         ServiceBusEmulatorServer server = start(ServiceBusEmulatorServer.builder(namespace)
                 .idleTimeout(Duration.ofMillis(400)).channelMax(7));
@@ -309,7 +314,7 @@ class HostileClientTest {
         // proton-j announces half its idle timeout, so that the client's heartbeats come well before it
         assertEquals(200, answer.getIdleTimeOut().longValue());
         assertEquals(7, answer.getChannelMax().intValue());
-        peer.expect(Close.class, c -> c.getError() != null);
+        peer.expectError(Close.class, "amqp:connection:forced");
         peer.expectEndOfStream(HostilePeer.WAIT);
     }
 
@@ -466,5 +471,42 @@ class HostileClientTest {
         }
         peer.expectError(Close.class, "amqp:resource-limit-exceeded");
         peer.expectEndOfStream(HostilePeer.WAIT);
+    }
+
+    @Test
+    @DisplayName("AMQP-13 a transfer on a handle never attached (an exception inside proton-j's engine) closes that "
+            + "connection with amqp:connection:framing-error; the endpoint goes on serving")
+    void transferOnUnknownHandle() throws IOException {
+        namespace.createQueue("orders");
+        ServiceBusEmulatorServer server = start();
+        HostilePeer peer = opened(server);
+        peer.begin(0);
+        peer.transfer(0, 9, 0, new byte[] {1, 2, 3}, false, false, HostilePeer.WAIT);
+        peer.expectError(Close.class, "amqp:connection:framing-error");
+        peer.expectEndOfStream(HostilePeer.WAIT);
+        stillServes(server, "orders");
+    }
+
+    @Test
+    @DisplayName("AMQP-19 a client that sends past its session's incoming window has the session ended with "
+            + "amqp:session:window-violation")
+    void sessionWindowViolated() throws IOException {
+        namespace.createQueue("a");
+        namespace.createQueue("b");
+        ServiceBusEmulatorServer server = start(ServiceBusEmulatorServer.builder(namespace).sessionWindow(1));
+        HostilePeer peer = opened(server);
+        peer.begin(0);
+        peer.putToken(KEY);
+        peer.attachSender(0, 2, "to-a", "a");
+        peer.expect(Attach.class, x -> x.getName().equals("to-a"));
+        peer.attachSender(0, 3, "to-b", "b");
+        peer.expect(Attach.class, x -> x.getName().equals("to-b"));
+        byte[] chunk = new byte[100 * 1024];
+        // two partial deliveries of 200 KB each: within each link's 256 KB, past the session's one 256 KB frame
+        peer.transfer(0, 2, peer.nextDeliveryId++, chunk, true, false, HostilePeer.WAIT);
+        peer.transfer(0, 3, peer.nextDeliveryId++, chunk, true, false, HostilePeer.WAIT);
+        peer.transfer(0, 2, null, chunk, true, false, HostilePeer.WAIT);
+        peer.transfer(0, 3, null, chunk, true, false, HostilePeer.WAIT);
+        peer.expectError(End.class, "amqp:session:window-violation");
     }
 }

@@ -71,7 +71,10 @@ final class HostilePeer implements AutoCloseable {
 
     private HostilePeer(int port) throws IOException {
         AMQPDefinedTypes.registerAllTypes(decoder, encoder);
-        channel = SocketChannel.open(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+        channel = SocketChannel.open();
+        // a fixed receive buffer (no autotuning): a peer that stops reading backs the endpoint up after a known amount
+        channel.setOption(java.net.StandardSocketOptions.SO_RCVBUF, 256 * 1024);
+        channel.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
         channel.configureBlocking(false);
         writable = Selector.open();
         channel.register(writable, SelectionKey.OP_WRITE);

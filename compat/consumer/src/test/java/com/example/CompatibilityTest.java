@@ -7,7 +7,9 @@ import com.azure.messaging.servicebus.ServiceBusMessage;
 import com.azure.messaging.servicebus.ServiceBusReceiverClient;
 import com.azure.messaging.servicebus.ServiceBusSenderClient;
 import com.azure.messaging.servicebus.administration.ServiceBusAdministrationClient;
+import dev.sbemu.core.Namespace;
 import dev.sbemu.core.config.EmulatorConfig;
+import dev.sbemu.junit.ConnectionString;
 import dev.sbemu.junit.Entity;
 import dev.sbemu.junit.ServiceBusEmulator;
 import java.time.Duration;
@@ -17,7 +19,8 @@ import org.junit.jupiter.api.Test;
 /**
  * What a consumer's versions of the Azure SDK, Mockito, JUnit and Jackson could break: Config.json loading
  * (Microsoft's own sample, with its Logging key), the administration client (the SDK's XML and Jackson-based
- * serialization), sessions, and the README's "Without JUnit" code.
+ * serialization), sessions, the README's "Without JUnit" code, and production code that builds its own
+ * administration client from the connection string (spec ADM-1: azure-core's HttpClient.createDefault, woven).
  */
 @ServiceBusEmulator(config = "classpath:Config.json")
 class CompatibilityTest {
@@ -35,6 +38,16 @@ class CompatibilityTest {
         sender.sendMessage(new ServiceBusMessage("hello"));
         assertEquals("hello", receiver.receiveMessages(1, Duration.ofSeconds(5)).iterator().next()
                 .getBody().toString());
+    }
+
+    @Test
+    void ownAdministrationClient(@ConnectionString String connectionString, Namespace namespace,
+                                 @Entity("queue.1") ServiceBusSenderClient sender) {
+        OrderBacklog backlog = new OrderBacklog(connectionString);
+        sender.sendMessage(new ServiceBusMessage("hello"));
+
+        assertTrue(namespace.queueExists("backlog"));
+        assertEquals(1, backlog.pending("queue.1"));
     }
 
     @Test

@@ -36,6 +36,8 @@ class OrderPipelineTest {
     Namespace namespace;
     @Autowired
     VirtualClock clock;
+    @Autowired
+    OrderBacklog backlog;
 
     @Test
     void anExpressOrderTheCourierDoesNotCollectExpiresToTheDeadLetterQueue() {
@@ -67,6 +69,17 @@ class OrderPipelineTest {
         assertEquals("MaxDeliveryCountExceeded", dead.deadLetterReason());
         assertEquals(3, dead.deliveryCount());
         assertEquals(List.of(), fulfilment.shipped().stream().filter(empty.id()::equals).toList());
+    }
+
+    @Test
+    @DisplayName("ADM-1 the application's own administration client counts what waits for the courier")
+    void theApplicationsOwnAdministrationClientReachesTheNamespace() {
+        assertEquals(0, backlog.awaitingCourier());
+
+        orders.place(new Order(id(), "dave", 1, true));
+
+        assertEquals(1, backlog.awaitingCourier());
+        assertEquals(1, namespace.runtimeInfo(EXPRESS).activeMessageCount());
     }
 
     static String id() {

@@ -7,10 +7,12 @@ import com.azure.messaging.servicebus.administration.ServiceBusAdministrationAsy
 import com.azure.messaging.servicebus.administration.ServiceBusAdministrationClient;
 import com.azure.messaging.servicebus.administration.ServiceBusAdministrationClientBuilder;
 import dev.sbemu.core.Namespace;
+import dev.sbemu.sdk.internal.admin.LoopbackAdministration;
 import dev.sbemu.sdk.internal.admin.ManagementHttpClient;
 import dev.sbemu.sdk.internal.admin.ManagementRouter;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * The real {@link ServiceBusAdministrationClient} and {@link ServiceBusAdministrationAsyncClient},
@@ -70,5 +72,41 @@ public final class AdministrationClients {
                 .connectionString(CONNECTION_STRING)
                 .httpClient(httpClient(namespace))
                 .retryOptions(new RetryOptions(new FixedDelayOptions(0, Duration.ofMillis(1))));
+    }
+
+    /**
+     * Makes administration clients that the application builds itself, with no {@code httpClient} of its own, from
+     * a connection string with {@code keyName} and {@code key} ({@code new ServiceBusAdministrationClientBuilder()
+     * .connectionString(cs).buildClient()}) reach the namespace {@code namespace} supplies, in process, until the
+     * returned registration is closed (spec ADM-1). The SDK's administration client calls HTTPS on the connection
+     * string's host and drops its port; sbemu recognises its requests by the key that signed them, so give each
+     * registration its own key. Needs the test JVM's Java agent (the README's {@code argLine}): without one,
+     * {@link Registration#active()} is false and a warning is logged once.
+     *
+     * <p>{@code ServiceBusEmulatorServer} registers itself while it runs; call this only to serve another way in.
+     */
+    public static Registration routeConnectionString(Supplier<Namespace> namespace, String keyName, String key) {
+        LoopbackAdministration.Registration registration =
+                LoopbackAdministration.register(namespace, keyName, key, AdministrationClients::httpClient);
+        return new Registration() {
+            @Override
+            public boolean active() {
+                return registration.active();
+            }
+
+            @Override
+            public void close() {
+                registration.close();
+            }
+        };
+    }
+
+    /** A {@link #routeConnectionString} registration; closing it (idempotent) ends the routing. */
+    public interface Registration extends AutoCloseable {
+        /** Whether administration clients built from the connection string reach the namespace (false: no agent). */
+        boolean active();
+
+        @Override
+        void close();
     }
 }

@@ -5,9 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.azure.core.amqp.exception.AmqpErrorCondition;
+import com.azure.core.amqp.exception.AmqpException;
 import com.azure.core.util.IterableStream;
 import com.azure.messaging.servicebus.ServiceBusException;
 import com.azure.messaging.servicebus.ServiceBusFailureReason;
@@ -117,6 +120,26 @@ class ReceiverClientTest {
         receiver.complete(m);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> receiver.abandon(m));
         assertEquals("The message has either been deleted or already settled.", e.getMessage());
+    }
+
+    @Test
+    @DisplayName("PAR-5 a receive-and-delete receiver that got fewer than it asked for takes later messages at once, "
+            + "until it is closed")
+    void receiveAndDeleteKeepsCredit() {
+        ServiceBusReceiverClient rad = clients.receiver(EntityPath.queue("q"), ServiceBusReceiveMode.RECEIVE_AND_DELETE);
+        assertEquals(0, rad.receiveMessages(2, SHORT).stream().count());
+        sender.sendMessage(new ServiceBusMessage("a"));
+        sender.sendMessage(new ServiceBusMessage("b"));
+        sender.sendMessage(new ServiceBusMessage("c"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> ns.runtimeInfo(EntityPath.queue("q")).activeMessageCount() == 1);
+        List<String> got = rad.receiveMessages(1, SHORT).stream().map(m -> m.getBody().toString()).toList();
+        assertEquals(List.of("a"), got, "the first message the credit took");
+        // that window asked for 1 more than it took from what was waiting: the credit takes "c" too, as the SDK's does
+        await().atMost(Duration.ofSeconds(10)).until(() -> ns.runtimeInfo(EntityPath.queue("q")).activeMessageCount() == 0);
+        assertNotNull(rad.receiveMessages(1, SHORT).iterator().next().getLockToken(), "a delivery tag as lock token");
+        rad.close();
+        sender.sendMessage(new ServiceBusMessage("d"));
+        assertEquals(1, ns.runtimeInfo(EntityPath.queue("q")).activeMessageCount(), "a closed receiver takes nothing");
     }
 
     @Test
@@ -242,16 +265,23 @@ class ReceiverClientTest {
     }
 
     @Test
-    @DisplayName("LIM-3 a missing entity fails with MESSAGING_ENTITY_NOT_FOUND")
+    @DisplayName("LIM-3 PAR-2 a missing entity: the sync receiver is terminated around amqp:not-found; a sender fails "
+            + "with MESSAGING_ENTITY_NOT_FOUND")
     void notFound() {
         ServiceBusReceiverClient missing = clients.receiver(EntityPath.queue("nope"), ServiceBusReceiveMode.PEEK_LOCK);
         IterableStream<ServiceBusReceivedMessage> result = missing.receiveMessages(1, SHORT);
-        ServiceBusException e = assertThrows(ServiceBusException.class, () -> result.stream().count());
-        assertEquals(ServiceBusFailureReason.MESSAGING_ENTITY_NOT_FOUND, e.getReason());
-        assertEquals(false, e.isTransient());
+        RuntimeException e = assertThrows(RuntimeException.class, () -> result.stream().count());
+        assertEquals("The receiver client is terminated. Re-create the client to continue receive attempt. "
+                + "(Reason: upstream-error)", e.getMessage());
+        AmqpException cause = assertInstanceOf(AmqpException.class, e.getCause());
+        assertEquals(AmqpErrorCondition.NOT_FOUND, cause.getErrorCondition());
+        assertEquals(false, cause.isTransient());
         ServiceBusException send = assertThrows(ServiceBusException.class,
                 () -> clients.sender("nope").sendMessage(new ServiceBusMessage("x")));
         assertEquals(ServiceBusFailureReason.MESSAGING_ENTITY_NOT_FOUND, send.getReason());
+        ns.createQueue("nope");
+        assertSame(e, assertThrows(RuntimeException.class, () -> missing.receiveMessages(1, SHORT).stream().count()),
+                "the receiver stays terminated");
     }
 
     @Test

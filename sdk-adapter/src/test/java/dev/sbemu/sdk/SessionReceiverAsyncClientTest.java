@@ -93,13 +93,19 @@ class SessionReceiverAsyncClientTest {
     }
 
     @Test
-    @DisplayName("SES-2 acceptSession of a held session fails with session-cannot-be-locked")
+    @DisplayName("SES-2 PAR-4 acceptSession of a session another builder holds fails with session-cannot-be-locked; "
+            + "from the same builder it shares the holder's link")
     void namedSessionHeld() {
         ServiceBusReceiverAsyncClient x = sessions.acceptSession("X").block(BLOCK);
         assertEquals("X", x.getSessionId());
-        AmqpException e = assertThrows(AmqpException.class, () -> sessions.acceptSession("X").block(BLOCK));
-        assertEquals(AmqpErrorCondition.SESSION_CANNOT_BE_LOCKED, e.getErrorCondition());
-        assertFalse(e.isTransient());
+        try (EmulatorClients otherBuilder = EmulatorClients.of(ns)) {
+            ServiceBusSessionReceiverAsyncClient other = otherBuilder.sessionReceiverAsync(EntityPath.queue("sq"),
+                    ServiceBusReceiveMode.PEEK_LOCK);
+            AmqpException e = assertThrows(AmqpException.class, () -> other.acceptSession("X").block(BLOCK));
+            assertEquals(AmqpErrorCondition.SESSION_CANNOT_BE_LOCKED, e.getErrorCondition());
+            assertFalse(e.isTransient());
+        }
+        assertEquals("X", sessions.acceptSession("X").block(BLOCK).getSessionId());
         assertThrows(NullPointerException.class, () -> sessions.acceptSession(null).block(BLOCK));
         assertThrows(IllegalArgumentException.class, () -> sessions.acceptSession("").block(BLOCK));
     }

@@ -121,18 +121,37 @@ class SessionReceiverClientTest {
     }
 
     @Test
-    @DisplayName("SES-2 acceptSession of a session held by another receiver fails with session-cannot-be-locked")
+    @DisplayName("SES-2 PAR-4 acceptSession of a session held by another builder's receiver fails with "
+            + "session-cannot-be-locked")
     void namedSessionHeld() {
         ServiceBusReceiverClient first = sessions.acceptSession("X"); // a named session can be empty
         assertEquals("X", first.getSessionId());
-        AmqpException e = assertThrows(AmqpException.class, () -> sessions.acceptSession("X"));
+        EmulatorClients otherBuilder = EmulatorClients.of(ns);
+        ServiceBusSessionReceiverClient other = otherBuilder.sessionReceiver(EntityPath.queue("sq"),
+                ServiceBusReceiveMode.PEEK_LOCK);
+        AmqpException e = assertThrows(AmqpException.class, () -> other.acceptSession("X"));
         assertEquals(AmqpErrorCondition.SESSION_CANNOT_BE_LOCKED, e.getErrorCondition());
         assertEquals(ServiceBusFailureReason.SESSION_CANNOT_BE_LOCKED,
                 new ServiceBusException(e, com.azure.messaging.servicebus.ServiceBusErrorSource.RECEIVE).getReason());
         first.close(); // releases the session
-        assertEquals("X", sessions.acceptSession("X").getSessionId());
+        assertEquals("X", other.acceptSession("X").getSessionId());
+        otherBuilder.close();
         assertThrows(NullPointerException.class, () -> sessions.acceptSession(null));
         assertThrows(IllegalArgumentException.class, () -> sessions.acceptSession(""));
+    }
+
+    @Test
+    @DisplayName("PAR-4 acceptSession of a session a receiver of the same clients holds hands back its link")
+    void sameBuilderSharesTheSessionLink() {
+        send("X", "x1");
+        send("X", "x2");
+        ServiceBusReceiverClient first = sessions.acceptSession("X");
+        assertEquals("x1", receive(first, 1).get(0).getBody().toString());
+        ServiceBusReceiverClient second = clients.sessionReceiver(EntityPath.queue("sq"), ServiceBusReceiveMode.PEEK_LOCK)
+                .acceptSession("X");
+        assertEquals("x2", receive(second, 1).get(0).getBody().toString(), "the same link, the same session");
+        second.close();
+        assertEquals("X", sessions.acceptSession("X").getSessionId(), "closing it ended the link: a new one is attached");
     }
 
     @Test
@@ -223,9 +242,12 @@ class SessionReceiverClientTest {
         assertTrue(e.getMessage().contains("does not require sessions"), e.getMessage());
         ServiceBusReceiverClient plainOnSession = clients.receiver(EntityPath.queue("sq"),
                 ServiceBusReceiveMode.PEEK_LOCK);
-        ServiceBusException refused = assertThrows(ServiceBusException.class,
+        RuntimeException refused = assertThrows(RuntimeException.class,
                 () -> plainOnSession.receiveMessages(1, SHORT).stream().count());
-        assertTrue(refused.getMessage().contains("requires sessions"), refused.getMessage());
+        assertTrue(refused.getMessage().endsWith("(Reason: upstream-error)"), refused.getMessage());
+        UnsupportedOperationException notAllowed = assertInstanceOf(UnsupportedOperationException.class,
+                refused.getCause(), "PAR-2: amqp:not-allowed, as the SDK's AMQP layer raises it");
+        assertTrue(notAllowed.getMessage().contains("requires sessions"), notAllowed.getMessage());
         AmqpException missing = assertThrows(AmqpException.class, () -> clients.sessionReceiver(
                 EntityPath.queue("nope"), ServiceBusReceiveMode.PEEK_LOCK).acceptSession("A"));
         assertEquals(AmqpErrorCondition.NOT_FOUND, missing.getErrorCondition());
@@ -290,14 +312,14 @@ class SessionReceiverClientTest {
     }
 
     @Test
-    @DisplayName("SES-2 receive-and-delete from a session")
+    @DisplayName("SES-2 PAR-5 receive-and-delete from a session")
     void receiveAndDelete() {
         send("A", "a1");
         ServiceBusSessionReceiverClient deleting = clients.sessionReceiver(EntityPath.queue("sq"),
                 ServiceBusReceiveMode.RECEIVE_AND_DELETE);
         ServiceBusReceiverClient a = deleting.acceptNextSession();
         ServiceBusReceivedMessage m = receive(a, 1).get(0);
-        assertNull(m.getLockToken());
+        assertNotNull(m.getLockToken(), "PAR-5: the delivery tag, as the service sends one");
         assertThrows(UnsupportedOperationException.class, () -> a.complete(m));
         a.close();
         assertTrue(ns.peek(EntityPath.queue("sq"), 0, 10).isEmpty());

@@ -6,7 +6,6 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.qpid.proton.amqp.transport.ErrorCondition;
@@ -31,7 +30,7 @@ import org.apache.qpid.proton.engine.Transport;
 final class AmqpConnection {
     private static final Logger LOG = Logger.getLogger(AmqpConnection.class.getName());
     /** How long a connection the endpoint closed waits for the client to read the close and hang up. */
-    private static final long CLOSE_GRACE_NANOS = TimeUnit.SECONDS.toNanos(2);
+    private static final long CLOSE_GRACE_MILLIS = 2_000;
 
     private final EventLoop loop;
     private final SocketChannel channel;
@@ -43,6 +42,8 @@ final class AmqpConnection {
     /** Past the connection limit: its open is answered with a close (AMQP-19). */
     private final boolean refused;
     private final long authDeadline;
+    /** When bytes last came in, on the loop's clock. */
+    private long lastInput;
     private final List<LinkHandler> handlers = new ArrayList<>();
     private SelectionKey key;
     private boolean socketClosed;
@@ -66,7 +67,8 @@ final class AmqpConnection {
         this.context = context;
         this.refused = refused;
         this.router = new LinkRouter(this, context);
-        this.authDeadline = System.nanoTime() + options.handshakeTimeout().toNanos();
+        this.authDeadline = loop.clock() + options.handshakeTimeout().toMillis();
+        this.lastInput = loop.clock();
         String remote;
         try {
             remote = String.valueOf(channel.getRemoteAddress());
@@ -171,6 +173,7 @@ final class AmqpConnection {
                     }
                 }
                 total += read;
+                lastInput = loop.clock();
                 transport.process();
                 // the events of each chunk are handled before more is read: a delivery past its link's limit is cut
                 // off as it grows, not after the socket ran dry
@@ -260,19 +263,23 @@ final class AmqpConnection {
         flush();
     }
 
+    /**
+     * The connection's timers, on the loop's clock ({@link EventLoop#clock}, milliseconds): the hang-up grace, the
+     * handshake timeout, the idle timeout (closed with {@code amqp:connection:forced}, as the service closes an
+     * inactive connection), proton-j's heartbeats. Returns the next deadline, or 0 for none.
+     */
     long tick(long now) {
         if (socketClosed) {
             return 0;
         }
-        long nanos = System.nanoTime();
         if (hangingUp) {
-            if (nanos - hangUpAt >= 0) {
+            if (now >= hangUpAt) {
                 closeSocket();
                 return 0;
             }
-            return now + Math.max(1, TimeUnit.NANOSECONDS.toMillis(hangUpAt - nanos));
+            return hangUpAt;
         }
-        if (!authorized && nanos - authDeadline >= 0) {
+        if (!authorized && now >= authDeadline) {
             if (connection.getRemoteState() == EndpointState.UNINITIALIZED) {
                 LOG.fine("sbemu AMQP endpoint: no AMQP open in time, dropping the connection");
                 abort();
@@ -282,14 +289,20 @@ final class AmqpConnection {
             }
             return 0;
         }
-        long authAt = authorized ? Long.MAX_VALUE
-                : now + Math.max(1, TimeUnit.NANOSECONDS.toMillis(authDeadline - nanos));
+        long authAt = authorized ? Long.MAX_VALUE : authDeadline;
         if (connection.getRemoteState() == EndpointState.UNINITIALIZED) {
             return authAt;
         }
+        long idleAt = lastInput + options.idleTimeout().toMillis();
+        if (now >= idleAt) {
+            // before proton-j's own idle check, which would close with amqp:resource-limit-exceeded (non-transient)
+            closeWith(new ErrorCondition(AmqpErrors.CONNECTION_FORCED, "The connection was inactive for more than "
+                    + "the allowed " + options.idleTimeout().toMillis() + " milliseconds and is closed by sbemu."));
+            return 0;
+        }
         long next = transport.tick(now);
         flush();
-        return next == 0 ? authAt : Math.min(next, authAt);
+        return Math.min(next == 0 ? Long.MAX_VALUE : next, Math.min(authAt, idleAt));
     }
 
     /** Closes the connection with {@code error} and hangs up once the client read it (or after a grace period). */
@@ -336,7 +349,7 @@ final class AmqpConnection {
             return;
         }
         hangingUp = true;
-        hangUpAt = System.nanoTime() + CLOSE_GRACE_NANOS;
+        hangUpAt = loop.clock() + CLOSE_GRACE_MILLIS;
         flushQuietly();
     }
 
@@ -403,11 +416,7 @@ final class AmqpConnection {
             }
             case SESSION_REMOTE_CLOSE -> {
                 Session session = event.getSession();
-                for (LinkHandler h : List.copyOf(handlers)) {
-                    if (h instanceof LinkBound bound && bound.link().getSession() == session) {
-                        end(bound.link());
-                    }
-                }
+                endLinks(session);
                 session.close();
                 session.free();
             }
@@ -444,6 +453,15 @@ final class AmqpConnection {
             }
             case DELIVERY -> {
                 Link link = event.getLink();
+                Session session = link.getSession();
+                if (link instanceof Receiver && session.getLocalState() == EndpointState.ACTIVE
+                        && session.getIncomingBytes() > session.getIncomingCapacity()) {
+                    // the client sent past the session's incoming window (AMQP 1.0 2.5.6): the session ends, what
+                    // still comes on its links is dropped unread (AMQP-19)
+                    endSession(session, new ErrorCondition(AmqpErrors.WINDOW_VIOLATION, "The session's incoming "
+                            + "window of " + options.sessionWindow() + " frames was exceeded: "
+                            + session.getIncomingBytes() + " bytes unread."));
+                }
                 if (link.getContext() instanceof LinkHandler h) {
                     h.onDelivery(event.getDelivery());
                     if (link.getContext() != h) {
@@ -454,11 +472,34 @@ final class AmqpConnection {
                     Wire.discard(receiver);
                 }
             }
+            case TRANSPORT_ERROR -> {
+                // proton-j's parser refused the input and queued a close frame with the error (AMQP-13)
+                if (!logged) {
+                    logged = true;
+                    LOG.info("sbemu AMQP endpoint: closing the connection from " + peer + " after malformed input: "
+                            + transport.getCondition());
+                }
+            }
             case TRANSPORT_CLOSED -> closeSocket();
             default -> {
                 // other events need no answer
             }
         }
+    }
+
+    private void endLinks(Session session) {
+        for (LinkHandler h : List.copyOf(handlers)) {
+            if (h instanceof LinkBound bound && bound.link().getSession() == session) {
+                end(bound.link());
+            }
+        }
+    }
+
+    /** Ends {@code session} with {@code error}: its links' handlers end, what arrives on them is dropped. */
+    private void endSession(Session session, ErrorCondition error) {
+        endLinks(session);
+        session.setCondition(error);
+        session.close();
     }
 
     private void end(Link link) {

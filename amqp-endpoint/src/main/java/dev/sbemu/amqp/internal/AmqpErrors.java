@@ -25,6 +25,8 @@ final class AmqpErrors {
     static final Symbol TRANSACTION_UNKNOWN = Symbol.valueOf("amqp:transaction:unknown-id");
     static final Symbol DEAD_LETTER = Symbol.valueOf("com.microsoft:dead-letter");
     static final Symbol RESOURCE_LIMIT_EXCEEDED = Symbol.valueOf("amqp:resource-limit-exceeded");
+    static final Symbol WINDOW_VIOLATION = Symbol.valueOf("amqp:session:window-violation");
+    static final Symbol CONNECTION_FORCED = Symbol.valueOf("amqp:connection:forced");
     static final Symbol FRAMING_ERROR = Symbol.valueOf("amqp:connection:framing-error");
     static final Symbol DECODE_ERROR = Symbol.valueOf("amqp:decode-error");
     static final Symbol MESSAGE_SIZE_EXCEEDED = Symbol.valueOf("amqp:link:message-size-exceeded");

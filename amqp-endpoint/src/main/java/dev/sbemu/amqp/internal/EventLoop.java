@@ -23,7 +23,8 @@ import java.util.logging.Logger;
  * not thread-safe, so every proton object is touched on this thread only ({@link #checkThread}); other threads
  * hand it work with {@link #execute}. Whatever one connection's handling throws, {@link Error}s included, drops
  * that connection only (AMQP-13); if the loop itself cannot go on, it closes its listener and every connection
- * and logs why, rather than leave a port that accepts and never answers. Time is {@code System.nanoTime}.
+ * and logs why, rather than leave a port that accepts and never answers. Time is {@code System.nanoTime}, through
+ * {@link #clock}.
  */
 final class EventLoop implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(EventLoop.class.getName());
@@ -50,12 +51,17 @@ final class EventLoop implements AutoCloseable {
     private volatile int connectionCount;
     /** Loop thread: when the goodbye was said, and how long the loop then waits for the clients. */
     private boolean goodbyeSaid;
+    private final long maxStep;
+    private long clock;
+    private long lastReal = nowMillis();
     private long stopAt;
 
     EventLoop(EndpointOptions options, Acceptor accept, String name) {
         this.accept = accept;
         this.options = options;
         this.name = name;
+        this.maxStep = Math.max(1_000, Math.min(options.idleTimeout().toMillis(), options.handshakeTimeout().toMillis())
+                / 2);
         try {
             selector = Selector.open();
             server = ServerSocketChannel.open();
@@ -101,16 +107,32 @@ final class EventLoop implements AutoCloseable {
         return connectionCount;
     }
 
-    /** The loop's clock, in milliseconds (proton-j's transport ticks in milliseconds). */
-    static long nowMillis() {
+    private static long nowMillis() {
         return TimeUnit.NANOSECONDS.toMillis(System.nanoTime());
+    }
+
+    /**
+     * Loop thread: the loop's clock in milliseconds, which connections' timers and proton-j's ticks run on. It follows
+     * {@code System.nanoTime}, but one round of the loop advances it by at most {@link #maxStep}, while the loop never
+     * waits that long: a pause of the whole JVM (a debugger's breakpoint) counts as one step, so clients whose
+     * heartbeats were paused with it are not closed as idle, nor half-authenticated ones as too slow, when it resumes.
+     */
+    long clock() {
+        return clock;
+    }
+
+    private void advanceClock() {
+        long real = nowMillis();
+        clock += Math.min(Math.max(0, real - lastReal), maxStep);
+        lastReal = real;
     }
 
     private void run() {
         Throwable failure = null;
         try {
             while (!closed) {
-                long now = nowMillis();
+                advanceClock();
+                long now = clock;
                 long deadline = Long.MAX_VALUE;
                 for (AmqpConnection c : new ArrayList<>(connections)) {
                     long[] next = {0};
@@ -125,7 +147,7 @@ final class EventLoop implements AutoCloseable {
                     }
                     deadline = Math.min(deadline, now + 50);
                 }
-                long timeout = deadline == Long.MAX_VALUE ? 0 : Math.max(1, deadline - now);
+                long timeout = Math.max(1, Math.min(deadline - now, maxStep / 2));
                 if (tasks.isEmpty()) {
                     selector.select(timeout);
                 } else {

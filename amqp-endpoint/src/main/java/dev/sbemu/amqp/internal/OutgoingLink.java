@@ -5,7 +5,6 @@ import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.ReceiveMode;
 import dev.sbemu.core.SessionLock;
 import dev.sbemu.sdk.wire.AmqpMessages;
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -66,7 +65,6 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
     private volatile boolean closed;
     private boolean pumping;
     private Thread pumpThread;
-    private long tags;
 
     OutgoingLink(EndpointContext context, AmqpConnection connection, Sender sender, EntityPath entity,
                  ReceiveMode mode, SessionLock session) {
@@ -242,7 +240,9 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
                 giveBack(message);
                 continue;
             }
-            byte[] tag = locked ? DotNetGuid.toBytes(message.lockToken()) : ByteBuffer.allocate(8).putLong(++tags).array();
+            // PAR-5: the service's delivery tags are GUIDs, in receive-and-delete too (the SDK maps a tag of another
+            // length to the zero lock token)
+            byte[] tag = DotNetGuid.toBytes(locked ? message.lockToken() : UUID.randomUUID());
             Delivery delivery = Wire.send(sender, tag, AmqpMessages.toAmqp(message), !locked);
             delivery.setContext(message.lockToken());
         }

@@ -13,9 +13,16 @@ import dev.sbemu.core.SessionLock;
  * @param fullyQualifiedNamespace the host name the clients report
  * @param renewals automatic lock renewal on the namespace's clock
  * @param transactions the transactions the clients declared
+ * @param sessionLinks the session links open on the clients' one connection (PAR-4)
  */
 public record ClientContext(Namespace namespace, String fullyQualifiedNamespace, LockRenewals renewals,
-                            TransactionRegistry transactions) {
+                            TransactionRegistry transactions, SessionLinks sessionLinks) {
+
+    /** The context of a new set of clients: one connection, no session link open yet. */
+    public ClientContext(Namespace namespace, String fullyQualifiedNamespace, LockRenewals renewals,
+                         TransactionRegistry transactions) {
+        this(namespace, fullyQualifiedNamespace, renewals, transactions, new SessionLinks());
+    }
 
     /** What identifies a new client of {@code entity} (a fresh identifier). */
     public ClientInfo info(EntityPath entity) {
@@ -27,8 +34,15 @@ public record ClientContext(Namespace namespace, String fullyQualifiedNamespace,
         return new ReceiverAsyncClientImpl(this, new EntityBinding(namespace, entity), mode, info(entity));
     }
 
-    /** A receiver on an accepted session; closing it releases the session. */
+    /** A receiver on an accepted session, on a link of its own; closing it releases the session. */
     ReceiverAsyncClientImpl receiver(SessionLock session, ServiceBusReceiveMode mode, ClientInfo info) {
-        return new ReceiverAsyncClientImpl(this, new SessionBinding(namespace, session), mode, info);
+        SessionBinding link = new SessionBinding(namespace, session);
+        sessionLinks.add(link);
+        return new ReceiverAsyncClientImpl(this, link, mode, info);
+    }
+
+    /** A receiver on the session link another receiver of these clients opened (PAR-4). */
+    ReceiverAsyncClientImpl receiver(SessionBinding openLink, ServiceBusReceiveMode mode, ClientInfo info) {
+        return new ReceiverAsyncClientImpl(this, openLink, mode, info);
     }
 }

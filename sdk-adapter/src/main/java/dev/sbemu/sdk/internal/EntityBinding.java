@@ -1,6 +1,7 @@
 package dev.sbemu.sdk.internal;
 
 import dev.sbemu.core.BrokeredMessage;
+import dev.sbemu.core.Cancellation;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.ReceiveMode;
@@ -24,8 +25,8 @@ final class EntityBinding extends ReceiverBinding {
     }
 
     @Override
-    List<BrokeredMessage> receive(ReceiveMode mode, int maxMessages, Duration maxWait) {
-        return namespace.receive(entity(), mode, maxMessages, maxWait, closing);
+    List<BrokeredMessage> receive(ReceiveMode mode, int maxMessages, Duration maxWait, Cancellation cancellation) {
+        return namespace.receive(entity(), mode, maxMessages, maxWait, cancellation);
     }
 
     @Override

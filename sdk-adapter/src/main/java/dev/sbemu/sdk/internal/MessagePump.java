@@ -115,7 +115,7 @@ final class MessagePump {
                 return;
             }
         }
-        ServiceBusReceivedMessage message = WireCodec.toReceived(brokered);
+        ServiceBusReceivedMessage message = WireCodec.toReceivedFromLink(brokered);
         Exception error = null;
         try {
             options.processMessage().accept(SdkAccess.receivedMessageContext(client, message));

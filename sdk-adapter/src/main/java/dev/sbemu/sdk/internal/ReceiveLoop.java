@@ -99,7 +99,7 @@ final class ReceiveLoop implements Runnable {
                     synchronized (this) {
                         demand--;
                     }
-                    sink.next(WireCodec.toReceived(m));
+                    sink.next(WireCodec.toReceivedFromLink(m));
                 }
             }
         } catch (RuntimeException e) {

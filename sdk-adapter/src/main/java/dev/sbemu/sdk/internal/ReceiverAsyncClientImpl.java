@@ -8,7 +8,9 @@ import com.azure.messaging.servicebus.models.CompleteOptions;
 import com.azure.messaging.servicebus.models.DeadLetterOptions;
 import com.azure.messaging.servicebus.models.DeferOptions;
 import com.azure.messaging.servicebus.models.ServiceBusReceiveMode;
+import dev.sbemu.core.BrokerException;
 import dev.sbemu.core.BrokeredMessage;
+import dev.sbemu.core.Cancellation;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.ReceiveMode;
 import dev.sbemu.core.MessageOperations;
@@ -46,6 +48,8 @@ public final class ReceiverAsyncClientImpl {
     private final AtomicLong lastPeekedSequenceNumber = new AtomicLong(-1);
     private final Set<ReceiveLoop> loops = ConcurrentHashMap.newKeySet();
     private final Set<LockRenewals.Renewal> activeRenewals = ConcurrentHashMap.newKeySet();
+    /** Lock tokens of the peek-lock messages this client took from its receive link, not yet settled (PAR-3). */
+    private final Set<UUID> onLink = ConcurrentHashMap.newKeySet();
 
     ReceiverAsyncClientImpl(ClientContext context, ReceiverBinding binding, ServiceBusReceiveMode mode,
                             ClientInfo info) {
@@ -175,12 +179,20 @@ public final class ReceiverAsyncClientImpl {
             MessageOperations target = transactions.target(contextOrNull);
             UUID lockToken = UUID.fromString(message.getLockToken());
             EntityPath entity = binding.entity();
-            switch (disposition) {
-                case COMPLETED -> target.complete(entity, lockToken);
-                case ABANDONED -> target.abandon(entity, lockToken, properties);
-                case DEFERRED -> target.defer(entity, lockToken, properties);
-                case SUSPENDED -> target.deadLetter(entity, lockToken, reason, description, properties);
+            try {
+                switch (disposition) {
+                    case COMPLETED -> target.complete(entity, lockToken);
+                    case ABANDONED -> target.abandon(entity, lockToken, properties);
+                    case DEFERRED -> target.defer(entity, lockToken, properties);
+                    case SUSPENDED -> target.deadLetter(entity, lockToken, reason, description, properties);
+                }
+            } catch (BrokerException refused) {
+                if (!(disposition == Disposition.SUSPENDED && contextOrNull == null && onLink.contains(lockToken))) {
+                    throw refused;
+                }
+                // PAR-3: the refusal comes back as a Rejected outcome, the outcome a dead-letter asks for
             }
+            onLink.remove(lockToken);
             SdkAccess.markSettled(message);
             return null;
         });
@@ -254,18 +266,45 @@ public final class ReceiverAsyncClientImpl {
         if (calls.isClosed()) {
             return Flux.error(calls.disposed("receiveMessages"));
         }
-        return ReceiveLoop.flux(wait -> binding.receive(coreMode, 1, wait), this::handBack,
+        return ReceiveLoop.flux(wait -> fromLink(binding.receive(coreMode, 1, wait)), this::handBack,
                 e -> calls.map(e, ServiceBusErrorSource.RECEIVE), loops::add, loops::remove);
     }
 
     /** Receives what LOCK-3 gives: what is available now, else the first to arrive within {@code maxWait}. */
     List<BrokeredMessage> receiveBatch(int maxMessages, Duration maxWait) {
-        return binding.receive(coreMode, maxMessages, maxWait);
+        return fromLink(binding.receive(coreMode, maxMessages, maxWait));
+    }
+
+    /** As {@link #receiveBatch(int, Duration)}, a wait in the core ended by {@code cancellation} or by closing. */
+    List<BrokeredMessage> receiveBatch(int maxMessages, Duration maxWait, Cancellation cancellation) {
+        Runnable unregister = binding.closing.onCancel(cancellation::cancel);
+        try {
+            if (binding.closing.isCancelled()) {
+                cancellation.cancel();
+            }
+            return fromLink(binding.receive(coreMode, maxMessages, maxWait, cancellation));
+        } finally {
+            unregister.run();
+        }
+    }
+
+    /**
+     * Notes the lock tokens of messages taken as the SDK takes them from its receive link (not through
+     * {@code $management}): the SDK settles those on the link (PAR-3).
+     */
+    private List<BrokeredMessage> fromLink(List<BrokeredMessage> taken) {
+        for (BrokeredMessage m : taken) {
+            if (m.lockToken() != null) {
+                onLink.add(m.lockToken());
+            }
+        }
+        return taken;
     }
 
     /** A message taken after its receiver stopped goes back to the entity uncounted (the SDK releases it). */
     void handBack(BrokeredMessage message) {
         if (message.lockToken() != null) {
+            onLink.remove(message.lockToken());
             try {
                 binding.release(message.lockToken());
             } catch (RuntimeException ignored) {
@@ -426,6 +465,7 @@ public final class ReceiverAsyncClientImpl {
             return;
         }
         loops.forEach(ReceiveLoop::complete);
+        onLink.clear();
         activeRenewals.forEach(LockRenewals.Renewal::cancel);
         activeRenewals.clear();
         binding.close();

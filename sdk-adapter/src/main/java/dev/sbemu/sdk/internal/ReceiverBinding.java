@@ -36,7 +36,14 @@ abstract class ReceiverBinding {
     /** The session id, or null for an entity binding. */
     abstract String sessionId();
 
-    abstract List<BrokeredMessage> receive(ReceiveMode mode, int maxMessages, Duration maxWait);
+    /** Receives; a receive blocked in the core ends when the receiver closes. */
+    final List<BrokeredMessage> receive(ReceiveMode mode, int maxMessages, Duration maxWait) {
+        return receive(mode, maxMessages, maxWait, closing);
+    }
+
+    /** Receives; a receive blocked in the core ends when {@code cancellation} is cancelled. */
+    abstract List<BrokeredMessage> receive(ReceiveMode mode, int maxMessages, Duration maxWait,
+                                           Cancellation cancellation);
 
     abstract List<BrokeredMessage> receiveDeferred(ReceiveMode mode, List<Long> sequenceNumbers);
 
@@ -57,6 +64,10 @@ abstract class ReceiverBinding {
     abstract byte[] getSessionState(String notSession);
 
     abstract void setSessionState(String notSession, byte[] state);
+
+    /** Lets a held session go (its link ended); nothing for an entity binding. */
+    void releaseSession() {
+    }
 
     /** Ends a receive blocked in the core ({@code CancellationException}) and releases what the binding holds. */
     void close() {

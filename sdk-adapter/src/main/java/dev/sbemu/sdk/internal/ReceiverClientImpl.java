@@ -1,5 +1,6 @@
 package dev.sbemu.sdk.internal;
 
+import com.azure.core.amqp.exception.AmqpException;
 import com.azure.core.util.IterableStream;
 import com.azure.messaging.servicebus.ServiceBusErrorSource;
 import com.azure.messaging.servicebus.ServiceBusReceivedMessage;
@@ -8,12 +9,15 @@ import com.azure.messaging.servicebus.models.AbandonOptions;
 import com.azure.messaging.servicebus.models.CompleteOptions;
 import com.azure.messaging.servicebus.models.DeadLetterOptions;
 import com.azure.messaging.servicebus.models.DeferOptions;
+import com.azure.messaging.servicebus.models.ServiceBusReceiveMode;
+import dev.sbemu.core.BrokerException;
 import dev.sbemu.core.BrokeredMessage;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import reactor.core.publisher.Flux;
 
@@ -29,15 +33,24 @@ public final class ReceiverClientImpl {
      * What the SDK's synchronous receiver ends a pending {@code receiveMessages} with when the client is
      * closed meanwhile (its {@code SynchronousReceiver} and azure-core-amqp's {@code WindowedSubscriber}).
      */
-    static final String TERMINATED = "The receiver client is terminated. Re-create the client to continue "
-            + "receive attempt. (Reason: downstream-cancel)";
+    static final String TERMINATED = terminated("downstream-cancel");
+
+    private static String terminated(String reason) {
+        return "The receiver client is terminated. Re-create the client to continue receive attempt. (Reason: "
+                + reason + ")";
+    }
 
     private final ReceiverAsyncClientImpl async;
     private final Duration operationTimeout;
+    /** PAR-2: the error that ended the receive stream; every later receive ends with it. */
+    private final AtomicReference<RuntimeException> terminal = new AtomicReference<>();
+    /** PAR-5: the link credit a receive-and-delete receiver leaves out between receives; null in peek-lock. */
+    private final LeftoverCredit leftover;
 
     public ReceiverClientImpl(ReceiverAsyncClientImpl async, Duration operationTimeout) {
         this.async = async;
         this.operationTimeout = operationTimeout;
+        this.leftover = async.mode() == ServiceBusReceiveMode.RECEIVE_AND_DELETE ? new LeftoverCredit(async) : null;
     }
 
     public String getFullyQualifiedNamespace() {
@@ -134,16 +147,51 @@ public final class ReceiverClientImpl {
         if (async.isClosed()) {
             return new IterableStream<>(Flux.error(async.calls().disposed("receiveMessages")));
         }
+        RuntimeException ended = terminal.get();
+        if (ended != null) {
+            return new IterableStream<>(Flux.error(ended));
+        }
         try {
-            List<BrokeredMessage> taken = async.receiveBatch(maxMessages, maxWaitTime);
+            List<BrokeredMessage> taken = leftover != null ? leftover.receive(maxMessages, maxWaitTime)
+                    : async.receiveBatch(maxMessages, maxWaitTime);
             List<ServiceBusReceivedMessage> received = new ArrayList<>(taken.size());
-            taken.forEach(m -> received.add(WireCodec.toReceived(m)));
+            taken.forEach(m -> received.add(WireCodec.toReceivedFromLink(m)));
             return new IterableStream<>(received);
         } catch (CancellationException closedMeanwhile) {
             return new IterableStream<>(Flux.error(new RuntimeException(TERMINATED)));
+        } catch (BrokerException e) {
+            RuntimeException end = terminate(e);
+            return new IterableStream<>(Flux.error(end != null ? end
+                    : async.calls().map(e, ServiceBusErrorSource.RECEIVE)));
         } catch (RuntimeException e) {
             return new IterableStream<>(Flux.error(async.calls().map(e, ServiceBusErrorSource.RECEIVE)));
         }
+    }
+
+    /**
+     * PAR-2: what the SDK's synchronous receiver makes of the link's refusal. Over the wire the service detaches
+     * the receive link with its error. A session's link ending ends the session's stream without an error
+     * ({@code ServiceBusSessionReactorReceiver.getEndpointStates} resumes any error as completion, and its
+     * {@code MessageFlux} has no retry policy), so the {@code WindowedSubscriber} closes every window with
+     * "(Reason: upstream-completion)"; the session is gone (the endpoint releases it with the link). A non-session
+     * link's {@code MessageFlux} retries transient errors and ends with any other: "(Reason: upstream-error)" around
+     * the AMQP layer's exception ({@code AmqpException}, or {@code UnsupportedOperationException} for
+     * {@code amqp:not-allowed}). Either way the receiver stays terminated. Returns null for a transient error on a
+     * non-session receiver: the in-process clients do not retry (FLT-6), so that one call fails as before.
+     */
+    private RuntimeException terminate(BrokerException e) {
+        RuntimeException ended;
+        if (async.binding().sessionId() != null) {
+            ended = new RuntimeException(terminated("upstream-completion"));
+            async.binding().releaseSession();
+        } else {
+            Exception amqp = async.calls().amqp(e);
+            if (amqp instanceof AmqpException a && a.isTransient()) {
+                return null;
+            }
+            ended = new RuntimeException(terminated("upstream-error"), amqp);
+        }
+        return terminal.compareAndSet(null, ended) ? ended : terminal.get();
     }
 
     public ServiceBusReceivedMessage receiveDeferredMessage(long sequenceNumber) {

@@ -6,6 +6,7 @@ import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
 import java.lang.reflect.Field;
 import java.security.ProtectionDomain;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -45,13 +46,19 @@ import org.objenesis.ObjenesisStd;
  * {@code equals}) keep {@code Object}'s behaviour, as on the SDK's own clients: {@code java.lang.Object} is not
  * retransformed.
  *
- * <p>Public only because the woven code, which lives in the SDK's classes, calls {@link #call} and {@link #result};
- * not an API.
+ * <p>The same weaver puts a prologue into chosen static methods of SDK classes ({@link #interceptStatic}): it asks
+ * {@link #callStatic} for the method's {@link StaticHook}, whose non-null answer is returned instead of running the
+ * method (the administration clients' transport, {@code admin.LoopbackAdministration}, is taken that way).
+ *
+ * <p>Public only because the woven code, which lives in the SDK's classes, calls {@link #call}, {@link #callStatic}
+ * and {@link #result}; not an API.
  */
 public final class SdkDispatch {
     /** Stands for a {@code null} result (or {@code void}) of a call that was taken. */
     private static final Object NULL = new Object();
     private static final Instances INSTANCES = new Instances();
+    /** The hooks of woven static methods, by "owner.name(descriptor)" (owner as an internal name). */
+    private static final Map<String, StaticHook> STATIC_HOOKS = new ConcurrentHashMap<>();
 
     private SdkDispatch() {
     }
@@ -68,6 +75,40 @@ public final class SdkDispatch {
         }
         Object result = dispatch.call(self, method, arguments);
         return result == null ? NULL : result;
+    }
+
+    /**
+     * Called by the prologue woven into a static method ({@link #interceptStatic}): the hook's answer (boxed, or a
+     * marker for {@code null}), or {@code null} when there is no hook or it declines, and the method's own code runs.
+     */
+    public static Object callStatic(String method, Object[] arguments) throws Throwable {
+        StaticHook hook = STATIC_HOOKS.get(method);
+        return hook == null ? null : hook.call(arguments);
+    }
+
+    /** What a woven static method asks before running its own code. */
+    @FunctionalInterface
+    public interface StaticHook {
+        /** What the method returns instead of running ({@code null}: run the method's own code). */
+        Object call(Object[] arguments) throws Throwable;
+    }
+
+    /**
+     * Puts a prologue into the static method {@code name} with {@code descriptor} of {@code type} that asks
+     * {@code hook} first: true when calls on it go through the hook (false: no instrumentation, or the class cannot
+     * be woven). A method the class does not declare is left alone (still true).
+     */
+    public static boolean interceptStatic(Class<?> type, String name, String descriptor, StaticHook hook) {
+        try {
+            STATIC_HOOKS.put(staticKey(type.getName().replace('.', '/'), name, descriptor), hook);
+            return Holder.WEAVER.installStatic(type, name + descriptor);
+        } catch (RuntimeException | LinkageError e) {
+            return false;
+        }
+    }
+
+    private static String staticKey(String owner, String name, String descriptor) {
+        return owner + "." + name + descriptor;
     }
 
     /** The result a taken call returns, from what {@link #call} answered. */
@@ -155,6 +196,9 @@ public final class SdkDispatch {
         private final Set<Class<?>> wanted = ConcurrentHashMap.newKeySet();
         private final Set<Class<?>> woven = ConcurrentHashMap.newKeySet();
         private final Set<Class<?>> failed = ConcurrentHashMap.newKeySet();
+        /** Static methods ("name(descriptor)") to weave, by class; a class whose are woven is in staticsWoven. */
+        private final Map<Class<?>, Set<String>> staticsWanted = new ConcurrentHashMap<>();
+        private final Set<Class<?>> staticsWoven = ConcurrentHashMap.newKeySet();
         private final Function<Class<?>, byte[]> onlyForTests;
 
         Weaver(Instrumentation instrumentation) {
@@ -198,6 +242,31 @@ public final class SdkDispatch {
             }
         }
 
+        /** Weaves the static method {@code method} ("name(descriptor)") of {@code type}: true when it is woven. */
+        synchronized boolean installStatic(Class<?> type, String method) {
+            Set<String> methods = staticsWanted.get(type);
+            if (methods != null && methods.contains(method) && staticsWoven.contains(type)) {
+                return true;
+            }
+            if (instrumentation == null || failed.contains(type) || !seesDispatch(type)
+                    || !instrumentation.isModifiableClass(type)) {
+                return false;
+            }
+            staticsWanted.computeIfAbsent(type, t -> ConcurrentHashMap.newKeySet()).add(method);
+            staticsWoven.remove(type);
+            try {
+                instrumentation.retransformClasses(type);
+            } catch (Exception | LinkageError e) {
+                // not woven: recorded as failed just below
+            }
+            if (!staticsWoven.contains(type)) {
+                staticsWanted.remove(type);
+                failed.add(type);
+                return false;
+            }
+            return true;
+        }
+
         boolean isWoven(Class<?> type) {
             return woven.contains(type);
         }
@@ -219,7 +288,23 @@ public final class SdkDispatch {
         @Override
         public byte[] transform(ClassLoader loader, String name, Class<?> classBeingRedefined,
                 ProtectionDomain domain, byte[] bytes) {
-            if (classBeingRedefined == null || !wanted.contains(classBeingRedefined)) {
+            if (classBeingRedefined == null) {
+                return null;
+            }
+            Set<String> statics = staticsWanted.get(classBeingRedefined);
+            if (statics != null) {
+                try {
+                    byte[] result = weave(bytes, false, statics);
+                    staticsWoven.add(classBeingRedefined);
+                    return result;
+                } catch (RuntimeException | LinkageError e) {
+                    failed.add(classBeingRedefined);
+                    staticsWoven.remove(classBeingRedefined);
+                    staticsWanted.remove(classBeingRedefined);
+                    return null;
+                }
+            }
+            if (!wanted.contains(classBeingRedefined)) {
                 return null;
             }
             try {
@@ -240,6 +325,14 @@ public final class SdkDispatch {
          * aside (only the class's own code calls those, from methods the prologue already took over).
          */
         static byte[] weave(byte[] bytes) {
+            return weave(bytes, true, Set.of());
+        }
+
+        /**
+         * The class's bytes with the {@link Prologue}: in each instance method it declares when {@code instances}
+         * (as {@link #weave(byte[])}), and in the static methods named in {@code statics} ("name(descriptor)").
+         */
+        static byte[] weave(byte[] bytes, boolean instances, Set<String> statics) {
             ClassReader reader = new ClassReader(bytes);
             ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
             reader.accept(new ClassVisitor(Opcodes.ASM9, writer) {
@@ -256,10 +349,17 @@ public final class SdkDispatch {
                 public MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
                         String[] exceptions) {
                     MethodVisitor method = super.visitMethod(access, name, descriptor, signature, exceptions);
+                    if ((access & Opcodes.ACC_STATIC) != 0 && (access & Opcodes.ACC_ABSTRACT) == 0
+                            && statics.contains(name + descriptor)) {
+                        return new Prologue(method, owner, name, descriptor, true);
+                    }
+                    if (!instances) {
+                        return method;
+                    }
                     int skipped = Opcodes.ACC_STATIC | Opcodes.ACC_PRIVATE | Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE
                             | Opcodes.ACC_BRIDGE | Opcodes.ACC_SYNTHETIC;
                     return (access & skipped) != 0 || name.startsWith("<") ? method
-                            : new Prologue(method, owner, name, descriptor);
+                            : new Prologue(method, owner, name, descriptor, false);
                 }
             }, ClassReader.EXPAND_FRAMES); // all frames expanded, as the one the prologue adds
             return writer.toByteArray();
@@ -273,7 +373,8 @@ public final class SdkDispatch {
      * if (taken != null) return (ReturnType) SdkDispatch.result(taken);   // unboxed for a primitive; void: return
      * ...the method's own code
      * </pre>
-     * It uses the operand stack only, no local variable, so the method's own frames stay valid; the one frame it adds
+     * In a static method: {@code Object taken = SdkDispatch.callStatic("owner.name(descriptor)", arguments)}, then
+     * the same. It uses the operand stack only, no local variable, so the method's own frames stay valid; the one frame it adds
      * (where the method's code starts, {@code taken} still on the stack) has the method's entry locals.
      */
     private static final class Prologue extends MethodVisitor {
@@ -281,12 +382,14 @@ public final class SdkDispatch {
         private final String owner;
         private final String name;
         private final String descriptor;
+        private final boolean isStatic;
 
-        Prologue(MethodVisitor method, String owner, String name, String descriptor) {
+        Prologue(MethodVisitor method, String owner, String name, String descriptor, boolean isStatic) {
             super(Opcodes.ASM9, method);
             this.owner = owner;
             this.name = name;
             this.descriptor = descriptor;
+            this.isStatic = isStatic;
         }
 
         @Override
@@ -294,13 +397,20 @@ public final class SdkDispatch {
             super.visitCode();
             Type[] parameters = Type.getArgumentTypes(descriptor);
             Type returned = Type.getReturnType(descriptor);
-            super.visitVarInsn(Opcodes.ALOAD, 0);
-            super.visitLdcInsn(name + descriptor);
+            int first = isStatic ? 0 : 1;
+            if (isStatic) {
+                super.visitLdcInsn(staticKey(owner, name, descriptor));
+            } else {
+                super.visitVarInsn(Opcodes.ALOAD, 0);
+                super.visitLdcInsn(name + descriptor);
+            }
             super.visitLdcInsn(parameters.length);
             super.visitTypeInsn(Opcodes.ANEWARRAY, "java/lang/Object");
-            Object[] locals = new Object[parameters.length + 1];
-            locals[0] = owner;
-            int slot = 1;
+            Object[] locals = new Object[parameters.length + first];
+            if (!isStatic) {
+                locals[0] = owner;
+            }
+            int slot = first;
             for (int i = 0; i < parameters.length; i++) {
                 Type parameter = parameters[i];
                 super.visitInsn(Opcodes.DUP);
@@ -308,11 +418,16 @@ public final class SdkDispatch {
                 super.visitVarInsn(parameter.getOpcode(Opcodes.ILOAD), slot);
                 box(parameter);
                 super.visitInsn(Opcodes.AASTORE);
-                locals[i + 1] = frameType(parameter);
+                locals[i + first] = frameType(parameter);
                 slot += parameter.getSize();
             }
-            super.visitMethodInsn(Opcodes.INVOKESTATIC, DISPATCH, "call",
-                    "(Ljava/lang/Object;Ljava/lang/String;[Ljava/lang/Object;)Ljava/lang/Object;", false);
+            if (isStatic) {
+                super.visitMethodInsn(Opcodes.INVOKESTATIC, DISPATCH, "callStatic",
+                        "(Ljava/lang/String;[Ljava/lang/Object;)Ljava/lang/Object;", false);
+            } else {
+                super.visitMethodInsn(Opcodes.INVOKESTATIC, DISPATCH, "call",
+                        "(Ljava/lang/Object;Ljava/lang/String;[Ljava/lang/Object;)Ljava/lang/Object;", false);
+            }
             super.visitInsn(Opcodes.DUP);
             Label notTaken = new Label();
             super.visitJumpInsn(Opcodes.IFNULL, notTaken);

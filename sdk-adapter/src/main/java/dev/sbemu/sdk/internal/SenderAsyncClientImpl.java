@@ -1,6 +1,7 @@
 package dev.sbemu.sdk.internal;
 
 import com.azure.messaging.servicebus.ServiceBusErrorSource;
+import com.azure.messaging.servicebus.ServiceBusException;
 import com.azure.messaging.servicebus.ServiceBusMessage;
 import com.azure.messaging.servicebus.ServiceBusMessageBatch;
 import com.azure.messaging.servicebus.ServiceBusTransactionContext;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Supplier;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -72,11 +74,28 @@ public final class SenderAsyncClientImpl {
             calls.checkOpen("sendMessage");
             MessageOperations target = transactions.target(contextOrNull);
             ServiceBusMessageBatch batch = newBatch(linkSize);
-            if (batch.tryAddMessage(message)) {
+            if (serialized(() -> batch.tryAddMessage(message))) {
                 send(batch, target);
             }
             return null;
         });
+    }
+
+    /**
+     * PAR-1: runs a step the SDK does client-side (serialising, sizing, batching) and wraps what it throws as the
+     * SDK's {@code mapError} on its send and schedule paths does: the serializer's {@code NumberFormatException}
+     * for a TTL beyond a uint of milliseconds, its {@code IllegalArgumentException} for a property type AMQP cannot
+     * encode, become a {@link ServiceBusException} with reason GENERAL_ERROR. The broker's refusals are mapped by
+     * {@link CoreCalls} as before.
+     */
+    private static <T> T serialized(Supplier<T> sdkStep) {
+        try {
+            return sdkStep.get();
+        } catch (ServiceBusException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new ServiceBusException(e, ServiceBusErrorSource.SEND);
+        }
     }
 
     public Mono<Void> sendMessages(Iterable<ServiceBusMessage> messages) {
@@ -186,8 +205,12 @@ public final class SenderAsyncClientImpl {
             calls.checkOpen("scheduleMessage");
             requireNonNull(message, "'message' cannot be null.");
             requireNonNull(scheduledEnqueueTime, "'scheduledEnqueueTime' cannot be null.");
-            message.setScheduledEnqueueTime(scheduledEnqueueTime);
-            List<Message> core = List.of(WireCodec.toCore(message));
+            List<Message> core = serialized(() -> {
+                message.setScheduledEnqueueTime(scheduledEnqueueTime);
+                // the SDK's management channel sizes the serialized message first: its errors come first
+                SdkAccess.serializer().getSize(SdkAccess.serializer().serialize(message));
+                return List.of(WireCodec.toCore(message));
+            });
             return target.schedule(entity, core, scheduledEnqueueTime.toInstant())[0];
         });
     }
@@ -204,20 +227,7 @@ public final class SenderAsyncClientImpl {
             requireNonNull(scheduledEnqueueTime, "'scheduledEnqueueTime' cannot be null.");
             MessageOperations target = transactions.target(
                     transactionContext == null || transactionContext.getTransactionId() == null ? null : transactionContext);
-            ServiceBusMessageBatch batch = newBatch(linkSize);
-            int index = 0;
-            for (ServiceBusMessage message : messages) {
-                if (!batch.tryAddMessage(message)) {
-                    throw new IllegalArgumentException(String.format(Locale.US, "Messages exceed max allowed size for "
-                            + "all the messages together. Failed to add message at index '%s'.", index));
-                }
-                ++index;
-            }
-            List<Message> core = new ArrayList<>(index);
-            for (ServiceBusMessage message : SdkAccess.batchMessages(batch)) {
-                message.setScheduledEnqueueTime(scheduledEnqueueTime);
-                core.add(WireCodec.toCore(message));
-            }
+            List<Message> core = serialized(() -> toCore(messages, scheduledEnqueueTime));
             if (core.isEmpty()) {
                 return List.<Long>of();
             }
@@ -228,6 +238,25 @@ public final class SenderAsyncClientImpl {
             }
             return result;
         });
+    }
+
+    /** As the SDK's {@code scheduleMessages}: the messages must fit one batch of the link's size. */
+    private List<Message> toCore(Iterable<ServiceBusMessage> messages, OffsetDateTime scheduledEnqueueTime) {
+        ServiceBusMessageBatch batch = newBatch(linkSize);
+        int index = 0;
+        for (ServiceBusMessage message : messages) {
+            if (!batch.tryAddMessage(message)) {
+                throw new IllegalArgumentException(String.format(Locale.US, "Messages exceed max allowed size for "
+                        + "all the messages together. Failed to add message at index '%s'.", index));
+            }
+            ++index;
+        }
+        List<Message> core = new ArrayList<>(index);
+        for (ServiceBusMessage message : SdkAccess.batchMessages(batch)) {
+            message.setScheduledEnqueueTime(scheduledEnqueueTime);
+            core.add(WireCodec.toCore(message));
+        }
+        return core;
     }
 
     public Mono<Void> cancelScheduledMessage(long sequenceNumber) {

@@ -2,6 +2,7 @@ package dev.sbemu.sdk.internal;
 
 import dev.sbemu.core.BrokerException;
 import dev.sbemu.core.BrokeredMessage;
+import dev.sbemu.core.Cancellation;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.ReceiveMode;
 import dev.sbemu.core.SessionLock;
@@ -32,8 +33,8 @@ final class SessionBinding extends ReceiverBinding {
     }
 
     @Override
-    List<BrokeredMessage> receive(ReceiveMode mode, int maxMessages, Duration maxWait) {
-        return namespace.receive(lock, mode, maxMessages, maxWait, closing);
+    List<BrokeredMessage> receive(ReceiveMode mode, int maxMessages, Duration maxWait, Cancellation cancellation) {
+        return namespace.receive(lock, mode, maxMessages, maxWait, cancellation);
     }
 
     @Override
@@ -61,10 +62,20 @@ final class SessionBinding extends ReceiverBinding {
         namespace.setSessionState(lock, state);
     }
 
+    /** Whether the link still stands: neither closed nor ended with its session's stream. */
+    boolean isOpen() {
+        return !released.get() && !closing.isCancelled();
+    }
+
     /** Releases the session (once): its locked messages become available again. */
     @Override
     void close() {
         super.close();
+        releaseSession();
+    }
+
+    @Override
+    void releaseSession() {
         if (!released.getAndSet(true)) {
             try {
                 namespace.releaseSession(lock);

@@ -115,13 +115,20 @@ public final class SessionReceiverAsyncClientImpl {
      */
     ReceiverAsyncClientImpl acceptBlocking(String sessionId, Duration maxWait) {
         calls.checkOpen(ACCEPT);
-        SessionLock lock;
-        try {
-            lock = context.namespace().acceptSession(entity, sessionId, maxWait, closing);
-        } catch (CancellationException closedMeanwhile) {
-            throw calls.disposed(ACCEPT);
+        SessionBinding openLink = sessionId == null ? null : context.sessionLinks().find(entity, sessionId);
+        ReceiverAsyncClientImpl receiver;
+        if (openLink != null) {
+            // PAR-4: the SDK hands back the open link named after the session, without asking the service
+            receiver = context.receiver(openLink, mode, calls.info());
+        } else {
+            SessionLock lock;
+            try {
+                lock = context.namespace().acceptSession(entity, sessionId, maxWait, closing);
+            } catch (CancellationException closedMeanwhile) {
+                throw calls.disposed(ACCEPT);
+            }
+            receiver = context.receiver(lock, mode, calls.info());
         }
-        ReceiverAsyncClientImpl receiver = context.receiver(lock, mode, calls.info());
         accepted.removeIf(ReceiverAsyncClientImpl::isClosed);
         accepted.add(receiver);
         if (calls.isClosed()) {
