@@ -104,12 +104,21 @@ class HttpEndpointTest {
     // ---- health -----------------------------------------------------------------------------------------------
 
     @Test
-    @DisplayName("HTTP-3 GET /health answers Microsoft's emulator's shape")
+    @DisplayName("HTTP-3 GET /health answers Microsoft's emulator's shape: 200 while a namespace is served, 503 once it "
+            + "is closed under the endpoint, 200 again after a reset")
     void health() throws Exception {
         HttpResponse<String> health = send("GET", "/health", null, null, null);
         assertEquals(200, health.statusCode());
         assertEquals("{\"status\":\"healthy\",\"message\":\"Service is healthy.\"}", health.body());
         assertTrue(health.headers().firstValue("Content-Type").orElse("").startsWith("application/json"));
+
+        namespace.close();
+        HttpResponse<String> closed = send("GET", "/health", null, null, null);
+        assertEquals(503, closed.statusCode());
+        assertEquals("{\"status\":\"unhealthy\",\"message\":\"Service is not ready.\"}", closed.body());
+
+        post("/__admin/reset", "");
+        assertEquals(200, send("GET", "/health", null, null, null).statusCode());
     }
 
     // ---- control ----------------------------------------------------------------------------------------------

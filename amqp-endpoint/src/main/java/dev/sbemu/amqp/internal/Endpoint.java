@@ -21,6 +21,9 @@ public final class Endpoint implements AutoCloseable {
     private Namespace owned;
     private volatile boolean resetting;
     private volatile boolean closed;
+    /** The served namespace's state for {@code /health}: false once it is closed under the endpoint. */
+    private volatile boolean servedOpen;
+    private Runnable unwatch = () -> { };
 
     public Endpoint(Namespace namespace, String keyName, String key, EndpointOptions options) {
         this(namespace, keyName, key, options, -1);
@@ -44,7 +47,7 @@ public final class Endpoint implements AutoCloseable {
         }
         try {
             this.http = new HttpFront(context, new ControlApi(context, this::reset),
-                    () -> !closed && !resetting, httpPort, "127.0.0.1:" + loop.port(), name);
+                    () -> !closed && !resetting && servedOpen, httpPort, "127.0.0.1:" + loop.port(), name);
         } catch (RuntimeException e) {
             loop.close();
             context.close();
@@ -52,6 +55,19 @@ public final class Endpoint implements AutoCloseable {
         }
         this.splice = new HttpSplice(http.address(), options.idleTimeout().toNanos(), name);
         context.httpSplice(splice);
+        watch(namespace);
+    }
+
+    /** Follows whether {@code served}, now the served namespace, is open (HTTP-3). */
+    private synchronized void watch(Namespace served) {
+        unwatch.run();
+        servedOpen = true;
+        // no lock here: the namespace runs it on the thread that closes it
+        unwatch = served.onClose(() -> {
+            if (context.namespace() == served) {
+                servedOpen = false;
+            }
+        });
     }
 
     private static String randomKey() {
@@ -83,6 +99,7 @@ public final class Endpoint implements AutoCloseable {
             toClose = owned;
             owned = null;
         }
+        watch(next);
         if (toClose != null && toClose != previous) {
             toClose.close();
         }
@@ -95,6 +112,7 @@ public final class Endpoint implements AutoCloseable {
         try {
             Namespace fresh = blueprint.build();
             context.replaceNamespace(fresh);
+            watch(fresh);
             // a namespace the caller handed in is theirs and stays open (no longer served); one a reset built is closed
             if (owned != null) {
                 owned.close();
