@@ -14,6 +14,9 @@ import com.azure.messaging.servicebus.ServiceBusSenderClient;
 import com.azure.messaging.servicebus.administration.ServiceBusAdministrationClient;
 import com.azure.messaging.servicebus.administration.ServiceBusAdministrationClientBuilder;
 import com.azure.messaging.servicebus.administration.models.CreateQueueOptions;
+import com.azure.messaging.servicebus.administration.models.CreateRuleOptions;
+import com.azure.messaging.servicebus.administration.models.QueueProperties;
+import com.azure.messaging.servicebus.administration.models.SqlRuleFilter;
 import com.azure.messaging.servicebus.administration.models.QueueRuntimeProperties;
 import dev.sbemu.sdk.AdministrationClients;
 import java.io.InputStream;
@@ -76,6 +79,25 @@ class HttpOnAmqpPortTest extends EndpointFixture {
     }
 
     @Test
+    @DisplayName("HTTP-10 bodies larger than the splice's 16 KB buffers pass through; one over 1 MB is refused with 413")
+    void largeBodies() throws Exception {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+        String padding = " ".repeat(200_000);
+        HttpResponse<String> advanced = http.send(HttpRequest.newBuilder(URI.create(server.httpUrl()
+                        + "/__admin/clock/advance")).timeout(Duration.ofSeconds(30))
+                .POST(HttpRequest.BodyPublishers.ofString("{\"duration\":\"PT1M\"" + padding + "}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, advanced.statusCode(), advanced.body());
+        assertEquals(START.plusSeconds(60), namespace.clock().instant());
+        HttpResponse<String> tooLarge = http.send(HttpRequest.newBuilder(URI.create(server.httpUrl()
+                        + "/__admin/clock/advance")).timeout(Duration.ofSeconds(30))
+                .POST(HttpRequest.BodyPublishers.ofString(" ".repeat(1024 * 1024 + 1))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(413, tooLarge.statusCode());
+        assertTrue(tooLarge.body().contains("RequestTooLarge"), tooLarge.body());
+    }
+
+    @Test
     @DisplayName("HTTP-11 the Java administration client reaches the endpoint over real HTTP with "
             + "administrationHttpPolicy(); its runtime counts agree with the in-process client's")
     void javaAdministrationClientOverHttp() {
@@ -102,6 +124,25 @@ class HttpOnAmqpPortTest extends EndpointFixture {
         assertEquals(inProcess.getScheduledMessageCount(), http.getScheduledMessageCount());
         assertEquals(inProcess.getTotalMessageCount(), http.getTotalMessageCount());
         assertEquals(List.of("invoices"), overHttp.listQueues().stream().map(q -> q.getName()).toList());
+
+        // topics, subscriptions, rules, listings, namespace properties, an update (If-Match: *) over HTTP
+        overHttp.createTopic("events");
+        overHttp.createSubscription("events", "all");
+        overHttp.createSubscription("events", "red");
+        overHttp.createRule("events", "red-only", "red", new CreateRuleOptions().setFilter(new SqlRuleFilter("color = 'red'")));
+        assertEquals(List.of("all", "red"), overHttp.listSubscriptions("events").stream().map(x -> x.getSubscriptionName())
+                .toList());
+        assertEquals(List.of("$Default", "red-only"), overHttp.listRules("events", "red").stream().map(r -> r.getName())
+                .toList());
+        assertEquals(2, namespace.listRules("events", "red").size());
+        QueueProperties invoices = overHttp.getQueue("invoices");
+        invoices.setMaxDeliveryCount(3);
+        assertEquals(3, overHttp.updateQueue(invoices).getMaxDeliveryCount());
+        assertEquals(3, namespace.getQueue("invoices").maxDeliveryCount());
+        assertEquals(2, overHttp.getTopicRuntimeProperties("events").getSubscriptionCount());
+        assertTrue(overHttp.getNamespaceProperties().getName() != null);
+        overHttp.deleteSubscription("events", "all");
+        assertEquals(List.of("red"), namespace.subscriptionNames("events"));
 
         ServiceBusAdministrationClient wrongKey = new ServiceBusAdministrationClientBuilder()
                 .connectionString(server.getConnectionString().replace(server.getConnectionString()
