@@ -98,6 +98,21 @@ class HttpOnAmqpPortTest extends EndpointFixture {
     }
 
     @Test
+    @DisplayName("HTTP-10 an HTTP connection that stops mid-request is closed after the endpoint's idle timeout")
+    void stalledHttpIsClosed() throws Exception {
+        try (ServiceBusEmulatorServer quick = ServiceBusEmulatorServer.builder(namespace)
+                .idleTimeout(Duration.ofSeconds(1)).start();
+             Socket socket = new Socket(InetAddress.getLoopbackAddress(), quick.port())) {
+            socket.setSoTimeout(15_000);
+            socket.getOutputStream().write("GET /heal".getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            long start = System.nanoTime();
+            assertEquals(-1, socket.getInputStream().read());
+            assertTrue(System.nanoTime() - start < Duration.ofSeconds(10).toNanos());
+        }
+    }
+
+    @Test
     @DisplayName("HTTP-11 the Java administration client reaches the endpoint over real HTTP with "
             + "administrationHttpPolicy(); its runtime counts agree with the in-process client's")
     void javaAdministrationClientOverHttp() {
