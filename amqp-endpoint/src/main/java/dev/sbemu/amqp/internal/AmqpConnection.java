@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Level;
@@ -23,14 +25,17 @@ import org.apache.qpid.proton.engine.Transport;
 /**
  * One client connection: its socket, proton-j's transport, connection and event collector. Bytes in are fed
  * to the transport, the events that come out are handed to the {@link LinkRouter}, and what the transport has
- * to send is written back. SASL offers ANONYMOUS only, as the service does for CBS clients; authentication is
- * a CBS token (see {@link CbsNode}), which must come within the handshake timeout (AMQP-13). The limits of
+ * to send is written back. SASL offers PLAIN and ANONYMOUS, as the service does: authentication is either SASL
+ * PLAIN with the key (JMS-1) or, after ANONYMOUS, a CBS token (see {@link CbsNode}), which must come within the
+ * handshake timeout (AMQP-13). The limits of
  * {@link EndpointOptions} apply (AMQP-19). Loop thread only.
  */
 final class AmqpConnection {
     private static final Logger LOG = Logger.getLogger(AmqpConnection.class.getName());
     /** How long a connection the endpoint closed waits for the client to read the close and hang up. */
     private static final long CLOSE_GRACE_MILLIS = 2_000;
+    private static final String PLAIN = "PLAIN";
+    private static final String ANONYMOUS = "ANONYMOUS";
 
     private final EventLoop loop;
     private final SocketChannel channel;
@@ -55,6 +60,8 @@ final class AmqpConnection {
     private long hangUpAt;
     private boolean hangingUp;
     private boolean logged;
+    /** SASL authentication failed: the client's abort that follows is not worth a log line. */
+    private boolean saslRefused;
     private volatile boolean backedUp;
     private int sessions;
     private int links;
@@ -82,7 +89,9 @@ final class AmqpConnection {
         Sasl sasl = transport.sasl();
         sasl.server();
         sasl.allowSkip(true);
-        sasl.setMechanisms("ANONYMOUS");
+        // PLAIN beside ANONYMOUS, as the service offers them: JMS clients (Qpid JMS) authenticate in SASL and never put
+        // a token on $cbs (JMS-1)
+        sasl.setMechanisms(PLAIN, ANONYMOUS);
         sasl.setListener(new SaslListener() {
             @Override
             public void onSaslMechanisms(Sasl s, Transport t) {
@@ -90,6 +99,20 @@ final class AmqpConnection {
 
             @Override
             public void onSaslInit(Sasl s, Transport t) {
+                String[] chosen = s.getRemoteMechanisms();
+                if (chosen.length > 0 && PLAIN.equals(chosen[0])) {
+                    byte[] response = new byte[Math.max(0, s.pending())];
+                    s.recv(response, 0, response.length);
+                    if (plainAccepted(response)) {
+                        authorize();
+                        s.done(Sasl.SaslOutcome.PN_SASL_OK);
+                    } else {
+                        LOG.fine(() -> "sbemu AMQP endpoint: SASL PLAIN refused for " + peer);
+                        saslRefused = true;
+                        s.done(Sasl.SaslOutcome.PN_SASL_AUTH);
+                    }
+                    return;
+                }
                 s.done(Sasl.SaslOutcome.PN_SASL_OK);
             }
 
@@ -107,6 +130,27 @@ final class AmqpConnection {
         });
         connection.collect(collector);
         transport.bind(connection);
+    }
+
+    /**
+     * Whether a SASL PLAIN response ({@code [authzid] NUL authcid NUL password}) names the endpoint's key: the key
+     * name and the key as user and password, or any user (the service's {@code $jwt} convention among them) with a
+     * valid shared access signature token as password (JMS-1).
+     */
+    private boolean plainAccepted(byte[] response) {
+        String text = new String(response, StandardCharsets.UTF_8);
+        int first = text.indexOf('\0');
+        int second = first < 0 ? -1 : text.indexOf('\0', first + 1);
+        if (second < 0) {
+            return false;
+        }
+        String user = text.substring(first + 1, second);
+        String password = text.substring(second + 1);
+        if (context.keyName().equals(user) && MessageDigest.isEqual(
+                context.key().getBytes(StandardCharsets.UTF_8), password.getBytes(StandardCharsets.UTF_8))) {
+            return true;
+        }
+        return password.startsWith("SharedAccessSignature ") && CbsNode.refusal(context, password) == null;
     }
 
     void register(SelectionKey key) {
@@ -221,6 +265,10 @@ final class AmqpConnection {
 
     /** Malformed input: logged once for the connection, briefly (AMQP-13); the connection is closed. */
     private void protocolError(Throwable e) {
+        if (!logged && saslRefused) {
+            logged = true;
+            LOG.log(Level.FINE, "sbemu AMQP endpoint: the connection from " + peer + " ends after its SASL failure", e);
+        }
         if (!logged) {
             logged = true;
             LOG.log(Level.INFO, "sbemu AMQP endpoint: closing the connection from " + peer
@@ -476,8 +524,9 @@ final class AmqpConnection {
                 // proton-j's parser refused the input and queued a close frame with the error (AMQP-13)
                 if (!logged) {
                     logged = true;
-                    LOG.info("sbemu AMQP endpoint: closing the connection from " + peer + " after malformed input: "
-                            + transport.getCondition());
+                    // a client whose SASL authentication failed aborts: not worth more than a fine line (JMS-1)
+                    LOG.log(saslRefused ? Level.FINE : Level.INFO, "sbemu AMQP endpoint: closing the connection from "
+                            + peer + " after malformed input: " + transport.getCondition());
                 }
             }
             case TRANSPORT_CLOSED -> closeSocket();

@@ -1,0 +1,277 @@
+package dev.sbemu.amqp;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sbemu.core.BrokeredMessage;
+import dev.sbemu.core.EntityPath;
+import dev.sbemu.core.QueueOptions;
+import dev.sbemu.core.ReceiveMode;
+import jakarta.jms.BytesMessage;
+import jakarta.jms.Connection;
+import jakarta.jms.JMSException;
+import jakarta.jms.JMSSecurityException;
+import jakarta.jms.Message;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.Queue;
+import jakarta.jms.Session;
+import jakarta.jms.TextMessage;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import org.apache.qpid.jms.JmsConnectionFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** Plain Apache Qpid JMS against the endpoint: SASL PLAIN, queues, acknowledgement modes, outcomes, drain. */
+class JmsOverAmqpTest extends EndpointFixture {
+    private static final long WAIT_MILLIS = 10_000;
+    private Connection connection;
+
+    @AfterEach
+    void closeConnection() throws JMSException {
+        if (connection != null) {
+            connection.close();
+        }
+    }
+
+    private String key() {
+        String cs = server.getConnectionString();
+        int at = cs.indexOf("SharedAccessKey=") + "SharedAccessKey=".length();
+        return cs.substring(at, cs.indexOf(';', at));
+    }
+
+    private String uri(String options) {
+        return "amqp://127.0.0.1:" + server.port() + (options.isEmpty() ? "" : "?" + options);
+    }
+
+    /** A started connection authenticated with SASL PLAIN: the key name and the key. */
+    private Connection connect() throws JMSException {
+        return connect("");
+    }
+
+    private Connection connect(String options) throws JMSException {
+        connection = new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, key(), uri(options))
+                .createConnection();
+        connection.start();
+        return connection;
+    }
+
+    @Test
+    @DisplayName("JMS-1 SASL PLAIN with the key name and key authenticates the connection: no $cbs token follows")
+    void saslPlainWithKey() throws JMSException {
+        namespace.createQueue("orders");
+        Session session = connect().createSession(false, Session.AUTO_ACKNOWLEDGE);
+        Queue queue = session.createQueue("orders");
+        session.createProducer(queue).send(session.createTextMessage("hello"));
+        TextMessage got = (TextMessage) session.createConsumer(queue).receive(WAIT_MILLIS);
+        assertNotNull(got, "received");
+        assertEquals("hello", got.getText());
+    }
+
+    @Test
+    @DisplayName("JMS-1 SASL PLAIN with a shared access signature token as password authenticates the connection")
+    void saslPlainWithToken() throws Exception {
+        namespace.createQueue("orders");
+        String resource = URLEncoder.encode("sb://127.0.0.1/orders", StandardCharsets.UTF_8);
+        long expiry = System.currentTimeMillis() / 1000 + 3600;
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(key().getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+        String sig = Base64.getEncoder().encodeToString(
+                mac.doFinal((resource + "\n" + expiry).getBytes(StandardCharsets.UTF_8)));
+        String token = "SharedAccessSignature sr=" + resource + "&sig=" + URLEncoder.encode(sig, StandardCharsets.UTF_8)
+                + "&se=" + expiry + "&skn=" + ServiceBusEmulatorServer.KEY_NAME;
+        connection = new JmsConnectionFactory("$jwt", token, uri("")).createConnection();
+        connection.start();
+        Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        session.createProducer(session.createQueue("orders")).send(session.createTextMessage("hello"));
+        assertEquals(1, namespace.runtimeInfo(EntityPath.queue("orders")).activeMessageCount());
+    }
+
+    @Test
+    @DisplayName("JMS-1 SASL PLAIN with a wrong key or key name fails the connection with a SASL authentication failure")
+    void saslPlainWrongKey() {
+        JmsConnectionFactory wrongKey = new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, "not-the-key",
+                uri("jms.connectTimeout=5000"));
+        assertThrows(JMSSecurityException.class, () -> wrongKey.createConnection().start());
+        JmsConnectionFactory wrongName = new JmsConnectionFactory("someone", key(), uri("jms.connectTimeout=5000"));
+        assertThrows(JMSSecurityException.class, () -> wrongName.createConnection().start());
+    }
+
+    @Test
+    @DisplayName("JMS-1 without credentials Qpid JMS picks ANONYMOUS; its links are refused as unauthorized")
+    void anonymousIsNotAuthorized() throws JMSException {
+        namespace.createQueue("orders");
+        connection = new JmsConnectionFactory(uri("")).createConnection();
+        connection.start();
+        Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        Queue queue = session.createQueue("orders");
+        assertThrows(JMSSecurityException.class, () -> session.createConsumer(queue));
+    }
+    @Test
+    @DisplayName("JMS-2 TextMessage and BytesMessage bodies, headers and properties round-trip; the JMS annotations are kept")
+    void textAndBytesRoundTrip() throws JMSException {
+        namespace.createQueue("orders");
+        Session session = connect().createSession(false, Session.AUTO_ACKNOWLEDGE);
+        Queue queue = session.createQueue("orders");
+        MessageProducer producer = session.createProducer(queue);
+        TextMessage text = session.createTextMessage("order-42");
+        text.setJMSCorrelationID("c-1");
+        text.setJMSType("order");
+        text.setStringProperty("region", "eu");
+        text.setIntProperty("count", 7);
+        text.setLongProperty("total", 1234567890123L);
+        text.setBooleanProperty("urgent", true);
+        text.setDoubleProperty("ratio", 0.5);
+        producer.send(text);
+        BytesMessage bytes = session.createBytesMessage();
+        bytes.writeBytes(new byte[] {1, 2, 3});
+        bytes.setStringProperty("kind", "raw");
+        producer.send(bytes);
+
+        List<BrokeredMessage> stored = namespace.peek(EntityPath.queue("orders"), 0, 10);
+        assertEquals(2, stored.size());
+        // Qpid JMS's annotations: the message type (5 = text, 3 = bytes) and the destination type (0 = queue)
+        assertEquals((byte) 5, stored.get(0).message().messageAnnotations().get("x-opt-jms-msg-type"));
+        assertEquals((byte) 0, stored.get(0).message().messageAnnotations().get("x-opt-jms-dest"));
+        assertEquals((byte) 3, stored.get(1).message().messageAnnotations().get("x-opt-jms-msg-type"));
+
+        MessageConsumer consumer = session.createConsumer(queue);
+        TextMessage gotText = assertInstanceOf(TextMessage.class, consumer.receive(WAIT_MILLIS));
+        assertEquals("order-42", gotText.getText());
+        assertEquals(text.getJMSMessageID(), gotText.getJMSMessageID());
+        assertEquals("c-1", gotText.getJMSCorrelationID());
+        assertEquals("order", gotText.getJMSType());
+        assertEquals("eu", gotText.getStringProperty("region"));
+        assertEquals(7, gotText.getIntProperty("count"));
+        assertEquals(1234567890123L, gotText.getLongProperty("total"));
+        assertTrue(gotText.getBooleanProperty("urgent"));
+        assertEquals(0.5, gotText.getDoubleProperty("ratio"));
+        assertEquals(1, gotText.getIntProperty("JMSXDeliveryCount"));
+        assertFalse(gotText.getJMSRedelivered());
+        assertEquals("orders", ((Queue) gotText.getJMSDestination()).getQueueName());
+        BytesMessage gotBytes = assertInstanceOf(BytesMessage.class, consumer.receive(WAIT_MILLIS));
+        byte[] body = new byte[(int) gotBytes.getBodyLength()];
+        gotBytes.readBytes(body);
+        assertArrayEquals(new byte[] {1, 2, 3}, body);
+        assertEquals("raw", gotBytes.getStringProperty("kind"));
+        awaitActive("orders", 0);
+    }
+
+    @Test
+    @DisplayName("JMS-3 CLIENT_ACKNOWLEDGE: received messages stay locked until acknowledge(), which completes them")
+    void clientAcknowledge() throws JMSException {
+        namespace.createQueue("orders");
+        Session session = connect().createSession(false, Session.CLIENT_ACKNOWLEDGE);
+        Queue queue = session.createQueue("orders");
+        MessageProducer producer = session.createProducer(queue);
+        producer.send(session.createTextMessage("a"));
+        producer.send(session.createTextMessage("b"));
+        MessageConsumer consumer = session.createConsumer(queue);
+        assertNotNull(consumer.receive(WAIT_MILLIS));
+        Message second = consumer.receive(WAIT_MILLIS);
+        assertNotNull(second);
+        assertEquals(2, namespace.runtimeInfo(EntityPath.queue("orders")).activeMessageCount());
+        assertTrue(namespace.receive(EntityPath.queue("orders"), ReceiveMode.PEEK_LOCK, 2, Duration.ZERO).isEmpty(),
+                "both are locked by the JMS consumer");
+        second.acknowledge();
+        awaitActive("orders", 0);
+    }
+
+    @Test
+    @DisplayName("JMS-4 outcomes: rejected dead-letters, released unlocks, modified failed abandons, undeliverable-here defers")
+    void outcomes() throws JMSException {
+        namespace.createQueue("orders");
+        Session session = connect("jms.prefetchPolicy.all=1").createSession(false, Session.CLIENT_ACKNOWLEDGE);
+        Queue queue = session.createQueue("orders");
+        MessageConsumer consumer = session.createConsumer(queue);
+        MessageProducer producer = session.createProducer(queue);
+        EntityPath orders = EntityPath.queue("orders");
+
+        producer.send(session.createTextMessage("reject"));
+        Message got = consumer.receive(WAIT_MILLIS);
+        got.setIntProperty("JMS_AMQP_ACK_TYPE", 2);     // REJECTED
+        got.acknowledge();
+        awaitDeadLettered("orders", 1);
+
+        producer.send(session.createTextMessage("release"));
+        got = consumer.receive(WAIT_MILLIS);
+        got.setIntProperty("JMS_AMQP_ACK_TYPE", 3);     // RELEASED: back without a delivery counted
+        got.acknowledge();
+        got = consumer.receive(WAIT_MILLIS);
+        assertEquals("release", ((TextMessage) got).getText());
+        assertEquals(1, got.getIntProperty("JMSXDeliveryCount"));
+
+        got.setIntProperty("JMS_AMQP_ACK_TYPE", 4);     // MODIFIED_FAILED: abandon, the delivery counts
+        got.acknowledge();
+        got = consumer.receive(WAIT_MILLIS);
+        assertEquals("release", ((TextMessage) got).getText());
+        assertEquals(2, got.getIntProperty("JMSXDeliveryCount"));
+        assertTrue(got.getJMSRedelivered());
+
+        got.setIntProperty("JMS_AMQP_ACK_TYPE", 5);     // MODIFIED_FAILED_UNDELIVERABLE: defer
+        got.acknowledge();
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> namespace.runtimeInfo(orders).deferredMessageCount() == 1);
+        assertNull(consumer.receiveNoWait());
+    }
+
+    @Test
+    @DisplayName("JMS-5 session.recover() redelivers locally with JMSXDeliveryCount raised; the acknowledgement then completes")
+    void recover() throws JMSException {
+        namespace.createQueue("orders");
+        Session session = connect().createSession(false, Session.CLIENT_ACKNOWLEDGE);
+        Queue queue = session.createQueue("orders");
+        session.createProducer(queue).send(session.createTextMessage("a"));
+        MessageConsumer consumer = session.createConsumer(queue);
+        assertEquals(1, consumer.receive(WAIT_MILLIS).getIntProperty("JMSXDeliveryCount"));
+        session.recover();
+        Message again = consumer.receive(WAIT_MILLIS);
+        assertEquals(2, again.getIntProperty("JMSXDeliveryCount"));
+        assertTrue(again.getJMSRedelivered());
+        again.acknowledge();
+        awaitActive("orders", 0);
+    }
+
+    @Test
+    @DisplayName("JMS-6 drain: with prefetch 0 receiveNoWait and receive(timeout) on an empty queue return null at once")
+    void drainAnsweredAtOnce() throws JMSException {
+        namespace.createQueue("orders");
+        Session session = connect("jms.prefetchPolicy.all=0").createSession(false, Session.AUTO_ACKNOWLEDGE);
+        Queue queue = session.createQueue("orders");
+        MessageConsumer consumer = session.createConsumer(queue);
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
+            assertNull(consumer.receiveNoWait());
+            assertNull(consumer.receive(100));
+            assertNull(consumer.receiveNoWait());
+        });
+        session.createProducer(queue).send(session.createTextMessage("a"));
+        Message got = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(5),
+                () -> consumer.receiveNoWait());
+        assertEquals("a", ((TextMessage) got).getText());
+        assertNull(consumer.receive(100));
+        awaitActive("orders", 0);
+    }
+
+    private void awaitActive(String queue, long count) {
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> namespace.runtimeInfo(EntityPath.queue(queue)).activeMessageCount() == count);
+    }
+
+    private void awaitDeadLettered(String queue, long count) {
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> namespace.runtimeInfo(EntityPath.queue(queue)).deadLetterMessageCount() == count);
+    }
+}
