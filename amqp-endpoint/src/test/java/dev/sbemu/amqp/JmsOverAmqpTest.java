@@ -9,6 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.azure.core.amqp.models.AmqpMessageBody;
+import com.azure.core.amqp.models.AmqpMessageBodyType;
+import com.azure.messaging.servicebus.ServiceBusMessage;
+import com.azure.messaging.servicebus.ServiceBusReceivedMessage;
+import com.azure.messaging.servicebus.ServiceBusReceiverClient;
+import com.azure.messaging.servicebus.ServiceBusSenderClient;
 import dev.sbemu.core.BrokeredMessage;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.QueueOptions;
@@ -262,6 +268,111 @@ class JmsOverAmqpTest extends EndpointFixture {
                 () -> consumer.receiveNoWait());
         assertEquals("a", ((TextMessage) got).getText());
         assertNull(consumer.receive(100));
+        awaitActive("orders", 0);
+    }
+
+    @Test
+    @DisplayName("JMS-7 a message sent with a time to live is dead-lettered once the virtual clock passes it, and read from <queue>/$DeadLetterQueue")
+    void timeToLiveDeadLetters() throws JMSException {
+        namespace.createQueue("orders", QueueOptions.builder().deadLetteringOnMessageExpiration(true).build());
+        Session session = connect().createSession(false, Session.AUTO_ACKNOWLEDGE);
+        MessageProducer producer = session.createProducer(session.createQueue("orders"));
+        producer.setTimeToLive(30_000);
+        TextMessage sent = session.createTextMessage("stale");
+        producer.send(sent);
+        assertEquals(Duration.ofSeconds(30),
+                namespace.peek(EntityPath.queue("orders"), 0, 1).get(0).timeToLive());
+        namespace.clock().advance(Duration.ofSeconds(31));
+        awaitDeadLettered("orders", 1);
+
+        MessageConsumer dlq = session.createConsumer(session.createQueue("orders/$DeadLetterQueue"));
+        TextMessage got = assertInstanceOf(TextMessage.class, dlq.receive(WAIT_MILLIS));
+        assertEquals("stale", got.getText());
+        assertEquals(sent.getJMSMessageID(), got.getJMSMessageID());
+        assertEquals("TTLExpiredException", got.getStringProperty("DeadLetterReason"));
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() ->
+                namespace.runtimeInfo(EntityPath.queue("orders")).deadLetterMessageCount() == 0);
+    }
+
+    @Test
+    @DisplayName("JMS-8 a transacted session: sends and acknowledgements across entities take effect on commit, none on rollback")
+    void transactedSession() throws JMSException {
+        namespace.createQueue("in");
+        namespace.createQueue("out");
+        Connection c = connect();
+        Session plain = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        plain.createProducer(plain.createQueue("in")).send(plain.createTextMessage("work"));
+
+        Session tx = c.createSession(true, Session.SESSION_TRANSACTED);
+        MessageConsumer consumer = tx.createConsumer(tx.createQueue("in"));
+        MessageProducer producer = tx.createProducer(tx.createQueue("out"));
+
+        Message got = consumer.receive(WAIT_MILLIS);
+        assertEquals("work", ((TextMessage) got).getText());
+        producer.send(tx.createTextMessage("result"));
+        tx.rollback();
+        assertEquals(0, namespace.runtimeInfo(EntityPath.queue("out")).activeMessageCount(), "send rolled back");
+        assertEquals(1, namespace.runtimeInfo(EntityPath.queue("in")).activeMessageCount(), "ack rolled back");
+
+        Message again = consumer.receive(WAIT_MILLIS);
+        assertEquals("work", ((TextMessage) again).getText());
+        assertTrue(again.getJMSRedelivered());
+        producer.send(tx.createTextMessage("result"));
+        tx.commit();
+        awaitActive("in", 0);
+        assertEquals(1, namespace.runtimeInfo(EntityPath.queue("out")).activeMessageCount(), "send committed");
+
+        // the session declares a new transaction after each discharge: a second round commits too
+        producer.send(tx.createTextMessage("second"));
+        tx.commit();
+        assertEquals(2, namespace.runtimeInfo(EntityPath.queue("out")).activeMessageCount());
+    }
+
+    @Test
+    @DisplayName("JMS-9 interop: a JMS TextMessage reaches the Java SDK as an AmqpValue string body with its properties")
+    void jmsToSdk() throws JMSException {
+        namespace.createQueue("orders");
+        Session session = connect().createSession(false, Session.AUTO_ACKNOWLEDGE);
+        TextMessage text = session.createTextMessage("from-jms");
+        text.setStringProperty("region", "eu");
+        text.setJMSCorrelationID("c-1");
+        session.createProducer(session.createQueue("orders")).send(text);
+        try (ServiceBusReceiverClient receiver = clients().receiver().queueName("orders").buildClient()) {
+            ServiceBusReceivedMessage got = receiver.receiveMessages(1, Duration.ofSeconds(10)).stream()
+                    .findFirst().orElseThrow();
+            AmqpMessageBody body = got.getRawAmqpMessage().getBody();
+            assertEquals(AmqpMessageBodyType.VALUE, body.getBodyType());
+            assertEquals("from-jms", body.getValue());
+            assertEquals("eu", got.getApplicationProperties().get("region"));
+            assertEquals("c-1", got.getCorrelationId());
+            // Qpid JMS puts its "ID:..." message id on the wire as it is
+            assertEquals(text.getJMSMessageID(), got.getMessageId());
+            assertEquals((byte) 5, got.getRawAmqpMessage().getMessageAnnotations().get("x-opt-jms-msg-type"));
+            receiver.complete(got);
+        }
+    }
+
+    @Test
+    @DisplayName("JMS-9 interop: an SDK message reaches Qpid JMS as a BytesMessage, or as a TextMessage with a text/* content type")
+    void sdkToJms() throws JMSException {
+        namespace.createQueue("orders");
+        try (ServiceBusSenderClient sender = clients().sender().queueName("orders").buildClient()) {
+            ServiceBusMessage bytes = new ServiceBusMessage(new byte[] {1, 2, 3}).setMessageId("m-1");
+            bytes.getApplicationProperties().put("region", "eu");
+            sender.sendMessage(bytes);
+            sender.sendMessage(new ServiceBusMessage("hello").setContentType("text/plain").setMessageId("m-2"));
+        }
+        Session session = connect().createSession(false, Session.AUTO_ACKNOWLEDGE);
+        MessageConsumer consumer = session.createConsumer(session.createQueue("orders"));
+        BytesMessage first = assertInstanceOf(BytesMessage.class, consumer.receive(WAIT_MILLIS));
+        byte[] body = new byte[(int) first.getBodyLength()];
+        first.readBytes(body);
+        assertArrayEquals(new byte[] {1, 2, 3}, body);
+        assertEquals("eu", first.getStringProperty("region"));
+        // Qpid JMS marks a message id that lacks its "ID:" prefix
+        assertEquals("ID:AMQP_NO_PREFIX:m-1", first.getJMSMessageID());
+        TextMessage second = assertInstanceOf(TextMessage.class, consumer.receive(WAIT_MILLIS));
+        assertEquals("hello", second.getText());
         awaitActive("orders", 0);
     }
 

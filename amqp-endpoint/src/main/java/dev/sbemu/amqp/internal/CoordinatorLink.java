@@ -1,6 +1,7 @@
 package dev.sbemu.amqp.internal;
 
 import dev.sbemu.core.Transaction;
+import java.util.List;
 import org.apache.qpid.proton.amqp.Binary;
 import org.apache.qpid.proton.amqp.messaging.Accepted;
 import org.apache.qpid.proton.amqp.messaging.AmqpValue;
@@ -16,7 +17,8 @@ import org.apache.qpid.proton.engine.Receiver;
  * The transaction coordinator (AMQP 1.0 transactions): {@code Declare} starts a namespace transaction and
  * answers {@code Declared} with its id; {@code Discharge} commits it, or rolls it back when {@code fail} is
  * set. A commit the broker refuses (a lock lost meanwhile, the transaction timed out) is answered Rejected
- * with the broker's error, and nothing of the transaction is applied.
+ * with the broker's error, and nothing of the transaction is applied. On rollback, the messages whose settlement
+ * in the transaction the client had already settled on its side are handed back (JMS-8).
  */
 final class CoordinatorLink extends ReceivingLink {
     private final EndpointContext context;
@@ -47,11 +49,15 @@ final class CoordinatorLink extends ReceivingLink {
 
     private DeliveryState discharge(Binary txnId, boolean fail) {
         Transaction transaction = context.discharge(txnId);
+        List<Runnable> onRollback = context.rollbackActions(txnId);
         if (transaction == null) {
             throw new UnknownTransaction();
         }
         if (fail) {
             transaction.rollback();
+            for (Runnable action : onRollback) {
+                action.run();
+            }
         } else {
             transaction.commit();
         }

@@ -6,10 +6,12 @@ import dev.sbemu.core.Namespace;
 import dev.sbemu.core.SessionLock;
 import dev.sbemu.core.Transaction;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
@@ -33,6 +35,7 @@ final class EndpointContext implements AutoCloseable {
     private final EndpointOptions options;
     private final ThreadPoolExecutor workers;
     private final Map<Binary, Transaction> transactions = new ConcurrentHashMap<>();
+    private final Map<Binary, List<Runnable>> rollbackActions = new ConcurrentHashMap<>();
     private final Map<String, SessionLock> sessions = new ConcurrentHashMap<>();
     private final Set<OutgoingLink> outgoing = ConcurrentHashMap.newKeySet();
 
@@ -146,6 +149,24 @@ final class EndpointContext implements AutoCloseable {
 
     Transaction discharge(Binary txnId) {
         return txnId == null ? null : transactions.remove(txnId);
+    }
+
+    /**
+     * Runs {@code action} if the transaction {@code state} joins is rolled back: a settlement the client settled on
+     * its side (Qpid JMS's transacted acknowledgements) cannot be settled again, so its message is handed back on
+     * rollback (JMS-8). Nothing for a state outside a transaction.
+     */
+    void onRollback(DeliveryState state, Runnable action) {
+        if (state instanceof TransactionalState transactional && transactional.getTxnId() != null
+                && transactions.containsKey(transactional.getTxnId())) {
+            rollbackActions.computeIfAbsent(transactional.getTxnId(), id -> new CopyOnWriteArrayList<>()).add(action);
+        }
+    }
+
+    /** Removes and returns the actions to run if the transaction {@code txnId} is rolled back. */
+    List<Runnable> rollbackActions(Binary txnId) {
+        List<Runnable> actions = txnId == null ? null : rollbackActions.remove(txnId);
+        return actions == null ? List.of() : actions;
     }
 
     void holdSession(SessionLock lock) {

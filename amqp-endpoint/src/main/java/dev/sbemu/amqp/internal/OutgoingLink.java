@@ -286,6 +286,17 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
         TransactionalState transactional = remote instanceof TransactionalState t ? t : null;
         Outcome outcome = transactional != null ? transactional.getOutcome() : (Outcome) remote;
         delivery.setContext(SETTLING);
+        if (transactional != null && delivery.remotelySettled() && !(outcome instanceof Released)) {
+            // settled by the client in a transaction (Qpid JMS's transacted session): it cannot settle the message
+            // again after a rollback, so the rollback abandons it, to be redelivered with its delivery counted (JMS-8)
+            context.onRollback(remote, () -> {
+                try {
+                    context.namespace().abandon(entity, lockToken);
+                } catch (RuntimeException e) {
+                    LOG.log(Level.FINE, "sbemu AMQP endpoint: could not hand back a rolled-back message", e);
+                }
+            });
+        }
         settlements.run(() -> settle(lockToken, outcome, remote), failure -> {
             if (failure != null) {
                 delivery.disposition(AmqpErrors.rejected(failure));
