@@ -376,6 +376,28 @@ class JmsOverAmqpTest extends EndpointFixture {
         awaitActive("orders", 0);
     }
 
+    @Test
+    @DisplayName("JMS-10 messages a closed consumer had prefetched stay locked until their lock expires on the virtual clock, then come again")
+    void prefetchedKeepTheirLock() throws JMSException {
+        namespace.createQueue("orders", QueueOptions.builder().lockDuration(Duration.ofSeconds(30)).build());
+        Session session = connect().createSession(false, Session.AUTO_ACKNOWLEDGE);
+        Queue queue = session.createQueue("orders");
+        MessageProducer producer = session.createProducer(queue);
+        producer.send(session.createTextMessage("a"));
+        producer.send(session.createTextMessage("b"));
+        MessageConsumer first = session.createConsumer(queue);
+        assertEquals("a", ((TextMessage) first.receive(WAIT_MILLIS)).getText());
+        // "b" came with "a": the consumer's credit (Qpid JMS's default prefetch, 1000) took both at once
+        first.close();
+        MessageConsumer second = session.createConsumer(queue);
+        assertNull(second.receive(200), "still locked by the closed consumer");
+        namespace.clock().advance(Duration.ofSeconds(31));
+        Message again = second.receive(WAIT_MILLIS);
+        assertEquals("b", ((TextMessage) again).getText());
+        assertEquals(2, again.getIntProperty("JMSXDeliveryCount"));
+        awaitActive("orders", 0);
+    }
+
     private void awaitActive(String queue, long count) {
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
                 .until(() -> namespace.runtimeInfo(EntityPath.queue(queue)).activeMessageCount() == count);
