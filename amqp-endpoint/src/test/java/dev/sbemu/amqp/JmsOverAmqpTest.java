@@ -398,6 +398,32 @@ class JmsOverAmqpTest extends EndpointFixture {
         awaitActive("orders", 0);
     }
 
+    @Test
+    @DisplayName("JMS-11 a QueueBrowser (copy distribution mode) peeks: it enumerates the messages in order and leaves them in place")
+    void browser() throws JMSException {
+        namespace.createQueue("orders");
+        Session session = connect().createSession(false, Session.AUTO_ACKNOWLEDGE);
+        Queue queue = session.createQueue("orders");
+        MessageProducer producer = session.createProducer(queue);
+        for (String text : List.of("a", "b", "c")) {
+            producer.send(session.createTextMessage(text));
+        }
+        for (int round = 0; round < 2; round++) {
+            jakarta.jms.QueueBrowser browser = session.createBrowser(queue);
+            java.util.Enumeration<?> messages = browser.getEnumeration();
+            List<String> seen = new java.util.ArrayList<>();
+            while (messages.hasMoreElements()) {
+                seen.add(((TextMessage) messages.nextElement()).getText());
+            }
+            browser.close();
+            assertEquals(List.of("a", "b", "c"), seen, "round " + round);
+        }
+        assertEquals(3, namespace.runtimeInfo(EntityPath.queue("orders")).activeMessageCount());
+        MessageConsumer consumer = session.createConsumer(queue);
+        assertEquals("a", ((TextMessage) consumer.receive(WAIT_MILLIS)).getText());
+        assertEquals(1, consumer.receive(WAIT_MILLIS).getIntProperty("JMSXDeliveryCount"));
+    }
+
     private void awaitActive(String queue, long count) {
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
                 .until(() -> namespace.runtimeInfo(EntityPath.queue(queue)).activeMessageCount() == count);

@@ -131,6 +131,11 @@ final class LinkRouter {
         if (!exists(entity, sender)) {
             return;
         }
+        if (BrowseLink.COPY.equals(source.getDistributionMode())) {
+            // a browser (JMS QueueBrowser) peeks: nothing is locked or removed, whatever its settle mode (JMS-11)
+            open(sender, new BrowseLink(context, connection, sender, entity));
+            return;
+        }
         ReceiveMode mode = sender.getRemoteSenderSettleMode() == SenderSettleMode.SETTLED
                 ? ReceiveMode.RECEIVE_AND_DELETE : ReceiveMode.PEEK_LOCK;
         Map<Symbol, Object> filter = source.getFilter();
