@@ -424,6 +424,26 @@ class JmsOverAmqpTest extends EndpointFixture {
         assertEquals(1, consumer.receive(WAIT_MILLIS).getIntProperty("JMSXDeliveryCount"));
     }
 
+    @Test
+    @DisplayName("JMS-12 a delivery delay (x-opt-delivery-time) schedules the message; it comes once the virtual clock reaches it")
+    void deliveryDelay() throws JMSException {
+        namespace.createQueue("orders");
+        Session session = connect("jms.prefetchPolicy.all=0").createSession(false, Session.AUTO_ACKNOWLEDGE);
+        Queue queue = session.createQueue("orders");
+        MessageProducer producer = session.createProducer(queue);
+        producer.setDeliveryDelay(60_000);
+        TextMessage sent = session.createTextMessage("later");
+        producer.send(sent);
+        assertEquals(1, namespace.runtimeInfo(EntityPath.queue("orders")).scheduledMessageCount());
+        MessageConsumer consumer = session.createConsumer(queue);
+        assertNull(consumer.receiveNoWait());
+        // Qpid JMS computes the delivery time on the wall clock; the namespace's clock started at the wall clock's now
+        namespace.clock().advanceTo(java.time.Instant.ofEpochMilli(sent.getJMSDeliveryTime()).plusSeconds(1));
+        TextMessage got = assertInstanceOf(TextMessage.class, consumer.receive(WAIT_MILLIS));
+        assertEquals("later", got.getText());
+        assertEquals(sent.getJMSDeliveryTime(), got.getJMSDeliveryTime());
+    }
+
     private void awaitActive(String queue, long count) {
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
                 .until(() -> namespace.runtimeInfo(EntityPath.queue(queue)).activeMessageCount() == count);

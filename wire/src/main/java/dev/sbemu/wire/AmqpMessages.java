@@ -57,6 +57,8 @@ public final class AmqpMessages {
     public static final Symbol LOCKED_UNTIL = Symbol.valueOf("x-opt-locked-until");
     public static final Symbol SCHEDULED_ENQUEUE_TIME = Symbol.valueOf("x-opt-scheduled-enqueue-time");
     public static final Symbol PARTITION_KEY = Symbol.valueOf("x-opt-partition-key");
+    /** JMS 2.0's delivery time (Qpid JMS's {@code JMSDeliveryTime}), taken as the scheduled enqueue time. */
+    public static final Symbol DELIVERY_TIME = Symbol.valueOf("x-opt-delivery-time");
     public static final Symbol ENQUEUE_SEQUENCE_NUMBER = Symbol.valueOf("x-opt-enqueue-sequence-number");
     public static final Symbol DEAD_LETTER_SOURCE = Symbol.valueOf("x-opt-deadletter-source");
     public static final Symbol MESSAGE_STATE = Symbol.valueOf("x-opt-message-state");
@@ -98,6 +100,13 @@ public final class AmqpMessages {
             for (Map.Entry<Symbol, Object> e : annotations.getValue().entrySet()) {
                 if (SCHEDULED_ENQUEUE_TIME.equals(e.getKey()) && e.getValue() instanceof Date date) {
                     b.scheduledEnqueueTime(date.toInstant());
+                } else if (DELIVERY_TIME.equals(e.getKey()) && !annotations.getValue().containsKey(SCHEDULED_ENQUEUE_TIME)
+                        && (e.getValue() instanceof Long || e.getValue() instanceof Date)) {
+                    // JMS 2.0's delivery delay as Qpid JMS sends it (milliseconds since the epoch): the scheduled
+                    // enqueue time, as the service takes it; the annotation stays for JMS consumers (JMS-12)
+                    b.scheduledEnqueueTime(e.getValue() instanceof Date date ? date.toInstant()
+                            : java.time.Instant.ofEpochMilli((Long) e.getValue()));
+                    b.messageAnnotation(e.getKey().toString(), e.getValue());
                 } else if (PARTITION_KEY.equals(e.getKey())) {
                     b.partitionKey((String) e.getValue());
                 } else if (!STAMPED.contains(e.getKey())) {

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.apache.qpid.proton.amqp.Symbol;
 import org.apache.qpid.proton.amqp.transport.ErrorCondition;
 import org.apache.qpid.proton.engine.Collector;
 import org.apache.qpid.proton.engine.Connection;
@@ -35,6 +36,7 @@ final class AmqpConnection {
     /** How long a connection the endpoint closed waits for the client to read the close and hang up. */
     private static final long CLOSE_GRACE_MILLIS = 2_000;
     private static final String PLAIN = "PLAIN";
+    private static final Symbol DELAYED_DELIVERY = Symbol.valueOf("DELAYED_DELIVERY");
     private static final String ANONYMOUS = "ANONYMOUS";
 
     private final EventLoop loop;
@@ -438,6 +440,8 @@ final class AmqpConnection {
         switch (event.getType()) {
             case CONNECTION_REMOTE_OPEN -> {
                 connection.setContainer("sbemu");
+                // Qpid JMS sends a delivery delay (x-opt-delivery-time) only to a peer that offers this (JMS-12)
+                connection.setOfferedCapabilities(new Symbol[] {DELAYED_DELIVERY});
                 connection.open();
                 if (refused) {
                     closeWith(new ErrorCondition(AmqpErrors.RESOURCE_LIMIT_EXCEEDED, "The endpoint has "
