@@ -444,6 +444,44 @@ class JmsOverAmqpTest extends EndpointFixture {
         assertEquals(sent.getJMSDeliveryTime(), got.getJMSDeliveryTime());
     }
 
+    @Test
+    @DisplayName("JMS-13 a temporary queue (dynamic node) serves request/reply through JMSReplyTo and is deleted with its owner")
+    void temporaryQueueRequestReply() throws JMSException {
+        namespace.createQueue("requests");
+        Connection c = connect();
+        Session requester = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        jakarta.jms.TemporaryQueue replies = requester.createTemporaryQueue();
+        assertTrue(namespace.queueExists(replies.getQueueName()), replies.getQueueName());
+        TextMessage request = requester.createTextMessage("ping");
+        request.setJMSReplyTo(replies);
+        requester.createProducer(requester.createQueue("requests")).send(request);
+
+        Session responder = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        Message got = responder.createConsumer(responder.createQueue("requests")).receive(WAIT_MILLIS);
+        jakarta.jms.Destination replyTo = got.getJMSReplyTo();
+        assertInstanceOf(jakarta.jms.TemporaryQueue.class, replyTo, "x-opt-jms-reply-to kept");
+        TextMessage reply = responder.createTextMessage("pong");
+        reply.setJMSCorrelationID(got.getJMSMessageID());
+        responder.createProducer(replyTo).send(reply);
+
+        MessageConsumer replyConsumer = requester.createConsumer(replies);
+        TextMessage answer = assertInstanceOf(TextMessage.class, replyConsumer.receive(WAIT_MILLIS));
+        assertEquals("pong", answer.getText());
+        assertEquals(request.getJMSMessageID(), answer.getJMSCorrelationID());
+        replyConsumer.close();
+        replies.delete();
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> !namespace.queueExists(replies.getQueueName()));
+
+        jakarta.jms.TemporaryQueue another = requester.createTemporaryQueue();
+        assertTrue(namespace.queueExists(another.getQueueName()));
+        c.close();
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> !namespace.queueExists(another.getQueueName()));
+        assertThrows(JMSException.class, () -> connect().createSession(false, Session.AUTO_ACKNOWLEDGE)
+                .createTemporaryTopic());
+    }
+
     private void awaitActive(String queue, long count) {
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
                 .until(() -> namespace.runtimeInfo(EntityPath.queue(queue)).activeMessageCount() == count);

@@ -18,12 +18,23 @@ final class IncomingLink extends ReceivingLink {
     private final EndpointContext context;
     private final String entity;
     private final HeldCalls calls;
+    private Runnable whenClosed = () -> { };
 
     IncomingLink(EndpointContext context, Receiver receiver, String entity, HeldCalls calls) {
         super(receiver);
         this.context = context;
         this.entity = entity;
         this.calls = calls;
+    }
+
+    /** Runs {@code action} once the link is gone (a temporary queue's sender deletes its queue, JMS-13). */
+    void whenClosed(Runnable action) {
+        this.whenClosed = action;
+    }
+
+    @Override
+    public void onClosed() {
+        whenClosed.run();
     }
 
     @Override

@@ -37,6 +37,7 @@ final class LinkRouter {
     static final Symbol SESSION_FILTER = Symbol.valueOf("com.microsoft:session-filter");
     static final Symbol LOCKED_UNTIL_UTC = Symbol.valueOf("com.microsoft:locked-until-utc");
     static final Symbol TIMEOUT = Symbol.valueOf("com.microsoft:timeout");
+    private static final Symbol TEMPORARY_TOPIC = Symbol.valueOf("temporary-topic");
     private static final String MANAGEMENT = "/$management";
     private static final String CBS = "$cbs";
     /** .NET ticks (100 ns since 0001-01-01) at the Unix epoch. */
@@ -98,6 +99,10 @@ final class LinkRouter {
             }
             return;
         }
+        if (receiver.getRemoteTarget() instanceof Target dynamic && Boolean.TRUE.equals(dynamic.getDynamic())) {
+            attachTemporary(receiver, dynamic);
+            return;
+        }
         Namespace ns = context.namespace();
         if (!ns.queueExists(address) && !ns.topicExists(address)) {
             refuse(receiver, AmqpErrors.entityNotFound(address));
@@ -106,6 +111,51 @@ final class LinkRouter {
         receiver.setMaxMessageSize(UnsignedLong.valueOf(maxMessageSize(address)));
         HeldCalls calls = new HeldCalls(context, connection.loop());
         IncomingLink incoming = new IncomingLink(context, receiver, address, calls);
+        incoming.limits(() -> context.options().linkCredit(), calls);
+        open(receiver, incoming);
+    }
+
+    /**
+     * A sender asking for a dynamic target: a JMS temporary queue. A queue with a fresh name is created, the attach
+     * answers its address, and it is deleted when the link goes (JMS {@code TemporaryQueue.delete()}, or the
+     * connection's end). Temporary topics are refused for now (JMS-13).
+     */
+    private void attachTemporary(Receiver receiver, Target requested) {
+        Symbol[] capabilities = requested.getCapabilities();
+        if (capabilities != null && java.util.Arrays.asList(capabilities).contains(TEMPORARY_TOPIC)) {
+            refuse(receiver, new ErrorCondition(AmqpErrors.NOT_IMPLEMENTED,
+                    "Temporary topics are not supported by sbemu yet; temporary queues are."));
+            return;
+        }
+        String name = "sbemu-temp-" + java.util.UUID.randomUUID();
+        Namespace ns = context.namespace();
+        try {
+            ns.createQueue(name);
+        } catch (RuntimeException e) {
+            refuse(receiver, AmqpErrors.of(e));
+            return;
+        }
+        Target local = new Target();
+        local.setAddress(name);
+        local.setDynamic(true);
+        local.setDurable(requested.getDurable());
+        local.setExpiryPolicy(requested.getExpiryPolicy());
+        local.setTimeout(requested.getTimeout());
+        local.setCapabilities(capabilities);
+        local.setDynamicNodeProperties(requested.getDynamicNodeProperties());
+        receiver.setTarget(local);
+        receiver.setMaxMessageSize(UnsignedLong.valueOf(maxMessageSize(name)));
+        HeldCalls calls = new HeldCalls(context, connection.loop());
+        IncomingLink incoming = new IncomingLink(context, receiver, name, calls);
+        incoming.whenClosed(() -> {
+            try {
+                if (context.namespace() == ns && ns.queueExists(name)) {
+                    ns.deleteQueue(name);
+                }
+            } catch (RuntimeException e) {
+                LOG.fine(() -> "sbemu AMQP endpoint: could not delete temporary queue " + name + ": " + e);
+            }
+        });
         incoming.limits(() -> context.options().linkCredit(), calls);
         open(receiver, incoming);
     }
@@ -262,7 +312,8 @@ final class LinkRouter {
 
     private void open(Link link, LinkHandler handler) {
         link.setSource(link.getRemoteSource());
-        link.setTarget(link.getRemoteTarget());
+        // a dynamic node's target was set with its address (JMS-13)
+        link.setTarget(link.getTarget() != null ? link.getTarget() : link.getRemoteTarget());
         link.setSenderSettleMode(link.getRemoteSenderSettleMode());
         link.setReceiverSettleMode(link.getRemoteReceiverSettleMode());
         link.setContext(handler);
