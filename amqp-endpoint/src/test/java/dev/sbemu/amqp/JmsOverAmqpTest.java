@@ -482,6 +482,35 @@ class JmsOverAmqpTest extends EndpointFixture {
                 .createTemporaryTopic());
     }
 
+    @Test
+    @DisplayName("JMS-14 a non-durable topic consumer gets a subscription of its own (its selector the SQL filter), deleted when it closes")
+    void nonDurableTopicConsumers() throws JMSException {
+        namespace.createTopic("events");
+        Session session = connect().createSession(false, Session.AUTO_ACKNOWLEDGE);
+        jakarta.jms.Topic topic = session.createTopic("events");
+        MessageConsumer all = session.createConsumer(topic);
+        MessageConsumer eu = session.createConsumer(topic, "region = 'eu'");
+        assertEquals(2, namespace.subscriptionNames("events").size());
+        MessageProducer producer = session.createProducer(topic);
+        for (String region : List.of("us", "eu")) {
+            TextMessage m = session.createTextMessage(region);
+            m.setStringProperty("region", region);
+            producer.send(m);
+        }
+        assertEquals("us", ((TextMessage) all.receive(WAIT_MILLIS)).getText());
+        assertEquals("eu", ((TextMessage) all.receive(WAIT_MILLIS)).getText());
+        TextMessage got = assertInstanceOf(TextMessage.class, eu.receive(WAIT_MILLIS));
+        assertEquals("eu", got.getText());
+        assertEquals("events", ((jakarta.jms.Topic) got.getJMSDestination()).getTopicName());
+        assertNull(eu.receive(100));
+        all.close();
+        eu.close();
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> namespace.subscriptionNames("events").isEmpty());
+        assertThrows(JMSException.class, () -> session.createDurableSubscriber(topic, "audit"));
+        assertThrows(JMSException.class, () -> session.createSharedConsumer(topic, "audit"));
+    }
+
     private void awaitActive(String queue, long count) {
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
                 .until(() -> namespace.runtimeInfo(EntityPath.queue(queue)).activeMessageCount() == count);

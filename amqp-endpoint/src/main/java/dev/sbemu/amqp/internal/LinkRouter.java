@@ -3,18 +3,25 @@ package dev.sbemu.amqp.internal;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.ReceiveMode;
+import dev.sbemu.core.RuleDescription;
 import dev.sbemu.core.SessionLock;
+import dev.sbemu.core.SubscriptionOptions;
 import dev.sbemu.core.Tier;
+import dev.sbemu.core.filter.SqlFilter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.logging.Logger;
+import org.apache.qpid.proton.amqp.DescribedType;
 import org.apache.qpid.proton.amqp.Symbol;
 import org.apache.qpid.proton.amqp.UnsignedLong;
 import org.apache.qpid.proton.amqp.messaging.Source;
 import org.apache.qpid.proton.amqp.messaging.Target;
+import org.apache.qpid.proton.amqp.messaging.TerminusDurability;
+import org.apache.qpid.proton.amqp.messaging.TerminusExpiryPolicy;
 import org.apache.qpid.proton.amqp.transaction.Coordinator;
 import org.apache.qpid.proton.amqp.transport.ErrorCondition;
 import org.apache.qpid.proton.amqp.transport.SenderSettleMode;
@@ -38,6 +45,9 @@ final class LinkRouter {
     static final Symbol LOCKED_UNTIL_UTC = Symbol.valueOf("com.microsoft:locked-until-utc");
     static final Symbol TIMEOUT = Symbol.valueOf("com.microsoft:timeout");
     private static final Symbol TEMPORARY_TOPIC = Symbol.valueOf("temporary-topic");
+    private static final Symbol SHARED = Symbol.valueOf("shared");
+    /** Qpid JMS's selector filter key (its value is described by {@code apache.org:selector-filter:string}). */
+    private static final Symbol JMS_SELECTOR = Symbol.valueOf("jms-selector");
     private static final String MANAGEMENT = "/$management";
     private static final String CBS = "$cbs";
     /** .NET ticks (100 ns since 0001-01-01) at the Unix epoch. */
@@ -193,7 +203,59 @@ final class LinkRouter {
             acceptSession(sender, entity, mode, (String) filter.get(SESSION_FILTER));
             return;
         }
+        if (!entity.isSubscription() && entity.subQueue() == EntityPath.Part.NONE
+                && context.namespace().topicExists(entity.topicOrQueue())) {
+            attachTopicConsumer(sender, source, entity.topicOrQueue(), mode);
+            return;
+        }
         open(sender, new OutgoingLink(context, connection, sender, entity, mode, null));
+    }
+
+    /**
+     * A receiver on a topic (a JMS topic consumer): an unshared, non-durable one gets a subscription of its own,
+     * with its JMS selector as the SQL filter, deleted when the link goes. Durable and shared subscriptions are
+     * refused with {@code amqp:not-implemented} for now (JMS-14).
+     */
+    private void attachTopicConsumer(Sender sender, Source source, String topic, ReceiveMode mode) {
+        Symbol[] capabilities = source.getCapabilities();
+        boolean shared = capabilities != null && java.util.Arrays.asList(capabilities).contains(SHARED);
+        boolean durable = source.getDurable() != null && source.getDurable() != TerminusDurability.NONE
+                || source.getExpiryPolicy() == TerminusExpiryPolicy.NEVER;
+        if (shared || durable) {
+            refuse(sender, new ErrorCondition(AmqpErrors.NOT_IMPLEMENTED, "Durable and shared topic subscriptions "
+                    + "are not supported by sbemu yet; a non-durable, unshared topic consumer is."));
+            return;
+        }
+        List<RuleDescription> rules = List.of();
+        Object selector = source.getFilter() == null ? null : source.getFilter().get(JMS_SELECTOR);
+        if (selector instanceof DescribedType described && described.getDescribed() instanceof String sql) {
+            try {
+                rules = List.of(new RuleDescription(RuleDescription.DEFAULT_RULE_NAME, SqlFilter.parse(sql), null));
+            } catch (RuntimeException e) {
+                refuse(sender, AmqpErrors.of(e));
+                return;
+            }
+        }
+        String name = "jms-" + java.util.UUID.randomUUID();
+        Namespace ns = context.namespace();
+        try {
+            ns.createSubscription(topic, name, SubscriptionOptions.defaults(), rules);
+        } catch (RuntimeException e) {
+            refuse(sender, AmqpErrors.of(e));
+            return;
+        }
+        OutgoingLink link = new OutgoingLink(context, connection, sender, EntityPath.subscription(topic, name), mode,
+                null);
+        link.whenClosed(() -> {
+            try {
+                if (context.namespace() == ns && ns.subscriptionExists(topic, name)) {
+                    ns.deleteSubscription(topic, name);
+                }
+            } catch (RuntimeException e) {
+                LOG.fine(() -> "sbemu AMQP endpoint: could not delete subscription " + name + ": " + e);
+            }
+        });
+        open(sender, link);
     }
 
     /** Locks the session on a worker (waiting up to the client's timeout), then answers the attach. */

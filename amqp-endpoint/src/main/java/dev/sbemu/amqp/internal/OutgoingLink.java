@@ -65,6 +65,8 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
     private volatile boolean closed;
     private boolean pumping;
     private Thread pumpThread;
+    /** Run once the link is gone (a JMS topic consumer's subscription is deleted, JMS-14). */
+    private Runnable whenClosed = () -> { };
 
     OutgoingLink(EndpointContext context, AmqpConnection connection, Sender sender, EntityPath entity,
                  ReceiveMode mode, SessionLock session) {
@@ -81,6 +83,11 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
     @Override
     public Link link() {
         return sender;
+    }
+
+    /** Runs {@code action} once the link is gone, after its messages were given back. */
+    void whenClosed(Runnable action) {
+        this.whenClosed = action;
     }
 
     @Override
@@ -360,6 +367,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
         context.closed(this);
         wakePump();
         releaseSession();
+        whenClosed.run();
     }
 
     private void releaseSession() {
