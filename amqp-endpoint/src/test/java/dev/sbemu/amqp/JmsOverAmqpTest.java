@@ -511,6 +511,22 @@ class JmsOverAmqpTest extends EndpointFixture {
         assertThrows(JMSException.class, () -> session.createSharedConsumer(topic, "audit"));
     }
 
+    @Test
+    @DisplayName("JMS-15 the JMS 2.0 simplified API: JMSContext's anonymous JMSProducer sends through a link per destination, JMSConsumer receives bodies")
+    void simplifiedApi() {
+        namespace.createQueue("orders");
+        JmsConnectionFactory factory = new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, key(), uri(""));
+        try (jakarta.jms.JMSContext context = factory.createContext()) {
+            Queue queue = context.createQueue("orders");
+            context.createProducer().setProperty("region", "eu").send(queue, "hello");
+            context.createProducer().send(queue, new byte[] {4, 5});
+            jakarta.jms.JMSConsumer consumer = context.createConsumer(queue);
+            assertEquals("hello", consumer.receiveBody(String.class, WAIT_MILLIS));
+            assertArrayEquals(new byte[] {4, 5}, consumer.receiveBody(byte[].class, WAIT_MILLIS));
+        }
+        awaitActive("orders", 0);
+    }
+
     private void awaitActive(String queue, long count) {
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
                 .until(() -> namespace.runtimeInfo(EntityPath.queue(queue)).activeMessageCount() == count);
