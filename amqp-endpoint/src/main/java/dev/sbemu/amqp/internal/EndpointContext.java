@@ -199,6 +199,7 @@ final class EndpointContext implements AutoCloseable {
 
     /** Rolls back the open transactions and releases the held sessions (which belong to {@code held}). */
     private void endHeld(Namespace held) {
+        rollbackActions.clear();
         for (Binary id : transactions.keySet()) {
             Transaction t = transactions.remove(id);
             try {
