@@ -31,12 +31,15 @@ import org.junit.jupiter.api.Test;
  * {@code sdk-adapter} ({@code dev.sbemu.sdk}), {@code amqp-endpoint} ({@code dev.sbemu.amqp}),
  * {@code junit5-extension} ({@code dev.sbemu.junit}), {@code spring-boot-test-support} ({@code dev.sbemu.spring});
  * the examples ({@code dev.sbemu.examples}, and the Spring application {@code com.example}) sit on top.
+ * {@code server} ({@code dev.sbemu.server}, the standalone jar) sits on {@code emulator-core} and {@code amqp-endpoint}
+ * beside the test modules.
  * {@code benchmarks} is not checked: it is not published, and some of its benchmarks time internals on purpose.
  */
 class ArchitectureTest {
     /** Root package of each published module, lowest layer first. */
     private static final List<String> MODULE_PACKAGES = List.of(
-            "dev.sbemu.core", "dev.sbemu.sdk", "dev.sbemu.amqp", "dev.sbemu.junit", "dev.sbemu.spring");
+            "dev.sbemu.core", "dev.sbemu.sdk", "dev.sbemu.amqp", "dev.sbemu.junit", "dev.sbemu.spring",
+            "dev.sbemu.server");
     private static final String[] EXAMPLE_PACKAGES = {"dev.sbemu.examples..", "com.example.."};
 
     private static Path root;
@@ -47,7 +50,7 @@ class ArchitectureTest {
         root = Path.of(System.getProperty("sbemu.root", "..")).toAbsolutePath().normalize();
         List<Path> locations = new ArrayList<>();
         for (String module : List.of("emulator-core", "sdk-adapter", "amqp-endpoint", "junit5-extension",
-                "spring-boot-test-support", "examples-spring")) {
+                "spring-boot-test-support", "examples-spring", "server")) {
             locations.add(existing(root.resolve(module).resolve("target/classes")));
         }
         locations.add(existing(root.resolve("examples/target/test-classes")));
@@ -79,11 +82,23 @@ class ArchitectureTest {
                 .layer("extension").definedBy("dev.sbemu.junit..")
                 .layer("spring").definedBy("dev.sbemu.spring..")
                 .layer("examples").definedBy(EXAMPLE_PACKAGES)
+                .layer("server").definedBy("dev.sbemu.server..")
                 .whereLayer("examples").mayNotBeAccessedByAnyLayer()
+                .whereLayer("server").mayNotBeAccessedByAnyLayer()
                 .whereLayer("spring").mayOnlyBeAccessedByLayers("examples")
                 .whereLayer("extension").mayOnlyBeAccessedByLayers("spring", "examples")
-                .whereLayer("endpoint").mayOnlyBeAccessedByLayers("extension", "spring", "examples")
+                .whereLayer("endpoint").mayOnlyBeAccessedByLayers("extension", "spring", "examples", "server")
                 .whereLayer("adapter").mayOnlyBeAccessedByLayers("endpoint", "extension", "spring", "examples")
+                .check(classes);
+    }
+
+    @Test
+    @DisplayName("the server depends on the JDK, emulator-core and amqp-endpoint's public API only")
+    void serverUsesCoreAndEndpointOnly() {
+        classes().that().resideInAPackage("dev.sbemu.server..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "dev.sbemu.core..", "dev.sbemu.amqp",
+                        "dev.sbemu.server..", "")
+                .because("the server is a thin runner over the endpoint: options, start, stop (issue 24)")
                 .check(classes);
     }
 
