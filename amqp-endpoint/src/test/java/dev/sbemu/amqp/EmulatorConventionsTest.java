@@ -19,7 +19,17 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import org.apache.qpid.proton.amqp.DescribedType;
+import org.apache.qpid.proton.amqp.Symbol;
+import org.apache.qpid.proton.amqp.UnknownDescribedType;
+import org.apache.qpid.proton.amqp.UnsignedInteger;
+import org.apache.qpid.proton.amqp.UnsignedLong;
+import org.apache.qpid.proton.amqp.messaging.Source;
+import org.apache.qpid.proton.amqp.messaging.Target;
 import org.apache.qpid.proton.amqp.transport.Attach;
+import org.apache.qpid.proton.amqp.transport.Role;
+import org.apache.qpid.proton.amqp.transport.SenderSettleMode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -109,6 +119,37 @@ class EmulatorConventionsTest {
             var replies = peer.expect(Attach.class, a -> a.getName().equals("$cbs")).getHandle();
             peer.flow(0, 1, 100);
             assertEquals("answered", peer.cbsRequest("k", null, replies));
+        }
+    }
+
+    @Test
+    @DisplayName("AMQP-6 a session filter sent as a described value (the Go SDK's) locks that session and is echoed "
+            + "in the same form")
+    void describedSessionFilter() throws IOException {
+        namespace.createQueue("carts", dev.sbemu.core.QueueOptions.builder().requiresSession(true).build());
+        namespace.send("carts", dev.sbemu.core.Message.builder().body("one").sessionId("cart-7").build());
+        try (ServiceBusEmulatorServer server = ServiceBusEmulatorServer.builder(namespace).sharedAccessKey("k").start();
+             HostilePeer peer = HostilePeer.opened(server.port())) {
+            peer.begin(0);
+            peer.putToken("k");
+            Attach attach = new Attach();
+            attach.setName("go-session-receiver");
+            attach.setHandle(UnsignedInteger.valueOf(5));
+            attach.setRole(Role.RECEIVER);
+            attach.setSndSettleMode(SenderSettleMode.UNSETTLED);
+            Source source = new Source();
+            source.setAddress("carts");
+            source.setFilter(Map.of(Symbol.valueOf("com.microsoft:session-filter"),
+                    new UnknownDescribedType(UnsignedLong.valueOf(0x137000000CL), "cart-7")));
+            attach.setSource(source);
+            Target target = new Target();
+            target.setAddress("go-session-receiver");
+            attach.setTarget(target);
+            peer.frame(0, attach, null);
+            Attach answer = peer.expect(Attach.class, a -> a.getName().equals("go-session-receiver"));
+            Object echoed = ((Source) answer.getSource()).getFilter().get(Symbol.valueOf("com.microsoft:session-filter"));
+            assertEquals("cart-7", ((DescribedType) echoed).getDescribed(), String.valueOf(echoed));
+            assertEquals(UnsignedLong.valueOf(0x137000000CL), ((DescribedType) echoed).getDescriptor());
         }
     }
 }
