@@ -170,7 +170,7 @@ class MainTest {
     }
 
     @Test
-    @DisplayName("SRV-7 0.0.0.0 says the server is reachable from the network")
+    @DisplayName("SRV-1 0.0.0.0 says the server is reachable from the network")
     void reachableFromNetwork() {
         Main.Outcome outcome = launch(Map.of(), "--amqp-port", "0", "--http-port", "0", "--bind-address", "0.0.0.0");
         try (StandaloneServer server = outcome.server()) {
