@@ -20,7 +20,7 @@ import zipfile
 
 GROUP = "dev/sbemu"
 # artifactId: packaging; keep in step with the README's install command and the modules without maven.deploy.skip
-PUBLISHED = {"sbemu-parent": "pom", "sbemu-bom": "pom", "emulator-core": "jar", "sdk-adapter": "jar",
+PUBLISHED = {"sbemu-parent": "pom", "sbemu-bom": "pom", "emulator-core": "jar", "wire": "jar", "sdk-adapter": "jar",
              "amqp-endpoint": "jar", "junit5-extension": "jar", "spring-boot-test-support": "jar"}
 NS = {"m": "http://maven.apache.org/POM/4.0.0"}
 

@@ -11,7 +11,8 @@ import com.azure.messaging.servicebus.administration.ServiceBusAdministrationCli
 import dev.sbemu.amqp.internal.Endpoint;
 import dev.sbemu.amqp.internal.EndpointOptions;
 import dev.sbemu.core.Namespace;
-import dev.sbemu.sdk.AdministrationClients;
+import dev.sbemu.wire.EndpointObservers;
+import dev.sbemu.wire.InProcessAdministration;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.Objects;
@@ -43,8 +44,9 @@ import reactor.core.publisher.Mono;
  *
  * <p>The SDK's administration client always calls HTTPS on port 443 and ignores {@code UseDevelopmentEmulator}:
  * while the server runs, one that the application builds from {@link #getConnectionString()} is answered in
- * process from the same namespace, recognised by the server's key (spec ADM-1; needs the test JVM's Java agent, as
- * the README's {@code argLine}). {@link #administrationClientBuilder()} does the same without the agent.
+ * process from the same namespace, recognised by the server's key (spec ADM-1; needs sdk-adapter on the class path,
+ * as junit5-extension and spring-boot-test-support bring it, and the test JVM's Java agent, as the README's {@code
+ * argLine}). {@link #administrationClientBuilder()} does the same without the agent.
  * An administration client can also reach the endpoint over real HTTP with {@link #administrationHttpPolicy()}.
  *
  * <p>Closing the server closes every connection, ends its threads and releases the sessions and transactions
@@ -57,13 +59,15 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
     public static final String KEY_NAME = "RootManageSharedAccessKey";
 
     private final Endpoint endpoint;
-    private final AdministrationClients.Registration administration;
+    private final EndpointObservers.Registration administration;
 
     private ServiceBusEmulatorServer(Endpoint endpoint) {
         this.endpoint = endpoint;
         try {
-            this.administration = AdministrationClients.routeConnectionString(endpoint::namespace,
-                    endpoint.keyName(), endpoint.key());
+            // with sdk-adapter on the class path, administration clients built from the connection string reach
+            // the namespace (ADM-1); without it (the standalone server) nobody is told
+            this.administration = EndpointObservers.endpointStarted(endpoint::namespace, endpoint.keyName(),
+                    endpoint.key());
         } catch (RuntimeException | Error e) {
             endpoint.close();
             throw e;
@@ -143,7 +147,7 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
      * from {@link #getConnectionString()} reaches the namespace too, spec ADM-1.)
      */
     public ServiceBusAdministrationClientBuilder administrationClientBuilder() {
-        return AdministrationClients.builder(namespace());
+        return InProcessAdministration.builder(namespace());
     }
 
     /**
@@ -152,7 +156,7 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
      * {@code new ServiceBusAdministrationClientBuilder().connectionString(cs).httpClient(server.administrationHttpClient())}.
      */
     public HttpClient administrationHttpClient() {
-        return AdministrationClients.httpClient(namespace());
+        return InProcessAdministration.httpClient(namespace());
     }
 
     /**

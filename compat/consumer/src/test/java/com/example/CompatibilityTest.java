@@ -2,6 +2,7 @@ package com.example;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.azure.messaging.servicebus.ServiceBusMessage;
 import com.azure.messaging.servicebus.ServiceBusReceiverClient;
@@ -43,7 +44,15 @@ class CompatibilityTest {
     @Test
     void ownAdministrationClient(@ConnectionString String connectionString, Namespace namespace,
                                  @Entity("queue.1") ServiceBusSenderClient sender) {
-        OrderBacklog backlog = new OrderBacklog(connectionString);
+        OrderBacklog backlog;
+        try {
+            backlog = new OrderBacklog(connectionString);
+        } catch (IllegalArgumentException tooOld) {
+            // azure-core-amqp before 2.9.16 (the SDK 7.17.0 row) refuses UseDevelopmentEmulator in any connection
+            // string: code that builds its own clients needs a newer SDK (README, "Code that builds its own clients")
+            assumeTrue(!tooOld.getMessage().contains("UseDevelopmentEmulator"), tooOld.getMessage());
+            throw tooOld;
+        }
         sender.sendMessage(new ServiceBusMessage("hello"));
 
         assertTrue(namespace.queueExists("backlog"));

@@ -1,17 +1,12 @@
 package dev.sbemu.sdk;
 
 import com.azure.core.http.HttpClient;
-import com.azure.core.http.policy.FixedDelayOptions;
-import com.azure.core.http.policy.RetryOptions;
 import com.azure.messaging.servicebus.administration.ServiceBusAdministrationAsyncClient;
 import com.azure.messaging.servicebus.administration.ServiceBusAdministrationClient;
 import com.azure.messaging.servicebus.administration.ServiceBusAdministrationClientBuilder;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.sdk.internal.admin.LoopbackAdministration;
-import dev.sbemu.sdk.internal.admin.ManagementHttpClient;
-import dev.sbemu.sdk.internal.admin.ManagementRouter;
-import java.time.Duration;
-import java.util.Objects;
+import dev.sbemu.wire.InProcessAdministration;
 import java.util.function.Supplier;
 
 /**
@@ -33,11 +28,7 @@ import java.util.function.Supplier;
  */
 public final class AdministrationClients {
     /** The host name the clients address the emulated namespace by. */
-    public static final String HOST = "sbemu.servicebus.windows.net";
-    /** The api-version the emulator reports in self links (the SDK's own is sent and accepted). */
-    private static final String API_VERSION = "2021-05";
-    private static final String CONNECTION_STRING = "Endpoint=sb://" + HOST + "/;"
-            + "SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=c2JlbXUtZW11bGF0b3Ita2V5";
+    public static final String HOST = InProcessAdministration.HOST;
 
     private AdministrationClients() {
     }
@@ -57,8 +48,7 @@ public final class AdministrationClients {
      * {@code new ServiceBusAdministrationClientBuilder().connectionString(cs).httpClient(httpClient(namespace))}.
      */
     public static HttpClient httpClient(Namespace namespace) {
-        Objects.requireNonNull(namespace, "namespace");
-        return new ManagementHttpClient(new ManagementRouter(namespace, HOST, API_VERSION, namespace.clock().instant()));
+        return InProcessAdministration.httpClient(namespace);
     }
 
     /**
@@ -67,11 +57,7 @@ public final class AdministrationClients {
      * answers for {@code namespace} whatever host the connection string names).
      */
     public static ServiceBusAdministrationClientBuilder builder(Namespace namespace) {
-        Objects.requireNonNull(namespace, "namespace");
-        return new ServiceBusAdministrationClientBuilder()
-                .connectionString(CONNECTION_STRING)
-                .httpClient(httpClient(namespace))
-                .retryOptions(new RetryOptions(new FixedDelayOptions(0, Duration.ofMillis(1))));
+        return InProcessAdministration.builder(namespace);
     }
 
     /**

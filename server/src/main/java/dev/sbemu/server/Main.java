@@ -4,8 +4,6 @@ import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * {@code java -jar sbemu-server.jar [options]}: starts a {@link StandaloneServer} with the {@link CommandLineOptions}
@@ -16,20 +14,12 @@ import java.util.logging.Logger;
 public final class Main {
     /** How long the shutdown may take before the process exits regardless. */
     static final long SHUTDOWN_BUDGET_MILLIS = 900;
-    /**
-     * The endpoint (until the module split: its sdk-adapter dependency) warns on start that the Java administration
-     * client's in-process route needs a Java agent; a standalone server serves administration clients over HTTP and
-     * has no use for that route. Held here: java.util.logging keeps loggers weakly.
-     */
-    private static final Logger IN_PROCESS_ADMINISTRATION =
-            Logger.getLogger("dev.sbemu.sdk.internal.admin.LoopbackAdministration");
 
     private Main() {
     }
 
     /** Starts the server and waits for the process to be stopped. */
     public static void main(String[] args) throws InterruptedException {
-        IN_PROCESS_ADMINISTRATION.setLevel(Level.SEVERE);
         StandaloneServer server = launch(List.of(args), System.getenv(), System.out, System.err);
         if (server == null) {
             return;

@@ -2,7 +2,7 @@ package dev.sbemu.amqp.internal;
 
 import dev.sbemu.core.BrokerException;
 import dev.sbemu.core.filter.FilterSyntaxException;
-import dev.sbemu.sdk.wire.AmqpConditions;
+import dev.sbemu.wire.AmqpConditions;
 import org.apache.qpid.proton.amqp.Symbol;
 import org.apache.qpid.proton.amqp.messaging.Rejected;
 import org.apache.qpid.proton.amqp.transport.ErrorCondition;

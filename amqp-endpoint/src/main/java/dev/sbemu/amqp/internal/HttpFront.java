@@ -3,7 +3,7 @@ package dev.sbemu.amqp.internal;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.sbemu.core.Namespace;
-import dev.sbemu.sdk.ManagementHandler;
+import dev.sbemu.wire.ManagementHandler;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -4,7 +4,7 @@ import dev.sbemu.core.BrokeredMessage;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.ReceiveMode;
 import dev.sbemu.core.SessionLock;
-import dev.sbemu.sdk.wire.AmqpMessages;
+import dev.sbemu.wire.AmqpMessages;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -3,7 +3,7 @@ package dev.sbemu.amqp.internal;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
-import dev.sbemu.sdk.wire.AmqpMessages;
+import dev.sbemu.wire.AmqpMessages;
 import org.apache.qpid.proton.Proton;
 import org.apache.qpid.proton.amqp.Symbol;
 import org.apache.qpid.proton.amqp.messaging.Accepted;

@@ -1,7 +1,7 @@
 package dev.sbemu.amqp.internal;
 
 import dev.sbemu.core.Message;
-import dev.sbemu.sdk.wire.AmqpMessages;
+import dev.sbemu.wire.AmqpMessages;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;

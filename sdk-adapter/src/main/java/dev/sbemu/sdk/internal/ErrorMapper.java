@@ -6,7 +6,7 @@ import com.azure.core.amqp.implementation.ExceptionUtil;
 import com.azure.messaging.servicebus.ServiceBusErrorSource;
 import com.azure.messaging.servicebus.ServiceBusException;
 import dev.sbemu.core.BrokerException;
-import dev.sbemu.sdk.wire.AmqpConditions;
+import dev.sbemu.wire.AmqpConditions;
 
 /**
  * Turns a broker refusal into what the SDK raises for the same refusal on the wire: the service's

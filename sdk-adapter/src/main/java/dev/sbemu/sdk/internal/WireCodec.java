@@ -4,7 +4,7 @@ import com.azure.messaging.servicebus.ServiceBusMessage;
 import com.azure.messaging.servicebus.ServiceBusReceivedMessage;
 import dev.sbemu.core.BrokeredMessage;
 import dev.sbemu.core.Message;
-import dev.sbemu.sdk.wire.AmqpMessages;
+import dev.sbemu.wire.AmqpMessages;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 

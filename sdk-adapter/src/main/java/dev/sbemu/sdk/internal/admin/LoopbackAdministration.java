@@ -8,6 +8,7 @@ import com.azure.core.util.Context;
 import com.azure.core.util.HttpClientOptions;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.sdk.internal.SdkDispatch;
+import dev.sbemu.wire.InProcessAdministration;
 import java.net.URL;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -166,7 +167,9 @@ public final class LoopbackAdministration {
         if (matching.isEmpty() && !defaultHttpsPort) {
             return null;
         }
-        return new Refusal(matching.isEmpty() ? noMatch(url, token) : ambiguous(matching.size()));
+        // 401: the SDK throws ClientAuthenticationException with the message (not retried)
+        return InProcessAdministration.refusing(401,
+                matching.isEmpty() ? noMatch(url, token) : ambiguous(matching.size()));
     }
 
     private static String noMatch(URL url, Map<String, String> token) {
@@ -259,25 +262,6 @@ public final class LoopbackAdministration {
                 servedClient = transport.apply(current);
             }
             return servedClient;
-        }
-    }
-
-    /** Answers every request with 401 and a message: the SDK throws ClientAuthenticationException with it. */
-    private static final class Refusal implements HttpClient {
-        private final String message;
-
-        Refusal(String message) {
-            this.message = message;
-        }
-
-        @Override
-        public Mono<HttpResponse> send(HttpRequest request) {
-            return Mono.fromSupplier(() -> sendSync(request, Context.NONE));
-        }
-
-        @Override
-        public HttpResponse sendSync(HttpRequest request, Context context) {
-            return new InMemoryHttpResponse(request, ManagementResponse.error(401, message));
         }
     }
 

@@ -1,0 +1,96 @@
+package dev.sbemu.wire;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+
+import dev.sbemu.core.BrokeredMessage;
+import dev.sbemu.core.Message;
+import dev.sbemu.core.MessageBody;
+import dev.sbemu.core.MessageState;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.qpid.proton.amqp.Binary;
+import org.apache.qpid.proton.amqp.Symbol;
+import org.apache.qpid.proton.amqp.messaging.Data;
+import org.apache.qpid.proton.amqp.messaging.Footer;
+import org.apache.qpid.proton.amqp.messaging.Header;
+import org.apache.qpid.proton.amqp.messaging.Properties;
+import org.apache.qpid.proton.codec.AMQPDefinedTypes;
+import org.apache.qpid.proton.codec.DecoderImpl;
+import org.apache.qpid.proton.codec.EncoderImpl;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** The codec keeps what proton-j's own message decoding drops: several data sections and the footer after them. */
+class AmqpMessagesTest {
+    private static final DecoderImpl DECODER = new DecoderImpl();
+    private static final EncoderImpl ENCODER = new EncoderImpl(DECODER);
+
+    static {
+        AMQPDefinedTypes.registerAllTypes(DECODER, ENCODER);
+    }
+
+    private static byte[] encode(Object... sections) {
+        ByteBuffer buffer = ByteBuffer.allocate(4096);
+        ENCODER.setByteBuffer(buffer);
+        for (Object section : sections) {
+            ENCODER.writeObject(section);
+        }
+        ENCODER.setByteBuffer((ByteBuffer) null);
+        return Arrays.copyOf(buffer.array(), buffer.position());
+    }
+
+    private static List<Object> sections(byte[] bytes) {
+        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        DECODER.setByteBuffer(buffer);
+        List<Object> out = new ArrayList<>();
+        while (buffer.hasRemaining()) {
+            out.add(DECODER.readObject());
+        }
+        DECODER.setByteBuffer(null);
+        return out;
+    }
+
+    @Test
+    @DisplayName("MSG-1 a body of several data sections is kept apart, with the footer after it, both ways")
+    void severalDataSections() {
+        Properties properties = new Properties();
+        properties.setMessageId("m");
+        byte[] sent = encode(new Header(), properties, new Data(new Binary(new byte[] {1, 2})),
+                new Data(new Binary(new byte[] {3})), new Data(new Binary(new byte[0])),
+                new Footer(Map.of(Symbol.valueOf("sum"), "x")));
+
+        Message core = AmqpMessages.toCore(sent, 0, sent.length);
+        MessageBody.DataSections body = assertInstanceOf(MessageBody.DataSections.class, core.body());
+        assertEquals(3, body.sections().size());
+        assertArrayEquals(new byte[] {1, 2}, body.sections().get(0));
+        assertArrayEquals(new byte[] {3}, body.sections().get(1));
+        assertArrayEquals(new byte[] {1, 2, 3}, body.bytes());
+        assertEquals(Map.of("sum", "x"), core.amqp().footer());
+        assertEquals("m", core.messageId());
+
+        BrokeredMessage brokered = new BrokeredMessage(core, 1, Instant.EPOCH, null, null, UUID.randomUUID(),
+                Instant.EPOCH, 0, MessageState.ACTIVE, null, 0, null, -1);
+        List<Object> out = sections(AmqpMessages.encode(AmqpMessages.toAmqp(brokered)));
+        List<byte[]> data = out.stream().filter(Data.class::isInstance)
+                .map(d -> ((Data) d).getValue().getArray()).map(b -> b.clone()).toList();
+        assertEquals(3, data.size(), "three data sections on the wire: " + out);
+        assertArrayEquals(new byte[] {3}, Arrays.copyOf(data.get(1), 1));
+        Footer footer = assertInstanceOf(Footer.class, out.get(out.size() - 1), "the footer comes last");
+        assertEquals("x", footer.getValue().get(Symbol.valueOf("sum")));
+    }
+
+    @Test
+    @DisplayName("MSG-1 one data section stays a plain data body")
+    void oneDataSection() {
+        byte[] sent = encode(new Data(new Binary(new byte[] {9})));
+        Message core = AmqpMessages.toCore(sent, 0, sent.length);
+        assertEquals(new MessageBody.Data(new byte[] {9}), core.body());
+    }
+}
