@@ -212,6 +212,7 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
         private String key;
         private EndpointOptions options = EndpointOptions.defaults();
         private int httpPort = -1;
+        private boolean anyKey;
 
         private Builder(Namespace namespace) {
             this.namespace = namespace;
@@ -251,6 +252,18 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
                         + (key == null ? "null" : "'" + key + "'"));
             }
             this.key = key;
+            return this;
+        }
+
+        /**
+         * Accepts a token signed with any key under any key name, as Microsoft's Service Bus emulator does, so that
+         * connection strings written for it ({@code SharedAccessKey=SAS_KEY_VALUE}) work unchanged; the token's form
+         * and expiry are still checked (AMQP-9) and HTTP requests still need one. {@link ServiceBusEmulatorServer#getConnectionString()}
+         * keeps reporting a key, which is accepted like any other. Off by default: a token must be signed with
+         * {@link #sharedAccessKey(String)}'s key.
+         */
+        public Builder acceptAnyKey() {
+            this.anyKey = true;
             return this;
         }
 
@@ -326,7 +339,7 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
 
         /** Starts listening. */
         public ServiceBusEmulatorServer start() {
-            return new ServiceBusEmulatorServer(new Endpoint(namespace, KEY_NAME, key, options, httpPort));
+            return new ServiceBusEmulatorServer(new Endpoint(namespace, KEY_NAME, key, anyKey, options, httpPort));
         }
     }
 }

@@ -200,18 +200,26 @@ final class HostilePeer implements AutoCloseable {
 
     /** A put-token on the {@code $cbs} links {@link #putToken} attached; waits for its answer. */
     Object cbsRequest(String key) throws IOException {
+        return cbsRequest(key, "cbs-replies", cbsReplies);
+    }
+
+    /**
+     * A put-token with reply-to {@code replyTo} (null: none, as the Python SDK sends it) on request link 0 of session
+     * 0; waits for the answer on the link whose (endpoint-side) handle is {@code replyHandle}.
+     */
+    Object cbsRequest(String key, String replyTo, UnsignedInteger replyHandle) throws IOException {
         String token = new ServiceBusSharedKeyCredential(ServiceBusEmulatorServer.KEY_NAME, key, Duration.ofHours(1))
                 .getToken(new TokenRequestContext().addScopes("amqp://127.0.0.1/")).block().getToken();
         Message request = Proton.message();
         Properties properties = new Properties();
         properties.setMessageId("put-token-1");
-        properties.setReplyTo("cbs-replies");
+        properties.setReplyTo(replyTo);
         request.setProperties(properties);
         request.setApplicationProperties(new ApplicationProperties(Map.of("operation", "put-token",
                 "type", "servicebus.windows.net:sastoken", "name", "amqp://127.0.0.1/")));
         request.setBody(new AmqpValue(token));
         transfer(0, 0, nextDeliveryId++, encode(request), false, false, WAIT);
-        Transfer answer = expect(Transfer.class, t -> t.getHandle().equals(cbsReplies));
+        Transfer answer = expect(Transfer.class, t -> t.getHandle().equals(replyHandle));
         return answer == null ? null : "answered";
     }
 

@@ -115,6 +115,17 @@ class ArchitectureTest {
     }
 
     @Test
+    @DisplayName("the server depends on the JDK, emulator-core and amqp-endpoint's public API only")
+    void serverUsesCoreAndEndpointOnly() {
+        classes().that().resideInAPackage("dev.sbemu.server..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "dev.sbemu.core..", "dev.sbemu.amqp",
+                        "dev.sbemu.server..", "")
+                .because("the server is a thin runner over the endpoint: options, start, stop (issue 24)")
+                .allowEmptyShould(true)
+                .check(classes);
+    }
+
+    @Test
     @DisplayName("no module uses another module's internal packages")
     void internalsStayInTheirModule() {
         CompositeArchRule rule = null;

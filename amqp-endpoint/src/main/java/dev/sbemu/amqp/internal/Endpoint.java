@@ -34,8 +34,20 @@ public final class Endpoint implements AutoCloseable {
      *     AMQP port either way
      */
     public Endpoint(Namespace namespace, String keyName, String key, EndpointOptions options, int httpPort) {
+        this(namespace, keyName, key, false, options, httpPort);
+    }
+
+    /**
+     * @param anyKey whether tokens signed with any key are accepted, as by Microsoft's emulator ({@code key} is then
+     *     only the one {@link #key()} reports)
+     * @param httpPort the HTTP-only port ({@code 0} for an ephemeral one), or -1 for none: HTTP is served on the
+     *     AMQP port either way
+     */
+    public Endpoint(Namespace namespace, String keyName, String key, boolean anyKey, EndpointOptions options,
+            int httpPort) {
         String name = "sbemu-amqp-" + COUNT.incrementAndGet();
-        this.context = new EndpointContext(namespace, keyName, key != null ? key : randomKey(), options, name);
+        this.context = new EndpointContext(namespace, keyName, key != null ? key : randomKey(), anyKey, options,
+                name);
         this.blueprint = Blueprint.of(namespace);
         this.httpPortAsked = httpPort >= 0;
         try {

@@ -32,6 +32,7 @@ final class EndpointContext implements AutoCloseable {
     private volatile Namespace namespace;
     private final String keyName;
     private final String key;
+    private final boolean anyKey;
     private final EndpointOptions options;
     private final ThreadPoolExecutor workers;
     private final Map<Binary, Transaction> transactions = new ConcurrentHashMap<>();
@@ -40,9 +41,16 @@ final class EndpointContext implements AutoCloseable {
     private final Set<OutgoingLink> outgoing = ConcurrentHashMap.newKeySet();
 
     EndpointContext(Namespace namespace, String keyName, String key, EndpointOptions options, String name) {
+        this(namespace, keyName, key, false, options, name);
+    }
+
+    /** @param anyKey whether a token signed with any key under any key name is accepted (Microsoft's emulator's way) */
+    EndpointContext(Namespace namespace, String keyName, String key, boolean anyKey, EndpointOptions options,
+            String name) {
         this.namespace = namespace;
         this.keyName = keyName;
         this.key = key;
+        this.anyKey = anyKey;
         this.options = options;
         AtomicInteger count = new AtomicInteger();
         ThreadFactory threads = runnable -> {
@@ -101,6 +109,11 @@ final class EndpointContext implements AutoCloseable {
 
     String key() {
         return key;
+    }
+
+    /** Whether tokens signed with any key are accepted (their form and expiry are still checked). */
+    boolean anyKey() {
+        return anyKey;
     }
 
     EndpointOptions options() {

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.logging.Logger;
 import org.apache.qpid.proton.amqp.DescribedType;
 import org.apache.qpid.proton.amqp.Symbol;
+import org.apache.qpid.proton.amqp.UnknownDescribedType;
 import org.apache.qpid.proton.amqp.UnsignedLong;
 import org.apache.qpid.proton.amqp.messaging.Source;
 import org.apache.qpid.proton.amqp.messaging.Target;
@@ -200,7 +201,7 @@ final class LinkRouter {
                 ? ReceiveMode.RECEIVE_AND_DELETE : ReceiveMode.PEEK_LOCK;
         Map<Symbol, Object> filter = source.getFilter();
         if (filter != null && filter.containsKey(SESSION_FILTER)) {
-            acceptSession(sender, entity, mode, (String) filter.get(SESSION_FILTER));
+            acceptSession(sender, entity, mode, sessionIdOf(filter.get(SESSION_FILTER)));
             return;
         }
         if (!entity.isSubscription() && entity.subQueue() == EntityPath.Part.NONE
@@ -258,6 +259,16 @@ final class LinkRouter {
         open(sender, link);
     }
 
+    /**
+     * The session id a {@code com.microsoft:session-filter} asks for, null for the next available session: the Java,
+     * JavaScript and Python SDKs send the id (or null) itself, the Go SDK wraps it in a described value (descriptor
+     * {@code 0x137000000C}).
+     */
+    private static String sessionIdOf(Object value) {
+        Object id = value instanceof DescribedType described ? described.getDescribed() : value;
+        return id == null ? null : id.toString();
+    }
+
     /** Locks the session on a worker (waiting up to the client's timeout), then answers the attach. */
     private void acceptSession(Sender sender, EntityPath entity, ReceiveMode mode, String sessionId) {
         PendingAttach pending = new PendingAttach(sender);
@@ -312,7 +323,9 @@ final class LinkRouter {
             }
             Source local = (Source) sender.getRemoteSource();
             Map<Symbol, Object> echoed = new HashMap<>(local.getFilter());
-            echoed.put(SESSION_FILTER, lock.sessionId());
+            // in the form it came: the Go SDK (go-amqp) sends and reads it as a described value (AMQP-6)
+            echoed.put(SESSION_FILTER, local.getFilter().get(SESSION_FILTER) instanceof DescribedType asked
+                    ? new UnknownDescribedType(asked.getDescriptor(), lock.sessionId()) : lock.sessionId());
             local.setFilter(echoed);
             Map<Symbol, Object> properties = new HashMap<>();
             properties.put(LOCKED_UNTIL_UTC, ticks(lock.lockedUntil()));

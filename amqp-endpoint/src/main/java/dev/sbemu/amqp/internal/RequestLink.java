@@ -18,7 +18,8 @@ import org.apache.qpid.proton.message.Message;
 
 /**
  * A client's request link to {@code $cbs} or {@code <entity>/$management}: each request is answered by its
- * node and the answer goes to the reply link whose address is the request's reply-to, with the request's
+ * node and the answer goes to the reply link whose address is the request's reply-to (without one: whose address
+ * is this link's, as the Python SDK pairs them), with the request's
  * message id as correlation id and the status in the application properties (both spellings the SDKs
  * read: {@code statusCode} and the older {@code status-code}).
  */
@@ -51,6 +52,12 @@ final class RequestLink extends ReceivingLink {
     private final Node node;
     private final LinkRouter router;
     private final HeldCalls calls;
+    /**
+     * Where answers to a request without a reply-to go: the reply link whose target is this link's target address.
+     * The Python SDK (pyamqp) sets no reply-to; it pairs its request and reply links by address ({@code $cbs} and
+     * {@code $cbs}, {@code <entity>/$management} and the same) and matches answers by correlation id.
+     */
+    private final String pairedReplyTo;
 
     /**
      * @param calls how the node's answers are computed: through {@link HeldCalls} for a node whose broker calls a
@@ -62,6 +69,11 @@ final class RequestLink extends ReceivingLink {
         this.node = node;
         this.router = router;
         this.calls = calls;
+        this.pairedReplyTo = receiver.getRemoteTarget() == null ? null : receiver.getRemoteTarget().getAddress();
+    }
+
+    private String replyTo(Message request) {
+        return request.getReplyTo() != null ? request.getReplyTo() : pairedReplyTo;
     }
 
     @Override
@@ -69,11 +81,11 @@ final class RequestLink extends ReceivingLink {
         Message request = Wire.decode(bytes);
         DeliveryState state = delivery.getRemoteState();
         if (calls == null) {
-            router.reply(request.getReplyTo(), respond(request, state));
+            router.reply(replyTo(request), respond(request, state));
             return Accepted.getInstance();
         }
         calls.run(() -> respond(request, state), answer -> {
-            router.reply(request.getReplyTo(), answer);
+            router.reply(replyTo(request), answer);
             settle(delivery, Accepted.getInstance());
         }, error -> answer(request, Response.error(error)));
         return null;

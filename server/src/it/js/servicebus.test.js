@@ -1,0 +1,170 @@
+// The Azure SDK for JavaScript (@azure/service-bus) against sbemu-server, as an application would use it.
+// Run by .ci/languages, which starts the server jar and passes:
+//   SBEMU_CONNECTION_STRING  Endpoint=sb://127.0.0.1:<amqp port>;SharedAccessKeyName=...;UseDevelopmentEmulator=true;
+//   SBEMU_HTTP               http://127.0.0.1:<http port>   (management REST API, /health, /__admin/)
+// Entities come from ../Config.json. Each step prints "PASS <step>" or "FAIL <step>: <reason>".
+"use strict";
+
+const assert = require("node:assert/strict");
+const { ServiceBusClient, ServiceBusAdministrationClient } = require("@azure/service-bus");
+
+const connectionString = process.env.SBEMU_CONNECTION_STRING;
+const http = process.env.SBEMU_HTTP;
+const client = new ServiceBusClient(connectionString, { retryOptions: { maxRetries: 1, timeoutInMs: 20_000 } });
+const WAIT = { maxWaitTimeInMs: 10_000 };
+
+// The server's control API: move its clock, read it.
+async function control(method, path, body) {
+  const response = await fetch(http + "/__admin/" + path, {
+    method,
+    headers: { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  assert.equal(response.status, 200, `${method} /__admin/${path}: ${response.status}`);
+  return response.json();
+}
+
+async function sendReceiveComplete() {
+  const sender = client.createSender("basic");
+  await sender.sendMessages({ body: { order: 42 }, messageId: "js-1", applicationProperties: { lang: "js" } });
+  const receiver = client.createReceiver("basic");
+  const [message] = await receiver.receiveMessages(1, WAIT);
+  assert.deepEqual(message.body, { order: 42 });
+  assert.equal(message.applicationProperties.lang, "js");
+  await receiver.completeMessage(message);
+  assert.equal((await receiver.peekMessages(1)).length, 0);
+  await receiver.close();
+  await sender.close();
+}
+
+async function abandonAndDeadLetter() {
+  const sender = client.createSender("settle");
+  await sender.sendMessages({ body: "try me", messageId: "js-2" });
+  const receiver = client.createReceiver("settle");
+  let [message] = await receiver.receiveMessages(1, WAIT);
+  await receiver.abandonMessage(message);
+  [message] = await receiver.receiveMessages(1, WAIT);
+  assert.equal(message.deliveryCount, 1);
+  await receiver.deadLetterMessage(message, { deadLetterReason: "Invalid", deadLetterErrorDescription: "bad order" });
+  const dlq = client.createReceiver("settle", { subQueueType: "deadLetter" });
+  const [dead] = await dlq.receiveMessages(1, WAIT);
+  assert.equal(dead.messageId, "js-2");
+  assert.equal(dead.deadLetterReason, "Invalid");
+  await dlq.completeMessage(dead);
+  await dlq.close();
+  await receiver.close();
+  await sender.close();
+}
+
+async function scheduledMessage() {
+  const { now } = await control("GET", "clock");
+  const sender = client.createSender("scheduled");
+  const [sequenceNumber] = await sender.scheduleMessages({ body: "later" },
+    new Date(Date.parse(now) + 30 * 60 * 1000));
+  assert.ok(sequenceNumber !== undefined);
+  const receiver = client.createReceiver("scheduled");
+  const [peeked] = await receiver.peekMessages(1);
+  assert.equal(peeked.state, "scheduled");
+  await control("POST", "clock/advance", { duration: "PT31M" });
+  const [message] = await receiver.receiveMessages(1, WAIT);
+  assert.equal(message.body, "later");
+  await receiver.completeMessage(message);
+  await receiver.close();
+  await sender.close();
+}
+
+async function sessionWithState() {
+  const sender = client.createSender("sessions");
+  await sender.sendMessages([{ body: "one", sessionId: "cart-7" }, { body: "two", sessionId: "cart-7" }]);
+  const session = await client.acceptSession("sessions", "cart-7");
+  await session.setSessionState("checkout");
+  assert.equal((await session.getSessionState()).toString(), "checkout");
+  const bodies = [];
+  while (bodies.length < 2) {
+    const messages = await session.receiveMessages(2 - bodies.length, WAIT);
+    assert.ok(messages.length > 0, "session messages arrive");
+    for (const m of messages) {
+      bodies.push(m.body);
+      await session.completeMessage(m);
+    }
+  }
+  assert.deepEqual(bodies, ["one", "two"]);
+  await session.close();
+  await sender.close();
+}
+
+async function topicWithSqlFilter() {
+  const sender = client.createSender("orders");
+  await sender.sendMessages([
+    { body: "red x3", applicationProperties: { color: "red", quantity: 3 } },
+    { body: "blue x5", applicationProperties: { color: "blue", quantity: 5 } },
+    { body: "red x1", applicationProperties: { color: "red", quantity: 1 } },
+  ]);
+  const red = client.createReceiver("orders", "red", { receiveMode: "receiveAndDelete" });
+  const got = await red.receiveMessages(10, { maxWaitTimeInMs: 2_000 });
+  assert.deepEqual(got.map((m) => m.body), ["red x3"]);
+  const all = client.createReceiver("orders", "all", { receiveMode: "receiveAndDelete" });
+  let count = 0;
+  while (count < 3) {
+    const batch = await all.receiveMessages(3 - count, WAIT);
+    assert.ok(batch.length > 0, "the unfiltered subscription gets every message");
+    count += batch.length;
+  }
+  await red.close();
+  await all.close();
+  await sender.close();
+}
+
+async function ttlToDeadLetterQueue() {
+  const sender = client.createSender("expiring");
+  await sender.sendMessages({ body: "perishable", messageId: "js-ttl", timeToLive: 10 * 60 * 1000 });
+  await control("POST", "clock/advance", { duration: "PT11M" });
+  const dlq = client.createReceiver("expiring", { subQueueType: "deadLetter", receiveMode: "receiveAndDelete" });
+  const [expired] = await dlq.receiveMessages(1, WAIT);
+  assert.equal(expired.messageId, "js-ttl");
+  assert.equal(expired.deadLetterReason, "TTLExpiredException");
+  await dlq.close();
+  await sender.close();
+}
+
+// The administration client calls https:// on the connection string's host and port; the server speaks plain
+// HTTP there (and on its HTTP port): one pipeline policy changes the scheme.
+async function administration() {
+  const admin = new ServiceBusAdministrationClient(connectionString);
+  admin.pipeline.addPolicy({
+    name: "emulator-http",
+    sendRequest: (request, next) => {
+      request.url = request.url.replace(/^https:/, "http:");
+      request.allowInsecureConnection = true;
+      return next(request);
+    },
+  });
+  await admin.createQueue("created-by-js", { maxDeliveryCount: 3 });
+  const sender = client.createSender("created-by-js");
+  await sender.sendMessages([{ body: "a" }, { body: "b" }]);
+  await sender.close();
+  const counts = await admin.getQueueRuntimeProperties("created-by-js");
+  assert.equal(counts.activeMessageCount, 2);
+  assert.equal((await admin.getQueue("created-by-js")).maxDeliveryCount, 3);
+}
+
+const steps = { sendReceiveComplete, abandonAndDeadLetter, scheduledMessage, sessionWithState, topicWithSqlFilter,
+  ttlToDeadLetterQueue, administration };
+
+async function main() {
+  let failed = 0;
+  for (const [name, step] of Object.entries(steps)) {
+    try {
+      await step();
+      console.log(`PASS ${name}`);
+    } catch (e) {
+      failed++;
+      console.log(`FAIL ${name}: ${(e && e.message ? e.message : String(e)).split("\n")[0]}`);
+      console.error(e);
+    }
+  }
+  await client.close();
+  return failed;
+}
+
+main().then((failed) => process.exit(failed ? 1 : 0), (e) => { console.error(e); process.exit(1); });

@@ -1,0 +1,167 @@
+"""The Azure SDK for Python (azure-servicebus) against sbemu-server, as an application would use it.
+
+Run by .ci/languages, which starts the server jar and passes:
+  SBEMU_CONNECTION_STRING  Endpoint=sb://127.0.0.1:<amqp port>;SharedAccessKeyName=...;UseDevelopmentEmulator=true;
+  SBEMU_HTTP               http://127.0.0.1:<http port>   (management REST API, /health, /__admin/)
+Entities come from ../Config.json. Each step prints "PASS <step>" or "FAIL <step>: <reason>".
+"""
+import json
+import os
+import sys
+import traceback
+import urllib.request
+from datetime import datetime, timedelta
+
+from azure.core.pipeline.transport import RequestsTransport
+from azure.servicebus import ServiceBusClient, ServiceBusMessage, ServiceBusReceiveMode, ServiceBusSubQueue
+from azure.servicebus.management import ServiceBusAdministrationClient
+
+CONNECTION_STRING = os.environ["SBEMU_CONNECTION_STRING"]
+HTTP = os.environ["SBEMU_HTTP"]
+WAIT = 10  # seconds a receive may wait
+
+
+def control(method, path, body=None):
+    """The server's control API: move its clock, read it."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(f"{HTTP}/__admin/{path}", data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.load(response)
+
+
+def body_of(message):
+    return b"".join(message.body).decode()
+
+
+def send_receive_complete(client):
+    with client.get_queue_sender("basic") as sender:
+        sender.send_messages(ServiceBusMessage("hello", message_id="py-1", application_properties={"lang": "py"}))
+    with client.get_queue_receiver("basic", max_wait_time=WAIT) as receiver:
+        [message] = receiver.receive_messages(max_message_count=1, max_wait_time=WAIT)
+        assert body_of(message) == "hello"
+        assert message.application_properties[b"lang"] == b"py"
+        receiver.complete_message(message)
+        assert receiver.peek_messages(max_message_count=1) == []
+
+
+def abandon_and_dead_letter(client):
+    with client.get_queue_sender("settle") as sender:
+        sender.send_messages(ServiceBusMessage("try me", message_id="py-2"))
+    with client.get_queue_receiver("settle") as receiver:
+        [message] = receiver.receive_messages(max_message_count=1, max_wait_time=WAIT)
+        receiver.abandon_message(message)
+        [message] = receiver.receive_messages(max_message_count=1, max_wait_time=WAIT)
+        assert message.delivery_count == 1, message.delivery_count
+        receiver.dead_letter_message(message, reason="Invalid", error_description="bad order")
+    with client.get_queue_receiver("settle", sub_queue=ServiceBusSubQueue.DEAD_LETTER) as dlq:
+        [dead] = dlq.receive_messages(max_message_count=1, max_wait_time=WAIT)
+        assert dead.message_id == "py-2"
+        assert dead.dead_letter_reason == "Invalid"
+        dlq.complete_message(dead)
+
+
+def scheduled_message(client):
+    now = datetime.fromisoformat(control("GET", "clock")["now"].replace("Z", "+00:00"))
+    with client.get_queue_sender("scheduled") as sender:
+        [sequence_number] = sender.schedule_messages(ServiceBusMessage("later"), now + timedelta(minutes=30))
+        assert sequence_number > 0
+    with client.get_queue_receiver("scheduled") as receiver:
+        [peeked] = receiver.peek_messages(max_message_count=1)
+        assert peeked.scheduled_enqueue_time_utc is not None
+        control("POST", "clock/advance", {"duration": "PT31M"})
+        [message] = receiver.receive_messages(max_message_count=1, max_wait_time=WAIT)
+        assert body_of(message) == "later"
+        receiver.complete_message(message)
+
+
+def session_with_state(client):
+    with client.get_queue_sender("sessions") as sender:
+        sender.send_messages([ServiceBusMessage("one", session_id="cart-7"),
+                              ServiceBusMessage("two", session_id="cart-7")])
+    with client.get_queue_receiver("sessions", session_id="cart-7") as receiver:
+        receiver.session.set_state("checkout")
+        assert receiver.session.get_state() == b"checkout"
+        bodies = []
+        while len(bodies) < 2:
+            messages = receiver.receive_messages(max_message_count=2 - len(bodies), max_wait_time=WAIT)
+            assert messages, "session messages arrive"
+            for message in messages:
+                bodies.append(body_of(message))
+                receiver.complete_message(message)
+        assert bodies == ["one", "two"], bodies
+
+
+def topic_with_sql_filter(client):
+    with client.get_topic_sender("orders") as sender:
+        sender.send_messages([
+            ServiceBusMessage("red x3", application_properties={"color": "red", "quantity": 3}),
+            ServiceBusMessage("blue x5", application_properties={"color": "blue", "quantity": 5}),
+            ServiceBusMessage("red x1", application_properties={"color": "red", "quantity": 1}),
+        ])
+    with client.get_subscription_receiver("orders", "red",
+                                          receive_mode=ServiceBusReceiveMode.RECEIVE_AND_DELETE) as red:
+        got = red.receive_messages(max_message_count=10, max_wait_time=2)
+        assert [body_of(m) for m in got] == ["red x3"], [body_of(m) for m in got]
+    with client.get_subscription_receiver("orders", "all",
+                                          receive_mode=ServiceBusReceiveMode.RECEIVE_AND_DELETE) as everything:
+        count = 0
+        while count < 3:
+            batch = everything.receive_messages(max_message_count=3 - count, max_wait_time=WAIT)
+            assert batch, "the unfiltered subscription gets every message"
+            count += len(batch)
+
+
+def ttl_to_dead_letter_queue(client):
+    with client.get_queue_sender("expiring") as sender:
+        sender.send_messages(ServiceBusMessage("perishable", message_id="py-ttl", time_to_live=timedelta(minutes=10)))
+    control("POST", "clock/advance", {"duration": "PT11M"})
+    with client.get_queue_receiver("expiring", sub_queue=ServiceBusSubQueue.DEAD_LETTER,
+                                   receive_mode=ServiceBusReceiveMode.RECEIVE_AND_DELETE) as dlq:
+        [expired] = dlq.receive_messages(max_message_count=1, max_wait_time=WAIT)
+        assert expired.message_id == "py-ttl"
+        assert expired.dead_letter_reason == "TTLExpiredException", expired.dead_letter_reason
+
+
+class EmulatorHttp(RequestsTransport):
+    """The administration client calls https:// on the connection string's host and port; the server speaks plain
+    HTTP there (and on its HTTP port): this transport changes the scheme."""
+
+    def send(self, request, **kwargs):
+        request.url = request.url.replace("https://", "http://", 1)
+        return super().send(request, **kwargs)
+
+
+def administration(client):
+    admin = ServiceBusAdministrationClient.from_connection_string(CONNECTION_STRING,
+                                                                  transport=EmulatorHttp())
+    with admin:
+        admin.create_queue("created-by-python", max_delivery_count=3)
+        with client.get_queue_sender("created-by-python") as sender:
+            sender.send_messages([ServiceBusMessage("a"), ServiceBusMessage("b")])
+        counts = admin.get_queue_runtime_properties("created-by-python")
+        assert counts.active_message_count == 2, counts.active_message_count
+        assert admin.get_queue("created-by-python").max_delivery_count == 3
+
+
+STEPS = [send_receive_complete, abandon_and_dead_letter, scheduled_message, session_with_state,
+         topic_with_sql_filter, ttl_to_dead_letter_queue, administration]
+
+
+def main():
+    failed = 0
+    with ServiceBusClient.from_connection_string(CONNECTION_STRING) as client:
+        for step in STEPS:
+            try:
+                step(client)
+                print(f"PASS {step.__name__}", flush=True)
+            except Exception as e:  # noqa: BLE001 - every step reports, the next one still runs
+                failed += 1
+                print(f"FAIL {step.__name__}: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}",
+                      flush=True)
+                traceback.print_exc()
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

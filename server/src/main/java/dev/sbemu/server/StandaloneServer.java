@@ -1,0 +1,196 @@
+package dev.sbemu.server;
+
+import dev.sbemu.amqp.ServiceBusEmulatorServer;
+import dev.sbemu.core.Namespace;
+import dev.sbemu.core.config.EmulatorConfig;
+import dev.sbemu.core.config.EmulatorConfigException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.util.Objects;
+import java.util.Properties;
+
+/**
+ * One running server: an emulated namespace (topology from the Config.json, clock, tier) served by an endpoint on
+ * the AMQP port and the HTTP port. {@link #start} either returns a server whose ports listen and whose entities
+ * exist, having printed {@link #READY_LINE}, or throws and leaves nothing running. Thread-safe.
+ */
+public final class StandaloneServer implements AutoCloseable {
+    /** The line printed once both ports listen and the entities exist: the one Testcontainers waits for. */
+    public static final String READY_LINE = "Emulator Service is Successfully Up!";
+    /** The key the connection strings of Microsoft's emulator carry; any key is accepted unless {@code --key}. */
+    public static final String EMULATOR_KEY = "SAS_KEY_VALUE";
+
+    private final Namespace namespace;
+    private final ServiceBusEmulatorServer endpoint;
+    private final PrintStream out;
+    private final String connectionString;
+    private boolean closed;
+
+    private StandaloneServer(Namespace namespace, ServiceBusEmulatorServer endpoint, PrintStream out,
+            String connectionString) {
+        this.namespace = namespace;
+        this.endpoint = endpoint;
+        this.out = out;
+        this.connectionString = connectionString;
+    }
+
+    /**
+     * Loads the topology, builds the namespace and starts listening, printing what it did to {@code out}.
+     *
+     * @throws UsageException when the Config.json is malformed or rejected (nothing started)
+     * @throws StartException when a port cannot be bound (nothing left running)
+     */
+    public static StandaloneServer start(CommandLineOptions options, PrintStream out) {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(out, "out");
+        EmulatorConfig config = null;
+        if (options.config().isPresent()) {
+            try {
+                config = EmulatorConfig.load(options.config().get());
+            } catch (EmulatorConfigException e) {
+                throw new UsageException("bad Config.json: " + oneLine(e.getMessage()));
+            }
+        }
+        Namespace.Builder builder = Namespace.builder().clockMode(options.clockMode()).tier(options.tier());
+        options.startAt().ifPresent(builder::startingAt);
+        options.journalCapacity().ifPresent(builder::journalCapacity);
+        Namespace namespace = builder.build();
+        try {
+            if (config != null) {
+                try {
+                    config.applyTo(namespace);
+                } catch (EmulatorConfigException e) {
+                    throw new UsageException("bad Config.json: " + oneLine(e.getMessage()));
+                }
+            }
+            ServiceBusEmulatorServer.Builder server = ServiceBusEmulatorServer.builder(namespace)
+                    .port(options.amqpPort())
+                    .httpPort(options.httpPort())
+                    .bindAddress(options.bindAddress());
+            if (options.key().isPresent()) {
+                server.sharedAccessKey(options.key().get());
+            } else {
+                server.acceptAnyKey();
+            }
+            ServiceBusEmulatorServer endpoint;
+            try {
+                endpoint = server.start();
+            } catch (UncheckedIOException e) {
+                throw new StartException("cannot listen on " + options.bindAddress().getHostAddress() + " port "
+                        + options.amqpPort() + " (AMQP) or " + options.httpPort() + " (HTTP): "
+                        + oneLine(String.valueOf(e.getCause() != null ? e.getCause().getMessage() : e.getMessage())),
+                        e);
+            }
+            String host = options.bindAddress().isAnyLocalAddress() || options.bindAddress().isLoopbackAddress()
+                    ? "localhost" : hostOf(options.bindAddress());
+            String connectionString = "Endpoint=sb://" + host
+                    + (endpoint.port() == CommandLineOptions.DEFAULT_AMQP_PORT ? "" : ":" + endpoint.port())
+                    + ";SharedAccessKeyName=" + ServiceBusEmulatorServer.KEY_NAME + ";SharedAccessKey="
+                    + options.key().orElse(EMULATOR_KEY) + ";UseDevelopmentEmulator=true;";
+            StandaloneServer started = new StandaloneServer(namespace, endpoint, out, connectionString);
+            started.describe(options, config, host);
+            return started;
+        } catch (RuntimeException | Error e) {
+            namespace.close();
+            throw e;
+        }
+    }
+
+    private void describe(CommandLineOptions options, EmulatorConfig config, String host) {
+        out.println("sbemu-server " + version());
+        for (String ignored : options.ignoredVariables()) {
+            out.println("Ignoring " + ignored + ": no SQL Server is needed.");
+        }
+        if (config != null) {
+            for (String warning : config.warnings()) {
+                out.println("Config.json: " + warning);
+            }
+            out.println("Topology: " + config.source() + " (" + namespace.queueNames().size() + " queues, "
+                    + namespace.topicNames().size() + " topics)");
+        } else {
+            out.println("Topology: no Config.json at " + CommandLineOptions.DEFAULT_CONFIG
+                    + " and no --config: the namespace starts empty (create entities through the management API)");
+        }
+        out.println("Clock: " + options.clockMode().name().toLowerCase(java.util.Locale.ROOT) + ", now "
+                + namespace.clock().instant() + " (move it with POST /__admin/clock/advance)");
+        out.println("Tier: " + options.tier().name().toLowerCase(java.util.Locale.ROOT));
+        out.println(options.key().isPresent()
+                ? "Keys: only tokens signed with the --key key are accepted"
+                : "Keys: any shared access key is accepted, as by Microsoft's emulator (--key KEY checks one)");
+        InetAddress bind = options.bindAddress();
+        String address = hostOf(bind);
+        out.println("AMQP: " + address + ":" + endpoint.port() + " (HTTP is served there too)");
+        out.println("HTTP: http://" + address + ":" + endpoint.httpPort()
+                + " (management REST API, /health, /__admin/)");
+        if (!bind.isLoopbackAddress()) {
+            out.println("Listening on " + address + ": the server is reachable from the network (no TLS; "
+                    + (options.key().isPresent() ? "one key" : "any key") + ")");
+        }
+        out.println("Connection string: " + connectionString);
+        out.println(READY_LINE);
+        out.flush();
+    }
+
+    private static String hostOf(InetAddress address) {
+        String text = address.getHostAddress();
+        return text.contains(":") ? "[" + text + "]" : text;
+    }
+
+    private static String oneLine(String text) {
+        return text == null ? "" : text.replaceAll("\\s*\\R\\s*", " ").strip();
+    }
+
+    /** The server's version, from the jar (or the build's resources). */
+    public static String version() {
+        try (InputStream in = StandaloneServer.class.getResourceAsStream("version.properties")) {
+            if (in != null) {
+                Properties properties = new Properties();
+                properties.load(in);
+                return properties.getProperty("version", "unknown");
+            }
+        } catch (IOException e) {
+            // fall through
+        }
+        return "unknown";
+    }
+
+    /** The namespace served. */
+    public Namespace namespace() {
+        return endpoint.namespace();
+    }
+
+    /** The AMQP port listened on. */
+    public int amqpPort() {
+        return endpoint.port();
+    }
+
+    /** The HTTP port listened on. */
+    public int httpPort() {
+        return endpoint.httpPort();
+    }
+
+    /** The connection string printed on start. */
+    public String connectionString() {
+        return connectionString;
+    }
+
+    /** Closes every connection (the endpoint says goodbye on each), stops listening and closes the namespace. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            endpoint.close();
+        } finally {
+            endpoint.namespace().close();
+            if (endpoint.namespace() != namespace) {
+                namespace.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,181 @@
+package dev.sbemu.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sbemu.core.ClockMode;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The server in this JVM through {@link Main#tryLaunch}: what it prints, what it starts, what it refuses. */
+class MainTest {
+    static final String CONFIG = """
+            // Microsoft's emulator's format, with its comments and any namespace name
+            { "UserConfig": { "Namespaces": [ { "Name": "anything",
+                "Queues": [ { "Name": "orders", "Properties": { "MaxDeliveryCount": 3 } } ],
+                "Topics": [ { "Name": "events", "Properties": {}, "Subscriptions": [ { "Name": "audit",
+                  "Properties": {}, "Rules": [ { "Name": "big", "Properties": { "FilterType": "Sql",
+                  "SqlFilter": { "SqlExpression": "size > 10" } } } ] } ] } ] } ],
+              "Logging": { "Type": "File" } } }
+            """;
+
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private Main.Outcome launch(Map<String, String> env, String... args) {
+        return Main.tryLaunch(List.of(args), env, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    private String out() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    private static long endpointThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && t.getName().startsWith("sbemu-amqp-")).count();
+    }
+
+    @Test
+    @DisplayName("SRV-6 with a Config.json it creates the entities, listens on both ports and prints the ready line last")
+    void startsFromConfig() throws Exception {
+        Path config = Files.writeString(dir.resolve("Config.json"), CONFIG);
+        Main.Outcome outcome = launch(Map.of("ACCEPT_EULA", "Y"), "--amqp-port", "0", "--http-port", "0",
+                "--config", config.toString(), "--clock", "frozen", "--start-at", "2030-01-01T00:00:00Z");
+        try (StandaloneServer server = outcome.server()) {
+            assertEquals(-1, outcome.exitCode());
+            assertNotNull(server);
+            List<String> lines = out().lines().toList();
+            assertEquals(StandaloneServer.READY_LINE, lines.get(lines.size() - 1), out());
+            assertTrue(out().contains("Topology: " + config + " (1 queues, 1 topics)"), out());
+            assertTrue(out().contains("Ignoring ACCEPT_EULA"), out());
+            assertTrue(out().contains("any shared access key is accepted"), out());
+            assertTrue(out().contains("AMQP: 127.0.0.1:" + server.amqpPort()), out());
+            assertTrue(out().contains("HTTP: http://127.0.0.1:" + server.httpPort()), out());
+            assertTrue(out().contains("Connection string: Endpoint=sb://localhost:" + server.amqpPort()
+                    + ";SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=SAS_KEY_VALUE;"
+                    + "UseDevelopmentEmulator=true;"), out());
+            assertEquals(List.of("orders"), server.namespace().queueNames());
+            assertEquals(3, server.namespace().getQueue("orders").maxDeliveryCount());
+            assertEquals(List.of("audit"), server.namespace().subscriptionNames("events"));
+            assertEquals(ClockMode.FROZEN, server.namespace().clock().mode());
+            assertEquals(Instant.parse("2030-01-01T00:00:00Z"), server.namespace().clock().instant());
+            for (int port : new int[] {server.httpPort(), server.amqpPort()}) {
+                HttpResponse<String> health = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + port + "/health")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, health.statusCode());
+            }
+        }
+        assertEquals("", err());
+    }
+
+    @Test
+    @DisplayName("SRV-2 without a Config.json the namespace starts empty, and the server says so")
+    void startsEmpty() {
+        Main.Outcome outcome = launch(Map.of(), "--amqp-port", "0", "--http-port", "0", "--key", "secret");
+        try (StandaloneServer server = outcome.server()) {
+            assertEquals(List.of(), server.namespace().queueNames());
+            assertTrue(out().contains("no Config.json at /ServiceBus_Emulator/ConfigFiles/Config.json"), out());
+            assertTrue(out().contains("only tokens signed with the --key key are accepted"), out());
+            assertTrue(server.connectionString().contains("SharedAccessKey=secret;"), server.connectionString());
+        }
+    }
+
+    @Test
+    @DisplayName("SRV-5 a bad option: one line on stderr naming it, exit code 2, nothing started")
+    void badOption() {
+        long before = endpointThreads();
+        Main.Outcome outcome = launch(Map.of(), "--amqp-port", "x");
+        assertEquals(2, outcome.exitCode());
+        assertNull(outcome.server());
+        assertEquals("sbemu-server: --amqp-port: 'x' is not a number (SBEMU_AMQP_PORT likewise)\n", err());
+        assertEquals("", out());
+        assertEquals(before, endpointThreads());
+    }
+
+    @Test
+    @DisplayName("SRV-5 a malformed or rejected Config.json: one line naming the file and the problem, exit 2, nothing "
+            + "left listening")
+    void badConfig() throws IOException {
+        long before = endpointThreads();
+        Path malformed = Files.writeString(dir.resolve("Malformed.json"), "{ \"UserConfig\": [ ");
+        Main.Outcome outcome = launch(Map.of(), "--amqp-port", "0", "--http-port", "0", "--config",
+                malformed.toString());
+        assertEquals(2, outcome.exitCode());
+        assertTrue(err().startsWith("sbemu-server: bad Config.json: "), err());
+        assertTrue(err().contains("Malformed.json"), err());
+        assertEquals(1, err().lines().count(), err());
+
+        err.reset();
+        Path rejected = Files.writeString(dir.resolve("Rejected.json"), """
+                { "UserConfig": { "Namespaces": [ { "Name": "ns", "Queues": [
+                  { "Name": "orders", "Properties": { "MaxDeliveryCount": 0 } } ] } ] } }
+                """);
+        outcome = launch(Map.of(), "--amqp-port", "0", "--http-port", "0", "--config", rejected.toString());
+        assertEquals(2, outcome.exitCode());
+        assertTrue(err().startsWith("sbemu-server: bad Config.json: "), err());
+        assertTrue(err().contains("MaxDeliveryCount"), err());
+        assertEquals(1, err().lines().count(), err());
+        assertEquals(before, endpointThreads());
+    }
+
+    @Test
+    @DisplayName("SRV-5 a port in use: one line naming it, exit code 1, nothing left listening")
+    void portInUse() throws IOException {
+        long before = endpointThreads();
+        try (ServerSocket taken = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            Main.Outcome outcome = launch(Map.of(), "--amqp-port", String.valueOf(taken.getLocalPort()),
+                    "--http-port", "0");
+            assertEquals(1, outcome.exitCode());
+            assertTrue(err().startsWith("sbemu-server: cannot listen on 127.0.0.1 port " + taken.getLocalPort()),
+                    err());
+            assertEquals(1, err().lines().count(), err());
+        }
+        assertEquals(before, endpointThreads());
+    }
+
+    @Test
+    @DisplayName("SRV-5 --help prints the options and --version the version, both exit 0")
+    void helpAndVersion() {
+        assertEquals(0, launch(Map.of(), "--help").exitCode());
+        assertTrue(out().startsWith("Usage: java -jar sbemu-server.jar [options]"), out());
+        out.reset();
+        assertEquals(0, launch(Map.of(), "--version").exitCode());
+        assertTrue(out().matches("sbemu-server \\d+\\.\\d+\\.\\d+.*\\R"), out());
+    }
+
+    @Test
+    @DisplayName("SRV-1 0.0.0.0 says the server is reachable from the network")
+    void reachableFromNetwork() {
+        Main.Outcome outcome = launch(Map.of(), "--amqp-port", "0", "--http-port", "0", "--bind-address", "0.0.0.0");
+        try (StandaloneServer server = outcome.server()) {
+            assertTrue(out().contains("Listening on 0.0.0.0: the server is reachable from the network"), out());
+            assertTrue(server.connectionString().startsWith("Endpoint=sb://localhost:"), server.connectionString());
+        }
+    }
+}
