@@ -45,7 +45,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * its causes; both ways must record the same steps. Over the wire the SDK's own code runs, so that side is what
  * production gives; a row may check that too ({@link Steps#expect}).
  *
- * <p>One {@link EmulatorClients} is one {@code ServiceBusClientBuilder}, so one AMQP connection (SES-7); a row that
+ * <p>One {@link EmulatorClients} is one {@code ServiceBusClientBuilder}, so one AMQP connection (PAR-4); a row that
  * needs a second builder asks for {@link Side#otherBuilder()}.
  */
 class ParityTest {
