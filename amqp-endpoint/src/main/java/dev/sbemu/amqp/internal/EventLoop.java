@@ -81,11 +81,14 @@ final class EventLoop implements AutoCloseable {
             first = listen(opened, options, binding);
             binding = secondPort;
             second = secondPort < 0 ? null : listen(opened, options, secondPort);
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             closeQuietly(first);
             closeQuietly(opened);
+            if (e instanceof RuntimeException unchecked) {
+                throw unchecked;
+            }
             throw new UncheckedIOException("Cannot listen on " + options.bindAddress().getHostAddress() + ":"
-                    + binding + ": " + e.getMessage(), e);
+                    + binding + ": " + e.getMessage(), (IOException) e);
         }
         selector = opened;
         server = first;
@@ -242,7 +245,8 @@ final class EventLoop implements AutoCloseable {
             closed = true;
             if (failure != null) {
                 LOG.log(Level.SEVERE, "sbemu AMQP endpoint " + name + " on port " + port()
-                        + " cannot go on: it closed its listener and its " + connections.size()
+                        + (second != null ? " (and " + secondPort() + ")" : "")
+                        + " cannot go on: it closed its listener(s) and its " + connections.size()
                         + " connection(s); start a new server", failure);
             }
             try {
