@@ -100,8 +100,8 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
     }
 
     /**
-     * The HTTP-only port asked for with {@link Builder#httpPort(int)}, or -1 when none was: then HTTP is served on
-     * {@link #port()} only.
+     * The HTTP port asked for with {@link Builder#httpPort(int)}, or -1 when none was: then HTTP is served on
+     * {@link #port()} only. Like {@link #port()}, it speaks both protocols (AMQP clients may connect to it too).
      */
     public int httpPort() {
         return endpoint.httpPort();
@@ -164,8 +164,8 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
      * SDK's administration client calls {@code https://} on the connection string's host and port 443 whatever it
      * says): {@code new ServiceBusAdministrationClientBuilder().connectionString(server.getConnectionString())
      * .addPolicy(server.administrationHttpPolicy()).buildClient()}. The requests then cross the network as
-     * against the service, signed with the connection string's key, to {@link #httpUrl()}'s port (the HTTP-only
-     * one when it was asked for); the same few lines serve code that does not
+     * against the service, signed with the connection string's key, to {@link #httpUrl()}'s port (the HTTP
+     * port when it was asked for); the same few lines serve code that does not
      * have sbemu on its class path (README, "HTTP on the endpoint").
      */
     public HttpPipelinePolicy administrationHttpPolicy() {
@@ -234,8 +234,10 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
         }
 
         /**
-         * Also serves HTTP alone on this port of the bind address (0 for an ephemeral one; see {@link #httpPort()}),
-         * for configurations that expect a separate management port. HTTP is served on the AMQP port either way.
+         * Also listens on this port of the bind address (0 for an ephemeral one; see {@link #httpPort()}), for
+         * configurations that expect a separate management port. It is a second listener of the same endpoint: it
+         * tells HTTP from AMQP by the first bytes as the AMQP port does, with the same limits and timeouts (the
+         * connection limit counts both ports), and closes with it. HTTP is served on the AMQP port either way.
          */
         public Builder httpPort(int port) {
             if (port < 0 || port > 65_535) {

@@ -35,7 +35,7 @@ public class AdministrationOverHttpBenchmark {
     static final int WARM_UP_OPERATIONS = 5_000;
     private static final String QUEUE = "orders";
 
-    /** {@code amqp-port}: HTTP on the endpoint's one port (spliced); {@code http-port}: the HTTP-only port. */
+    /** {@code amqp-port}: HTTP on the endpoint's one port (spliced); {@code http-port}: the HTTP port (spliced the same way). */
     @Param({"amqp-port", "http-port"})
     public String port;
 

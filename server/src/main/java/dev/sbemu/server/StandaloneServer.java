@@ -124,7 +124,7 @@ public final class StandaloneServer implements AutoCloseable {
         String address = hostOf(bind);
         out.println("AMQP: " + address + ":" + endpoint.port() + " (HTTP is served there too)");
         out.println("HTTP: http://" + address + ":" + endpoint.httpPort()
-                + " (management REST API, /health, /__admin/)");
+                + " (management REST API, /health, /__admin/; AMQP is served there too)");
         if (!bind.isLoopbackAddress()) {
             out.println("Listening on " + address + ": the server is reachable from the network (no TLS; "
                     + (options.key().isPresent() ? "one key" : "any key") + ")");

@@ -5,6 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.azure.core.amqp.AmqpRetryOptions;
+import com.azure.messaging.servicebus.ServiceBusClientBuilder;
+import com.azure.messaging.servicebus.ServiceBusMessage;
+import com.azure.messaging.servicebus.ServiceBusReceivedMessage;
+import com.azure.messaging.servicebus.ServiceBusReceiverClient;
+import com.azure.messaging.servicebus.ServiceBusSenderClient;
 import dev.sbemu.core.ClockMode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -17,6 +23,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -92,6 +99,40 @@ class MainTest {
             }
         }
         assertEquals("", err());
+    }
+
+    @Test
+    @DisplayName("SRV-1 both ports speak both protocols: an SDK client with the HTTP port in the connection string "
+            + "sends and receives; the HTTP line says AMQP is served there too")
+    void amqpOnTheHttpPort() {
+        Path config = writeConfig();
+        Main.Outcome outcome = launch(Map.of(), "--amqp-port", "0", "--http-port", "0", "--config", config.toString());
+        try (StandaloneServer server = outcome.server()) {
+            assertTrue(out().contains("HTTP: http://127.0.0.1:" + server.httpPort()
+                    + " (management REST API, /health, /__admin/; AMQP is served there too)"), out());
+            String overHttpPort = server.connectionString().replace("localhost:" + server.amqpPort() + ";",
+                    "localhost:" + server.httpPort() + ";");
+            assertTrue(overHttpPort.contains(":" + server.httpPort() + ";"), overHttpPort);
+            ServiceBusClientBuilder clients = new ServiceBusClientBuilder().connectionString(overHttpPort)
+                    .retryOptions(new AmqpRetryOptions().setMaxRetries(1).setTryTimeout(Duration.ofSeconds(15)));
+            try (ServiceBusSenderClient sender = clients.sender().queueName("orders").buildClient();
+                 ServiceBusReceiverClient receiver = clients.receiver().queueName("orders").buildClient()) {
+                sender.sendMessage(new ServiceBusMessage("via 5300"));
+                List<ServiceBusReceivedMessage> got = receiver.receiveMessages(1, Duration.ofSeconds(10)).stream()
+                        .toList();
+                assertEquals(1, got.size());
+                assertEquals("via 5300", got.get(0).getBody().toString());
+                receiver.complete(got.get(0));
+            }
+        }
+    }
+
+    private Path writeConfig() {
+        try {
+            return Files.writeString(dir.resolve("Config.json"), CONFIG);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @Test

@@ -15,7 +15,6 @@ public final class Endpoint implements AutoCloseable {
     private final EventLoop loop;
     private final HttpFront http;
     private final HttpSplice splice;
-    private final boolean httpPortAsked;
     private volatile Blueprint blueprint;
     /** A namespace a reset built: the endpoint closes it when it is replaced or the endpoint closes. */
     private Namespace owned;
@@ -30,8 +29,8 @@ public final class Endpoint implements AutoCloseable {
     }
 
     /**
-     * @param httpPort the HTTP-only port ({@code 0} for an ephemeral one), or -1 for none: HTTP is served on the
-     *     AMQP port either way
+     * @param httpPort the HTTP port ({@code 0} for an ephemeral one), a second listener that speaks both protocols
+     *     like the AMQP port, or -1 for none: HTTP is served on the AMQP port either way
      */
     public Endpoint(Namespace namespace, String keyName, String key, EndpointOptions options, int httpPort) {
         this(namespace, keyName, key, false, options, httpPort);
@@ -40,8 +39,8 @@ public final class Endpoint implements AutoCloseable {
     /**
      * @param anyKey whether tokens signed with any key are accepted, as by Microsoft's emulator ({@code key} is then
      *     only the one {@link #key()} reports)
-     * @param httpPort the HTTP-only port ({@code 0} for an ephemeral one), or -1 for none: HTTP is served on the
-     *     AMQP port either way
+     * @param httpPort the HTTP port ({@code 0} for an ephemeral one), a second listener that speaks both protocols
+     *     like the AMQP port, or -1 for none: HTTP is served on the AMQP port either way
      */
     public Endpoint(Namespace namespace, String keyName, String key, boolean anyKey, EndpointOptions options,
             int httpPort) {
@@ -49,17 +48,17 @@ public final class Endpoint implements AutoCloseable {
         this.context = new EndpointContext(namespace, keyName, key != null ? key : randomKey(), anyKey, options,
                 name);
         this.blueprint = Blueprint.of(namespace);
-        this.httpPortAsked = httpPort >= 0;
         try {
+            // both ports are listeners of the one loop: the same limits, timeouts and sniffing (HTTP-1)
             this.loop = new EventLoop(options, (loop, channel, refused) -> new AmqpConnection(loop, channel, context,
-                    refused), name);
+                    refused), name, httpPort);
         } catch (RuntimeException e) {
             context.close();
             throw e;
         }
         try {
             this.http = new HttpFront(context, new ControlApi(context, this::reset),
-                    () -> !closed && !resetting && servedOpen, httpPort, "127.0.0.1:" + loop.port(), name);
+                    () -> !closed && !resetting && servedOpen, "127.0.0.1:" + loop.port(), name);
         } catch (RuntimeException e) {
             loop.close();
             context.close();
@@ -92,9 +91,9 @@ public final class Endpoint implements AutoCloseable {
         return loop.port();
     }
 
-    /** The HTTP-only port, or -1 when none was asked for. */
+    /** The HTTP port (which speaks AMQP too), or -1 when none was asked for. */
     public int httpPort() {
-        return httpPortAsked ? http.port() : -1;
+        return loop.secondPort();
     }
 
     public Namespace namespace() {

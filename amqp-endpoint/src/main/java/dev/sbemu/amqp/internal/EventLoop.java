@@ -19,7 +19,8 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The endpoint's one network thread: a selector over the listening socket and every connection. proton-j is
+ * The endpoint's one network thread: a selector over the listening sockets (the AMQP port and, when asked for, the
+ * HTTP port: both accept either protocol, told apart by the first bytes) and every connection. proton-j is
  * not thread-safe, so every proton object is touched on this thread only ({@link #checkThread}); other threads
  * hand it work with {@link #execute}. Whatever one connection's handling throws, {@link Error}s included, drops
  * that connection only (AMQP-13); if the loop itself cannot go on, it closes its listener and every connection
@@ -38,6 +39,8 @@ final class EventLoop implements AutoCloseable {
 
     private final Selector selector;
     private final ServerSocketChannel server;
+    /** The second listener (the HTTP port), or null. */
+    private final ServerSocketChannel second;
     private final Thread thread;
     private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final Acceptor accept;
@@ -57,28 +60,75 @@ final class EventLoop implements AutoCloseable {
     private long stopAt;
 
     EventLoop(EndpointOptions options, Acceptor accept, String name) {
+        this(options, accept, name, -1);
+    }
+
+    /**
+     * @param secondPort a second port to listen on at the same bind address, with the same connections and limits
+     *     ({@code 0} for an ephemeral one), or -1 for none
+     */
+    EventLoop(EndpointOptions options, Acceptor accept, String name, int secondPort) {
         this.accept = accept;
         this.options = options;
         this.name = name;
         this.maxStep = Math.max(1_000, Math.min(options.idleTimeout().toMillis(), options.handshakeTimeout().toMillis())
                 / 2);
+        Selector opened = null;
+        ServerSocketChannel first = null;
+        int binding = options.port();
         try {
-            selector = Selector.open();
-            server = ServerSocketChannel.open();
-            server.bind(new InetSocketAddress(options.bindAddress(), options.port()));
-            server.configureBlocking(false);
-            server.register(selector, SelectionKey.OP_ACCEPT);
-        } catch (IOException e) {
+            opened = Selector.open();
+            first = listen(opened, options, binding);
+            binding = secondPort;
+            second = secondPort < 0 ? null : listen(opened, options, secondPort);
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(first);
+            closeQuietly(opened);
+            if (e instanceof RuntimeException unchecked) {
+                throw unchecked;
+            }
             throw new UncheckedIOException("Cannot listen on " + options.bindAddress().getHostAddress() + ":"
-                    + options.port() + ": " + e.getMessage(), e);
+                    + binding + ": " + e.getMessage(), (IOException) e);
         }
+        selector = opened;
+        server = first;
         thread = new Thread(this::run, name);
         thread.setDaemon(true);
         thread.start();
     }
 
+    private static ServerSocketChannel listen(Selector selector, EndpointOptions options, int port)
+            throws IOException {
+        ServerSocketChannel channel = ServerSocketChannel.open();
+        try {
+            channel.bind(new InetSocketAddress(options.bindAddress(), port));
+            channel.configureBlocking(false);
+            channel.register(selector, SelectionKey.OP_ACCEPT);
+            return channel;
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(channel);
+            throw e;
+        }
+    }
+
+    private static void closeQuietly(java.io.Closeable closeable) {
+        if (closeable == null) {
+            return;
+        }
+        try {
+            closeable.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+    }
+
     int port() {
         return server.socket().getLocalPort();
+    }
+
+    /** The second listener's port, or -1 when there is none. */
+    int secondPort() {
+        return second == null ? -1 : second.socket().getLocalPort();
     }
 
     boolean inLoop() {
@@ -161,7 +211,7 @@ final class EventLoop implements AutoCloseable {
                         continue;
                     }
                     if (key.isAcceptable()) {
-                        acceptConnections();
+                        acceptConnections((ServerSocketChannel) key.channel());
                     } else if (key.attachment() instanceof AmqpConnection c) {
                         guarded(c, () -> {
                             if (key.isReadable()) {
@@ -195,11 +245,15 @@ final class EventLoop implements AutoCloseable {
             closed = true;
             if (failure != null) {
                 LOG.log(Level.SEVERE, "sbemu AMQP endpoint " + name + " on port " + port()
-                        + " cannot go on: it closed its listener and its " + connections.size()
+                        + (second != null ? " (and " + secondPort() + ")" : "")
+                        + " cannot go on: it closed its listener(s) and its " + connections.size()
                         + " connection(s); start a new server", failure);
             }
             try {
                 server.close();
+                if (second != null) {
+                    second.close();
+                }
                 // a channel registered with a selector is closed when the selector lets it go: without this, a dead
                 // loop would leave a listener that accepts and never answers
                 selector.close();
@@ -231,11 +285,11 @@ final class EventLoop implements AutoCloseable {
         }
     }
 
-    private void acceptConnections() {
+    private void acceptConnections(ServerSocketChannel listener) {
         while (true) {
             SocketChannel channel = null;
             try {
-                channel = server.accept();
+                channel = listener.accept();
                 if (channel == null) {
                     return;
                 }
@@ -263,11 +317,8 @@ final class EventLoop implements AutoCloseable {
     }
 
     private void closeListener() {
-        try {
-            server.close();
-        } catch (IOException ignored) {
-            // closing anyway
-        }
+        closeQuietly(server);
+        closeQuietly(second);
     }
 
     /** Called by a connection whose socket closed. */
@@ -277,7 +328,7 @@ final class EventLoop implements AutoCloseable {
     }
 
     /**
-     * Stops accepting, says goodbye on every connection (its links detached and the connection closed with
+     * Stops accepting on both listeners, says goodbye on every connection (its links detached and the connection closed with
      * {@code amqp:...} errors, AMQP-14), waits up to 2 s for the clients to hang up, then drops what is left and
      * ends the thread.
      */

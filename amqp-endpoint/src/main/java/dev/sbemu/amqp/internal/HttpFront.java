@@ -27,8 +27,9 @@ import java.util.logging.Logger;
  * The endpoint's HTTP/1.1 side, on the JDK's own server ({@code com.sun.net.httpserver}): the service's management
  * REST API (ATOM/XML, through sdk-adapter's {@link ManagementHandler}, authorized by the same shared access
  * signature check as {@code $cbs}), {@code GET /health} in the shape of Microsoft's emulator, and the control API
- * under {@code /__admin/} ({@link ControlApi}). It listens on {@code bindAddress:httpPort} when a port was asked
- * for, else on an ephemeral loopback port that only the AMQP listener's hand-over reaches (HTTP on the AMQP port).
+ * under {@code /__admin/} ({@link ControlApi}). It listens on an ephemeral loopback port that only the endpoint's
+ * listeners reach: the AMQP port and the HTTP port both tell HTTP from AMQP by the first bytes and hand HTTP
+ * connections over ({@link HttpSplice}).
  * A few request threads with a bounded queue serve it; a request body over {@value #MAX_BODY} bytes is refused.
  */
 final class HttpFront implements AutoCloseable {
@@ -59,11 +60,9 @@ final class HttpFront implements AutoCloseable {
     }
 
     /**
-     * @param httpPort the port to listen on at the bind address, 0 for an ephemeral one, or -1 for an internal
-     *     loopback port only
      * @param host how the namespace is named in management answers
      */
-    HttpFront(EndpointContext context, ControlApi control, BooleanSupplier healthy, int httpPort, String host,
+    HttpFront(EndpointContext context, ControlApi control, BooleanSupplier healthy, String host,
               String name) {
         this.context = context;
         this.control = control;
@@ -76,9 +75,7 @@ final class HttpFront implements AutoCloseable {
             return t;
         }, new ThreadPoolExecutor.CallerRunsPolicy());
         this.executor.allowCoreThreadTimeOut(true);
-        InetSocketAddress address = httpPort < 0
-                ? new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)
-                : new InetSocketAddress(context.options().bindAddress(), httpPort);
+        InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
         try {
             this.server = HttpServer.create(address, 64);
         } catch (IOException e) {
