@@ -345,6 +345,16 @@ public final class Namespace implements MessageOperations, AutoCloseable {
         return cancel::getAsBoolean;
     }
 
+    /**
+     * How many receivers wait on {@code entity} now (a queue or subscription): blocked receive calls and
+     * {@link #whenReceivable} registrations, each of which keeps it in use (ADI-5). For tests and diagnostics.
+     *
+     * @throws BrokerException.EntityNotFound when the entity does not exist
+     */
+    public int waitingReceivers(EntityPath entity) {
+        return broker.waitingReceivers(Objects.requireNonNull(entity, "entity"));
+    }
+
     /** A registration of {@link #whenReceivable}. */
     @FunctionalInterface
     public interface ReceiveWait {

@@ -112,7 +112,9 @@ class ReceiveWaitTest {
         Namespace.ReceiveWait wait = ns.whenReceivable(EntityPath.queue("idle"), () -> { });
         ns.clock().advance(Duration.ofMinutes(10));
         assertTrue(ns.queueExists("idle"), "in use while a receiver waits");
+        assertEquals(1, ns.waitingReceivers(EntityPath.queue("idle")));
         wait.cancel();
+        assertEquals(0, ns.waitingReceivers(EntityPath.queue("idle")));
         ns.clock().advance(Duration.ofMinutes(5).minusMillis(1));
         assertTrue(ns.queueExists("idle"));
         ns.clock().advance(Duration.ofMillis(1));

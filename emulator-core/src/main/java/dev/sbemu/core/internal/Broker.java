@@ -166,6 +166,11 @@ public final class Broker implements VirtualClock.TimerDriver {
         });
     }
 
+    /** The receive calls and registered waits now waiting on {@code path}'s entity (ADI-5). */
+    public int waitingReceivers(EntityPath path) {
+        return services.locked(() -> registry.source(path).waitingReceivers());
+    }
+
     /** Receives from a held session: what is ready at once, else waits up to {@code maxWait} for the first. */
     public List<BrokeredMessage> receive(SessionLock session, ReceiveMode mode, int max, Duration maxWait,
                                          Cancellation cancellation) {

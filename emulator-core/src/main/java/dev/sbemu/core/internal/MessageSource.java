@@ -171,6 +171,10 @@ abstract class MessageSource extends Entity {
         inUseUntilNow();
     }
 
+    int waitingReceivers() {
+        return waitingReceivers;
+    }
+
     boolean hasWaitingReceivers() {
         return waitingReceivers > 0;
     }
