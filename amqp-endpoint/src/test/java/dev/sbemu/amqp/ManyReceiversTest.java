@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sbemu.core.Message;
 import dev.sbemu.core.Namespace;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
@@ -98,8 +99,10 @@ class ManyReceiversTest {
         }
         List<UnsignedInteger> receivers = List.of(handles);
         long waiting = serverThreadsSince(before);
+        System.gc();    // a hint, for the figure printed only
         System.out.println("many clients: " + CLIENTS + " connections with a waiting receiver and a sender, "
-                + waiting + " server threads");
+                + waiting + " server threads; heap used after a gc (this JVM, clients included) "
+                + ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / (1024 * 1024) + " MB");
         assertTrue(waiting <= THREAD_BOUND, () -> waiting + " server threads for " + CLIENTS + " waiting receivers");
         for (int i = 0; i < CLIENTS; i++) {
             namespace.send("orders", Message.ofText("m" + i));
