@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.azure.messaging.servicebus.ServiceBusReceiverClient;
 import com.azure.messaging.servicebus.administration.ServiceBusAdministrationClient;
+import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.JournalEvent;
 import dev.sbemu.core.QueueOptions;
 import java.time.Duration;
@@ -20,24 +21,16 @@ class AutoDeleteOverAmqpTest extends EndpointFixture {
 
     /**
      * Attaches the receive link and leaves credit out (the SDK keeps it after a receive that got nothing), and
-     * waits until the endpoint waits in the broker for messages for it.
+     * waits until the endpoint waits in the broker for messages for it (AMQP-11: a registered wait, no thread).
      */
-    private static void attachWithCredit(ServiceBusReceiverClient receiver) {
+    private void attachWithCredit(ServiceBusReceiverClient receiver, String queue) {
         assertEquals(0, receiver.receiveMessages(1, Duration.ofSeconds(1)).stream().count());
-        await().atMost(Duration.ofSeconds(20)).until(AutoDeleteOverAmqpTest::endpointWaitsForMessages);
+        await().atMost(Duration.ofSeconds(20)).until(() -> endpointWaitsForMessages(queue));
     }
 
-    /** Whether a thread of the endpoint waits in the broker's receive for a link (the SDK's flow has arrived). */
-    private static boolean endpointWaitsForMessages() {
-        return Thread.getAllStackTraces().values().stream().anyMatch(stack -> {
-            boolean pump = false;
-            boolean receive = false;
-            for (StackTraceElement frame : stack) {
-                pump |= frame.getClassName().endsWith("amqp.internal.OutgoingLink");
-                receive |= frame.getClassName().endsWith("core.internal.BlockingCalls");
-            }
-            return pump && receive && stack.length > 0 && "park".equals(stack[0].getMethodName());
-        });
+    /** Whether the endpoint waits in the broker for messages of {@code queue} for a link (the SDK's flow has arrived). */
+    private boolean endpointWaitsForMessages(String queue) {
+        return namespace.waitingReceivers(EntityPath.queue(queue)) > 0;
     }
 
     @Test
@@ -46,7 +39,7 @@ class AutoDeleteOverAmqpTest extends EndpointFixture {
         namespace.createQueue("orders");
         ServiceBusAdministrationClient admin = server.administrationClientBuilder().buildClient();
         try (ServiceBusReceiverClient receiver = clients().receiver().queueName("orders").buildClient()) {
-            attachWithCredit(receiver);
+            attachWithCredit(receiver, "orders");
 
             for (int i = 0; i < 3; i++) {
                 namespace.clock().advance(Duration.ofSeconds(15));
@@ -65,7 +58,7 @@ class AutoDeleteOverAmqpTest extends EndpointFixture {
         ServiceBusAdministrationClient admin = server.administrationClientBuilder().buildClient();
         ServiceBusReceiverClient receiver = clients().receiver().queueName("scratch").buildClient();
         try {
-            attachWithCredit(receiver);
+            attachWithCredit(receiver, "scratch");
             namespace.clock().advance(IDLE.multipliedBy(3));
             assertTrue(admin.getQueueExists("scratch"), "a queue with a listening receiver is not idle");
             assertEquals(START, admin.getQueueRuntimeProperties("scratch").getAccessedAt().toInstant());
@@ -74,7 +67,7 @@ class AutoDeleteOverAmqpTest extends EndpointFixture {
         }
         Instant closed = namespace.clock().instant();
         // the endpoint ends the link's wait in the broker as the detach arrives; the idle time counts from then
-        await().atMost(Duration.ofSeconds(20)).until(() -> !endpointWaitsForMessages());
+        await().atMost(Duration.ofSeconds(20)).until(() -> !endpointWaitsForMessages("scratch"));
 
         namespace.clock().advance(IDLE.minusMillis(1));
         assertTrue(admin.getQueueExists("scratch"));

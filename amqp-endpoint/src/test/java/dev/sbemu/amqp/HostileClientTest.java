@@ -319,21 +319,27 @@ class HostileClientTest {
     }
 
     @Test
-    @DisplayName("AMQP-19 receivers beyond the worker threads are detached with amqp:resource-limit-exceeded")
-    void workersBounded() throws IOException {
+    @DisplayName("AMQP-11 waiting receivers hold no worker thread: two wait on an endpoint of one worker, each gets "
+            + "its message")
+    void waitingReceiversHoldNoWorker() throws IOException {
         namespace.createQueue("orders");
         ServiceBusEmulatorServer server = start(ServiceBusEmulatorServer.builder(namespace).workerThreads(1));
         HostilePeer peer = opened(server);
         peer.begin(0);
         peer.putToken(KEY);
-        // two receivers wait for messages: each needs a worker waiting in the broker
+        // before AMQP-11's thread-less wait, each needed a worker waiting in the broker: the second was refused
         peer.attachReceiver(0, 2, "r1", "orders");
-        peer.expect(Attach.class, a -> a.getName().equals("r1"));
+        UnsignedInteger r1 = peer.expect(Attach.class, a -> a.getName().equals("r1")).getHandle();
         peer.flow(0, 2, 1);
         peer.attachReceiver(0, 3, "r2", "orders");
-        peer.expect(Attach.class, a -> a.getName().equals("r2"));
+        UnsignedInteger r2 = peer.expect(Attach.class, a -> a.getName().equals("r2")).getHandle();
         peer.flow(0, 3, 1);
-        peer.expectError(Detach.class, "amqp:resource-limit-exceeded");
+        namespace.send("orders", dev.sbemu.core.Message.ofText("one"));
+        namespace.send("orders", dev.sbemu.core.Message.ofText("two"));
+        UnsignedInteger first = peer.expect(Transfer.class,
+                t -> t.getHandle().equals(r1) || t.getHandle().equals(r2)).getHandle();
+        UnsignedInteger second = first.equals(r1) ? r2 : r1;
+        peer.expect(Transfer.class, t -> t.getHandle().equals(second));
     }
 
     @Test

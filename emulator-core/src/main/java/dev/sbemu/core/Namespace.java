@@ -315,6 +315,56 @@ public final class Namespace implements MessageOperations, AutoCloseable {
         return broker.receive(entity, mode, maxMessages, maxWait, Objects.requireNonNull(cancellation, "cancellation"));
     }
 
+    /**
+     * Waits for {@code entity} without a thread: runs {@code callback} once when a message may have become
+     * available there (a send, a scheduled message's activation, an unlock or abandon, a lock expiry, the end of a
+     * clock advance, the entity's deletion or disabling, this namespace's close), or at once when one may be
+     * available already. The callback may be spurious: it then receives nothing, and registers again. A server's
+     * receiver tries {@link #receive(EntityPath, ReceiveMode, int) receive} without waiting, and registers when it
+     * got nothing, so that a waiting receiver holds no thread (AMQP-11).
+     *
+     * <p>The callback runs on the thread that made the message available, with this namespace's lock held: it must
+     * only hand the work on (to an executor or event loop), never block nor call this namespace. While registered,
+     * the wait counts as a waiting receive (the entity is in use, ADI-5) without being an access. Faults are
+     * applied by the receive, not here.
+     *
+     * @return the registration, which {@link ReceiveWait#cancel()} removes
+     * @throws BrokerException as a receive on the entity would (not found, disabled, sessions required)
+     */
+    public ReceiveWait whenReceivable(EntityPath entity, Runnable callback) {
+        Objects.requireNonNull(entity, "entity");
+        Objects.requireNonNull(callback, "callback");
+        java.util.function.BooleanSupplier cancel = broker.whenReceivable(entity, callback);
+        boolean isClosed;
+        synchronized (closeListeners) {
+            isClosed = closed;
+        }
+        if (isClosed && cancel.getAsBoolean()) {
+            callback.run();     // registered after close woke everything: there is nothing more to wait for
+        }
+        return cancel::getAsBoolean;
+    }
+
+    /**
+     * How many receivers wait on {@code entity} now (a queue or subscription): blocked receive calls and
+     * {@link #whenReceivable} registrations, each of which keeps it in use (ADI-5). For tests and diagnostics.
+     *
+     * @throws BrokerException.EntityNotFound when the entity does not exist
+     */
+    public int waitingReceivers(EntityPath entity) {
+        return broker.waitingReceivers(Objects.requireNonNull(entity, "entity"));
+    }
+
+    /** A registration of {@link #whenReceivable}. */
+    @FunctionalInterface
+    public interface ReceiveWait {
+        /**
+         * Removes the registration: its callback will not run. Returns false when it had run or was cancelled
+         * already. Idempotent, thread-safe.
+         */
+        boolean cancel();
+    }
+
     /** Receives what is available now, without waiting. */
     public List<BrokeredMessage> receive(EntityPath entity, ReceiveMode mode, int maxMessages) {
         return receive(entity, mode, maxMessages, Duration.ZERO);
@@ -531,7 +581,7 @@ public final class Namespace implements MessageOperations, AutoCloseable {
         clock.unregister(broker);
         clock.removeOnChange(onClockChange);
         faults.releaseWaiting();
-        broker.wakeAll();
+        broker.wakeAllOnClose();
         if (failure != null) {
             throw failure;
         }

@@ -65,6 +65,14 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
     private volatile boolean closed;
     private boolean pumping;
     private Thread pumpThread;
+    /**
+     * A non-session link whose pump found nothing waits without a thread: registered in the namespace
+     * ({@link dev.sbemu.core.Namespace#whenReceivable}) with {@code pumping} still set, until the callback (or a
+     * wake, a close) ends the wait; {@code waitToken} names the current wait, so a late callback of an ended one
+     * is ignored (AMQP-11).
+     */
+    private dev.sbemu.core.Namespace.ReceiveWait waiting;
+    private Object waitToken;
     /** Run once the link is gone (a JMS topic consumer's subscription is deleted, JMS-14). */
     private Runnable whenClosed = () -> { };
 
@@ -138,11 +146,83 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
                 : context.namespace().receive(session, mode, want, wait);
     }
 
-    private synchronized void startPump() {
-        if (pumping || closed || (credit - outstanding <= 0 && !drain) || connection.backedUp()) {
-            return;     // a backed-up socket restarts the link once it drains (AMQP-19)
+    private void startPump() {
+        synchronized (this) {
+            if (pumping || closed || (credit - outstanding <= 0 && !drain) || connection.backedUp()) {
+                return;     // a backed-up socket restarts the link once it drains (AMQP-19)
+            }
+            pumping = true;
+            if (session != null || context.namespace().faults().delaysScripted()) {
+                startWorker();
+                return;
+            }
         }
-        pumping = true;
+        pumpOnLoop();
+    }
+
+    /**
+     * Loop thread, a non-session link when no delay is scripted (its receive cannot block): one try without
+     * waiting, up to the credit; nothing taken, it registers a wait and holds no thread (AMQP-11).
+     */
+    private void pumpOnLoop() {
+        int want;
+        boolean draining;
+        synchronized (this) {
+            want = Math.min(credit - outstanding, MAX_TAKE);
+            draining = drain;
+            if (closed || outstanding > 0 || (want <= 0 && !draining) || connection.backedUp()) {
+                pumping = false;
+                return;
+            }
+        }
+        List<BrokeredMessage> taken = List.of();
+        if (want > 0) {
+            try {
+                taken = take(want, Duration.ZERO);
+            } catch (RuntimeException e) {
+                fail(e);
+                synchronized (this) {
+                    pumping = false;
+                }
+                return;
+            }
+        }
+        if (!taken.isEmpty()) {
+            synchronized (this) {
+                outstanding += taken.size();
+                pumping = false;
+            }
+            List<BrokeredMessage> batch = taken;
+            connection.loop().execute(() -> deliver(batch));    // its end starts the next look
+            return;
+        }
+        if (draining) {
+            synchronized (this) {
+                drain = false;
+                pumping = false;
+            }
+            drained();
+            return;
+        }
+        boolean registered;
+        try {
+            registered = waitWithoutThread();
+        } catch (RuntimeException e) {
+            fail(e);    // the entity is gone or disabled: as a receive would have failed
+            synchronized (this) {
+                pumping = false;
+            }
+            return;
+        }
+        if (!registered) {
+            synchronized (this) {
+                pumping = false;
+            }
+            connection.loop().execute(this::startPump);     // closed or a drain came meanwhile: look again
+        }
+    }
+
+    private synchronized void startWorker() {
         try {
             context.work(this::pump);
         } catch (RejectedExecutionException e) {
@@ -155,6 +235,44 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
         if (pumpThread != null) {
             pumpThread.interrupt();
         }
+        if (waiting != null) {
+            // a drain, a close, a replaced namespace: the wait ends, and the pump looks again (in the namespace now
+            // served) from the loop thread
+            waiting.cancel();
+            waiting = null;
+            Object token = waitToken;
+            connection.loop().execute(() -> resume(token));
+        }
+    }
+
+    /**
+     * Registers the wait of a pump that found nothing: true when registered, false when the link closed or a
+     * drain came meanwhile (the pump goes on: it looks at both).
+     */
+    private boolean waitWithoutThread() {
+        Object token = new Object();
+        synchronized (this) {
+            if (closed || drain) {
+                return false;
+            }
+            waitToken = token;
+            // the callback runs under the namespace's lock: it only hands on to the loop thread
+            waiting = context.namespace().whenReceivable(entity, () -> connection.loop().execute(() -> resume(token)));
+            return true;
+        }
+    }
+
+    /** Loop thread: the wait {@code token} ended (a message may be there, or the link was woken): pump again. */
+    private void resume(Object token) {
+        synchronized (this) {
+            if (waitToken != token || token == null) {
+                return;
+            }
+            waitToken = null;
+            waiting = null;
+            pumping = false;
+        }
+        startPump();
     }
 
     /** Worker thread: waits in the broker for messages while there is credit. */
@@ -177,7 +295,8 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
                 }
                 List<BrokeredMessage> taken = List.of();
                 if (want > 0) {
-                    Duration wait = draining ? Duration.ZERO : PUMP_WAIT;
+                    // a non-session link waits without a thread: it tries, and registers a wait if it got nothing
+                    Duration wait = draining || session == null ? Duration.ZERO : PUMP_WAIT;
                     try {
                         taken = take(want, wait);
                     } catch (RuntimeException e) {
@@ -201,6 +320,21 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
                         drain = false;
                     }
                     connection.loop().execute(this::drained);
+                } else if (session == null) {
+                    boolean registered;
+                    try {
+                        registered = waitWithoutThread();
+                    } catch (RuntimeException e) {
+                        fail(e);    // the entity is gone or disabled: as a receive would have failed
+                        synchronized (this) {
+                            pumping = false;
+                        }
+                        return;
+                    }
+                    if (registered) {
+                        return;     // pumping stays set: the wait's end (resume) clears it
+                    }
+                    // closed or draining meanwhile: the loop's next look handles it
                 }
             }
         } finally {

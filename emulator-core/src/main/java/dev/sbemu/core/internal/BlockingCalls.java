@@ -21,8 +21,6 @@ final class BlockingCalls {
 
     private final Services services;
     private final EntityRegistry registry;
-    /** The clock is firing timers and has not reached its target yet: blocked receivers wait for {@link #wakeAll}. */
-    private boolean advancing;
 
     BlockingCalls(EntityRegistry registry) {
         this.services = registry.services;
@@ -45,8 +43,8 @@ final class BlockingCalls {
         }
 
         /** The call waits on this condition when its try got nothing. */
-        void on(Condition condition) {
-            this.condition = condition;
+        void on(Signal signal) {
+            this.condition = signal.condition;
         }
 
         /**
@@ -73,7 +71,7 @@ final class BlockingCalls {
          * time is up takes what is there rather than return nothing for the advance's sake.
          */
         boolean mayTake() {
-            return !advancing || deadline - System.nanoTime() <= 0;
+            return !services.advancing || deadline - System.nanoTime() <= 0;
         }
     }
 
@@ -121,19 +119,22 @@ final class BlockingCalls {
 
     /** The clock starts firing due timers (under the lock): receivers wait for the advance's end. */
     void advancing() {
-        advancing = true;
+        services.advancing = true;
     }
 
-    /** Wakes every blocked call so it re-checks (after a clock advance or on close). */
-    void wakeAll() {
+    /**
+     * Wakes every blocked call so it re-checks (after a clock advance or on close); fires the receive-wait
+     * callbacks of the stores that may have a message ready, or every one when {@code closing}.
+     */
+    void wakeAll(boolean closing) {
         services.locked(() -> {
-            advancing = false;
-            registry.signalAll();
+            services.advancing = false;
+            registry.signalAll(closing);
         });
     }
 
     /** Wakes every blocked call so that each re-checks its cancellation. */
     private void wakeWaiters() {
-        services.locked(registry::signalAll);
+        services.locked(() -> registry.signalAll(false));
     }
 }

@@ -77,7 +77,12 @@ public final class Broker implements VirtualClock.TimerDriver {
 
     /** Wakes every blocked receiver so it re-checks (after a clock advance or on close). */
     public void wakeAll() {
-        blocking.wakeAll();
+        blocking.wakeAll(false);
+    }
+
+    /** Wakes every blocked receiver and fires every receive-wait callback: the namespace closes. */
+    public void wakeAllOnClose() {
+        blocking.wakeAll(true);
     }
 
     // ---- sending ------------------------------------------------------------------------------
@@ -137,6 +142,33 @@ public final class Broker implements VirtualClock.TimerDriver {
             countRequest(wait, source);
             return wait.mayTake() ? nullIfEmpty(source.takeReady(store, mode, max, null)) : null;
         });
+    }
+
+    /**
+     * Registers {@code callback} to run once, under the namespace's lock, when a message may have become
+     * ready on {@code path} (a send, an activation, an unlock, a lock expiry, the end of a clock advance, a
+     * deletion, the close); at once when one may be ready already. While registered it counts as a waiting
+     * receive (ADI-5) without being an access. Checks that the entity can be received from, as a receive does.
+     * Returns the cancel action: true when it removed the registration before it fired.
+     */
+    public java.util.function.BooleanSupplier whenReceivable(EntityPath path, Runnable callback) {
+        Objects.requireNonNull(callback, "callback");
+        return services.locked(() -> {
+            MessageSource source = registry.source(path);
+            source.checkReceivable(path.subQueue());
+            source.checkNoSessions(path);
+            MessageStore store = source.store(path.subQueue());
+            Signal.Waiter waiter = store.readyOrChanged.new Waiter(source, callback);
+            if (!services.advancing && store.mayHaveReady()) {
+                waiter.fired();
+            }
+            return () -> services.locked((java.util.function.Supplier<Boolean>) waiter::cancel);
+        });
+    }
+
+    /** The receive calls and registered waits now waiting on {@code path}'s entity (ADI-5). */
+    public int waitingReceivers(EntityPath path) {
+        return services.locked(() -> registry.source(path).waitingReceivers());
     }
 
     /** Receives from a held session: what is ready at once, else waits up to {@code maxWait} for the first. */

@@ -56,6 +56,7 @@ public final class EntityAdministration {
             }
             queue.options = valid;
             queue.updated();
+            EntityRegistry.fireWaiters(queue);
             services.journal(Type.ENTITY_UPDATED, name, "queue");
             return valid;
         });
@@ -145,6 +146,7 @@ public final class EntityAdministration {
             }
             subscription.options = valid;
             subscription.updated();
+            EntityRegistry.fireWaiters(subscription);
             services.journal(Type.ENTITY_UPDATED, subscription.name, "subscription");
             return valid;
         });

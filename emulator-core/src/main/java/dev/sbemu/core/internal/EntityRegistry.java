@@ -186,14 +186,37 @@ final class EntityRegistry {
         services.journal(how, entity.name, how == Type.AUTO_DELETED ? "idle for " + entity.autoDeleteOnIdle() : "");
     }
 
-    /** Wakes every blocked receiver so it re-checks (after a clock advance, on cancellation or close). */
-    void signalAll() {
+    /**
+     * Wakes every blocked receiver so it re-checks; fires the receive-wait callbacks of every store when
+     * {@code everyWaiter} (the close), else of the stores that may have a message ready (the end of a clock
+     * advance: a callback is not fired for nothing, its receiver's next receive would count as an access, ADI-5).
+     */
+    void signalAll(boolean everyWaiter) {
         for (QueueEntity queue : queues.values()) {
-            signal(queue);
+            wake(queue, everyWaiter);
         }
         for (TopicEntity topic : topics.values()) {
-            topic.subscriptions.values().forEach(this::signal);
+            topic.subscriptions.values().forEach(s -> wake(s, everyWaiter));
         }
+    }
+
+    private static void wake(MessageSource source, boolean everyWaiter) {
+        for (MessageStore store : List.of(source.main, source.deadLetters, source.transferDeadLetters)) {
+            store.readyOrChanged.condition.signalAll();
+            if (everyWaiter || store.mayHaveReady()) {
+                store.readyOrChanged.fire();
+            }
+        }
+    }
+
+    /**
+     * Fires the receive-wait callbacks of {@code source} (its status or forwarding may have changed: the next
+     * receive tells its receiver); blocked calls are left to their wait.
+     */
+    static void fireWaiters(MessageSource source) {
+        source.main.readyOrChanged.fire();
+        source.deadLetters.readyOrChanged.fire();
+        source.transferDeadLetters.readyOrChanged.fire();
     }
 
     private void signal(MessageSource source) {

@@ -46,10 +46,10 @@ abstract class MessageSource extends Entity {
 
     MessageSource(EntityRegistry registry, EntityPath path) {
         super(registry, path.entityName());
-        this.main = new MessageStore(path, services.newCondition());
-        this.deadLetters = new MessageStore(path.withSubQueue(EntityPath.Part.DEAD_LETTER_QUEUE), services.newCondition());
+        this.main = new MessageStore(path, new Signal(services));
+        this.deadLetters = new MessageStore(path.withSubQueue(EntityPath.Part.DEAD_LETTER_QUEUE), new Signal(services));
         this.transferDeadLetters = new MessageStore(path.withSubQueue(EntityPath.Part.TRANSFER_DEAD_LETTER_QUEUE),
-                services.newCondition());
+                new Signal(services));
     }
 
     abstract Duration lockDuration();
@@ -169,6 +169,10 @@ abstract class MessageSource extends Entity {
     void receiverStopped() {
         waitingReceivers--;
         inUseUntilNow();
+    }
+
+    int waitingReceivers() {
+        return waitingReceivers;
     }
 
     boolean hasWaitingReceivers() {

@@ -7,7 +7,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.concurrent.locks.Condition;
 
 /**
  * The messages of one queue, subscription or sub-queue, indexed for receive (ready messages in
@@ -18,7 +17,7 @@ final class MessageStore {
     final EntityPath path;
     final String pathText;
     /** Signalled when a message becomes ready, for blocking receivers (CLK-3). */
-    final Condition readyOrChanged;
+    final Signal readyOrChanged;
 
     /** Every message of the store, keyed by itself (sequence number, then copy: {@link StoredMessage#ORDER}). */
     final TreeMap<StoredMessage, StoredMessage> bySequence = new TreeMap<>(StoredMessage.ORDER);
@@ -40,7 +39,7 @@ final class MessageStore {
     private final int[] countByState = new int[MessageState.values().length];
     long sizeInBytes;
 
-    MessageStore(EntityPath path, Condition readyOrChanged) {
+    MessageStore(EntityPath path, Signal readyOrChanged) {
         this.path = path;
         this.pathText = path.toString();
         this.readyOrChanged = readyOrChanged;
@@ -72,6 +71,11 @@ final class MessageStore {
             }
         }
         readyOrChanged.signalAll();
+    }
+
+    /** Whether a message may be ready here (a stale entry may make it say yes when none is). */
+    boolean mayHaveReady() {
+        return !readyInOrder.isEmpty() || !ready.isEmpty() || !readyBySession.isEmpty();
     }
 
     /** The first live entry of {@link #readyInOrder}, dropping stale ones before it (null when none). */

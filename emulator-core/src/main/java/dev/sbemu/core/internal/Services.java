@@ -38,6 +38,11 @@ final class Services {
     final ExpiryMode expiryMode;
     final Tier tier;
     private final Consumer<JournalEvent> journal;
+    /**
+     * The clock is firing timers and has not reached its target yet: blocked receivers and receive-wait
+     * callbacks wait for the advance's end ({@link BlockingCalls#wakeAll}).
+     */
+    boolean advancing;
 
     Services(Clock clock, ExpiryMode expiryMode, Tier tier, Consumer<JournalEvent> journal) {
         this.clock = Objects.requireNonNull(clock, "clock");

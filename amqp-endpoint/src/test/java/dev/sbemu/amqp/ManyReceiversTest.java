@@ -1,0 +1,118 @@
+package dev.sbemu.amqp;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sbemu.core.Message;
+import dev.sbemu.core.Namespace;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.apache.qpid.proton.amqp.UnsignedInteger;
+import org.apache.qpid.proton.amqp.transport.Attach;
+import org.apache.qpid.proton.amqp.transport.Transfer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Many clients (issue 24): connections each holding a sender and a waiting receiver cost the server no thread each;
+ * a message sent still reaches its receiver.
+ */
+class ManyReceiversTest {
+    private static final String KEY = "many-receivers-key";
+    /** More than the endpoint's 512 worker threads (AMQP-19): each waiting receiver used to hold one. */
+    private static final int CLIENTS = 600;
+    /** The server's threads beyond those running before it started, with every receiver waiting. */
+    private static final int THREAD_BOUND = 64;
+
+    private final Namespace namespace = Namespace.create();
+    private final List<HostilePeer> peers = new ArrayList<>();
+    private ServiceBusEmulatorServer server;
+
+    @AfterEach
+    void close() throws IOException {
+        for (HostilePeer peer : peers) {
+            peer.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+        namespace.close();
+    }
+
+    /** Live threads started since {@code before} that are not the test's own peer readers: the server's. */
+    private static long serverThreadsSince(Set<Thread> before) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && !before.contains(t) && !t.getName().equals("hostile-peer-reader"))
+                .count();
+    }
+
+    @Test
+    @DisplayName("AMQP-11 600 connections, each with a sender and a waiting receiver: the server's threads stay "
+            + "bounded (64) and each receiver gets the message sent for it")
+    void manyWaitingReceivers() throws Exception {
+        namespace.createQueue("orders");
+        Set<Thread> before = Set.copyOf(Thread.getAllStackTraces().keySet());
+        // the peers send no heartbeats: the idle timeout must outlast the test
+        server = ServiceBusEmulatorServer.builder(namespace).sharedAccessKey(KEY).idleTimeout(Duration.ofMinutes(10))
+                .start();
+        HostilePeer[] opened = new HostilePeer[CLIENTS];
+        UnsignedInteger[] handles = new UnsignedInteger[CLIENTS];
+        ExecutorService connecting = Executors.newFixedThreadPool(8);
+        try {
+            List<Callable<Void>> connects = new ArrayList<>();
+            for (int n = 0; n < CLIENTS; n++) {
+                int i = n;
+                connects.add(() -> {
+                    HostilePeer peer = HostilePeer.opened(server.port());
+                    opened[i] = peer;
+                    peer.begin(0);
+                    peer.putToken(KEY);
+                    peer.attachReceiver(0, 2, "receiver-" + i, "orders");
+                    handles[i] = peer.expect(Attach.class, a -> a.getName().startsWith("receiver-")).getHandle();
+                    peer.flow(0, 2, 1);
+                    peer.attachSender(0, 3, "sender-" + i, "orders");
+                    // the endpoint answered the sender's attach: it has seen the receiver's flow (frames in order)
+                    peer.expect(Attach.class, a -> a.getName().startsWith("sender-"));
+                    return null;
+                });
+            }
+            for (Future<Void> connected : connecting.invokeAll(connects)) {
+                connected.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            connecting.shutdownNow();
+            assertTrue(connecting.awaitTermination(30, TimeUnit.SECONDS), "the connecting threads ended");
+            for (HostilePeer peer : opened) {
+                if (peer != null) {
+                    peers.add(peer);
+                }
+            }
+        }
+        List<UnsignedInteger> receivers = List.of(handles);
+        long waiting = serverThreadsSince(before);
+        System.gc();    // a hint, for the figure printed only
+        System.out.println("many clients: " + CLIENTS + " connections with a waiting receiver and a sender, "
+                + waiting + " server threads; heap used after a gc (this JVM, clients included) "
+                + ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / (1024 * 1024) + " MB");
+        assertTrue(waiting <= THREAD_BOUND, () -> waiting + " server threads for " + CLIENTS + " waiting receivers");
+        for (int i = 0; i < CLIENTS; i++) {
+            namespace.send("orders", Message.ofText("m" + i));
+        }
+        for (int i = 0; i < CLIENTS; i++) {
+            UnsignedInteger handle = receivers.get(i);
+            peers.get(i).expect(Transfer.class, t -> t.getHandle().equals(handle));
+        }
+        long after = serverThreadsSince(before);
+        System.out.println("many clients: every receiver got its message; " + after + " server threads");
+        assertTrue(after <= THREAD_BOUND, () -> after + " server threads after " + CLIENTS + " deliveries");
+    }
+}
