@@ -165,25 +165,18 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
      * waiting, up to the credit; nothing taken, it registers a wait and holds no thread (AMQP-11).
      */
     private void pumpOnLoop() {
-        int want;
-        boolean draining;
-        synchronized (this) {
-            want = Math.min(credit - outstanding, MAX_TAKE);
-            draining = drain;
-            if (closed || outstanding > 0 || (want <= 0 && !draining) || connection.backedUp()) {
-                pumping = false;
-                return;
-            }
+        Turn turn = nextTurn();
+        if (turn == null) {
+            return;
         }
+        int want = turn.want();
+        boolean draining = turn.draining();
         List<BrokeredMessage> taken = List.of();
         if (want > 0) {
             try {
                 taken = take(want, Duration.ZERO);
             } catch (RuntimeException e) {
-                fail(e);
-                synchronized (this) {
-                    pumping = false;
-                }
+                stopWith(e);
                 return;
             }
         }
@@ -208,10 +201,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
         try {
             registered = waitWithoutThread();
         } catch (RuntimeException e) {
-            fail(e);    // the entity is gone or disabled: as a receive would have failed
-            synchronized (this) {
-                pumping = false;
-            }
+            stopWith(e);    // the entity is gone or disabled: as a receive would have failed
             return;
         }
         if (!registered) {
@@ -282,17 +272,12 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
         }
         try {
             while (true) {
-                int want;
-                boolean draining;
-                synchronized (this) {
-                    want = Math.min(credit - outstanding, MAX_TAKE);
-                    draining = drain;
-                    // one batch on its way at a time, so that a backed-up socket stops the next one (AMQP-19)
-                    if (closed || outstanding > 0 || (want <= 0 && !draining) || connection.backedUp()) {
-                        pumping = false;
-                        return;
-                    }
+                Turn turn = nextTurn();
+                if (turn == null) {
+                    return;
                 }
+                int want = turn.want();
+                boolean draining = turn.draining();
                 List<BrokeredMessage> taken = List.of();
                 if (want > 0) {
                     // a non-session link waits without a thread: it tries, and registers a wait if it got nothing
@@ -300,10 +285,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
                     try {
                         taken = take(want, wait);
                     } catch (RuntimeException e) {
-                        fail(e);
-                        synchronized (this) {
-                            pumping = false;
-                        }
+                        stopWith(e);
                         return;
                     } finally {
                         Thread.interrupted();
@@ -325,10 +307,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
                     try {
                         registered = waitWithoutThread();
                     } catch (RuntimeException e) {
-                        fail(e);    // the entity is gone or disabled: as a receive would have failed
-                        synchronized (this) {
-                            pumping = false;
-                        }
+                        stopWith(e);    // the entity is gone or disabled: as a receive would have failed
                         return;
                     }
                     if (registered) {
@@ -342,6 +321,32 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
                 pumpThread = null;
                 Thread.interrupted();
             }
+        }
+    }
+
+    /** What one turn of the pump asks the broker for: up to {@code want} messages, and whether a drain is due. */
+    private record Turn(int want, boolean draining) {
+    }
+
+    /**
+     * The pump's next turn, or null when it must stop (and is marked stopped): the link closed, a batch is still on
+     * its way (one at a time, so that a backed-up socket stops the next one, AMQP-19), no credit and no drain, or the
+     * socket is backed up. Shared by the loop-thread and the worker pump.
+     */
+    private synchronized Turn nextTurn() {
+        int want = Math.min(credit - outstanding, MAX_TAKE);
+        if (closed || outstanding > 0 || (want <= 0 && !drain) || connection.backedUp()) {
+            pumping = false;
+            return null;
+        }
+        return new Turn(want, drain);
+    }
+
+    /** The pump stops on the broker's refusal {@code e}: the link is detached with it. */
+    private void stopWith(RuntimeException e) {
+        fail(e);
+        synchronized (this) {
+            pumping = false;
         }
     }
 
