@@ -145,7 +145,7 @@ class ServerJarTest {
     }
 
     @Test
-    @DisplayName("SRV-6 the jar on ephemeral ports with Microsoft's connection string (localhost, SAS_KEY_VALUE): send, "
+    @DisplayName("SRV-6 SRV-7 the jar on ephemeral ports with Microsoft's connection string (localhost, SAS_KEY_VALUE): send, "
             + "receive, complete, a transaction, a 10-minute TTL dead-lettered after POST /__admin/clock/advance PT11M, "
             + "the administration client over HTTP; SIGTERM exits 0 within a second")
     void javaSdkAgainstTheJar() throws Exception {
