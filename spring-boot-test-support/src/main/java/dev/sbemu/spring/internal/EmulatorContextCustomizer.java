@@ -6,6 +6,7 @@ import dev.sbemu.core.Namespace;
 import dev.sbemu.core.VirtualClock;
 import dev.sbemu.spring.EmulatedServiceBus;
 import java.lang.reflect.Proxy;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -55,9 +56,18 @@ final class EmulatorContextCustomizer implements ContextCustomizer {
                 }
             });
         }
-        context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("sbemu",
-                Map.of(CONNECTION_STRING_PROPERTY, emulator.connectionString())));
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put(CONNECTION_STRING_PROPERTY, emulator.connectionString());
+        boolean jms = JmsStarter.present(context.getClassLoader());
+        if (jms) {
+            properties.putAll(JmsStarter.properties(context.getEnvironment(), emulator.connectionString(),
+                    emulator.namespace().tier()));
+        }
+        context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("sbemu", properties));
         if (context instanceof BeanDefinitionRegistry registry) {
+            if (jms) {
+                JmsStarter.register(registry, SpringEmulator.HOST, emulator.port());
+            }
             current(registry, Namespace.class, emulator::namespace);
             current(registry, VirtualClock.class, emulator::clock);
             current(registry, Journal.class, emulator::journal);

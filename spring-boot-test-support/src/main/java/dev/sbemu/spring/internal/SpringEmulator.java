@@ -19,6 +19,8 @@ import org.springframework.beans.factory.DisposableBean;
 final class SpringEmulator implements EmulatedServiceBus, DisposableBean {
     /** The bean's name in the application context. */
     static final String BEAN_NAME = "sbemu.emulatedServiceBus";
+    /** The address the endpoint listens on (its connection string's host). */
+    static final String HOST = "127.0.0.1";
 
     private final DeclaredNamespace declaration;
     private final ServiceBusEmulatorServer server;
@@ -141,6 +143,11 @@ final class SpringEmulator implements EmulatedServiceBus, DisposableBean {
     @Override
     public ServiceBusAdministrationClient administrationClient() {
         return server.administrationClientBuilder().buildClient();
+    }
+
+    /** The endpoint's AMQP port (on 127.0.0.1), the same for every namespace the context is handed. */
+    int port() {
+        return server.port();
     }
 
     @Override
