@@ -2,6 +2,7 @@ package dev.sbemu.amqp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.azure.messaging.servicebus.ServiceBusClientBuilder;
 import com.azure.messaging.servicebus.ServiceBusMessage;
@@ -9,11 +10,18 @@ import com.azure.messaging.servicebus.ServiceBusProcessorClient;
 import com.azure.messaging.servicebus.ServiceBusReceivedMessage;
 import com.azure.messaging.servicebus.ServiceBusReceiverClient;
 import com.azure.messaging.servicebus.ServiceBusSenderClient;
+import dev.sbemu.core.BrokeredMessage;
 import dev.sbemu.core.EntityPath;
+import dev.sbemu.core.MessageBody;
 import dev.sbemu.core.Namespace;
+import jakarta.jms.Connection;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.Session;
+import jakarta.jms.TransactionRolledBackException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.qpid.jms.JmsConnectionFactory;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -80,5 +88,34 @@ class ReplaceNamespaceTest {
             assertEquals(List.of("after"), got.stream().map(m -> m.getBody().toString()).toList());
             assertEquals(1, first.runtimeInfo(EntityPath.queue("orders")).activeMessageCount());
         }
+    }
+
+    @Test
+    @DisplayName("AMQP-16 a transaction only declared before the replacement goes on in the replacing namespace; "
+            + "one that some operation joined ends there")
+    void aDeclaredTransactionGoesOnInTheReplacingNamespace() throws Exception {
+        String cs = server.getConnectionString();
+        int at = cs.indexOf("SharedAccessKey=") + "SharedAccessKey=".length();
+        JmsConnectionFactory factory = new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME,
+                cs.substring(at, cs.indexOf(';', at)), "amqp://127.0.0.1:" + server.port()
+                + "?jms.forceSyncSend=true"); // a transacted send is asynchronous otherwise: reached the endpoint when?
+        try (Connection connection = factory.createConnection()) {
+            // Qpid JMS declares a transacted session's transaction at once, and the next one after each commit
+            Session idle = connection.createSession(true, Session.SESSION_TRANSACTED);
+            Session busy = connection.createSession(true, Session.SESSION_TRANSACTED);
+            MessageProducer idleProducer = idle.createProducer(idle.createQueue("orders"));
+            MessageProducer busyProducer = busy.createProducer(busy.createQueue("orders"));
+            busyProducer.send(busy.createTextMessage("in the first namespace's transaction"));
+
+            server.replaceNamespace(second);
+            idleProducer.send(idle.createTextMessage("after"));
+            idle.commit();
+            assertThrows(TransactionRolledBackException.class, busy::commit);
+        }
+
+        assertEquals(0, first.runtimeInfo(EntityPath.queue("orders")).totalMessageCount());
+        List<BrokeredMessage> stored = second.peek(EntityPath.queue("orders"), 0, 10);
+        assertEquals(1, stored.size());
+        assertEquals(new MessageBody.Value("after"), stored.get(0).message().body());
     }
 }

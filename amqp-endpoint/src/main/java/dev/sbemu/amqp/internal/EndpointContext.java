@@ -37,6 +37,8 @@ final class EndpointContext implements AutoCloseable {
     private final ThreadPoolExecutor workers;
     private final Map<Binary, Transaction> transactions = new ConcurrentHashMap<>();
     private final Map<Binary, List<Runnable>> rollbackActions = new ConcurrentHashMap<>();
+    /** The transactions an operation joined (a declared transaction without one carries over, AMQP-16). */
+    private final Set<Binary> used = ConcurrentHashMap.newKeySet();
     private final Map<String, SessionLock> sessions = new ConcurrentHashMap<>();
     private final Set<OutgoingLink> outgoing = ConcurrentHashMap.newKeySet();
 
@@ -79,9 +81,10 @@ final class EndpointContext implements AutoCloseable {
     }
 
     /**
-     * Serves {@code next} from now on and returns the previous namespace (left open). Transactions and
-     * sessions held in the previous one end there; pumps waiting in it are woken so that they wait in
-     * {@code next}.
+     * Serves {@code next} from now on and returns the previous namespace (left open). Sessions held in the
+     * previous one end there, and so do transactions that some operation joined; a transaction only declared
+     * goes on under the same id as a fresh transaction of {@code next} (a JMS transacted session always holds one,
+     * AMQP-16). Pumps waiting in the previous namespace are woken so that they wait in {@code next}.
      */
     Namespace replaceNamespace(Namespace next) {
         Namespace previous;
@@ -89,7 +92,7 @@ final class EndpointContext implements AutoCloseable {
             previous = namespace;
             namespace = next;
         }
-        endHeld(previous);
+        endHeld(previous, next);
         outgoing.forEach(OutgoingLink::wakePump);
         return previous;
     }
@@ -157,11 +160,16 @@ final class EndpointContext implements AutoCloseable {
         if (transaction == null) {
             throw new UnknownTransaction();
         }
+        used.add(transactional.getTxnId());
         return transaction;
     }
 
     Transaction discharge(Binary txnId) {
-        return txnId == null ? null : transactions.remove(txnId);
+        if (txnId == null) {
+            return null;
+        }
+        used.remove(txnId);
+        return transactions.remove(txnId);
     }
 
     /**
@@ -207,14 +215,25 @@ final class EndpointContext implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        endHeld(namespace);
+        endHeld(namespace, null);
     }
 
-    /** Rolls back the open transactions and releases the held sessions (which belong to {@code held}). */
-    private void endHeld(Namespace held) {
+    /**
+     * Rolls back the open transactions and releases the held sessions (which belong to {@code held}). With a
+     * {@code next} namespace, a transaction no operation joined yet is declared again there under its id.
+     */
+    private void endHeld(Namespace held, Namespace next) {
         rollbackActions.clear();
-        for (Binary id : transactions.keySet()) {
+        for (Binary id : List.copyOf(transactions.keySet())) {
             Transaction t = transactions.remove(id);
+            boolean joined = used.remove(id);
+            try {
+                if (t != null && next != null && !joined) {
+                    transactions.put(id, next.beginTransaction());
+                }
+            } catch (RuntimeException ignored) {
+                // the next namespace is closed already: the transaction ends
+            }
             try {
                 if (t != null) {
                     t.rollback();
