@@ -54,7 +54,7 @@ class ArchitectureTest {
         root = Path.of(System.getProperty("sbemu.root", "..")).toAbsolutePath().normalize();
         List<Path> locations = new ArrayList<>();
         for (String module : List.of("emulator-core", "wire", "sdk-adapter", "amqp-endpoint", "junit5-extension",
-                "spring-boot-test-support", "examples-spring")) {
+                "spring-boot-test-support", "examples-spring", "examples-spring-jms")) {
             locations.add(existing(root.resolve(module).resolve("target/classes")));
         }
         // the standalone server's module, when there is one
@@ -64,6 +64,7 @@ class ArchitectureTest {
         }
         locations.add(existing(root.resolve("examples/target/test-classes")));
         locations.add(existing(root.resolve("examples-spring/target/test-classes")));
+        locations.add(existing(root.resolve("examples-spring-jms/target/test-classes")));
         classes = new ClassFileImporter().importPaths(locations);
     }
 
