@@ -131,6 +131,17 @@ class JmsTopicsTest extends EndpointFixture {
     }
 
     @Test
+    @DisplayName("JMS-17 noLocal is ignored, as the service ignores it: a consumer gets what its own connection publishes")
+    void noLocalIgnored() throws JMSException {
+        namespace.createTopic("events");
+        Session session = connect("billing").createSession(false, Session.AUTO_ACKNOWLEDGE);
+        Topic topic = session.createTopic("events");
+        MessageConsumer consumer = session.createDurableSubscriber(topic, "own", null, true);
+        session.createProducer(topic).send(session.createTextMessage("mine"));
+        assertEquals("mine", ((TextMessage) consumer.receive(WAIT_MILLIS)).getText());
+    }
+
+    @Test
     @DisplayName("JMS-18 unsubscribe deletes the durable subscription; an unknown name and an active one are refused (JMS-19)")
     void unsubscribeDeletesTheSubscription() throws JMSException {
         namespace.createTopic("events");
@@ -232,6 +243,29 @@ class JmsTopicsTest extends EndpointFixture {
         JMSException refused = assertThrows(JMSException.class,
                 () -> session.createConsumer(session.createQueue("orders"), "region = 'eu'"));
         assertTrue(refused.getMessage().contains("not on queue receivers"), refused.getMessage());
+    }
+
+    @Test
+    @DisplayName("JMS-22 a queue browser with a selector (a JMS header name and a property) shows only the messages it matches")
+    void browserWithSelector() throws JMSException {
+        namespace.createQueue("orders");
+        Session session = connect(null).createSession(false, Session.AUTO_ACKNOWLEDGE);
+        Queue orders = session.createQueue("orders");
+        MessageProducer producer = session.createProducer(orders);
+        for (String[] m : new String[][] {{"a", "x", "eu"}, {"b", "y", "eu"}, {"c", "x", "us"}}) {
+            TextMessage message = session.createTextMessage(m[0]);
+            message.setJMSCorrelationID(m[1]);
+            message.setStringProperty("region", m[2]);
+            producer.send(message);
+        }
+        java.util.Enumeration<?> shown = session.createBrowser(orders, "JMSCorrelationID = 'x' AND region = 'eu'")
+                .getEnumeration();
+        List<String> texts = new ArrayList<>();
+        while (shown.hasMoreElements()) {
+            texts.add(((TextMessage) shown.nextElement()).getText());
+        }
+        assertEquals(List.of("a"), texts);
+        assertEquals(3, namespace.runtimeInfo(EntityPath.queue("orders")).activeMessageCount());
     }
 
     @Test

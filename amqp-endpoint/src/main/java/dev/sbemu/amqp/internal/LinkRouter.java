@@ -230,7 +230,14 @@ final class LinkRouter {
         }
         if (browse) {
             // a browser (JMS QueueBrowser) peeks: nothing is locked or removed, whatever its settle mode (JMS-11)
-            open(sender, new BrowseLink(context, connection, sender, entity));
+            SqlFilter browseSelector;
+            try {
+                browseSelector = selectorOf(source);
+            } catch (RuntimeException e) {
+                refuse(sender, AmqpErrors.of(e));
+                return;
+            }
+            open(sender, new BrowseLink(context, connection, sender, entity, browseSelector));
             return;
         }
         if (filter != null && filter.containsKey(JMS_SELECTOR)) {
@@ -269,16 +276,14 @@ final class LinkRouter {
                 : "jms-" + java.util.UUID.randomUUID().toString().replace("-", "").substring(0, 12);
         String name = base + "$" + clientId + (durable ? "$D" : "$ND");
         List<RuleDescription> rules = List.of();
-        Object selector = source.getFilter() == null ? null : source.getFilter().get(JMS_SELECTOR);
-        if (selector instanceof DescribedType described && described.getDescribed() instanceof String jms
-                && !jms.isBlank()) {
-            try {
-                rules = List.of(new RuleDescription(RuleDescription.DEFAULT_RULE_NAME,
-                        SqlFilter.parse(JmsSelector.toSqlFilter(jms)), null));
-            } catch (RuntimeException e) {
-                refuse(sender, AmqpErrors.of(e));
-                return;
+        try {
+            SqlFilter selector = selectorOf(source);
+            if (selector != null) {
+                rules = List.of(new RuleDescription(RuleDescription.DEFAULT_RULE_NAME, selector, null));
             }
+        } catch (RuntimeException e) {
+            refuse(sender, AmqpErrors.of(e));
+            return;
         }
         String key = topic + "/Subscriptions/" + name;
         if (!context.addJmsConsumer(key, !shared)) {
@@ -375,6 +380,16 @@ final class LinkRouter {
         public void onPeerClosed() {
             delete.run();
         }
+    }
+
+    /** The source's JMS selector as a SQL filter (JMS header names mapped, JMS-20), or null without one. */
+    private static SqlFilter selectorOf(Source source) {
+        Object selector = source.getFilter() == null ? null : source.getFilter().get(JMS_SELECTOR);
+        if (selector instanceof DescribedType described && described.getDescribed() instanceof String jms
+                && !jms.isBlank()) {
+            return SqlFilter.parse(JmsSelector.toSqlFilter(jms));
+        }
+        return null;
     }
 
     /** A JMS subscription name from Qpid JMS's link name: {@code name}, {@code name|2}, {@code name|global}, ... */
