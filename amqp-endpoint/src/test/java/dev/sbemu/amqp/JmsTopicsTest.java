@@ -119,15 +119,19 @@ class JmsTopicsTest extends EndpointFixture {
     }
 
     @Test
-    @DisplayName("JMS-17 an unshared durable subscription takes one consumer: a second, from another connection, is refused")
+    @DisplayName("JMS-17 an unshared durable subscription takes one consumer: a second, from another connection, on the same or another topic, is refused")
     void unsharedDurableSubscriptionIsExclusive() throws JMSException {
         namespace.createTopic("events");
         Session session = connect("billing").createSession(false, Session.AUTO_ACKNOWLEDGE);
         session.createDurableSubscriber(session.createTopic("events"), "audit");
         Session other = connect("billing").createSession(false, Session.AUTO_ACKNOWLEDGE);
-        JMSException refused = assertThrows(JMSException.class,
-                () -> other.createDurableSubscriber(other.createTopic("events"), "audit"));
-        assertTrue(refused.getMessage().contains("already a subscriber using the same name"), refused.getMessage());
+        namespace.createTopic("other-events");
+        for (String topic : List.of("events", "other-events")) {
+            JMSException refused = assertThrows(JMSException.class,
+                    () -> other.createDurableSubscriber(other.createTopic(topic), "audit"));
+            assertTrue(refused.getMessage().contains("already a subscriber using the same name"),
+                    refused.getMessage());
+        }
     }
 
     @Test

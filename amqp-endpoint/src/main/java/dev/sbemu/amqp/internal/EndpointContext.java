@@ -39,7 +39,7 @@ final class EndpointContext implements AutoCloseable {
     private final Map<Binary, List<Runnable>> rollbackActions = new ConcurrentHashMap<>();
     private final Map<String, SessionLock> sessions = new ConcurrentHashMap<>();
     private final Set<OutgoingLink> outgoing = ConcurrentHashMap.newKeySet();
-    /** The links consuming from each JMS subscription ({@code topic/Subscriptions/name}), over all connections. */
+    /** The links consuming from each JMS subscription (by its name, which holds the client id), over all connections. */
     private final Map<String, Integer> jmsConsumers = new ConcurrentHashMap<>();
 
     EndpointContext(Namespace namespace, String keyName, String key, EndpointOptions options, String name) {

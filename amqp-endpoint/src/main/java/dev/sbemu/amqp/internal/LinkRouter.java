@@ -285,7 +285,8 @@ final class LinkRouter {
             refuse(sender, AmqpErrors.of(e));
             return;
         }
-        String key = topic + "/Subscriptions/" + name;
+        // by name alone: the service refuses a second consumer "on the same or different topic" (JMS-17)
+        String key = name;
         if (!context.addJmsConsumer(key, !shared)) {
             refuse(sender, new ErrorCondition(AmqpErrors.NOT_ALLOWED, "Cannot create a new consumer on subscriber "
                     + name + " because there is already a subscriber using the same name with an active consumer "
@@ -349,7 +350,7 @@ final class LinkRouter {
                     + "' could not be found."));
             return;
         }
-        String key = topic + "/Subscriptions/" + name;
+        String key = name;
         if (context.jmsConsumers(key) > 0) {
             refuse(sender, new ErrorCondition(AmqpErrors.NOT_ALLOWED, "Cannot unsubscribe " + name + ": the "
                     + "durable subscription has an active consumer."));
