@@ -293,15 +293,23 @@ class JmsTopicsTest extends EndpointFixture {
     }
 
     @Test
-    @DisplayName("JMS-24 a temporary topic (dynamic node) carries publish/subscribe for its connection's lifetime")
+    @DisplayName("JMS-24 a temporary topic (dynamic node) serves request/reply through JMSReplyTo for its connection's lifetime")
     void temporaryTopic() throws JMSException {
+        namespace.createQueue("requests");
         Connection c = connect(null);
         Session session = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
         TemporaryTopic topic = session.createTemporaryTopic();
         assertTrue(namespace.topicExists(topic.getTopicName()));
         MessageConsumer consumer = session.createConsumer(topic);
-        session.createProducer(topic).send(session.createTextMessage("ping"));
-        assertEquals("ping", ((TextMessage) consumer.receive(WAIT_MILLIS)).getText());
+        TextMessage request = session.createTextMessage("ping");
+        request.setJMSReplyTo(topic);
+        session.createProducer(session.createQueue("requests")).send(request);
+
+        Session responder = connect(null).createSession(false, Session.AUTO_ACKNOWLEDGE);
+        Message received = responder.createConsumer(responder.createQueue("requests")).receive(WAIT_MILLIS);
+        TemporaryTopic replyTo = assertInstanceOf(TemporaryTopic.class, received.getJMSReplyTo());
+        responder.createProducer(replyTo).send(responder.createTextMessage("pong"));
+        assertEquals("pong", ((TextMessage) consumer.receive(WAIT_MILLIS)).getText());
         consumer.close();
         String name = topic.getTopicName();
         topic.delete();
