@@ -135,6 +135,31 @@ class JmsTopicsTest extends EndpointFixture {
     }
 
     @Test
+    @DisplayName("JMS-17 a durable subscription resumed with another selector or topic is replaced by a new one, as JMS requires")
+    void durableSubscriptionWithAnotherSelectorIsReplaced() throws JMSException {
+        namespace.createTopic("events");
+        namespace.createTopic("other-events");
+        Connection first = connect("billing");
+        Session session = first.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        session.createDurableSubscriber(session.createTopic("events"), "audit").close();
+        publish("events", "kept while the selector stays");
+        Session same = connect("billing").createSession(false, Session.AUTO_ACKNOWLEDGE);
+        MessageConsumer resumed = same.createDurableSubscriber(same.createTopic("events"), "audit");
+        assertEquals("kept while the selector stays", ((TextMessage) resumed.receive(WAIT_MILLIS)).getText());
+        resumed.close();
+        publish("events", "dropped with the old subscription");
+
+        MessageConsumer filtered = same.createDurableSubscriber(same.createTopic("events"), "audit",
+                "region = 'eu'", false);
+        assertNull(filtered.receive(200));
+        assertEquals(1, namespace.listRules("events", "audit$billing$D").size());
+        filtered.close();
+        same.createDurableSubscriber(same.createTopic("other-events"), "audit").close();
+        assertEquals(List.of(), namespace.subscriptionNames("events"));
+        assertEquals(List.of("audit$billing$D"), namespace.subscriptionNames("other-events"));
+    }
+
+    @Test
     @DisplayName("JMS-17 noLocal is ignored, as the service ignores it: a consumer gets what its own connection publishes")
     void noLocalIgnored() throws JMSException {
         namespace.createTopic("events");

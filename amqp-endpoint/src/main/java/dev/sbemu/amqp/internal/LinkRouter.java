@@ -294,6 +294,9 @@ final class LinkRouter {
             return;
         }
         try {
+            if (durable && context.jmsConsumers(key) == 1) {
+                replaceChanged(ns, topic, name, rules);
+            }
             if (!ns.subscriptionExists(topic, name)) {
                 ns.createSubscription(topic, name, SubscriptionOptions.defaults(), rules);
             }
@@ -320,6 +323,26 @@ final class LinkRouter {
             }
         });
         open(sender, link);
+    }
+
+    /**
+     * JMS: a durable subscription attached with another topic or another selector than it has is deleted, and a new
+     * one made ("equivalent to unsubscribing (deleting) the old one and creating a new one", {@code
+     * Session.createDurableConsumer}); only while it has no other consumer (JMS-17).
+     */
+    private static void replaceChanged(Namespace ns, String topic, String name, List<RuleDescription> rules) {
+        List<dev.sbemu.core.filter.RuleFilter> wanted = (rules.isEmpty() ? List.of(RuleDescription.defaultRule())
+                : rules).stream().map(RuleDescription::filter).toList();
+        for (String other : ns.topicNames()) {
+            if (!ns.subscriptionExists(other, name)) {
+                continue;
+            }
+            boolean same = other.equalsIgnoreCase(topic) && ns.listRules(other, name).stream().map(RuleDescription::filter)
+                    .toList().equals(wanted);
+            if (!same) {
+                ns.deleteSubscription(other, name);
+            }
+        }
     }
 
     /**
