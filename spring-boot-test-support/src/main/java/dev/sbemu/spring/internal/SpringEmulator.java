@@ -2,9 +2,11 @@ package dev.sbemu.spring.internal;
 
 import com.azure.messaging.servicebus.administration.ServiceBusAdministrationClient;
 import dev.sbemu.amqp.ServiceBusEmulatorServer;
+import dev.sbemu.core.BrokerException;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.junit.DeclaredNamespace;
 import dev.sbemu.spring.EmulatedServiceBus;
+import java.util.regex.Pattern;
 import org.springframework.beans.factory.DisposableBean;
 
 /**
@@ -21,6 +23,8 @@ final class SpringEmulator implements EmulatedServiceBus, DisposableBean {
     static final String BEAN_NAME = "sbemu.emulatedServiceBus";
     /** The address the endpoint listens on (its connection string's host). */
     static final String HOST = "127.0.0.1";
+    /** The names the service gives the subscriptions of JMS consumers (JMS-16). */
+    private static final Pattern JMS_SUBSCRIPTION = Pattern.compile("[^$/\\\\?#]+\\$[^$/\\\\?#]*\\$N?D");
 
     private final DeclaredNamespace declaration;
     private final ServiceBusEmulatorServer server;
@@ -49,9 +53,41 @@ final class SpringEmulator implements EmulatedServiceBus, DisposableBean {
         }
     }
 
-    /** Serves a fresh namespace (the declared entities, no messages, the clock at its start) and closes the old one. */
+    /**
+     * Serves a fresh namespace (the declared entities, no messages, the clock at its start) and closes the old one.
+     * The subscriptions JMS consumers made in the old one come along, empty (SPRING-9): the application's listeners
+     * stay attached across the renewal and read from them.
+     */
     synchronized void renew() {
-        server.replaceNamespace(declaration.start()).close();
+        Namespace next = declaration.start();
+        carryJmsSubscriptions(server.namespace(), next);
+        Namespace previous = server.replaceNamespace(next);
+        // and those a consumer's attach made while the namespace was being replaced
+        carryJmsSubscriptions(previous, next);
+        previous.close();
+    }
+
+    /**
+     * Makes in {@code next} each subscription with a name the service gives JMS consumers
+     * ({@code <name>$<client id>$D} or {@code $ND}, JMS-16) that {@code previous} has and {@code next} lacks, on a
+     * topic {@code next} has: with its settings and rules, without messages.
+     */
+    static void carryJmsSubscriptions(Namespace previous, Namespace next) {
+        for (String topic : previous.topicNames()) {
+            if (!next.topicExists(topic)) {
+                continue;
+            }
+            for (String name : previous.subscriptionNames(topic)) {
+                if (JMS_SUBSCRIPTION.matcher(name).matches() && !next.subscriptionExists(topic, name)) {
+                    try {
+                        next.createSubscription(topic, name, previous.getSubscription(topic, name),
+                                previous.listRules(topic, name));
+                    } catch (BrokerException.EntityNotFound | BrokerException.EntityAlreadyExists e) {
+                        // deleted meanwhile in previous (its consumer went), or made by a consumer in next already
+                    }
+                }
+            }
+        }
     }
 
     /**
