@@ -17,7 +17,9 @@ import java.lang.annotation.Target;
  * loopback, and points Spring Cloud Azure at it: the context gets {@code spring.cloud.azure.servicebus.connection-string}
  * (and, where Spring Cloud Azure has it, an {@code AzureServiceBusConnectionDetails} bean), so the
  * application's auto-configured {@code ServiceBusTemplate}, {@code @ServiceBusListener}s, sender, receiver and
- * processor clients connect to the emulator with no property in the test:
+ * processor clients connect to the emulator with no property in the test. With Spring Cloud Azure's JMS starter on
+ * the class path, its {@code spring.jms.servicebus.*} connection properties are set too, and its connection factory
+ * is pointed at the endpoint, so {@code JmsTemplate} and {@code @JmsListener}s connect as well:
  *
  * <pre>{@code
  * @SpringBootTest
