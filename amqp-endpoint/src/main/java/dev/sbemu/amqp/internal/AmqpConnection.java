@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import javax.net.ssl.SSLException;
 import org.apache.qpid.proton.amqp.Symbol;
 import org.apache.qpid.proton.amqp.transport.ErrorCondition;
 import org.apache.qpid.proton.engine.Collector;
@@ -20,8 +21,10 @@ import org.apache.qpid.proton.engine.Link;
 import org.apache.qpid.proton.engine.Receiver;
 import org.apache.qpid.proton.engine.Sasl;
 import org.apache.qpid.proton.engine.SaslListener;
+import org.apache.qpid.proton.engine.SslDomain;
 import org.apache.qpid.proton.engine.Session;
 import org.apache.qpid.proton.engine.Transport;
+import org.apache.qpid.proton.engine.TransportException;
 
 /**
  * One client connection: its socket, proton-j's transport, connection and event collector. Bytes in are fed
@@ -68,8 +71,18 @@ final class AmqpConnection {
     private int sessions;
     private int links;
     private final String peer;
+    /** Whether the connection came to the TLS port. */
+    private final boolean tls;
 
     AmqpConnection(EventLoop loop, SocketChannel channel, EndpointContext context, boolean refused) {
+        this(loop, channel, context, refused, null);
+    }
+
+    /**
+     * @param tls the TLS port's SSL domain for a connection accepted there (AMQP over TLS, JMS-30: proton-j's SSL layer
+     *     under SASL and AMQP, with the JDK's {@code SSLEngine}), or null for plain AMQP
+     */
+    AmqpConnection(EventLoop loop, SocketChannel channel, EndpointContext context, boolean refused, SslDomain tls) {
         this.loop = loop;
         this.channel = channel;
         this.options = context.options();
@@ -85,6 +98,9 @@ final class AmqpConnection {
             remote = "?";
         }
         this.peer = remote;
+        this.tls = tls != null;
+        // no HTTP on the TLS port: the first bytes are a TLS record, anything else fails the handshake
+        sniffed = tls != null;
         transport.setMaxFrameSize(options.maxFrameSize());
         transport.setChannelMax(options.channelMax());
         transport.setIdleTimeout((int) Math.min(Integer.MAX_VALUE, options.idleTimeout().toMillis()));
@@ -130,6 +146,10 @@ final class AmqpConnection {
             public void onSaslOutcome(Sasl s, Transport t) {
             }
         });
+        if (tls != null) {
+            // after the settings and SASL (each initialises the transport): the SSL layer wraps SASL and AMQP
+            transport.ssl(tls);
+        }
         connection.collect(collector);
         transport.bind(connection);
     }
@@ -267,6 +287,13 @@ final class AmqpConnection {
 
     /** Malformed input: logged once for the connection, briefly (AMQP-13); the connection is closed. */
     private void protocolError(Throwable e) {
+        if (!logged && tls && e instanceof TransportException && e.getCause() instanceof SSLException) {
+            // a client that does not trust the certificate, or that speaks plain AMQP to the TLS port (JMS-31): the
+            // connection ends without an AMQP word (no AMQP was spoken), the others go on
+            logged = true;
+            LOG.log(Level.INFO, "sbemu AMQP endpoint: the TLS handshake with " + peer + " failed: "
+                    + e.getCause().getMessage());
+        }
         if (!logged && saslRefused) {
             logged = true;
             LOG.log(Level.FINE, "sbemu AMQP endpoint: the connection from " + peer + " ends after its SASL failure", e);
