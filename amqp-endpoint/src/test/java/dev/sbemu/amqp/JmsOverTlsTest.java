@@ -15,10 +15,17 @@ import jakarta.jms.JMSException;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import javax.net.ssl.SSLHandshakeException;
+import javax.net.ssl.SSLSocket;
 import org.apache.qpid.jms.JmsConnectionFactory;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -88,5 +95,95 @@ class JmsOverTlsTest {
         settings.setShouldReconnect(false);
         roundTrip(new ServiceBusJmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, key(),
                 "localhost:" + server.tlsPort(), settings));
+    }
+
+    @Test
+    @DisplayName("JMS-31 a client that does not trust the certificate fails its handshake cleanly; the TLS port goes on "
+            + "serving the others")
+    void untrustedClientFails() throws JMSException {
+        JmsConnectionFactory untrusting = new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, key(),
+                "amqps://localhost:" + server.tlsPort());
+        JMSException e = assertTimeoutPreemptively(Duration.ofSeconds(10),
+                () -> assertThrows(JMSException.class, () -> untrusting.createConnection().start()));
+        assertTrue(causes(e).anyMatch(c -> c instanceof SSLHandshakeException), "an SSL handshake failure: " + e);
+        roundTrip(new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, key(), server.jmsTlsUri()));
+    }
+
+    @Test
+    @DisplayName("JMS-31 plain AMQP to the TLS port fails at once (no hang): the endpoint hangs up on a non-TLS record")
+    void plainClientOnTlsPort() throws JMSException {
+        // no jms.connectTimeout: Qpid JMS's own (15 s) is beyond the bound, so a hang fails the test
+        JmsConnectionFactory plain = new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, key(),
+                "amqp://127.0.0.1:" + server.tlsPort());
+        assertTimeoutPreemptively(Duration.ofSeconds(10),
+                () -> assertThrows(JMSException.class, () -> plain.createConnection().start()));
+        roundTrip(new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, key(), server.jmsTlsUri()));
+    }
+
+    @Test
+    @DisplayName("JMS-31 TLS to the plain port fails at once (no hang): the endpoint answers with the AMQP header and "
+            + "hangs up")
+    void tlsClientOnPlainPort() throws JMSException {
+        JmsConnectionFactory tls = new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, key(),
+                "amqps://localhost:" + server.port());
+        tls.setSslContext(server.tlsClientContext());
+        assertTimeoutPreemptively(Duration.ofSeconds(10),
+                () -> assertThrows(JMSException.class, () -> tls.createConnection().start()));
+        roundTrip(new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, key(),
+                "amqp://127.0.0.1:" + server.port()));
+    }
+
+    @Test
+    @DisplayName("JMS-31 AMQP-13 the handshake timeout applies on the TLS port: a TLS session that never opens AMQP "
+            + "is dropped, and so is a TCP connection that never starts TLS")
+    void handshakeTimeoutOnTlsPort() throws IOException {
+        server.close();
+        server = ServiceBusEmulatorServer.builder(namespace).tlsPort(0).handshakeTimeout(Duration.ofMillis(300))
+                .start();
+        try (SSLSocket silent = (SSLSocket) server.tlsClientContext().getSocketFactory()
+                .createSocket("localhost", server.tlsPort());
+                Socket tcp = new Socket("127.0.0.1", server.tlsPort())) {
+            silent.setSoTimeout(10_000);
+            tcp.setSoTimeout(10_000);
+            silent.startHandshake();
+            assertHungUp(silent);
+            assertHungUp(tcp);
+        }
+    }
+
+    /** The peer closed the socket: end of stream, or a reset (not a read timeout). */
+    private static void assertHungUp(Socket socket) {
+        try {
+            assertEquals(-1, socket.getInputStream().read(), "end of stream");
+        } catch (SocketTimeoutException e) {
+            throw new AssertionError("the endpoint did not hang up", e);
+        } catch (IOException e) {
+            // a reset or a TLS session closed without close_notify: hung up all the same
+        }
+    }
+
+    private static java.util.stream.Stream<Throwable> causes(Throwable e) {
+        return java.util.stream.Stream.iterate(e, t -> t != null, Throwable::getCause);
+    }
+
+    @Test
+    @DisplayName("JMS-32 JMS-33 ServiceBusJmsConnectionFactory from the emulator's connection string, as is: the TLS "
+            + "port on 5671 (the factory drops the port), trust through failover.nested options")
+    void serviceBusJmsConnectionFactoryFromConnectionString() throws JMSException {
+        server.close();
+        try {
+            server = ServiceBusEmulatorServer.builder(namespace).tlsPort(5671).start();
+        } catch (UncheckedIOException e) {
+            server = ServiceBusEmulatorServer.builder(namespace).tlsPort(0).start();    // closed by stop()
+            Assumptions.abort("port 5671 is taken on this machine: " + e.getMessage());
+        }
+        Map<String, String> options = new HashMap<>();
+        // the factory builds failover:(amqps://host)?...: the failover provider hands the transport only the options
+        // prefixed failover.nested. (plain transport.* options are ignored there)
+        server.jmsTrustOptions().forEach((name, value) -> options.put("failover.nested." + name, value));
+        options.put("failover.maxReconnectAttempts", "0");
+        ServiceBusJmsConnectionFactory factory = new ServiceBusJmsConnectionFactory(server.getConnectionString(),
+                new ServiceBusJmsConnectionFactorySettings(options));
+        roundTrip(factory);
     }
 }

@@ -169,13 +169,28 @@ final class AmqpConnection {
         String user = text.substring(first + 1, second);
         String password = text.substring(second + 1);
         if (context.keyName().equals(user) && MessageDigest.isEqual(
-                context.key().getBytes(StandardCharsets.UTF_8), password.getBytes(StandardCharsets.UTF_8))) {
+                context.key().getBytes(StandardCharsets.UTF_8),
+                withoutEmulatorTail(password).getBytes(StandardCharsets.UTF_8))) {
             return true;
         }
         return password.startsWith("SharedAccessSignature ") && CbsNode.refusal(context, password) == null;
     }
 
-    void register(SelectionKey key) {
+    /**
+     * The password without the {@code ;UseDevelopmentEmulator=true;} that azure-servicebus-jms's connection string
+     * parser leaves on the key (it splits on the keys it knows only, so an unknown key's pair ends up in the value
+     * before it): {@code new ServiceBusJmsConnectionFactory(server.getConnectionString(), settings)} authenticates
+     * (JMS-33). Keys never hold a ';' (the server refuses one).
+     */
+    private static String withoutEmulatorTail(String password) {
+        int semicolon = password.indexOf(';');
+        if (semicolon < 0 || !password.substring(semicolon).matches("(?i);UseDevelopmentEmulator=true;?")) {
+            return password;
+        }
+        return password.substring(0, semicolon);
+    }
+
+        void register(SelectionKey key) {
         this.key = key;
     }
 
