@@ -78,7 +78,9 @@ final class TlsMaterial implements AutoCloseable {
             }
             List<String> names = new ArrayList<>(List.of("localhost"));
             X509Certificate certificate = SelfSignedCertificate.create(keys, names, addresses, Duration.ofDays(365));
-            KeyStore store = KeyStore.getInstance("PKCS12");
+            // an in-memory store for the key manager only: JKS, whose key protection is cheap (PKCS12's derives a key
+            // with 10,000 PBKDF2 rounds per entry)
+            KeyStore store = KeyStore.getInstance("JKS");
             store.load(null, null);
             store.setKeyEntry("sbemu", keys.getPrivate(), KEY_PASSWORD, new Certificate[] {certificate});
             KeyManagerFactory keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
