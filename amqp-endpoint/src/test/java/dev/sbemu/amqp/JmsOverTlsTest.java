@@ -8,6 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.azure.servicebus.jms.ServiceBusJmsConnectionFactory;
 import com.azure.servicebus.jms.ServiceBusJmsConnectionFactorySettings;
+import com.azure.core.amqp.AmqpRetryOptions;
+import com.azure.messaging.servicebus.ServiceBusClientBuilder;
+import com.azure.messaging.servicebus.ServiceBusMessage;
+import com.azure.messaging.servicebus.ServiceBusReceivedMessage;
+import com.azure.messaging.servicebus.ServiceBusReceiverClient;
+import com.azure.messaging.servicebus.ServiceBusSenderClient;
 import dev.sbemu.core.Namespace;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
@@ -22,6 +28,7 @@ import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLSocket;
 import org.apache.qpid.jms.JmsConnectionFactory;
@@ -185,5 +192,30 @@ class JmsOverTlsTest {
         ServiceBusJmsConnectionFactory factory = new ServiceBusJmsConnectionFactory(server.getConnectionString(),
                 new ServiceBusJmsConnectionFactorySettings(options));
         roundTrip(factory);
+    }
+
+    @Test
+    @DisplayName("JMS-34 the Java SDK over the TLS port: a connection string without UseDevelopmentEmulator (amqps), "
+            + "customEndpointAddress for the port, the JVM's default SSLContext trusting the certificate")
+    void javaSdkOverTls() throws Exception {
+        SSLContext previous = SSLContext.getDefault();
+        SSLContext.setDefault(server.tlsClientContext());
+        try {
+            String cs = "Endpoint=sb://localhost;SharedAccessKeyName=" + ServiceBusEmulatorServer.KEY_NAME
+                    + ";SharedAccessKey=" + key();
+            ServiceBusClientBuilder builder = new ServiceBusClientBuilder().connectionString(cs)
+                    .customEndpointAddress("https://localhost:" + server.tlsPort())
+                    .retryOptions(new AmqpRetryOptions().setMaxRetries(0).setTryTimeout(Duration.ofSeconds(15)));
+            try (ServiceBusSenderClient sender = builder.sender().queueName("orders").buildClient();
+                    ServiceBusReceiverClient receiver = builder.receiver().queueName("orders").buildClient()) {
+                sender.sendMessage(new ServiceBusMessage("over tls"));
+                ServiceBusReceivedMessage got = receiver.receiveMessages(1, Duration.ofSeconds(10)).stream()
+                        .findFirst().orElseThrow();
+                assertEquals("over tls", got.getBody().toString());
+                receiver.complete(got);
+            }
+        } finally {
+            SSLContext.setDefault(previous);
+        }
     }
 }
