@@ -190,7 +190,7 @@ final class AmqpConnection {
         return password.substring(0, semicolon);
     }
 
-        void register(SelectionKey key) {
+    void register(SelectionKey key) {
         this.key = key;
     }
 
