@@ -14,8 +14,15 @@ import dev.sbemu.core.Namespace;
 import dev.sbemu.wire.EndpointObservers;
 import dev.sbemu.wire.InProcessAdministration;
 import java.net.InetAddress;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
+import javax.net.ssl.SSLContext;
 import reactor.core.publisher.Mono;
 
 /**
@@ -57,6 +64,8 @@ import reactor.core.publisher.Mono;
 public final class ServiceBusEmulatorServer implements AutoCloseable {
     /** The shared access key name in the connection string, as in Microsoft's emulator. */
     public static final String KEY_NAME = "RootManageSharedAccessKey";
+    /** The password of {@link #tlsTrustStore()} (the file holds the TLS port's public certificate only). */
+    public static final String TLS_TRUST_STORE_PASSWORD = Endpoint.TRUST_STORE_PASSWORD;
 
     private final Endpoint endpoint;
     private final EndpointObservers.Registration administration;
@@ -113,6 +122,80 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
      */
     public String httpUrl() {
         return "http://127.0.0.1:" + (httpPort() >= 0 ? httpPort() : port());
+    }
+
+    /**
+     * The TLS port asked for with {@link Builder#tlsPort(int)} (AMQP over TLS, {@code amqps://}, spec JMS-30), or -1
+     * when none was. It serves the same namespace as {@link #port()}, with the same authentication (SASL PLAIN or
+     * ANONYMOUS, then {@code $cbs}) and limits, behind a certificate made for this server.
+     */
+    public int tlsPort() {
+        return endpoint.tlsPort();
+    }
+
+    /**
+     * The TLS port's certificate: self-signed, made when the server started, for {@code localhost}, {@code
+     * 127.0.0.1}, {@code ::1} and the bind address, valid for a year.
+     *
+     * @throws IllegalStateException when the server has no TLS port
+     */
+    public X509Certificate tlsCertificate() {
+        return endpoint.tlsCertificate();
+    }
+
+    /**
+     * An {@link SSLContext} that trusts {@link #tlsCertificate()} only, for clients that take one (Qpid JMS's {@code
+     * JmsConnectionFactory.setSslContext}).
+     *
+     * @throws IllegalStateException when the server has no TLS port
+     */
+    public SSLContext tlsClientContext() {
+        return endpoint.tlsClientContext();
+    }
+
+    /**
+     * A PKCS12 trust store file holding {@link #tlsCertificate()} (password {@link #TLS_TRUST_STORE_PASSWORD}),
+     * written on the first call and deleted when the server closes: for clients configured with a file, such as
+     * Qpid JMS's {@code transport.trustStoreLocation} (see {@link #jmsTrustOptions()}).
+     *
+     * @throws IllegalStateException when the server has no TLS port
+     */
+    public Path tlsTrustStore() {
+        return endpoint.tlsTrustStore();
+    }
+
+    /**
+     * Qpid JMS's transport options that trust the TLS port's certificate: {@code transport.trustStoreLocation} (
+     * {@link #tlsTrustStore()}), {@code transport.trustStorePassword} and {@code transport.trustStoreType}, to append
+     * to an {@code amqps://} URI ({@link #jmsTlsUri()} does) or to hand to {@code ServiceBusJmsConnectionFactorySettings}
+     * (README, "JMS").
+     *
+     * @throws IllegalStateException when the server has no TLS port
+     */
+    public Map<String, String> jmsTrustOptions() {
+        Map<String, String> options = new LinkedHashMap<>();
+        options.put("transport.trustStoreLocation", tlsTrustStore().toString());
+        options.put("transport.trustStorePassword", TLS_TRUST_STORE_PASSWORD);
+        options.put("transport.trustStoreType", "PKCS12");
+        return options;
+    }
+
+    /**
+     * The Qpid JMS URI of the TLS port, trusting its certificate, e.g. {@code
+     * amqps://localhost:40124?transport.trustStoreLocation=/tmp/sbemu-trust-1.p12&transport.trustStorePassword=...}:
+     * {@code new JmsConnectionFactory(KEY_NAME, key, server.jmsTlsUri())}.
+     *
+     * @throws IllegalStateException when the server has no TLS port
+     */
+    public String jmsTlsUri() {
+        StringBuilder uri = new StringBuilder("amqps://localhost:").append(tlsPort());
+        char separator = '?';
+        for (Map.Entry<String, String> option : jmsTrustOptions().entrySet()) {
+            uri.append(separator).append(option.getKey()).append('=')
+                    .append(URLEncoder.encode(option.getValue(), StandardCharsets.UTF_8));
+            separator = '&';
+        }
+        return uri.toString();
     }
 
     /** The namespace this endpoint serves (after a reset through {@code POST /__admin/reset}, the fresh one). */
@@ -212,6 +295,7 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
         private String key;
         private EndpointOptions options = EndpointOptions.defaults();
         private int httpPort = -1;
+        private int tlsPort = -1;
         private boolean anyKey;
 
         private Builder(Namespace namespace) {
@@ -244,6 +328,23 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
                 throw new IllegalArgumentException("httpPort must be between 0 and 65535, was " + port);
             }
             this.httpPort = port;
+            return this;
+        }
+
+        /**
+         * Also listens for AMQP over TLS ({@code amqps://}) on this port of the bind address: 0 for an ephemeral one
+         * (see {@link ServiceBusEmulatorServer#tlsPort()}), 5671 for the one {@code ServiceBusJmsConnectionFactory}
+         * and Spring's JMS starter always connect to (spec JMS-32). A certificate is made for the server when it starts
+         * (an EC P-256 key, self-signed; {@link ServiceBusEmulatorServer#tlsTrustStore()} and {@link
+         * ServiceBusEmulatorServer#tlsClientContext()} trust it). Needs BouncyCastle ({@code
+         * org.bouncycastle:bcpkix-jdk18on}, an optional dependency of this module) on the class path: without it
+         * {@link #start()} fails naming it. Off by default.
+         */
+        public Builder tlsPort(int port) {
+            if (port < 0 || port > 65_535) {
+                throw new IllegalArgumentException("tlsPort must be between 0 and 65535, was " + port);
+            }
+            this.tlsPort = port;
             return this;
         }
 
@@ -341,7 +442,8 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
 
         /** Starts listening. */
         public ServiceBusEmulatorServer start() {
-            return new ServiceBusEmulatorServer(new Endpoint(namespace, KEY_NAME, key, anyKey, options, httpPort));
+            return new ServiceBusEmulatorServer(new Endpoint(namespace, KEY_NAME, key, anyKey, options, httpPort,
+                    tlsPort));
         }
     }
 }

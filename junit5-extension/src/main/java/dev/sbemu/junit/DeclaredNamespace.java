@@ -72,6 +72,14 @@ public final class DeclaredNamespace {
         }
     }
 
+    /**
+     * The declared {@link ServiceBusEmulator#tlsPort()}: the port for AMQP over TLS on the namespace's endpoint
+     * (0 for an ephemeral one), or -1 for none.
+     */
+    public int tlsPort() {
+        return declaration.tlsPort();
+    }
+
     private static RuntimeException asIllegalArgument(RuntimeException e) {
         return e instanceof IllegalArgumentException ? e : new IllegalArgumentException(e.getMessage(), e);
     }

@@ -98,6 +98,15 @@ public @interface ServiceBusEmulator {
     /** How many journal events the namespace keeps (and prints when a test fails). */
     int journalCapacity() default 10_000;
 
+    /**
+     * A port for AMQP over TLS ({@code amqps://}) on the namespace's endpoint (the injected {@code
+     * ServiceBusEmulatorServer}): {@code 0} for an ephemeral one, {@code 5671} for JMS clients that always connect
+     * there ({@code ServiceBusJmsConnectionFactory}); {@code -1} (the default) for none. The certificate is made for
+     * the endpoint; {@code server.jmsTlsUri()}, {@code server.tlsTrustStore()} and {@code server.tlsClientContext()}
+     * trust it (README, "JMS"). Needs {@code org.bouncycastle:bcpkix-jdk18on} on the test class path.
+     */
+    int tlsPort() default -1;
+
     /** How long an emulated namespace lives. */
     enum Lifecycle {
         /** A fresh namespace for each test method: tests never see each other's messages. The default. */

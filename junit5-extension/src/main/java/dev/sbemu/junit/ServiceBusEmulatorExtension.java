@@ -163,7 +163,8 @@ final class ServiceBusEmulatorExtension implements BeforeAllCallback, BeforeEach
                     + "@ServiceBusEmulator(lifecycle = Lifecycle.PER_CLASS) to share one namespace across the class");
         }
         EmulatedNamespace owned = owner.getStore(STORE).getOrComputeIfAbsent(new ScopeKey(owner.getUniqueId()),
-                key -> EmulatedNamespace.owning(declaration.start(), clientMode(context)), EmulatedNamespace.class);
+                key -> EmulatedNamespace.owning(declaration.start(), clientMode(context),
+                        declaration.tlsPort()), EmulatedNamespace.class);
         ExtensionContext method = nearest(context, Method.class);
         if (method == null || method == owner) {
             return owned;

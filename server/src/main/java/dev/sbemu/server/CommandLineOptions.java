@@ -38,6 +38,8 @@ public final class CommandLineOptions {
         AMQP_PORT("amqp-port", "PORT", "the AMQP port, 0 for an ephemeral one (default " + DEFAULT_AMQP_PORT + ")"),
         HTTP_PORT("http-port", "PORT", "the HTTP port: management REST, /health, /__admin/; 0 for an ephemeral one "
                 + "(default " + DEFAULT_HTTP_PORT + ", or EMULATOR_HTTP_PORT). The AMQP port speaks HTTP too"),
+        AMQPS_PORT("amqps-port", "PORT", "also listen for AMQP over TLS (amqps://) there, with a self-signed "
+                + "certificate made at start; 0 for an ephemeral one, 5671 for JMS clients (default: no TLS port)"),
         BIND_ADDRESS("bind-address", "ADDRESS", "the address to listen on (default 127.0.0.1; 0.0.0.0 in a "
                 + "container, which makes the server reachable from the network)"),
         CONFIG("config", "PATH", "a Config.json in Microsoft's emulator's format (default "
@@ -75,6 +77,8 @@ public final class CommandLineOptions {
 
     private final int amqpPort;
     private final int httpPort;
+    /** The TLS port, or -1 for none. */
+    private final int amqpsPort;
     private final InetAddress bindAddress;
     private final Path config;
     private final boolean configGiven;
@@ -94,6 +98,7 @@ public final class CommandLineOptions {
         this.ignoredVariables = List.copyOf(ignoredVariables);
         this.amqpPort = port(values, Option.AMQP_PORT, DEFAULT_AMQP_PORT);
         this.httpPort = port(values, Option.HTTP_PORT, DEFAULT_HTTP_PORT);
+        this.amqpsPort = port(values, Option.AMQPS_PORT, -1);
         this.bindAddress = address(values.get(Option.BIND_ADDRESS));
         String config = values.get(Option.CONFIG);
         if (config != null) {
@@ -278,6 +283,11 @@ public final class CommandLineOptions {
     }
 
     /** The HTTP port, 0 for an ephemeral one. */
+    /** The AMQP-over-TLS port ({@code --amqps-port}, {@code SBEMU_AMQPS_PORT}), or -1 for none (the default). */
+    public int amqpsPort() {
+        return amqpsPort;
+    }
+
     public int httpPort() {
         return httpPort;
     }

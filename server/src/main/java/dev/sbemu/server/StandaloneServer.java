@@ -70,6 +70,9 @@ public final class StandaloneServer implements AutoCloseable {
                     .port(options.amqpPort())
                     .httpPort(options.httpPort())
                     .bindAddress(options.bindAddress());
+            if (options.amqpsPort() >= 0) {
+                server.tlsPort(options.amqpsPort());
+            }
             if (options.key().isPresent()) {
                 server.sharedAccessKey(options.key().get());
             } else {
@@ -80,7 +83,8 @@ public final class StandaloneServer implements AutoCloseable {
                 endpoint = server.start();
             } catch (UncheckedIOException e) {
                 throw new StartException("cannot listen on " + options.bindAddress().getHostAddress() + " port "
-                        + options.amqpPort() + " (AMQP) or " + options.httpPort() + " (HTTP): "
+                        + options.amqpPort() + " (AMQP) or " + options.httpPort() + " (HTTP)"
+                        + (options.amqpsPort() >= 0 ? " or " + options.amqpsPort() + " (AMQPS)" : "") + ": "
                         + oneLine(String.valueOf(e.getCause() != null ? e.getCause().getMessage() : e.getMessage())),
                         e);
             }
@@ -125,6 +129,12 @@ public final class StandaloneServer implements AutoCloseable {
         out.println("AMQP: " + address + ":" + endpoint.port() + " (HTTP is served there too)");
         out.println("HTTP: http://" + address + ":" + endpoint.httpPort()
                 + " (management REST API, /health, /__admin/; AMQP is served there too)");
+        if (endpoint.tlsPort() >= 0) {
+            out.println("AMQPS: " + address + ":" + endpoint.tlsPort() + " (AMQP over TLS, a self-signed certificate; "
+                    + "trust store " + endpoint.tlsTrustStore() + ", password "
+                    + ServiceBusEmulatorServer.TLS_TRUST_STORE_PASSWORD + ", or Qpid JMS's transport.trustAll=true"
+                    + "&transport.verifyHost=false)");
+        }
         if (!bind.isLoopbackAddress()) {
             out.println("Listening on " + address + ": the server is reachable from the network (no TLS; "
                     + (options.key().isPresent() ? "one key" : "any key") + ")");
@@ -170,6 +180,11 @@ public final class StandaloneServer implements AutoCloseable {
     /** The HTTP port listened on. */
     public int httpPort() {
         return endpoint.httpPort();
+    }
+
+    /** The AMQP-over-TLS port ({@code --amqps-port}), or -1 when none was asked for. */
+    public int amqpsPort() {
+        return endpoint.tlsPort();
     }
 
     /** The connection string printed on start. */

@@ -136,6 +136,37 @@ class MainTest {
     }
 
     @Test
+    @DisplayName("JMS-30 --amqps-port adds a TLS port with a self-signed certificate, whose trust store it prints; "
+            + "without it there is none")
+    void amqpsPort() throws Exception {
+        Main.Outcome outcome = launch(Map.of("SBEMU_AMQPS_PORT", "0"), "--amqp-port", "0", "--http-port", "0");
+        try (StandaloneServer server = outcome.server()) {
+            assertTrue(server.amqpsPort() > 0, out());
+            String line = out().lines().filter(l -> l.startsWith("AMQPS: ")).findFirst().orElseThrow();
+            String store = line.substring(line.indexOf("trust store ") + "trust store ".length(),
+                    line.indexOf(", password"));
+            java.security.KeyStore trust = java.security.KeyStore.getInstance("PKCS12");
+            try (java.io.InputStream in = java.nio.file.Files.newInputStream(Path.of(store))) {
+                trust.load(in, dev.sbemu.amqp.ServiceBusEmulatorServer.TLS_TRUST_STORE_PASSWORD.toCharArray());
+            }
+            javax.net.ssl.TrustManagerFactory managers = javax.net.ssl.TrustManagerFactory.getInstance(
+                    javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+            managers.init(trust);
+            javax.net.ssl.SSLContext context = javax.net.ssl.SSLContext.getInstance("TLS");
+            context.init(null, managers.getTrustManagers(), null);
+            try (javax.net.ssl.SSLSocket socket = (javax.net.ssl.SSLSocket) context.getSocketFactory()
+                    .createSocket("localhost", server.amqpsPort())) {
+                socket.startHandshake();
+            }
+        }
+        out.reset();
+        try (StandaloneServer server = launch(Map.of(), "--amqp-port", "0", "--http-port", "0").server()) {
+            assertEquals(-1, server.amqpsPort());
+            assertTrue(out().lines().noneMatch(l -> l.startsWith("AMQPS: ")), out());
+        }
+    }
+
+    @Test
     @DisplayName("SRV-2 without a Config.json the namespace starts empty, and the server says so")
     void startsEmpty() {
         Main.Outcome outcome = launch(Map.of(), "--amqp-port", "0", "--http-port", "0", "--key", "secret");

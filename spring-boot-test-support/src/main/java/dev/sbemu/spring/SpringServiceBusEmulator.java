@@ -90,6 +90,13 @@ public @interface SpringServiceBusEmulator {
     /** How many journal events the namespace keeps (and prints when a test fails). */
     int journalCapacity() default 10_000;
 
+    /**
+     * A port for AMQP over TLS ({@code amqps://}) on the context's endpoint: {@code 0} for an ephemeral one, {@code
+     * 5671} for JMS clients that always connect there; {@code -1} (the default) for none. As
+     * {@code @ServiceBusEmulator(tlsPort)}; needs {@code org.bouncycastle:bcpkix-jdk18on} on the test class path.
+     */
+    int tlsPort() default -1;
+
     /** When the context's namespace is replaced by a fresh one (entities declared, no messages, clock reset). */
     enum Reset {
         /** Before each test method: methods never see each other's messages. The default. */

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import javax.net.ssl.SSLException;
 import org.apache.qpid.proton.amqp.Symbol;
 import org.apache.qpid.proton.amqp.transport.ErrorCondition;
 import org.apache.qpid.proton.engine.Collector;
@@ -20,8 +21,10 @@ import org.apache.qpid.proton.engine.Link;
 import org.apache.qpid.proton.engine.Receiver;
 import org.apache.qpid.proton.engine.Sasl;
 import org.apache.qpid.proton.engine.SaslListener;
+import org.apache.qpid.proton.engine.SslDomain;
 import org.apache.qpid.proton.engine.Session;
 import org.apache.qpid.proton.engine.Transport;
+import org.apache.qpid.proton.engine.TransportException;
 
 /**
  * One client connection: its socket, proton-j's transport, connection and event collector. Bytes in are fed
@@ -72,8 +75,18 @@ final class AmqpConnection {
     private int sessions;
     private int links;
     private final String peer;
+    /** Whether the connection came to the TLS port. */
+    private final boolean tls;
 
     AmqpConnection(EventLoop loop, SocketChannel channel, EndpointContext context, boolean refused) {
+        this(loop, channel, context, refused, null);
+    }
+
+    /**
+     * @param tls the TLS port's SSL domain for a connection accepted there (AMQP over TLS, JMS-30: proton-j's SSL layer
+     *     under SASL and AMQP, with the JDK's {@code SSLEngine}), or null for plain AMQP
+     */
+    AmqpConnection(EventLoop loop, SocketChannel channel, EndpointContext context, boolean refused, SslDomain tls) {
         this.loop = loop;
         this.channel = channel;
         this.options = context.options();
@@ -89,6 +102,9 @@ final class AmqpConnection {
             remote = "?";
         }
         this.peer = remote;
+        this.tls = tls != null;
+        // no HTTP on the TLS port: the first bytes are a TLS record, anything else fails the handshake
+        sniffed = tls != null;
         transport.setMaxFrameSize(options.maxFrameSize());
         transport.setChannelMax(options.channelMax());
         transport.setIdleTimeout((int) Math.min(Integer.MAX_VALUE, options.idleTimeout().toMillis()));
@@ -134,6 +150,10 @@ final class AmqpConnection {
             public void onSaslOutcome(Sasl s, Transport t) {
             }
         });
+        if (tls != null) {
+            // after the settings and SASL (each initialises the transport): the SSL layer wraps SASL and AMQP
+            transport.ssl(tls);
+        }
         connection.collect(collector);
         transport.bind(connection);
     }
@@ -153,10 +173,25 @@ final class AmqpConnection {
         String user = text.substring(first + 1, second);
         String password = text.substring(second + 1);
         if (context.keyName().equals(user) && MessageDigest.isEqual(
-                context.key().getBytes(StandardCharsets.UTF_8), password.getBytes(StandardCharsets.UTF_8))) {
+                context.key().getBytes(StandardCharsets.UTF_8),
+                withoutEmulatorTail(password).getBytes(StandardCharsets.UTF_8))) {
             return true;
         }
         return password.startsWith("SharedAccessSignature ") && CbsNode.refusal(context, password) == null;
+    }
+
+    /**
+     * The password without the {@code ;UseDevelopmentEmulator=true;} that azure-servicebus-jms's connection string
+     * parser leaves on the key (it splits on the keys it knows only, so an unknown key's pair ends up in the value
+     * before it): {@code new ServiceBusJmsConnectionFactory(server.getConnectionString(), settings)} authenticates
+     * (JMS-33). Keys never hold a ';' (the server refuses one).
+     */
+    private static String withoutEmulatorTail(String password) {
+        int semicolon = password.indexOf(';');
+        if (semicolon < 0 || !password.substring(semicolon).matches("(?i);UseDevelopmentEmulator=true;?")) {
+            return password;
+        }
+        return password.substring(0, semicolon);
     }
 
     void register(SelectionKey key) {
@@ -271,6 +306,13 @@ final class AmqpConnection {
 
     /** Malformed input: logged once for the connection, briefly (AMQP-13); the connection is closed. */
     private void protocolError(Throwable e) {
+        if (!logged && tls && e instanceof TransportException && e.getCause() instanceof SSLException) {
+            // a client that does not trust the certificate, or that speaks plain AMQP to the TLS port (JMS-31): the
+            // connection ends without an AMQP word (no AMQP was spoken), the others go on
+            logged = true;
+            LOG.log(Level.INFO, "sbemu AMQP endpoint: the TLS handshake with " + peer + " failed: "
+                    + e.getCause().getMessage());
+        }
         if (!logged && saslRefused) {
             logged = true;
             LOG.log(Level.FINE, "sbemu AMQP endpoint: the connection from " + peer + " ends after its SASL failure", e);

@@ -1,9 +1,12 @@
 package dev.sbemu.amqp.internal;
 
 import dev.sbemu.core.Namespace;
+import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.security.cert.X509Certificate;
 import java.util.Base64;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLContext;
 
 /**
  * The running endpoint behind the public server object: the network loop, the HTTP side and the shared context.
@@ -15,6 +18,8 @@ public final class Endpoint implements AutoCloseable {
     private final EventLoop loop;
     private final HttpFront http;
     private final HttpSplice splice;
+    /** The TLS port's certificate and contexts, or null when there is no TLS port. */
+    private final TlsMaterial tls;
     private volatile Blueprint blueprint;
     /** A namespace a reset built: the endpoint closes it when it is replaced or the endpoint closes. */
     private Namespace owned;
@@ -44,16 +49,27 @@ public final class Endpoint implements AutoCloseable {
      */
     public Endpoint(Namespace namespace, String keyName, String key, boolean anyKey, EndpointOptions options,
             int httpPort) {
+        this(namespace, keyName, key, anyKey, options, httpPort, -1);
+    }
+
+    /**
+     * @param tlsPort the port for AMQP over TLS ({@code 0} for an ephemeral one), with a certificate made for this
+     *     endpoint (JMS-30; needs BouncyCastle on the class path), or -1 for none
+     */
+    public Endpoint(Namespace namespace, String keyName, String key, boolean anyKey, EndpointOptions options,
+            int httpPort, int tlsPort) {
+        this.tls = tlsPort < 0 ? null : TlsMaterial.create(options.bindAddress());
         String name = "sbemu-amqp-" + COUNT.incrementAndGet();
         this.context = new EndpointContext(namespace, keyName, key != null ? key : randomKey(), anyKey, options,
                 name);
         this.blueprint = Blueprint.of(namespace);
         try {
             // both ports are listeners of the one loop: the same limits, timeouts and sniffing (HTTP-1)
-            this.loop = new EventLoop(options, (loop, channel, refused) -> new AmqpConnection(loop, channel, context,
-                    refused), name, httpPort);
+            this.loop = new EventLoop(options, (loop, channel, refused, secure) -> new AmqpConnection(loop, channel,
+                    context, refused, secure ? tls.domain() : null), name, httpPort, tlsPort);
         } catch (RuntimeException e) {
             context.close();
+            closeTls();
             throw e;
         }
         try {
@@ -62,6 +78,7 @@ public final class Endpoint implements AutoCloseable {
         } catch (RuntimeException e) {
             loop.close();
             context.close();
+            closeTls();
             throw e;
         }
         this.splice = new HttpSplice(http.address(), options.idleTimeout().toNanos(), name);
@@ -89,6 +106,43 @@ public final class Endpoint implements AutoCloseable {
 
     public int port() {
         return loop.port();
+    }
+
+    /** The TLS port (AMQP over TLS), or -1 when none was asked for. */
+    public int tlsPort() {
+        return loop.tlsPort();
+    }
+
+    /** The TLS port's certificate. */
+    public X509Certificate tlsCertificate() {
+        return tlsMaterial().certificate();
+    }
+
+    /** An SSL context for clients that trusts the TLS port's certificate only. */
+    public SSLContext tlsClientContext() {
+        return tlsMaterial().clientContext();
+    }
+
+    /** A PKCS12 trust store file with the TLS port's certificate (password {@link #TRUST_STORE_PASSWORD}). */
+    public Path tlsTrustStore() {
+        return tlsMaterial().trustStore();
+    }
+
+    /** The password of {@link #tlsTrustStore()}. */
+    public static final String TRUST_STORE_PASSWORD = TlsMaterial.TRUST_STORE_PASSWORD;
+
+    private TlsMaterial tlsMaterial() {
+        if (tls == null) {
+            throw new IllegalStateException("This endpoint has no TLS port: ask for one with "
+                    + "ServiceBusEmulatorServer.builder(namespace).tlsPort(0)");
+        }
+        return tls;
+    }
+
+    private void closeTls() {
+        if (tls != null) {
+            tls.close();
+        }
     }
 
     /** The HTTP port (which speaks AMQP too), or -1 when none was asked for. */
@@ -159,6 +213,7 @@ public final class Endpoint implements AutoCloseable {
         splice.close();
         http.close();
         context.close();
+        closeTls();
         Namespace toClose;
         synchronized (this) {
             toClose = owned;

@@ -32,15 +32,20 @@ final class EventLoop implements AutoCloseable {
     /** How long closing waits for the clients to read the goodbye and hang up (AMQP-14). */
     private static final long GOODBYE_NANOS = TimeUnit.SECONDS.toNanos(2);
 
-    /** Builds a connection for an accepted socket; {@code refused} when it is past the connection limit. */
+    /**
+     * Builds a connection for an accepted socket; {@code refused} when it is past the connection limit, {@code tls}
+     * when it came to the TLS listener.
+     */
     interface Acceptor {
-        AmqpConnection accept(EventLoop loop, SocketChannel channel, boolean refused);
+        AmqpConnection accept(EventLoop loop, SocketChannel channel, boolean refused, boolean tls);
     }
 
     private final Selector selector;
     private final ServerSocketChannel server;
     /** The second listener (the HTTP port), or null. */
     private final ServerSocketChannel second;
+    /** The TLS listener (AMQP over TLS, JMS-30), or null. */
+    private final ServerSocketChannel tls;
     private final Thread thread;
     private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final Acceptor accept;
@@ -60,14 +65,16 @@ final class EventLoop implements AutoCloseable {
     private long stopAt;
 
     EventLoop(EndpointOptions options, Acceptor accept, String name) {
-        this(options, accept, name, -1);
+        this(options, accept, name, -1, -1);
     }
 
     /**
      * @param secondPort a second port to listen on at the same bind address, with the same connections and limits
      *     ({@code 0} for an ephemeral one), or -1 for none
+     * @param tlsPort a port for AMQP over TLS at the same bind address, with the same connections and limits ({@code
+     *     0} for an ephemeral one), or -1 for none
      */
-    EventLoop(EndpointOptions options, Acceptor accept, String name, int secondPort) {
+    EventLoop(EndpointOptions options, Acceptor accept, String name, int secondPort, int tlsPort) {
         this.accept = accept;
         this.options = options;
         this.name = name;
@@ -75,14 +82,18 @@ final class EventLoop implements AutoCloseable {
                 / 2);
         Selector opened = null;
         ServerSocketChannel first = null;
+        ServerSocketChannel other = null;
         int binding = options.port();
         try {
             opened = Selector.open();
             first = listen(opened, options, binding);
             binding = secondPort;
-            second = secondPort < 0 ? null : listen(opened, options, secondPort);
+            other = secondPort < 0 ? null : listen(opened, options, secondPort);
+            binding = tlsPort;
+            tls = tlsPort < 0 ? null : listen(opened, options, tlsPort);
         } catch (IOException | RuntimeException e) {
             closeQuietly(first);
+            closeQuietly(other);
             closeQuietly(opened);
             if (e instanceof RuntimeException unchecked) {
                 throw unchecked;
@@ -92,6 +103,7 @@ final class EventLoop implements AutoCloseable {
         }
         selector = opened;
         server = first;
+        second = other;
         thread = new Thread(this::run, name);
         thread.setDaemon(true);
         thread.start();
@@ -129,6 +141,11 @@ final class EventLoop implements AutoCloseable {
     /** The second listener's port, or -1 when there is none. */
     int secondPort() {
         return second == null ? -1 : second.socket().getLocalPort();
+    }
+
+    /** The TLS listener's port, or -1 when there is none. */
+    int tlsPort() {
+        return tls == null ? -1 : tls.socket().getLocalPort();
     }
 
     boolean inLoop() {
@@ -246,6 +263,7 @@ final class EventLoop implements AutoCloseable {
             if (failure != null) {
                 LOG.log(Level.SEVERE, "sbemu AMQP endpoint " + name + " on port " + port()
                         + (second != null ? " (and " + secondPort() + ")" : "")
+                        + (tls != null ? " (and TLS " + tlsPort() + ")" : "")
                         + " cannot go on: it closed its listener(s) and its " + connections.size()
                         + " connection(s); start a new server", failure);
             }
@@ -253,6 +271,9 @@ final class EventLoop implements AutoCloseable {
                 server.close();
                 if (second != null) {
                     second.close();
+                }
+                if (tls != null) {
+                    tls.close();
                 }
                 // a channel registered with a selector is closed when the selector lets it go: without this, a dead
                 // loop would leave a listener that accepts and never answers
@@ -296,7 +317,7 @@ final class EventLoop implements AutoCloseable {
                 channel.configureBlocking(false);
                 channel.socket().setTcpNoDelay(true);
                 boolean refused = closing || connections.size() >= options.maxConnections();
-                AmqpConnection connection = accept.accept(this, channel, refused);
+                AmqpConnection connection = accept.accept(this, channel, refused, listener == tls);
                 connection.register(channel.register(selector, SelectionKey.OP_READ, connection));
                 connections.add(connection);
                 connectionCount = connections.size();
@@ -319,6 +340,7 @@ final class EventLoop implements AutoCloseable {
     private void closeListener() {
         closeQuietly(server);
         closeQuietly(second);
+        closeQuietly(tls);
     }
 
     /** Called by a connection whose socket closed. */

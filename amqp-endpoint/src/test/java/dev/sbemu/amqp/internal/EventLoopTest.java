@@ -46,7 +46,7 @@ class EventLoopTest {
         Logger logger = Logger.getLogger(EventLoop.class.getName());
         logger.addHandler(handler);
         // an Error where no connection is to blame (accepting): the loop cannot go on
-        EventLoop loop = new EventLoop(EndpointOptions.defaults(), (l, channel, refused) -> {
+        EventLoop loop = new EventLoop(EndpointOptions.defaults(), (l, channel, refused, tls) -> {
             throw new InternalError("the loop is broken");
         }, "sbemu-amqp-broken");
         try {
@@ -67,7 +67,7 @@ class EventLoopTest {
     @Test
     @DisplayName("AMQP-19 proton-j is touched on the loop thread only: other threads are refused")
     void protonOnTheLoopThreadOnly() throws IOException {
-        try (EventLoop loop = new EventLoop(EndpointOptions.defaults(), (l, channel, refused) -> {
+        try (EventLoop loop = new EventLoop(EndpointOptions.defaults(), (l, channel, refused, tls) -> {
             throw new IllegalStateException("no connections here");
         }, "sbemu-amqp-thread-check")) {
             IllegalStateException e = assertThrows(IllegalStateException.class, loop::checkThread);

@@ -19,6 +19,8 @@ import java.util.List;
 public final class EmulatedNamespace implements AutoCloseable {
     private final Namespace namespace;
     private final ClientMode mode;
+    /** The endpoint's TLS port, 0 for an ephemeral one, or -1 for none. */
+    private final int tlsPort;
     /** The scope owning the namespace and its endpoint, or null when this one does. */
     private final EmulatedNamespace owner;
     private final List<AutoCloseable> extras = new ArrayList<>();
@@ -26,9 +28,10 @@ public final class EmulatedNamespace implements AutoCloseable {
     private ServiceBusEmulatorServer server;
     private boolean closed;
 
-    private EmulatedNamespace(Namespace namespace, ClientMode mode, EmulatedNamespace owner) {
+    private EmulatedNamespace(Namespace namespace, ClientMode mode, int tlsPort, EmulatedNamespace owner) {
         this.namespace = namespace;
         this.mode = mode;
+        this.tlsPort = tlsPort;
         this.owner = owner;
     }
 
@@ -39,12 +42,20 @@ public final class EmulatedNamespace implements AutoCloseable {
 
     /** Owns {@code namespace}, with clients made as {@code mode} says: closing closes it (and its endpoint). */
     public static EmulatedNamespace owning(Namespace namespace, ClientMode mode) {
-        return new EmulatedNamespace(namespace, mode, null);
+        return owning(namespace, mode, -1);
+    }
+
+    /**
+     * Owns {@code namespace}, with clients made as {@code mode} says, its endpoint with a TLS port when {@code
+     * tlsPort} is not -1 (0: an ephemeral one).
+     */
+    public static EmulatedNamespace owning(Namespace namespace, ClientMode mode, int tlsPort) {
+        return new EmulatedNamespace(namespace, mode, tlsPort, null);
     }
 
     /** Clients of a namespace that {@code owner} owns (a test method of a per-class namespace). */
     public static EmulatedNamespace borrowing(EmulatedNamespace owner) {
-        return new EmulatedNamespace(owner.namespace, owner.mode, owner);
+        return new EmulatedNamespace(owner.namespace, owner.mode, owner.tlsPort, owner);
     }
 
     public Namespace namespace() {
@@ -70,7 +81,8 @@ public final class EmulatedNamespace implements AutoCloseable {
         synchronized (this) {
             requireOpen();
             if (server == null) {
-                server = ServiceBusEmulatorServer.start(namespace);
+                server = tlsPort < 0 ? ServiceBusEmulatorServer.start(namespace)
+                        : ServiceBusEmulatorServer.builder(namespace).tlsPort(tlsPort).start();
             }
             return server;
         }

@@ -25,9 +25,10 @@ import java.util.function.BiFunction;
  * @param tier the tier
  * @param journalCapacity journal events kept
  * @param topology the entities, from annotations and config files
+ * @param tlsPort the endpoint's TLS port (0 for an ephemeral one), or -1 for none
  */
 public record EmulatorDeclaration(Lifecycle lifecycle, Instant startAt, ClockMode clock, ExpiryMode expiryMode,
-                                  Tier tier, int journalCapacity, Topology topology) {
+                                  Tier tier, int journalCapacity, Topology topology, int tlsPort) {
 
     /**
      * One {@code @ServiceBusEmulator} and the class it sits on.
@@ -63,6 +64,7 @@ public record EmulatorDeclaration(Lifecycle lifecycle, Instant startAt, ClockMod
         Tier tier = Tier.STANDARD;
         int journalCapacity = Namespace.DEFAULT_JOURNAL_CAPACITY;
         Topology topology = Topology.empty();
+        int tlsPort = -1;
         for (Declared d : declarations) {
             ServiceBusEmulator a = d.annotation();
             lifecycle = a.lifecycle() != Lifecycle.PER_METHOD ? a.lifecycle() : lifecycle;
@@ -76,12 +78,18 @@ public record EmulatorDeclaration(Lifecycle lifecycle, Instant startAt, ClockMod
             }
             journalCapacity = a.journalCapacity() != Namespace.DEFAULT_JOURNAL_CAPACITY ? a.journalCapacity()
                     : journalCapacity;
+            if (a.tlsPort() < -1 || a.tlsPort() > 65_535) {
+                throw new InvalidTopologyException("tlsPort = " + a.tlsPort() + " in " + d.where()
+                        + ": must be -1 (none), 0 (an ephemeral port) or a port up to 65535");
+            }
+            tlsPort = a.tlsPort() != -1 ? a.tlsPort() : tlsPort;
             for (String location : a.config()) {
                 topology = topology.plus(configs.apply(location, d.on()));
             }
             topology = topology.plus(AnnotationTopology.of(a, d.where()));
         }
-        return new EmulatorDeclaration(lifecycle, startAt, clock, expiryMode, tier, journalCapacity, topology);
+        return new EmulatorDeclaration(lifecycle, startAt, clock, expiryMode, tier, journalCapacity, topology,
+                tlsPort);
     }
 
     private static Instant instant(String text, Declared d) {

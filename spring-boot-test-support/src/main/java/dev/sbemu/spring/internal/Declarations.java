@@ -62,7 +62,7 @@ final class Declarations {
         List<List<Object>> key = new ArrayList<>();
         for (SpringServiceBusEmulator a : annotations) {
             key.add(List.of(List.of(a.queues()), List.of(a.topics()), List.of(a.config()), a.startAt(),
-                    a.clock(), a.expiryMode(), a.tier(), a.journalCapacity()));
+                    a.clock(), a.expiryMode(), a.tier(), a.journalCapacity(), a.tlsPort()));
         }
         return key;
     }
@@ -88,7 +88,7 @@ final class Declarations {
     private static ServiceBusEmulator asJunitDeclaration(SpringServiceBusEmulator a) {
         Map<String, Object> values = Map.of("queues", a.queues(), "topics", a.topics(), "config", a.config(),
                 "startAt", a.startAt(), "clock", a.clock(), "expiryMode", a.expiryMode(), "tier", a.tier(),
-                "journalCapacity", a.journalCapacity());
+                "journalCapacity", a.journalCapacity(), "tlsPort", a.tlsPort());
         return (ServiceBusEmulator) Proxy.newProxyInstance(ServiceBusEmulator.class.getClassLoader(),
                 new Class<?>[] {ServiceBusEmulator.class}, (proxy, method, args) -> switch (method.getName()) {
                     case "annotationType" -> ServiceBusEmulator.class;

@@ -46,7 +46,8 @@ final class SpringEmulator implements EmulatedServiceBus, DisposableBean {
         this.declaration = declaration;
         Namespace first = declaration.start();
         try {
-            this.server = ServiceBusEmulatorServer.start(first);
+            this.server = declaration.tlsPort() < 0 ? ServiceBusEmulatorServer.start(first)
+                    : ServiceBusEmulatorServer.builder(first).tlsPort(declaration.tlsPort()).start();
         } catch (RuntimeException e) {
             first.close();
             throw e;

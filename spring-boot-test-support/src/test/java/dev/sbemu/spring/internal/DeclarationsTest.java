@@ -21,6 +21,10 @@ import org.junit.jupiter.api.Test;
 /** How test classes' declarations become namespaces and context cache keys. */
 @DisplayName("SPRING-2 SPRING-4 declarations: context cache keys and errors")
 class DeclarationsTest {
+    @SpringServiceBusEmulator(queues = @Queue(name = "orders"), tlsPort = 0)
+    static class OrdersOverTls {
+    }
+
     @SpringServiceBusEmulator(queues = @Queue(name = "orders"))
     static class Orders {
     }
@@ -85,6 +89,14 @@ class DeclarationsTest {
         assertEquals(junit, spring);
         assertEquals(spring.size(), Declarations.of(Orders.class).key().get(0).size(),
                 "one key element per attribute but reset");
+    }
+
+    @Test
+    @DisplayName("JMS-30 tlsPort reaches the merged declaration (the endpoint's TLS port) and the context cache key")
+    void tlsPort() {
+        assertEquals(0, Declarations.of(OrdersOverTls.class).merge().tlsPort());
+        assertEquals(-1, Declarations.of(Orders.class).merge().tlsPort());
+        assertNotEquals(Declarations.of(Orders.class).key(), Declarations.of(OrdersOverTls.class).key());
     }
 
     @Test

@@ -1,0 +1,221 @@
+package dev.sbemu.amqp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.azure.servicebus.jms.ServiceBusJmsConnectionFactory;
+import com.azure.servicebus.jms.ServiceBusJmsConnectionFactorySettings;
+import com.azure.core.amqp.AmqpRetryOptions;
+import com.azure.messaging.servicebus.ServiceBusClientBuilder;
+import com.azure.messaging.servicebus.ServiceBusMessage;
+import com.azure.messaging.servicebus.ServiceBusReceivedMessage;
+import com.azure.messaging.servicebus.ServiceBusReceiverClient;
+import com.azure.messaging.servicebus.ServiceBusSenderClient;
+import dev.sbemu.core.Namespace;
+import jakarta.jms.Connection;
+import jakarta.jms.ConnectionFactory;
+import jakarta.jms.JMSException;
+import jakarta.jms.Queue;
+import jakarta.jms.Session;
+import jakarta.jms.TextMessage;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLHandshakeException;
+import javax.net.ssl.SSLSocket;
+import org.apache.qpid.jms.JmsConnectionFactory;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** AMQP over TLS on the endpoint's second port: Qpid JMS and azure-servicebus-jms's connection factory. */
+class JmsOverTlsTest {
+    private static final long WAIT_MILLIS = 10_000;
+    private Namespace namespace;
+    private ServiceBusEmulatorServer server;
+    private Connection connection;
+
+    @BeforeEach
+    void start() {
+        namespace = Namespace.builder().startingAt(EndpointFixture.START).build();
+        namespace.createQueue("orders");
+        server = ServiceBusEmulatorServer.builder(namespace).tlsPort(0).start();
+    }
+
+    @AfterEach
+    void stop() throws JMSException {
+        if (connection != null) {
+            connection.close();
+        }
+        server.close();
+        namespace.close();
+    }
+
+    private String key() {
+        String cs = server.getConnectionString();
+        int at = cs.indexOf("SharedAccessKey=") + "SharedAccessKey=".length();
+        return cs.substring(at, cs.indexOf(';', at));
+    }
+
+    /** Sends "hello" to orders and receives it over a connection of {@code factory}. */
+    private void roundTrip(ConnectionFactory factory) throws JMSException {
+        connection = factory.createConnection();
+        connection.start();
+        Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        Queue queue = session.createQueue("orders");
+        session.createProducer(queue).send(session.createTextMessage("hello"));
+        TextMessage got = (TextMessage) session.createConsumer(queue).receive(WAIT_MILLIS);
+        assertNotNull(got, "received");
+        assertEquals("hello", got.getText());
+    }
+
+    @Test
+    @DisplayName("JMS-30 Qpid JMS over amqps:// with the endpoint's trust store: TLS handshake, SASL PLAIN, send and receive")
+    void qpidWithTrustStore() throws JMSException {
+        roundTrip(new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, key(), server.jmsTlsUri()));
+    }
+
+    @Test
+    @DisplayName("JMS-30 Qpid JMS over amqps://127.0.0.1 with the endpoint's SSLContext (the certificate names the IP)")
+    void qpidWithSslContext() throws JMSException {
+        JmsConnectionFactory factory = new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, key(),
+                "amqps://127.0.0.1:" + server.tlsPort());
+        factory.setSslContext(server.tlsClientContext());
+        roundTrip(factory);
+    }
+
+    @Test
+    @DisplayName("JMS-32 ServiceBusJmsConnectionFactory on the TLS port: host with the port, trust in the settings")
+    void serviceBusJmsConnectionFactory() throws JMSException {
+        Map<String, String> options = new HashMap<>(server.jmsTrustOptions());
+        ServiceBusJmsConnectionFactorySettings settings = new ServiceBusJmsConnectionFactorySettings(options);
+        settings.setShouldReconnect(false);
+        roundTrip(new ServiceBusJmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, key(),
+                "localhost:" + server.tlsPort(), settings));
+    }
+
+    @Test
+    @DisplayName("JMS-31 a client that does not trust the certificate fails its handshake cleanly; the TLS port goes on "
+            + "serving the others")
+    void untrustedClientFails() throws JMSException {
+        JmsConnectionFactory untrusting = new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, key(),
+                "amqps://localhost:" + server.tlsPort());
+        JMSException e = assertTimeoutPreemptively(Duration.ofSeconds(10),
+                () -> assertThrows(JMSException.class, () -> untrusting.createConnection().start()));
+        assertTrue(causes(e).anyMatch(c -> c instanceof SSLHandshakeException), "an SSL handshake failure: " + e);
+        roundTrip(new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, key(), server.jmsTlsUri()));
+    }
+
+    @Test
+    @DisplayName("JMS-31 plain AMQP to the TLS port fails at once (no hang): the endpoint hangs up on a non-TLS record")
+    void plainClientOnTlsPort() throws JMSException {
+        // no jms.connectTimeout: Qpid JMS's own (15 s) is beyond the bound, so a hang fails the test
+        JmsConnectionFactory plain = new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, key(),
+                "amqp://127.0.0.1:" + server.tlsPort());
+        assertTimeoutPreemptively(Duration.ofSeconds(10),
+                () -> assertThrows(JMSException.class, () -> plain.createConnection().start()));
+        roundTrip(new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, key(), server.jmsTlsUri()));
+    }
+
+    @Test
+    @DisplayName("JMS-31 TLS to the plain port fails at once (no hang): the endpoint answers with the AMQP header and "
+            + "hangs up")
+    void tlsClientOnPlainPort() throws JMSException {
+        JmsConnectionFactory tls = new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, key(),
+                "amqps://localhost:" + server.port());
+        tls.setSslContext(server.tlsClientContext());
+        assertTimeoutPreemptively(Duration.ofSeconds(10),
+                () -> assertThrows(JMSException.class, () -> tls.createConnection().start()));
+        roundTrip(new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, key(),
+                "amqp://127.0.0.1:" + server.port()));
+    }
+
+    @Test
+    @DisplayName("JMS-31 AMQP-13 the handshake timeout applies on the TLS port: a TLS session that never opens AMQP "
+            + "is dropped, and so is a TCP connection that never starts TLS")
+    void handshakeTimeoutOnTlsPort() throws IOException {
+        server.close();
+        server = ServiceBusEmulatorServer.builder(namespace).tlsPort(0).handshakeTimeout(Duration.ofMillis(300))
+                .start();
+        try (SSLSocket silent = (SSLSocket) server.tlsClientContext().getSocketFactory()
+                .createSocket("localhost", server.tlsPort());
+                Socket tcp = new Socket("127.0.0.1", server.tlsPort())) {
+            silent.setSoTimeout(10_000);
+            tcp.setSoTimeout(10_000);
+            silent.startHandshake();
+            assertHungUp(silent);
+            assertHungUp(tcp);
+        }
+    }
+
+    /** The peer closed the socket: end of stream, or a reset (not a read timeout). */
+    private static void assertHungUp(Socket socket) {
+        try {
+            assertEquals(-1, socket.getInputStream().read(), "end of stream");
+        } catch (SocketTimeoutException e) {
+            throw new AssertionError("the endpoint did not hang up", e);
+        } catch (IOException e) {
+            // a reset or a TLS session closed without close_notify: hung up all the same
+        }
+    }
+
+    private static java.util.stream.Stream<Throwable> causes(Throwable e) {
+        return java.util.stream.Stream.iterate(e, t -> t != null, Throwable::getCause);
+    }
+
+    @Test
+    @DisplayName("JMS-32 JMS-33 ServiceBusJmsConnectionFactory from the emulator's connection string, as is: the TLS "
+            + "port on 5671 (the factory drops the port), trust through failover.nested options")
+    void serviceBusJmsConnectionFactoryFromConnectionString() throws JMSException {
+        server.close();
+        try {
+            server = ServiceBusEmulatorServer.builder(namespace).tlsPort(5671).start();
+        } catch (UncheckedIOException e) {
+            server = ServiceBusEmulatorServer.builder(namespace).tlsPort(0).start();    // closed by stop()
+            Assumptions.abort("port 5671 is taken on this machine: " + e.getMessage());
+        }
+        Map<String, String> options = new HashMap<>();
+        // the factory builds failover:(amqps://host)?...: the failover provider hands the transport only the options
+        // prefixed failover.nested. (plain transport.* options are ignored there)
+        server.jmsTrustOptions().forEach((name, value) -> options.put("failover.nested." + name, value));
+        options.put("failover.maxReconnectAttempts", "0");
+        ServiceBusJmsConnectionFactory factory = new ServiceBusJmsConnectionFactory(server.getConnectionString(),
+                new ServiceBusJmsConnectionFactorySettings(options));
+        roundTrip(factory);
+    }
+
+    @Test
+    @DisplayName("JMS-34 the Java SDK over the TLS port: a connection string without UseDevelopmentEmulator (amqps), "
+            + "customEndpointAddress for the port, the JVM's default SSLContext trusting the certificate")
+    void javaSdkOverTls() throws Exception {
+        SSLContext previous = SSLContext.getDefault();
+        SSLContext.setDefault(server.tlsClientContext());
+        try {
+            String cs = "Endpoint=sb://localhost;SharedAccessKeyName=" + ServiceBusEmulatorServer.KEY_NAME
+                    + ";SharedAccessKey=" + key();
+            ServiceBusClientBuilder builder = new ServiceBusClientBuilder().connectionString(cs)
+                    .customEndpointAddress("https://localhost:" + server.tlsPort())
+                    .retryOptions(new AmqpRetryOptions().setMaxRetries(0).setTryTimeout(Duration.ofSeconds(15)));
+            try (ServiceBusSenderClient sender = builder.sender().queueName("orders").buildClient();
+                    ServiceBusReceiverClient receiver = builder.receiver().queueName("orders").buildClient()) {
+                sender.sendMessage(new ServiceBusMessage("over tls"));
+                ServiceBusReceivedMessage got = receiver.receiveMessages(1, Duration.ofSeconds(10)).stream()
+                        .findFirst().orElseThrow();
+                assertEquals("over tls", got.getBody().toString());
+                receiver.complete(got);
+            }
+        } finally {
+            SSLContext.setDefault(previous);
+        }
+    }
+}
