@@ -190,7 +190,7 @@ class JmsTopicsTest extends EndpointFixture {
     }
 
     @Test
-    @DisplayName("JMS-16 a shared durable subscription without client id is <name>$$D: its consumers share the messages, and it stays when they close")
+    @DisplayName("JMS-16 a shared durable subscription without client id is <name>$$D: its consumers share the messages (another selector is refused), and it stays when they close")
     void sharedDurableSubscription() throws JMSException {
         namespace.createTopic("orders");
         Session a = connect(null).createSession(false, Session.CLIENT_ACKNOWLEDGE);
@@ -209,6 +209,10 @@ class JmsTopicsTest extends EndpointFixture {
             assertTrue(seen.add(((TextMessage) m).getText()), "no message twice");
         }
         assertEquals(Set.of("1", "2", "3", "4"), seen);
+        Session c = connect(null).createSession(false, Session.CLIENT_ACKNOWLEDGE);
+        JMSException otherSelector = assertThrows(JMSException.class,
+                () -> c.createSharedDurableConsumer(c.createTopic("orders"), "fulfilment", "region = 'eu'"));
+        assertTrue(otherSelector.getMessage().contains("another selector"), otherSelector.getMessage());
         first.close();
         second.close();
         assertTrue(namespace.subscriptionExists("orders", "fulfilment$$D"));

@@ -296,6 +296,12 @@ final class LinkRouter {
         try {
             if (durable && context.jmsConsumers(key) == 1) {
                 replaceChanged(ns, topic, name, rules);
+            } else if (shared && ns.subscriptionExists(topic, name) && !sameRules(ns, topic, name, rules)) {
+                // JMS: a shared subscription with consumers cannot change its selector (JMS-17)
+                context.removeJmsConsumer(key);
+                refuse(sender, new ErrorCondition(AmqpErrors.NOT_ALLOWED, "The shared subscription " + name
+                        + " has active consumers with another selector."));
+                return;
             }
             if (!ns.subscriptionExists(topic, name)) {
                 ns.createSubscription(topic, name, SubscriptionOptions.defaults(), rules);
@@ -331,18 +337,19 @@ final class LinkRouter {
      * Session.createDurableConsumer}); only while it has no other consumer (JMS-17).
      */
     private static void replaceChanged(Namespace ns, String topic, String name, List<RuleDescription> rules) {
-        List<dev.sbemu.core.filter.RuleFilter> wanted = (rules.isEmpty() ? List.of(RuleDescription.defaultRule())
-                : rules).stream().map(RuleDescription::filter).toList();
         for (String other : ns.topicNames()) {
-            if (!ns.subscriptionExists(other, name)) {
-                continue;
-            }
-            boolean same = other.equalsIgnoreCase(topic) && ns.listRules(other, name).stream().map(RuleDescription::filter)
-                    .toList().equals(wanted);
-            if (!same) {
+            if (ns.subscriptionExists(other, name)
+                    && !(other.equalsIgnoreCase(topic) && sameRules(ns, other, name, rules))) {
                 ns.deleteSubscription(other, name);
             }
         }
+    }
+
+    /** Whether the subscription's filters are those of {@code rules} ({@code $Default}'s when it is empty). */
+    private static boolean sameRules(Namespace ns, String topic, String name, List<RuleDescription> rules) {
+        List<dev.sbemu.core.filter.RuleFilter> wanted = (rules.isEmpty() ? List.of(RuleDescription.defaultRule())
+                : rules).stream().map(RuleDescription::filter).toList();
+        return ns.listRules(topic, name).stream().map(RuleDescription::filter).toList().equals(wanted);
     }
 
     /**
