@@ -47,6 +47,13 @@ final class LinkRouter {
     static final Symbol TIMEOUT = Symbol.valueOf("com.microsoft:timeout");
     private static final Symbol TEMPORARY_TOPIC = Symbol.valueOf("temporary-topic");
     private static final Symbol SHARED = Symbol.valueOf("shared");
+    /** {@code ServiceBusJmsConnectionFactorySettings}' open properties (JMS-27). */
+    private static final Symbol QUEUE_AUTO_DELETE =
+            Symbol.valueOf("com.microsoft:queue-auto-delete-on-idle-duration-in-seconds");
+    private static final Symbol TOPIC_AUTO_DELETE =
+            Symbol.valueOf("com.microsoft:topic-auto-delete-on-idle-duration-in-seconds");
+    private static final Symbol SUBSCRIBER_AUTO_DELETE =
+            Symbol.valueOf("com.microsoft:subscriber-auto-delete-on-idle-duration-in-seconds");
     /** Qpid JMS's mark of a shared subscription without a client id. */
     private static final Symbol GLOBAL = Symbol.valueOf("global");
     /** Qpid JMS's selector filter key (its value is described by {@code apache.org:selector-filter:string}). */
@@ -152,10 +159,13 @@ final class LinkRouter {
             return;
         }
         try {
+            Duration idle = autoDeleteOnIdle(receiver, topic ? TOPIC_AUTO_DELETE : QUEUE_AUTO_DELETE);
             if (topic) {
-                ns.createTopic(name);
+                ns.createTopic(name, idle == null ? dev.sbemu.core.TopicOptions.defaults()
+                        : dev.sbemu.core.TopicOptions.builder().autoDeleteOnIdle(idle).build());
             } else {
-                ns.createQueue(name);
+                ns.createQueue(name, idle == null ? dev.sbemu.core.QueueOptions.defaults()
+                        : dev.sbemu.core.QueueOptions.builder().autoDeleteOnIdle(idle).build());
             }
         } catch (RuntimeException e) {
             refuse(receiver, AmqpErrors.of(e));
@@ -304,7 +314,9 @@ final class LinkRouter {
                 return;
             }
             if (!ns.subscriptionExists(topic, name)) {
-                ns.createSubscription(topic, name, SubscriptionOptions.defaults(), rules);
+                Duration idle = autoDeleteOnIdle(sender, SUBSCRIBER_AUTO_DELETE);
+                ns.createSubscription(topic, name, idle == null ? SubscriptionOptions.defaults()
+                        : SubscriptionOptions.builder().autoDeleteOnIdle(idle).build(), rules);
             }
         } catch (RuntimeException e) {
             if (!ns.subscriptionExists(topic, name)) {     // else another connection created it meanwhile
@@ -427,6 +439,17 @@ final class LinkRouter {
     private static String baseName(String linkName) {
         int bar = linkName.indexOf('|');
         return bar < 0 ? linkName : linkName.substring(0, bar);
+    }
+
+    /**
+     * The auto-delete-on-idle a {@code ServiceBusJmsConnectionFactory} asks for the entities the service makes for
+     * it, in its connection's open properties ({@code ServiceBusJmsConnectionFactorySettings}), or null without one
+     * (JMS-27).
+     */
+    private static Duration autoDeleteOnIdle(Link link, Symbol property) {
+        Map<Symbol, Object> properties = link.getSession().getConnection().getRemoteProperties();
+        Object seconds = properties == null ? null : properties.get(property);
+        return seconds instanceof Number n && n.longValue() > 0 ? Duration.ofSeconds(n.longValue()) : null;
     }
 
     /** The client's container id (Qpid JMS's client id when one is set), or "" without one. */
