@@ -35,8 +35,10 @@ import org.apache.qpid.proton.message.Message;
 /**
  * Decides what an attaching link is, by its address, and answers the attach: {@code $cbs} and
  * {@code <entity>/$management} request and reply links, the transaction coordinator, senders to queues and
- * topics, and receivers on queues, subscriptions and their sub-queues (a session filter makes it a session
- * receiver, attached once the session is locked). Every link but {@code $cbs} and the coordinator needs an
+ * topics (or, without a target address, to each message's {@code to}), dynamic targets (JMS temporary queues and
+ * topics), and receivers on queues, subscriptions and their sub-queues (a session filter makes it a session
+ * receiver, attached once the session is locked), on a topic's address (a JMS topic consumer, whose subscription it
+ * makes), with the distribution mode {@code copy} (a browser), or with no source (a JMS unsubscribe). Every link but {@code $cbs} and the coordinator needs an
  * authorized connection. A refused attach is answered as the service does: attached with no source or target, then
  * detached with the error. Loop thread only.
  */
