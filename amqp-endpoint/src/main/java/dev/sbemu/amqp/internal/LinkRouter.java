@@ -35,8 +35,10 @@ import org.apache.qpid.proton.message.Message;
 /**
  * Decides what an attaching link is, by its address, and answers the attach: {@code $cbs} and
  * {@code <entity>/$management} request and reply links, the transaction coordinator, senders to queues and
- * topics, and receivers on queues, subscriptions and their sub-queues (a session filter makes it a session
- * receiver, attached once the session is locked). Every link but {@code $cbs} and the coordinator needs an
+ * topics (or, without a target address, to each message's {@code to}), dynamic targets (JMS temporary queues and
+ * topics), and receivers on queues, subscriptions and their sub-queues (a session filter makes it a session
+ * receiver, attached once the session is locked), on a topic's address (a JMS topic consumer, whose subscription it
+ * makes), with the distribution mode {@code copy} (a browser), or with no source (a JMS unsubscribe). Every link but {@code $cbs} and the coordinator needs an
  * authorized connection. A refused attach is answered as the service does: attached with no source or target, then
  * detached with the error. Loop thread only.
  */
@@ -47,6 +49,13 @@ final class LinkRouter {
     static final Symbol TIMEOUT = Symbol.valueOf("com.microsoft:timeout");
     private static final Symbol TEMPORARY_TOPIC = Symbol.valueOf("temporary-topic");
     private static final Symbol SHARED = Symbol.valueOf("shared");
+    /** {@code ServiceBusJmsConnectionFactorySettings}' open properties (JMS-27). */
+    private static final Symbol QUEUE_AUTO_DELETE =
+            Symbol.valueOf("com.microsoft:queue-auto-delete-on-idle-duration-in-seconds");
+    private static final Symbol TOPIC_AUTO_DELETE =
+            Symbol.valueOf("com.microsoft:topic-auto-delete-on-idle-duration-in-seconds");
+    private static final Symbol SUBSCRIBER_AUTO_DELETE =
+            Symbol.valueOf("com.microsoft:subscriber-auto-delete-on-idle-duration-in-seconds");
     /** Qpid JMS's mark of a shared subscription without a client id. */
     private static final Symbol GLOBAL = Symbol.valueOf("global");
     /** Qpid JMS's selector filter key (its value is described by {@code apache.org:selector-filter:string}). */
@@ -152,10 +161,13 @@ final class LinkRouter {
             return;
         }
         try {
+            Duration idle = autoDeleteOnIdle(receiver, topic ? TOPIC_AUTO_DELETE : QUEUE_AUTO_DELETE);
             if (topic) {
-                ns.createTopic(name);
+                ns.createTopic(name, idle == null ? dev.sbemu.core.TopicOptions.defaults()
+                        : dev.sbemu.core.TopicOptions.builder().autoDeleteOnIdle(idle).build());
             } else {
-                ns.createQueue(name);
+                ns.createQueue(name, idle == null ? dev.sbemu.core.QueueOptions.defaults()
+                        : dev.sbemu.core.QueueOptions.builder().autoDeleteOnIdle(idle).build());
             }
         } catch (RuntimeException e) {
             refuse(receiver, AmqpErrors.of(e));
@@ -296,9 +308,17 @@ final class LinkRouter {
         try {
             if (durable && context.jmsConsumers(key) == 1) {
                 replaceChanged(ns, topic, name, rules);
+            } else if (shared && ns.subscriptionExists(topic, name) && !sameRules(ns, topic, name, rules)) {
+                // JMS: a shared subscription with consumers cannot change its selector (JMS-17)
+                context.removeJmsConsumer(key);
+                refuse(sender, new ErrorCondition(AmqpErrors.NOT_ALLOWED, "The shared subscription " + name
+                        + " has active consumers with another selector."));
+                return;
             }
             if (!ns.subscriptionExists(topic, name)) {
-                ns.createSubscription(topic, name, SubscriptionOptions.defaults(), rules);
+                Duration idle = autoDeleteOnIdle(sender, SUBSCRIBER_AUTO_DELETE);
+                ns.createSubscription(topic, name, idle == null ? SubscriptionOptions.defaults()
+                        : SubscriptionOptions.builder().autoDeleteOnIdle(idle).build(), rules);
             }
         } catch (RuntimeException e) {
             if (!ns.subscriptionExists(topic, name)) {     // else another connection created it meanwhile
@@ -331,18 +351,19 @@ final class LinkRouter {
      * Session.createDurableConsumer}); only while it has no other consumer (JMS-17).
      */
     private static void replaceChanged(Namespace ns, String topic, String name, List<RuleDescription> rules) {
-        List<dev.sbemu.core.filter.RuleFilter> wanted = (rules.isEmpty() ? List.of(RuleDescription.defaultRule())
-                : rules).stream().map(RuleDescription::filter).toList();
         for (String other : ns.topicNames()) {
-            if (!ns.subscriptionExists(other, name)) {
-                continue;
-            }
-            boolean same = other.equalsIgnoreCase(topic) && ns.listRules(other, name).stream().map(RuleDescription::filter)
-                    .toList().equals(wanted);
-            if (!same) {
+            if (ns.subscriptionExists(other, name)
+                    && !(other.equalsIgnoreCase(topic) && sameRules(ns, other, name, rules))) {
                 ns.deleteSubscription(other, name);
             }
         }
+    }
+
+    /** Whether the subscription's filters are those of {@code rules} ({@code $Default}'s when it is empty). */
+    private static boolean sameRules(Namespace ns, String topic, String name, List<RuleDescription> rules) {
+        List<dev.sbemu.core.filter.RuleFilter> wanted = (rules.isEmpty() ? List.of(RuleDescription.defaultRule())
+                : rules).stream().map(RuleDescription::filter).toList();
+        return ns.listRules(topic, name).stream().map(RuleDescription::filter).toList().equals(wanted);
     }
 
     /**
@@ -420,6 +441,17 @@ final class LinkRouter {
     private static String baseName(String linkName) {
         int bar = linkName.indexOf('|');
         return bar < 0 ? linkName : linkName.substring(0, bar);
+    }
+
+    /**
+     * The auto-delete-on-idle a {@code ServiceBusJmsConnectionFactory} asks for the entities the service makes for
+     * it, in its connection's open properties ({@code ServiceBusJmsConnectionFactorySettings}), or null without one
+     * (JMS-27).
+     */
+    private static Duration autoDeleteOnIdle(Link link, Symbol property) {
+        Map<Symbol, Object> properties = link.getSession().getConnection().getRemoteProperties();
+        Object seconds = properties == null ? null : properties.get(property);
+        return seconds instanceof Number n && n.longValue() > 0 ? Duration.ofSeconds(n.longValue()) : null;
     }
 
     /** The client's container id (Qpid JMS's client id when one is set), or "" without one. */
