@@ -65,7 +65,8 @@ class BillingTest {
     }
 
     @Test
-    @DisplayName("JMS-8 an invoice the listener rejects is rolled back, redelivered and dead-lettered at MaxDeliveryCount")
+    @DisplayName("JMS-8 an invoice the listener rejects is rolled back, redelivered and dead-lettered at "
+            + "MaxDeliveryCount")
     void anInvoiceThatCannotBeBilledIsDeadLetteredAfterTheMaxDeliveryCount() {
         Invoice empty = new Invoice(id(), "bob", 0);
         invoices.issue(empty);

@@ -42,8 +42,8 @@ final class JmsStarter {
 
     /**
      * The JMS starter's properties for the emulated namespace (SPRING-7): its connection string in the portal's
-     * form ({@link #forJms}), passwordless authentication off (the emulator takes shared access keys only), and the pricing tier of
-     * the declared namespace unless the application's environment sets one.
+     * form ({@link #forJms}), passwordless authentication off (the emulator takes shared access keys only), and the
+     * pricing tier of the declared namespace unless the application's environment sets one.
      */
     static Map<String, Object> properties(ConfigurableEnvironment environment, String connectionString, Tier tier) {
         Map<String, Object> properties = new LinkedHashMap<>();

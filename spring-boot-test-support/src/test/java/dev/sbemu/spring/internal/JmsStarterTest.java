@@ -56,7 +56,8 @@ class JmsStarterTest {
     }
 
     @Test
-    @DisplayName("SPRING-8 the factory's amqps://host becomes the endpoint's amqp://host:port, options and failover kept")
+    @DisplayName("SPRING-8 the factory's amqps://host becomes the endpoint's amqp://host:port, "
+            + "options and failover kept")
     void theRemoteUriPointsAtTheEndpoint() {
         assertEquals("failover:(amqp://127.0.0.1:40123?amqp.idleTimeout=120000)?failover.maxReconnectAttempts=3"
                         + "&jms.prefetchPolicy.all=0",
