@@ -23,7 +23,7 @@ abstract class EndpointFixture {
 
     @BeforeEach
     void startEndpoint() {
-        namespace = Namespace.builder().startingAt(START).build();
+        namespace = Namespace.builder().startingAt(START).tier(tier()).build();
         server = ServiceBusEmulatorServer.start(namespace);
     }
 
@@ -31,6 +31,11 @@ abstract class EndpointFixture {
     void stopEndpoint() {
         server.close();
         namespace.close();
+    }
+
+    /** The namespace's tier: Standard, the builder's default, unless a test class needs another. */
+    dev.sbemu.core.Tier tier() {
+        return dev.sbemu.core.Tier.STANDARD;
     }
 
     /** A builder from the connection string, as production code makes it, with short retries for tests. */

@@ -46,6 +46,12 @@ class JmsOverAmqpTest extends EndpointFixture {
     private static final long WAIT_MILLIS = 10_000;
     private Connection connection;
 
+    /** JMS 2.0 (browsers, temporary queues, topic consumers) is Premium's (JMS-26). */
+    @Override
+    dev.sbemu.core.Tier tier() {
+        return dev.sbemu.core.Tier.PREMIUM;
+    }
+
     @AfterEach
     void closeConnection() throws JMSException {
         if (connection != null) {
@@ -478,8 +484,6 @@ class JmsOverAmqpTest extends EndpointFixture {
         c.close();
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
                 .until(() -> !namespace.queueExists(another.getQueueName()));
-        assertThrows(JMSException.class, () -> connect().createSession(false, Session.AUTO_ACKNOWLEDGE)
-                .createTemporaryTopic());
     }
 
     @Test
@@ -507,12 +511,10 @@ class JmsOverAmqpTest extends EndpointFixture {
         eu.close();
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
                 .until(() -> namespace.subscriptionNames("events").isEmpty());
-        assertThrows(JMSException.class, () -> session.createDurableSubscriber(topic, "audit"));
-        assertThrows(JMSException.class, () -> session.createSharedConsumer(topic, "audit"));
     }
 
     @Test
-    @DisplayName("JMS-15 the JMS 2.0 simplified API: JMSContext's anonymous JMSProducer sends through a link per destination, JMSConsumer receives bodies")
+    @DisplayName("JMS-15 the JMS 2.0 simplified API: JMSContext's anonymous JMSProducer sends, JMSConsumer receives bodies")
     void simplifiedApi() {
         namespace.createQueue("orders");
         JmsConnectionFactory factory = new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, key(), uri(""));

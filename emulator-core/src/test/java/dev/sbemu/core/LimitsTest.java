@@ -70,6 +70,20 @@ class LimitsTest {
     }
 
     @Test
+    @DisplayName("JMS-16 the names the service makes for JMS subscriptions (<name>$<client id>$D or $ND) are accepted at any length; other '$' names are not")
+    void jmsSubscriptionNames() {
+        Namespace ns = namespace();
+        ns.createTopic("t");
+        String longClientId = "ID:" + "c".repeat(60) + ":1";
+        ns.createSubscription("t", "audit$billing$D");
+        ns.createSubscription("t", "audit$$ND");
+        ns.createSubscription("t", "live$" + longClientId + "$ND");
+        assertRejected("subscription name", () -> ns.createSubscription("t", "audit$billing"));
+        assertRejected("subscription name", () -> ns.createSubscription("t", "a$b$X"));
+        assertEquals(3, ns.subscriptionNames("t").size());
+    }
+
+    @Test
     @DisplayName("LIM-2 messageId, sessionId and partitionKey are at most 128 characters; a batch with one bad "
             + "message sends none")
     void messageFieldLengths() {

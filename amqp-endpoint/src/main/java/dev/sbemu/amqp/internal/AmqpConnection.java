@@ -40,6 +40,10 @@ final class AmqpConnection {
     private static final long CLOSE_GRACE_MILLIS = 2_000;
     private static final String PLAIN = "PLAIN";
     private static final Symbol DELAYED_DELIVERY = Symbol.valueOf("DELAYED_DELIVERY");
+    /** Qpid JMS creates shared subscriptions only on a peer that offers this (JMS-16). */
+    private static final Symbol SHARED_SUBS = Symbol.valueOf("SHARED-SUBS");
+    /** Qpid JMS's anonymous producer then sends through one link with no target address (JMS-23). */
+    private static final Symbol ANONYMOUS_RELAY = Symbol.valueOf("ANONYMOUS-RELAY");
     private static final String ANONYMOUS = "ANONYMOUS";
 
     private final EventLoop loop;
@@ -483,7 +487,7 @@ final class AmqpConnection {
             case CONNECTION_REMOTE_OPEN -> {
                 connection.setContainer("sbemu");
                 // Qpid JMS sends a delivery delay (x-opt-delivery-time) only to a peer that offers this (JMS-12)
-                connection.setOfferedCapabilities(new Symbol[] {DELAYED_DELIVERY});
+                connection.setOfferedCapabilities(new Symbol[] {DELAYED_DELIVERY, SHARED_SUBS, ANONYMOUS_RELAY});
                 connection.open();
                 if (refused) {
                     closeWith(new ErrorCondition(AmqpErrors.RESOURCE_LIMIT_EXCEEDED, "The endpoint has "
@@ -533,6 +537,9 @@ final class AmqpConnection {
             case LINK_REMOTE_CLOSE, LINK_REMOTE_DETACH -> {
                 // a client's detach is answered with a detach, and the link is freed (AMQP-19)
                 Link link = event.getLink();
+                if (event.getType() == Event.Type.LINK_REMOTE_CLOSE && link.getContext() instanceof LinkHandler h) {
+                    h.onPeerClosed();   // a detach with closed=true: a JMS unsubscribe (JMS-18)
+                }
                 end(link);
                 if (link.getLocalState() != EndpointState.CLOSED) {
                     link.close();

@@ -14,7 +14,9 @@ import org.apache.qpid.proton.engine.Sender;
  * A receiver whose source asks for the {@code copy} distribution mode (a JMS queue browser): the entity's messages
  * are peeked, in sequence-number order from where the link left off, and sent pre-settled; nothing is locked or
  * removed. A flow sends what is there up to the credit; a drain is answered at once once nothing more is there, which
- * is how Qpid JMS learns the browse is over (JMS-11). Loop thread only.
+ * is how Qpid JMS learns the browse is over (JMS-11). A browser with a JMS selector (the source filter
+ * {@code jms-selector}, JMS header names mapped as for subscriptions) is shown only the messages it matches (JMS-22).
+ * Loop thread only.
  */
 final class BrowseLink implements AmqpConnection.LinkBound {
     static final Symbol COPY = Symbol.valueOf("copy");
@@ -25,10 +27,14 @@ final class BrowseLink implements AmqpConnection.LinkBound {
     private final AmqpConnection connection;
     private final Sender sender;
     private final EntityPath entity;
+    private final dev.sbemu.core.filter.SqlFilter selector;
     private long next = 0;
     private boolean closed;
 
-    BrowseLink(EndpointContext context, AmqpConnection connection, Sender sender, EntityPath entity) {
+    /** @param selector the browser's selector as a SQL filter, or null to show every message */
+    BrowseLink(EndpointContext context, AmqpConnection connection, Sender sender, EntityPath entity,
+               dev.sbemu.core.filter.SqlFilter selector) {
+        this.selector = selector;
         this.context = context;
         this.connection = connection;
         this.sender = sender;
@@ -58,6 +64,10 @@ final class BrowseLink implements AmqpConnection.LinkBound {
                 return;
             }
             for (BrokeredMessage message : batch) {
+                next = message.sequenceNumber() + 1;
+                if (selector != null && !selector.matches(new Fields(message))) {
+                    continue;
+                }
                 Wire.send(sender, DotNetGuid.toBytes(UUID.randomUUID()), AmqpMessages.toAmqp(message), true);
                 next = message.sequenceNumber() + 1;
             }
@@ -78,5 +88,38 @@ final class BrowseLink implements AmqpConnection.LinkBound {
     @Override
     public void onClosed() {
         closed = true;
+    }
+
+    /** A peeked message as a selector reads it: its system properties and application properties. */
+    private record Fields(BrokeredMessage stored) implements dev.sbemu.core.filter.FilterMessage {
+        @Override
+        public Object systemProperty(dev.sbemu.core.filter.SystemProperty property) {
+            dev.sbemu.core.Message m = stored.message();
+            return switch (property) {
+                case MESSAGE_ID -> m.messageId();
+                case CORRELATION_ID -> m.correlationId();
+                case TO -> m.to();
+                case REPLY_TO -> m.replyTo();
+                case LABEL -> m.subject();
+                case SESSION_ID -> m.sessionId();
+                case REPLY_TO_SESSION_ID -> m.replyToSessionId();
+                case CONTENT_TYPE -> m.contentType();
+                case PARTITION_KEY -> m.partitionKey();
+                case DELIVERY_COUNT -> stored.deliveryCount();
+                case SEQUENCE_NUMBER -> stored.sequenceNumber();
+                case ENQUEUED_TIME_UTC -> stored.enqueuedTime();
+                case SCHEDULED_ENQUEUE_TIME_UTC -> stored.scheduledEnqueueTime();
+                case TIME_TO_LIVE -> stored.timeToLive();
+                case EXPIRES_AT_UTC -> stored.expiresAt();
+                case ENQUEUED_SEQUENCE_NUMBER -> stored.enqueuedSequenceNumber();
+                case DEAD_LETTER_SOURCE -> stored.deadLetterSource();
+                default -> null;
+            };
+        }
+
+        @Override
+        public java.util.Map<String, Object> applicationProperties() {
+            return stored.message().applicationProperties();
+        }
     }
 }

@@ -39,6 +39,8 @@ final class EndpointContext implements AutoCloseable {
     private final Map<Binary, List<Runnable>> rollbackActions = new ConcurrentHashMap<>();
     private final Map<String, SessionLock> sessions = new ConcurrentHashMap<>();
     private final Set<OutgoingLink> outgoing = ConcurrentHashMap.newKeySet();
+    /** The links consuming from each JMS subscription (by its name, which holds the client id), over all connections. */
+    private final Map<String, Integer> jmsConsumers = new ConcurrentHashMap<>();
 
     EndpointContext(Namespace namespace, String keyName, String key, EndpointOptions options, String name) {
         this(namespace, keyName, key, false, options, name);
@@ -92,6 +94,33 @@ final class EndpointContext implements AutoCloseable {
         endHeld(previous);
         outgoing.forEach(OutgoingLink::wakePump);
         return previous;
+    }
+
+    /**
+     * Counts one more JMS consumer link on {@code subscription}; false (and nothing counted) when {@code exclusive}
+     * and the subscription already has one (an unshared subscription, JMS-17).
+     */
+    boolean addJmsConsumer(String subscription, boolean exclusive) {
+        boolean[] added = {true};
+        jmsConsumers.compute(subscription, (k, n) -> {
+            if (n != null && exclusive) {
+                added[0] = false;
+                return n;
+            }
+            return n == null ? 1 : n + 1;
+        });
+        return added[0];
+    }
+
+    /** Counts one JMS consumer link less on {@code subscription}; returns how many are left. */
+    int removeJmsConsumer(String subscription) {
+        Integer left = jmsConsumers.computeIfPresent(subscription, (k, n) -> n <= 1 ? null : n - 1);
+        return left == null ? 0 : left;
+    }
+
+    /** How many JMS consumer links {@code subscription} has now. */
+    int jmsConsumers(String subscription) {
+        return jmsConsumers.getOrDefault(subscription, 0);
     }
 
     /** A receiver link whose pump is woken when the namespace is replaced. */

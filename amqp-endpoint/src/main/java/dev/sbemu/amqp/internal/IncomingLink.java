@@ -13,6 +13,8 @@ import org.apache.qpid.proton.engine.Receiver;
  * entity as one all-or-nothing send, in the delivery's transaction if it has one, and answered with
  * Accepted or Rejected with the broker's error. A message with a future scheduled enqueue time is
  * scheduled (SCH-1). The send runs through {@link HeldCalls}: off the loop thread while a delay is scripted.
+ * A link without a target address (ANONYMOUS-RELAY, JMS-23) sends each message to the queue or topic its {@code to}
+ * names; a message whose {@code to} names none is rejected with {@code amqp:not-found}.
  */
 final class IncomingLink extends ReceivingLink {
     private final EndpointContext context;
@@ -45,10 +47,28 @@ final class IncomingLink extends ReceivingLink {
         return null;
     }
 
+    /** Sends each message to its {@code to}, messages to one entity together (all of a batch must be routable). */
+    private void relay(List<Message> messages, DeliveryState state) {
+        java.util.Map<String, List<Message>> byEntity = new java.util.LinkedHashMap<>();
+        dev.sbemu.core.Namespace ns = context.namespace();
+        for (Message m : messages) {
+            String to = EntityAddress.strip(m.to());
+            if (to.isEmpty() || !ns.queueExists(to) && !ns.topicExists(to)) {
+                throw new dev.sbemu.core.BrokerException.EntityNotFound(to.isEmpty() ? "(no 'to' address)" : to);
+            }
+            byEntity.computeIfAbsent(to, k -> new java.util.ArrayList<>()).add(m);
+        }
+        byEntity.forEach((to, batch) -> context.target(state).send(to, batch));
+    }
+
     private DeliveryState send(byte[] bytes, int format, DeliveryState state) {
         try {
             List<Message> messages = Wire.messages(bytes, format);
-            context.target(state).send(entity, messages);
+            if (entity != null) {
+                context.target(state).send(entity, messages);
+            } else {
+                relay(messages, state);
+            }
             if (state instanceof TransactionalState transactional) {
                 TransactionalState done = new TransactionalState();
                 done.setTxnId(transactional.getTxnId());

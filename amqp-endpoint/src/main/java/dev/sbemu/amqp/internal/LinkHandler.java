@@ -12,6 +12,10 @@ interface LinkHandler {
     default void onDelivery(Delivery delivery) {
     }
 
+    /** The peer detached the link with closed=true (called before {@link #onClosed()}). */
+    default void onPeerClosed() {
+    }
+
     /** The link is gone: detached by the peer, or its session or connection closed. */
     default void onClosed() {
     }

@@ -35,8 +35,10 @@ import org.apache.qpid.proton.message.Message;
 /**
  * Decides what an attaching link is, by its address, and answers the attach: {@code $cbs} and
  * {@code <entity>/$management} request and reply links, the transaction coordinator, senders to queues and
- * topics, and receivers on queues, subscriptions and their sub-queues (a session filter makes it a session
- * receiver, attached once the session is locked). Every link but {@code $cbs} and the coordinator needs an
+ * topics (or, without a target address, to each message's {@code to}), dynamic targets (JMS temporary queues and
+ * topics), and receivers on queues, subscriptions and their sub-queues (a session filter makes it a session
+ * receiver, attached once the session is locked), on a topic's address (a JMS topic consumer, whose subscription it
+ * makes), with the distribution mode {@code copy} (a browser), or with no source (a JMS unsubscribe). Every link but {@code $cbs} and the coordinator needs an
  * authorized connection. A refused attach is answered as the service does: attached with no source or target, then
  * detached with the error. Loop thread only.
  */
@@ -47,6 +49,15 @@ final class LinkRouter {
     static final Symbol TIMEOUT = Symbol.valueOf("com.microsoft:timeout");
     private static final Symbol TEMPORARY_TOPIC = Symbol.valueOf("temporary-topic");
     private static final Symbol SHARED = Symbol.valueOf("shared");
+    /** {@code ServiceBusJmsConnectionFactorySettings}' open properties (JMS-27). */
+    private static final Symbol QUEUE_AUTO_DELETE =
+            Symbol.valueOf("com.microsoft:queue-auto-delete-on-idle-duration-in-seconds");
+    private static final Symbol TOPIC_AUTO_DELETE =
+            Symbol.valueOf("com.microsoft:topic-auto-delete-on-idle-duration-in-seconds");
+    private static final Symbol SUBSCRIBER_AUTO_DELETE =
+            Symbol.valueOf("com.microsoft:subscriber-auto-delete-on-idle-duration-in-seconds");
+    /** Qpid JMS's mark of a shared subscription without a client id. */
+    private static final Symbol GLOBAL = Symbol.valueOf("global");
     /** Qpid JMS's selector filter key (its value is described by {@code apache.org:selector-filter:string}). */
     private static final Symbol JMS_SELECTOR = Symbol.valueOf("jms-selector");
     private static final String MANAGEMENT = "/$management";
@@ -115,6 +126,15 @@ final class LinkRouter {
             return;
         }
         Namespace ns = context.namespace();
+        if (address.isEmpty() && receiver.getRemoteTarget() instanceof Target) {
+            // an anonymous sender (ANONYMOUS-RELAY, Qpid JMS's anonymous producer): each message goes to its `to`
+            receiver.setMaxMessageSize(UnsignedLong.valueOf(ns.tier().defaultMaxMessageSizeBytes()));
+            HeldCalls calls = new HeldCalls(context, connection.loop());
+            IncomingLink anonymous = new IncomingLink(context, receiver, null, calls);
+            anonymous.limits(() -> context.options().linkCredit(), calls);
+            open(receiver, anonymous);
+            return;
+        }
         if (!ns.queueExists(address) && !ns.topicExists(address)) {
             refuse(receiver, AmqpErrors.entityNotFound(address));
             return;
@@ -127,21 +147,28 @@ final class LinkRouter {
     }
 
     /**
-     * A sender asking for a dynamic target: a JMS temporary queue. A queue with a fresh name is created, the attach
-     * answers its address, and it is deleted when the link goes (JMS {@code TemporaryQueue.delete()}, or the
-     * connection's end). Temporary topics are refused for now (JMS-13).
+     * A sender asking for a dynamic target: a JMS temporary queue or topic (Premium only, JMS-24). A queue or topic
+     * with a fresh name is created, the attach answers its address, and it is deleted when the link goes (JMS
+     * {@code delete()}, or the connection's end).
      */
     private void attachTemporary(Receiver receiver, Target requested) {
         Symbol[] capabilities = requested.getCapabilities();
-        if (capabilities != null && java.util.Arrays.asList(capabilities).contains(TEMPORARY_TOPIC)) {
-            refuse(receiver, new ErrorCondition(AmqpErrors.NOT_IMPLEMENTED,
-                    "Temporary topics are not supported by sbemu yet; temporary queues are."));
-            return;
-        }
+        boolean topic = capabilities != null && java.util.Arrays.asList(capabilities).contains(TEMPORARY_TOPIC);
         String name = "sbemu-temp-" + java.util.UUID.randomUUID();
         Namespace ns = context.namespace();
+        if (ns.tier() != Tier.PREMIUM) {
+            refuse(receiver, premiumOnly());
+            return;
+        }
         try {
-            ns.createQueue(name);
+            Duration idle = autoDeleteOnIdle(receiver, topic ? TOPIC_AUTO_DELETE : QUEUE_AUTO_DELETE);
+            if (topic) {
+                ns.createTopic(name, idle == null ? dev.sbemu.core.TopicOptions.defaults()
+                        : dev.sbemu.core.TopicOptions.builder().autoDeleteOnIdle(idle).build());
+            } else {
+                ns.createQueue(name, idle == null ? dev.sbemu.core.QueueOptions.defaults()
+                        : dev.sbemu.core.QueueOptions.builder().autoDeleteOnIdle(idle).build());
+            }
         } catch (RuntimeException e) {
             refuse(receiver, AmqpErrors.of(e));
             return;
@@ -160,11 +187,13 @@ final class LinkRouter {
         IncomingLink incoming = new IncomingLink(context, receiver, name, calls);
         incoming.whenClosed(() -> {
             try {
-                if (context.namespace() == ns && ns.queueExists(name)) {
+                if (context.namespace() == ns && topic && ns.topicExists(name)) {
+                    ns.deleteTopic(name);
+                } else if (context.namespace() == ns && !topic && ns.queueExists(name)) {
                     ns.deleteQueue(name);
                 }
             } catch (RuntimeException e) {
-                LOG.fine(() -> "sbemu AMQP endpoint: could not delete temporary queue " + name + ": " + e);
+                LOG.fine(() -> "sbemu AMQP endpoint: could not delete temporary entity " + name + ": " + e);
             }
         });
         incoming.limits(() -> context.options().linkCredit(), calls);
@@ -188,66 +217,123 @@ final class LinkRouter {
         if (!authorized(sender)) {
             return;
         }
+        if (source == null) {
+            unsubscribe(sender);
+            return;
+        }
         EntityPath entity = EntityAddress.parse(address);
         if (!exists(entity, sender)) {
             return;
         }
-        if (BrowseLink.COPY.equals(source.getDistributionMode())) {
-            // a browser (JMS QueueBrowser) peeks: nothing is locked or removed, whatever its settle mode (JMS-11)
-            open(sender, new BrowseLink(context, connection, sender, entity));
-            return;
-        }
         ReceiveMode mode = sender.getRemoteSenderSettleMode() == SenderSettleMode.SETTLED
                 ? ReceiveMode.RECEIVE_AND_DELETE : ReceiveMode.PEEK_LOCK;
-        Map<Symbol, Object> filter = source.getFilter();
-        if (filter != null && filter.containsKey(SESSION_FILTER)) {
-            acceptSession(sender, entity, mode, sessionIdOf(filter.get(SESSION_FILTER)));
-            return;
-        }
         if (!entity.isSubscription() && entity.subQueue() == EntityPath.Part.NONE
                 && context.namespace().topicExists(entity.topicOrQueue())) {
+            // before the browse check: a durable subscription's source has the distribution mode copy too
             attachTopicConsumer(sender, source, entity.topicOrQueue(), mode);
+            return;
+        }
+        Map<Symbol, Object> filter = source.getFilter();
+        boolean browse = BrowseLink.COPY.equals(source.getDistributionMode());
+        if ((browse || filter != null && filter.containsKey(JMS_SELECTOR))
+                && context.namespace().tier() != Tier.PREMIUM) {
+            refuse(sender, premiumOnly());     // Standard: no browsers, no selectors (JMS-26)
+            return;
+        }
+        if (browse) {
+            // a browser (JMS QueueBrowser) peeks: nothing is locked or removed, whatever its settle mode (JMS-11)
+            SqlFilter browseSelector;
+            try {
+                browseSelector = selectorOf(source);
+            } catch (RuntimeException e) {
+                refuse(sender, AmqpErrors.of(e));
+                return;
+            }
+            open(sender, new BrowseLink(context, connection, sender, entity, browseSelector));
+            return;
+        }
+        if (filter != null && filter.containsKey(JMS_SELECTOR)) {
+            refuse(sender, new ErrorCondition(AmqpErrors.NOT_IMPLEMENTED, "Message selectors are supported on "
+                    + "topic subscriptions and queue browsers, not on queue receivers."));   // JMS-21
+            return;
+        }
+        if (filter != null && filter.containsKey(SESSION_FILTER)) {
+            acceptSession(sender, entity, mode, sessionIdOf(filter.get(SESSION_FILTER)));
             return;
         }
         open(sender, new OutgoingLink(context, connection, sender, entity, mode, null));
     }
 
     /**
-     * A receiver on a topic (a JMS topic consumer): an unshared, non-durable one gets a subscription of its own,
-     * with its JMS selector as the SQL filter, deleted when the link goes. Durable and shared subscriptions are
-     * refused with {@code amqp:not-implemented} for now (JMS-14).
+     * A receiver on a topic (a JMS topic consumer, Premium only): its subscription is named as the service names JMS
+     * subscriptions, {@code <name>$<client id>$D} (durable) or {@code <name>$<client id>$ND} (non-durable), the name
+     * being the link name up to Qpid JMS's {@code |} suffix and the client id the connection's container id, empty for
+     * a {@code global} (no client id) shared one; an unshared non-durable consumer gets a generated name. It is created
+     * when absent, with the JMS selector (header names mapped) as its SQL filter; a durable one is resumed when it
+     * exists and stays when its links go; a non-durable one is deleted when its last link goes (JMS-16 to JMS-20).
      */
     private void attachTopicConsumer(Sender sender, Source source, String topic, ReceiveMode mode) {
-        Symbol[] capabilities = source.getCapabilities();
-        boolean shared = capabilities != null && java.util.Arrays.asList(capabilities).contains(SHARED);
-        boolean durable = source.getDurable() != null && source.getDurable() != TerminusDurability.NONE
-                || source.getExpiryPolicy() == TerminusExpiryPolicy.NEVER;
-        if (shared || durable) {
-            refuse(sender, new ErrorCondition(AmqpErrors.NOT_IMPLEMENTED, "Durable and shared topic subscriptions "
-                    + "are not supported by sbemu yet; a non-durable, unshared topic consumer is."));
+        Namespace ns = context.namespace();
+        if (ns.tier() != Tier.PREMIUM) {
+            refuse(sender, premiumOnly());
             return;
         }
+        List<Symbol> capabilities = source.getCapabilities() == null ? List.of()
+                : java.util.Arrays.asList(source.getCapabilities());
+        boolean shared = capabilities.contains(SHARED);
+        boolean durable = source.getDurable() != null && source.getDurable() != TerminusDurability.NONE
+                || source.getExpiryPolicy() == TerminusExpiryPolicy.NEVER;
+        String clientId = capabilities.contains(GLOBAL) ? "" : containerId(sender);
+        String base = shared || durable ? baseName(sender.getName())
+                : "jms-" + java.util.UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        String name = base + "$" + clientId + (durable ? "$D" : "$ND");
         List<RuleDescription> rules = List.of();
-        Object selector = source.getFilter() == null ? null : source.getFilter().get(JMS_SELECTOR);
-        if (selector instanceof DescribedType described && described.getDescribed() instanceof String sql) {
-            try {
-                rules = List.of(new RuleDescription(RuleDescription.DEFAULT_RULE_NAME, SqlFilter.parse(sql), null));
-            } catch (RuntimeException e) {
-                refuse(sender, AmqpErrors.of(e));
-                return;
-            }
-        }
-        String name = "jms-" + java.util.UUID.randomUUID();
-        Namespace ns = context.namespace();
         try {
-            ns.createSubscription(topic, name, SubscriptionOptions.defaults(), rules);
+            SqlFilter selector = selectorOf(source);
+            if (selector != null) {
+                rules = List.of(new RuleDescription(RuleDescription.DEFAULT_RULE_NAME, selector, null));
+            }
         } catch (RuntimeException e) {
             refuse(sender, AmqpErrors.of(e));
             return;
         }
+        // by name alone: the service refuses a second consumer "on the same or different topic" (JMS-17)
+        String key = name;
+        if (!context.addJmsConsumer(key, !shared)) {
+            refuse(sender, new ErrorCondition(AmqpErrors.NOT_ALLOWED, "Cannot create a new consumer on subscriber "
+                    + name + " because there is already a subscriber using the same name with an active consumer "
+                    + "on the same or different topic."));
+            return;
+        }
+        try {
+            if (durable && context.jmsConsumers(key) == 1) {
+                replaceChanged(ns, topic, name, rules);
+            } else if (shared && ns.subscriptionExists(topic, name) && !sameRules(ns, topic, name, rules)) {
+                // JMS: a shared subscription with consumers cannot change its selector (JMS-17)
+                context.removeJmsConsumer(key);
+                refuse(sender, new ErrorCondition(AmqpErrors.NOT_ALLOWED, "The shared subscription " + name
+                        + " has active consumers with another selector."));
+                return;
+            }
+            if (!ns.subscriptionExists(topic, name)) {
+                Duration idle = autoDeleteOnIdle(sender, SUBSCRIBER_AUTO_DELETE);
+                ns.createSubscription(topic, name, idle == null ? SubscriptionOptions.defaults()
+                        : SubscriptionOptions.builder().autoDeleteOnIdle(idle).build(), rules);
+            }
+        } catch (RuntimeException e) {
+            if (!ns.subscriptionExists(topic, name)) {     // else another connection created it meanwhile
+                context.removeJmsConsumer(key);
+                refuse(sender, AmqpErrors.of(e));
+                return;
+            }
+        }
         OutgoingLink link = new OutgoingLink(context, connection, sender, EntityPath.subscription(topic, name), mode,
                 null);
         link.whenClosed(() -> {
+            int left = context.removeJmsConsumer(key);
+            if (durable || left > 0) {
+                return;
+            }
             try {
                 if (context.namespace() == ns && ns.subscriptionExists(topic, name)) {
                     ns.deleteSubscription(topic, name);
@@ -257,6 +343,127 @@ final class LinkRouter {
             }
         });
         open(sender, link);
+    }
+
+    /**
+     * JMS: a durable subscription attached with another topic or another selector than it has is deleted, and a new
+     * one made ("equivalent to unsubscribing (deleting) the old one and creating a new one", {@code
+     * Session.createDurableConsumer}); only while it has no other consumer (JMS-17).
+     */
+    private static void replaceChanged(Namespace ns, String topic, String name, List<RuleDescription> rules) {
+        for (String other : ns.topicNames()) {
+            if (ns.subscriptionExists(other, name)
+                    && !(other.equalsIgnoreCase(topic) && sameRules(ns, other, name, rules))) {
+                ns.deleteSubscription(other, name);
+            }
+        }
+    }
+
+    /** Whether the subscription's filters are those of {@code rules} ({@code $Default}'s when it is empty). */
+    private static boolean sameRules(Namespace ns, String topic, String name, List<RuleDescription> rules) {
+        List<dev.sbemu.core.filter.RuleFilter> wanted = (rules.isEmpty() ? List.of(RuleDescription.defaultRule())
+                : rules).stream().map(RuleDescription::filter).toList();
+        return ns.listRules(topic, name).stream().map(RuleDescription::filter).toList().equals(wanted);
+    }
+
+    /**
+     * A receiver attached with no source: Qpid JMS's {@code unsubscribe(name)}, which looks the durable subscription
+     * up by the link name and, when the attach answers with a source, detaches with closed=true to delete it. No such
+     * subscription: attached without a source, then detached with {@code amqp:not-found}; one with an active
+     * consumer: refused with {@code amqp:not-allowed} (JMS-18, JMS-19).
+     */
+    private void unsubscribe(Sender sender) {
+        Namespace ns = context.namespace();
+        if (ns.tier() != Tier.PREMIUM) {
+            refuse(sender, premiumOnly());
+            return;
+        }
+        Symbol[] desired = sender.getRemoteDesiredCapabilities();
+        boolean global = desired != null && java.util.Arrays.asList(desired).contains(GLOBAL)
+                || sender.getName().contains("|global");
+        String name = baseName(sender.getName()) + "$" + (global ? "" : containerId(sender)) + "$D";
+        String topic = null;
+        for (String candidate : ns.topicNames()) {
+            if (ns.subscriptionExists(candidate, name)) {
+                topic = candidate;
+                break;
+            }
+        }
+        if (topic == null) {
+            refuse(sender, new ErrorCondition(AmqpErrors.NOT_FOUND, "The messaging entity '" + name
+                    + "' could not be found."));
+            return;
+        }
+        String key = name;
+        if (context.jmsConsumers(key) > 0) {
+            refuse(sender, new ErrorCondition(AmqpErrors.NOT_ALLOWED, "Cannot unsubscribe " + name + ": the "
+                    + "durable subscription has an active consumer."));
+            return;
+        }
+        Source found = new Source();
+        found.setAddress(topic);
+        found.setDurable(TerminusDurability.UNSETTLED_STATE);
+        found.setExpiryPolicy(TerminusExpiryPolicy.NEVER);
+        found.setDistributionMode(BrowseLink.COPY);
+        sender.setSource(found);
+        String subscriptionTopic = topic;
+        open(sender, new Unsubscribe(sender, () -> {
+            try {
+                if (context.namespace() == ns && ns.subscriptionExists(subscriptionTopic, name)
+                        && context.jmsConsumers(key) == 0) {
+                    ns.deleteSubscription(subscriptionTopic, name);
+                }
+            } catch (RuntimeException e) {
+                LOG.fine(() -> "sbemu AMQP endpoint: could not unsubscribe " + name + ": " + e);
+            }
+        }));
+    }
+
+    /** The link of a JMS unsubscribe: it deletes the subscription when the client closes it. */
+    private record Unsubscribe(Link link, Runnable delete) implements AmqpConnection.LinkBound {
+        @Override
+        public void onPeerClosed() {
+            delete.run();
+        }
+    }
+
+    /** The source's JMS selector as a SQL filter (JMS header names mapped, JMS-20), or null without one. */
+    private static SqlFilter selectorOf(Source source) {
+        Object selector = source.getFilter() == null ? null : source.getFilter().get(JMS_SELECTOR);
+        if (selector instanceof DescribedType described && described.getDescribed() instanceof String jms
+                && !jms.isBlank()) {
+            return SqlFilter.parse(JmsSelector.toSqlFilter(jms));
+        }
+        return null;
+    }
+
+    /** A JMS subscription name from Qpid JMS's link name: {@code name}, {@code name|2}, {@code name|global}, ... */
+    private static String baseName(String linkName) {
+        int bar = linkName.indexOf('|');
+        return bar < 0 ? linkName : linkName.substring(0, bar);
+    }
+
+    /**
+     * The auto-delete-on-idle a {@code ServiceBusJmsConnectionFactory} asks for the entities the service makes for
+     * it, in its connection's open properties ({@code ServiceBusJmsConnectionFactorySettings}), or null without one
+     * (JMS-27).
+     */
+    private static Duration autoDeleteOnIdle(Link link, Symbol property) {
+        Map<Symbol, Object> properties = link.getSession().getConnection().getRemoteProperties();
+        Object seconds = properties == null ? null : properties.get(property);
+        return seconds instanceof Number n && n.longValue() > 0 ? Duration.ofSeconds(n.longValue()) : null;
+    }
+
+    /** The client's container id (Qpid JMS's client id when one is set), or "" without one. */
+    private static String containerId(Link link) {
+        String container = link.getSession().getConnection().getRemoteContainer();
+        return container == null ? "" : container;
+    }
+
+    /** What the service answers a Standard namespace's JMS 2.0 request (JMS-26). */
+    private static ErrorCondition premiumOnly() {
+        return new ErrorCondition(AmqpErrors.NOT_ALLOWED, "Full JMS 2.0 parity over AMQP is a feature supported "
+                + "only by a Premium Messaging namespace.");
     }
 
     /**
@@ -386,7 +593,8 @@ final class LinkRouter {
     }
 
     private void open(Link link, LinkHandler handler) {
-        link.setSource(link.getRemoteSource());
+        // an unsubscribe's source was set to the subscription found (JMS-18)
+        link.setSource(link.getSource() != null ? link.getSource() : link.getRemoteSource());
         // a dynamic node's target was set with its address (JMS-13)
         link.setTarget(link.getTarget() != null ? link.getTarget() : link.getRemoteTarget());
         link.setSenderSettleMode(link.getRemoteSenderSettleMode());

@@ -45,7 +45,18 @@ final class Validation {
         }
     }
 
+    /**
+     * A subscription the service creates for a JMS consumer: {@code <name>$<client id>$D} (durable) or
+     * {@code <name>$<client id>$ND} (non-durable), the client id possibly empty ("JMS 2.0 entities", "Representation
+     * of client scoped subscriptions"). The service makes these names itself, beyond the rules it sets for names it is
+     * given; sbemu accepts them as they come.
+     */
+    private static final Pattern JMS_SCOPED = Pattern.compile("[^$/\\\\?#]+\\$[^$/\\\\?#]*\\$N?D");
+
     static void subscriptionName(String name) {
+        if (name != null && JMS_SCOPED.matcher(name).matches()) {
+            return;
+        }
         checkName("subscription name", name, 50, SHORT_NAME,
                 "letters, digits, '.', '-' and '_', starting and ending with a letter or digit");
     }
