@@ -44,6 +44,10 @@ import reactor.core.publisher.Mono;
  * refused as unauthorized. The namespace's virtual clock rules the broker as for the in-process clients; the
  * SDK's own timers (try-timeout, receive waits, automatic lock renewal) run on the wall clock.
  *
+ * <p>AMQP over TLS ({@code amqps://}, for JMS clients such as {@code ServiceBusJmsConnectionFactory}) is served on a
+ * second port when {@link Builder#tlsPort(int)} asks for one, behind a certificate made for the server; {@link
+ * #jmsTlsUri()}, {@link #tlsTrustStore()} and {@link #tlsClientContext()} trust it.
+ *
  * <p>The same port speaks HTTP/1.1 too (told from AMQP by the first bytes): the service's management REST API
  * (authorized with the connection string's key), {@code GET /health}, and a JSON control API under
  * {@code /__admin/} (clock, journal, reset, faults, messages; described at {@code /__admin/openapi.json}), see
@@ -310,7 +314,7 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
 
         /**
          * The address to listen on (default: the loopback address). Anything else exposes the endpoint, which has
-         * no TLS and one key, to the network: do so only on a network you trust.
+         * one key and no TLS on its AMQP port, to the network: do so only on a network you trust.
          */
         public Builder bindAddress(InetAddress address) {
             options = options.withBindAddress(Objects.requireNonNull(address, "address"));

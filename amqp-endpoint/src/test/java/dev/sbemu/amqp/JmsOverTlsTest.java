@@ -18,6 +18,7 @@ import dev.sbemu.core.Namespace;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSException;
+import jakarta.jms.JMSSecurityException;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
@@ -171,6 +172,19 @@ class JmsOverTlsTest {
 
     private static java.util.stream.Stream<Throwable> causes(Throwable e) {
         return java.util.stream.Stream.iterate(e, t -> t != null, Throwable::getCause);
+    }
+
+    @Test
+    @DisplayName("JMS-33 SASL PLAIN takes the key with azure-servicebus-jms's ';UseDevelopmentEmulator=true;' tail, "
+            + "and nothing else after the key")
+    void keyWithEmulatorTail() throws JMSException {
+        roundTrip(new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, key() + ";UseDevelopmentEmulator=true;",
+                "amqp://127.0.0.1:" + server.port()));
+        connection.close();
+        connection = null;
+        JmsConnectionFactory other = new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME,
+                key() + ";EntityPath=orders", "amqp://127.0.0.1:" + server.port());
+        assertThrows(JMSSecurityException.class, () -> other.createConnection().start());
     }
 
     @Test

@@ -136,7 +136,9 @@ public final class StandaloneServer implements AutoCloseable {
                     + "&transport.verifyHost=false)");
         }
         if (!bind.isLoopbackAddress()) {
-            out.println("Listening on " + address + ": the server is reachable from the network (no TLS; "
+            out.println("Listening on " + address + ": the server is reachable from the network ("
+                    + (endpoint.tlsPort() >= 0 ? "TLS on the AMQPS port only, with a self-signed certificate"
+                    : "no TLS") + "; "
                     + (options.key().isPresent() ? "one key" : "any key") + ")");
         }
         out.println("Connection string: " + connectionString);
