@@ -372,13 +372,15 @@ final class AmqpConnection {
 
     /**
      * The endpoint closes: every link is detached and the connection closed with an error that tells the SDK's
-     * clients at once that the endpoint is gone (AMQP-14).
+     * clients at once that the endpoint is gone (AMQP-14), or, when {@code forced} (a server being stopped, SRV-7),
+     * with {@code amqp:link:detach-forced} and {@code amqp:connection:forced}, which the SDKs retry.
      */
-    void goodbye() {
+    void goodbye(boolean forced) {
         if (socketClosed || hangingUp) {
             return;
         }
-        ErrorCondition error = AmqpErrors.shutdown();
+        ErrorCondition error = forced ? AmqpErrors.serverStopping() : AmqpErrors.shutdown();
+        ErrorCondition linkError = forced ? AmqpErrors.linkOfServerStopping() : error;
         if (connection.getRemoteState() == EndpointState.UNINITIALIZED
                 || connection.getLocalState() == EndpointState.CLOSED) {
             abort();
@@ -386,7 +388,7 @@ final class AmqpConnection {
         }
         for (LinkHandler h : List.copyOf(handlers)) {
             if (h instanceof LinkBound bound && bound.link().getLocalState() == EndpointState.ACTIVE) {
-                bound.link().setCondition(error);
+                bound.link().setCondition(linkError);
                 bound.link().close();
             }
         }
