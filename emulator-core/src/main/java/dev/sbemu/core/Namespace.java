@@ -392,6 +392,16 @@ public final class Namespace implements MessageOperations, AutoCloseable {
         return broker.waitingReceivers(Objects.requireNonNull(entity, "entity"));
     }
 
+    /**
+     * How many accepts of the next session wait on {@code entity} now ({@link #whenSessionAvailable} registrations,
+     * which do not keep it in use, ADI-5). For tests and diagnostics.
+     *
+     * @throws BrokerException when the entity does not exist or does not require sessions
+     */
+    public int waitingSessionAccepts(EntityPath entity) {
+        return broker.waitingSessionAccepts(Objects.requireNonNull(entity, "entity"));
+    }
+
     /** A registration of {@link #whenReceivable}. */
     @FunctionalInterface
     public interface ReceiveWait {
@@ -524,6 +534,19 @@ public final class Namespace implements MessageOperations, AutoCloseable {
     public SessionLock acceptSession(EntityPath entity, String sessionId, Duration maxWait, Cancellation cancellation) {
         faults.before(Faults.Operation.ACCEPT_SESSION, entity);
         return broker.acceptSession(entity, sessionId, maxWait, Objects.requireNonNull(cancellation, "cancellation"));
+    }
+
+    /**
+     * Locks the named session, or the next available one ({@code sessionId} null), if one is available now, without
+     * waiting: null when none is (where {@link #acceptSession(EntityPath, String, Duration) acceptSession} would
+     * wait, and then fail with {@code SERVICE_TIMEOUT}). With {@link #whenSessionAvailable}, how a server accepts
+     * without a thread. Faults apply as to an accept.
+     *
+     * @throws BrokerException.SessionCannotBeLocked when another receiver holds the named session
+     */
+    public SessionLock acceptSessionIfAvailable(EntityPath entity, String sessionId) {
+        faults.before(Faults.Operation.ACCEPT_SESSION, entity);
+        return broker.acceptSessionOrNull(entity, sessionId, Duration.ZERO, null);
     }
 
     /** Receives from a held session, in sequence order: what is ready at once, else waits up to {@code maxWait}. */

@@ -206,6 +206,11 @@ public final class Broker implements VirtualClock.TimerDriver {
         });
     }
 
+    /** The registered accepts of the next session now waiting on {@code path}'s entity. */
+    public int waitingSessionAccepts(EntityPath path) {
+        return services.locked(() -> registry.sessionSource(path).main.readyOrChanged.waitersForAny());
+    }
+
     /** The receive calls and registered waits now waiting on {@code path}'s entity (ADI-5). */
     public int waitingReceivers(EntityPath path) {
         return services.locked(() -> registry.source(path).waitingReceivers());
@@ -320,6 +325,17 @@ public final class Broker implements VirtualClock.TimerDriver {
      */
     public SessionLock acceptSession(EntityPath path, String sessionId, Duration maxWait,
                                      Cancellation cancellation) {
+        SessionLock lock = acceptSessionOrNull(path, sessionId, maxWait, cancellation);
+        if (lock == null) {
+            throw new BrokerException.ServiceTimeout("No session available to accept on '" + path
+                    + "' within " + maxWait + ".");
+        }
+        return lock;
+    }
+
+    /** As {@link #acceptSession}, null when no session became available in time. */
+    public SessionLock acceptSessionOrNull(EntityPath path, String sessionId, Duration maxWait,
+                                           Cancellation cancellation) {
         Validation.sessionId(sessionId);
         SessionEntry session;
         try {
@@ -333,8 +349,7 @@ public final class Broker implements VirtualClock.TimerDriver {
             throw new BrokerException.ServiceTimeout("Interrupted while waiting for a session on '" + path + "'.");
         }
         if (session == null) {
-            throw new BrokerException.ServiceTimeout("No session available to accept on '" + path
-                    + "' within " + maxWait + ".");
+            return null;
         }
         return new SessionLock(path, session.sessionId, session.holder, session.lockedUntil);
     }

@@ -121,6 +121,11 @@ final class Signal {
         return store.sessionful && sessions != null ? sessions.hasFreeReadySession() : store.mayHaveReady();
     }
 
+    /** How many waiters for any message are registered. */
+    int waitersForAny() {
+        return any.size();
+    }
+
     /** Whether the held session {@code sessionId} has a ready message. */
     boolean sessionHasReady(String sessionId) {
         return store.readyBySession.containsKey(sessionId);
