@@ -74,14 +74,18 @@ class SessionWaitTest {
 
     @Test
     @DisplayName("AMQP-11 ADI-5 a held session's waiting receiver is woken by a message of its session only, keeps the "
-            + "entity in use, and learns of its lock's expiry at once")
+            + "entity in use without accessing it, and learns of its lock's expiry at once")
     void sessionReceiverWait() {
         ns.send("q", inSession("A", "a1"));
         SessionLock a = ns.acceptSession(q, null, Duration.ZERO);
         ns.receive(a, ReceiveMode.RECEIVE_AND_DELETE, 10, Duration.ZERO);
         AtomicInteger fired = new AtomicInteger();
+        Instant accessed = ns.runtimeInfo(q).accessedAt();
         ns.whenReceivable(a, fired::incrementAndGet);
         assertEquals(1, ns.waitingReceivers(q));
+        ns.clock().advance(Duration.ofSeconds(45));
+        assertEquals(accessed, ns.runtimeInfo(q).accessedAt(), "waiting is not an access (no re-wait counted)");
+        ns.renewSessionLock(a);
         ns.send("q", inSession("B", "b1"));
         assertEquals(0, fired.get(), "another session's message");
         ns.send("q", inSession("A", "a2"));
