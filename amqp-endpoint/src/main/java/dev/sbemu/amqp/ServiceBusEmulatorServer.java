@@ -285,8 +285,33 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
      */
     @Override
     public void close() {
+        close(Goodbye.OPERATION_CANCELLED);
+    }
+
+    /**
+     * Closes as {@link #close()} does, saying {@code goodbye} on every link and connection: {@link
+     * Goodbye#OPERATION_CANCELLED} for a test's teardown (clients fail at once), {@link Goodbye#CONNECTION_FORCED} for
+     * a server process being stopped (clients reconnect and retry, as when a service node restarts). Idempotent: the
+     * first close's goodbye is the one said.
+     */
+    public void close(Goodbye goodbye) {
+        Objects.requireNonNull(goodbye, "goodbye");
         administration.close();
-        endpoint.close();
+        endpoint.close(goodbye == Goodbye.CONNECTION_FORCED);
+    }
+
+    /** What a closing server tells its clients (docs/spec.md AMQP-14, SRV-7). */
+    public enum Goodbye {
+        /**
+         * {@code com.microsoft:operation-cancelled} on every link and connection: not transient for the SDKs, so a
+         * waiting receive or a send fails at once instead of retrying into a closed port. The default.
+         */
+        OPERATION_CANCELLED,
+        /**
+         * {@code amqp:link:detach-forced} on every link, {@code amqp:connection:forced} on every connection: transient
+         * for the SDKs, which reconnect and retry, as a client of a container being restarted should.
+         */
+        CONNECTION_FORCED
     }
 
     /**

@@ -154,6 +154,30 @@ final class HostilePeer implements AutoCloseable {
         frame(channel, attach, null);
     }
 
+    /**
+     * Attaches a session receiver (AMQP-6) on {@code address}: the named session, or with {@code sessionId} null the
+     * next available one, waiting up to {@code timeoutMillis} ({@code com.microsoft:timeout}).
+     */
+    void attachSessionReceiver(int channel, int handle, String name, String address, String sessionId,
+                               long timeoutMillis) throws IOException {
+        Attach attach = new Attach();
+        attach.setSndSettleMode(SenderSettleMode.UNSETTLED);
+        attach.setName(name);
+        attach.setHandle(UnsignedInteger.valueOf(handle));
+        attach.setRole(Role.RECEIVER);
+        Source source = new Source();
+        source.setAddress(address);
+        java.util.Map<Symbol, Object> filter = new java.util.HashMap<>();
+        filter.put(Symbol.valueOf("com.microsoft:session-filter"), sessionId);
+        source.setFilter(filter);
+        attach.setSource(source);
+        Target target = new Target();
+        target.setAddress(name);
+        attach.setTarget(target);
+        attach.setProperties(Map.of(Symbol.valueOf("com.microsoft:timeout"), timeoutMillis));
+        frame(channel, attach, null);
+    }
+
     /** One transfer frame; {@code deliveryId} and {@code tag} are sent on a delivery's first frame only. */
     boolean transfer(int channel, int handle, Integer deliveryId, byte[] payload, boolean more, boolean aborted,
                      Duration wait) throws IOException {

@@ -115,4 +115,86 @@ class ManyReceiversTest {
         System.out.println("many clients: every receiver got its message; " + after + " server threads");
         assertTrue(after <= THREAD_BOUND, () -> after + " server threads after " + CLIENTS + " deliveries");
     }
+
+    @Test
+    @DisplayName("AMQP-11 AMQP-6 600 connections, each with a session receiver waiting to accept the next session, then "
+            + "waiting in its session for the next message: the server's threads stay bounded (64); one session per "
+            + "accept, and each receiver gets its session's messages")
+    void manyWaitingSessionReceivers() throws Exception {
+        namespace.createQueue("sessions", dev.sbemu.core.QueueOptions.builder().requiresSession(true).build());
+        Set<Thread> before = Set.copyOf(Thread.getAllStackTraces().keySet());
+        server = ServiceBusEmulatorServer.builder(namespace).sharedAccessKey(KEY).idleTimeout(Duration.ofMinutes(10))
+                .start();
+        HostilePeer[] opened = new HostilePeer[CLIENTS];
+        ExecutorService connecting = Executors.newFixedThreadPool(8);
+        try {
+            List<Callable<Void>> connects = new ArrayList<>();
+            for (int n = 0; n < CLIENTS; n++) {
+                int i = n;
+                connects.add(() -> {
+                    HostilePeer peer = HostilePeer.opened(server.port());
+                    opened[i] = peer;
+                    peer.begin(0);
+                    peer.putToken(KEY);
+                    peer.attachSender(0, 3, "sender-" + i, "sessions");
+                    peer.expect(Attach.class, a -> a.getName().startsWith("sender-"));
+                    // the accept waits (10 minutes at most) for a session: its attach is not answered yet
+                    peer.attachSessionReceiver(0, 2, "receiver-" + i, "sessions", null, 600_000);
+                    return null;
+                });
+            }
+            for (Future<Void> connected : connecting.invokeAll(connects)) {
+                connected.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            connecting.shutdownNow();
+            assertTrue(connecting.awaitTermination(30, TimeUnit.SECONDS), "the connecting threads ended");
+            for (HostilePeer peer : opened) {
+                if (peer != null) {
+                    peers.add(peer);
+                }
+            }
+        }
+        // every accept is registered (none holds a thread); a session message after that wakes one accept each
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> server.connectionCount() == CLIENTS);
+        long accepting = serverThreadsSince(before);
+        System.out.println("many clients: " + CLIENTS + " connections with a waiting session accept, " + accepting
+                + " server threads");
+        assertTrue(accepting <= THREAD_BOUND, () -> accepting + " server threads for " + CLIENTS + " waiting accepts");
+        for (int i = 0; i < CLIENTS; i++) {
+            namespace.send("sessions", Message.builder().sessionId("s" + i).messageId("first-" + i).body("x").build());
+        }
+        String[] sessionOf = new String[CLIENTS];
+        UnsignedInteger[] handles = new UnsignedInteger[CLIENTS];
+        for (int i = 0; i < CLIENTS; i++) {
+            Attach attached = peers.get(i).expect(Attach.class, a -> a.getName().startsWith("receiver-"));
+            handles[i] = attached.getHandle();
+            sessionOf[i] = String.valueOf(((org.apache.qpid.proton.amqp.messaging.Source) attached.getSource())
+                    .getFilter().get(org.apache.qpid.proton.amqp.Symbol.valueOf("com.microsoft:session-filter")));
+            peers.get(i).flow(0, 2, 2);
+        }
+        assertTrue(Set.of(sessionOf).size() == CLIENTS, "each accept locked a session of its own");
+        for (int i = 0; i < CLIENTS; i++) {
+            UnsignedInteger handle = handles[i];
+            peers.get(i).expect(Transfer.class, t -> t.getHandle().equals(handle));
+        }
+        // each link has a credit left: it waits in its session, without a thread
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60))
+                .until(() -> namespace.waitingReceivers(dev.sbemu.core.EntityPath.queue("sessions")) == CLIENTS);
+        long waiting = serverThreadsSince(before);
+        System.out.println("many clients: " + CLIENTS + " session receivers waiting in their session, " + waiting
+                + " server threads");
+        assertTrue(waiting <= THREAD_BOUND, () -> waiting + " server threads for " + CLIENTS + " waiting sessions");
+        for (int i = 0; i < CLIENTS; i++) {
+            namespace.send("sessions", Message.builder().sessionId(sessionOf[i]).messageId("second-" + i).body("y")
+                    .build());
+        }
+        for (int i = 0; i < CLIENTS; i++) {
+            UnsignedInteger handle = handles[i];
+            Transfer second = peers.get(i).expect(Transfer.class, t -> t.getHandle().equals(handle));
+            assertTrue(second.getDeliveryId() != null, "a delivery");
+        }
+        long after = serverThreadsSince(before);
+        assertTrue(after <= THREAD_BOUND, () -> after + " server threads after the session deliveries");
+    }
 }

@@ -197,6 +197,37 @@ class ParityTest {
                     st.step("receive again", () -> receive(r, 1, SHORT));
                     st.expect(0, "RuntimeException(");
                 }),
+                row("PAR-2 LIM-3 a sync receive waiting when its queue is disabled ends at once: terminated", (s, st) -> {
+                    s.ns.createQueue("q");
+                    ServiceBusReceiverClient r = s.receiver("q");
+                    waitingThenEnded(s, st, EntityPath.queue("q"), () -> receive(r, 1, Duration.ofSeconds(60)),
+                            () -> s.ns.updateQueue("q", QueueOptions.builder().status(EntityStatus.RECEIVE_DISABLED)
+                                    .build()));
+                    st.expect(0, "RuntimeException(\"The receiver client is terminated. Re-create the client to "
+                            + "continue receive attempt. (Reason: upstream-error)\") <- AmqpException["
+                            + "com.microsoft:entity-disabled");
+                }),
+                row("PAR-2 AMQP-10 a sync receive waiting on a subscription whose topic is deleted ends at once: "
+                        + "terminated, not found", (s, st) -> {
+                    s.ns.createTopic("t");
+                    s.ns.createSubscription("t", "s");
+                    ServiceBusReceiverClient r = s.clients.receiver(EntityPath.subscription("t", "s"),
+                            ServiceBusReceiveMode.PEEK_LOCK);
+                    waitingThenEnded(s, st, EntityPath.subscription("t", "s"), () -> receive(r, 1,
+                            Duration.ofSeconds(60)), () -> s.ns.deleteTopic("t"));
+                    st.expect(0, "RuntimeException(\"The receiver client is terminated. Re-create the client to "
+                            + "continue receive attempt. (Reason: upstream-error)\") <- AmqpException[amqp:not-found");
+                }),
+                row("PAR-2 LIM-3 a sync session receive waiting in its session when the queue is disabled ends at once",
+                        (s, st) -> {
+                    s.ns.createQueue("c", QueueOptions.builder().requiresSession(true).build());
+                    s.clients.sender("c").sendMessage(new ServiceBusMessage("m1").setSessionId("a"));
+                    ServiceBusReceiverClient r = s.sessionReceiver("c").acceptSession("a");
+                    one(r);
+                    waitingThenEnded(s, st, EntityPath.queue("c"), () -> receive(r, 1, Duration.ofSeconds(60)),
+                            () -> s.ns.updateQueue("c", QueueOptions.builder().requiresSession(true)
+                                    .status(EntityStatus.DISABLED).build()));
+                }),
                 row("PAR-2 FLT-2 an injected non-transient receive fault terminates the sync receiver", (s, st) -> {
                     s.ns.createQueue("q");
                     s.clients.sender("q").sendMessage(new ServiceBusMessage("m"));
@@ -557,6 +588,36 @@ class ParityTest {
         List<String> got = new ArrayList<>();
         receiver.receiveMessages(n, wait).forEach(m -> got.add(received(m)));
         return got;
+    }
+
+    /**
+     * Starts {@code receive} on another thread, waits until it waits in the broker ({@code entity}'s waiting
+     * receivers), runs {@code change}, and records how the receive ended and whether it ended within 10 s (it waits
+     * 60 s at most).
+     */
+    static void waitingThenEnded(Side s, Steps st, EntityPath entity, Callable<Object> receive, Runnable change) {
+        java.util.concurrent.CompletableFuture<Object> waiting = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> {
+                    try {
+                        return receive.call();
+                    } catch (RuntimeException e) {
+                        throw e;
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+        await().atMost(Duration.ofSeconds(20)).until(() -> s.ns.waitingReceivers(entity) >= 1);
+        long changed = System.nanoTime();
+        change.run();
+        st.step("waiting receive", () -> {
+            try {
+                return waiting.get(90, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw e.getCause() instanceof Exception cause ? cause : e;
+            }
+        });
+        long tookMillis = java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - changed);
+        st.step("ended within 10 s", () -> tookMillis < 10_000 ? "yes" : "no, after " + tookMillis + " ms");
     }
 
     static String body(ServiceBusReceivedMessage m) {

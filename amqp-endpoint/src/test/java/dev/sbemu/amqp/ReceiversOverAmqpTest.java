@@ -106,8 +106,10 @@ class ReceiversOverAmqpTest extends EndpointFixture {
              ServiceBusSessionReceiverClient sessions = clients.sessionReceiver().queueName("carts").buildClient()) {
             CompletableFuture<ServiceBusReceiverClient> accepted =
                     CompletableFuture.supplyAsync(sessions::acceptNextSession);
-            // the attach is held: an endpoint worker waits in the broker for a session
-            await().atMost(Duration.ofSeconds(20)).until(ReceiversOverAmqpTest::aWorkerWaitsForASession);
+            // the attach is held: the accept is registered in the broker, holding no thread (AMQP-11)
+            await().atMost(Duration.ofSeconds(20)).until(() -> namespace.waitingSessionAccepts(
+                    EntityPath.queue("carts")) == 1);
+            assertTrue(!aWorkerWaitsForASession(), "no endpoint thread waits for the session");
             assertTrue(!accepted.isDone(), "accepted before any session had a message");
             sender.sendMessage(new ServiceBusMessage("x").setSessionId("late"));
             try (ServiceBusReceiverClient session = accepted.get(30, TimeUnit.SECONDS)) {

@@ -319,9 +319,11 @@ public final class Namespace implements MessageOperations, AutoCloseable {
      * Waits for {@code entity} without a thread: runs {@code callback} once when a message may have become
      * available there (a send, a scheduled message's activation, an unlock or abandon, a lock expiry, the end of a
      * clock advance, the entity's deletion or disabling, this namespace's close), or at once when one may be
-     * available already. The callback may be spurious: it then receives nothing, and registers again. A server's
-     * receiver tries {@link #receive(EntityPath, ReceiveMode, int) receive} without waiting, and registers when it
-     * got nothing, so that a waiting receiver holds no thread (AMQP-11).
+     * available already. Waiters are woken oldest first, as many as messages became available (every one on a
+     * deletion, an update, the close). The callback may be spurious (another receiver took the message): it then
+     * receives nothing, and registers again. A server's receiver tries {@link #receive(EntityPath, ReceiveMode, int)
+     * receive} without waiting, and registers when it got nothing, so that a waiting receiver holds no thread
+     * (AMQP-11); one that will not receive after its callback ran passes the wake-up on ({@link ReceiveWait#cancel}).
      *
      * <p>The callback runs on the thread that made the message available, with this namespace's lock held: it must
      * only hand the work on (to an executor or event loop), never block nor call this namespace. While registered,
@@ -334,7 +336,42 @@ public final class Namespace implements MessageOperations, AutoCloseable {
     public ReceiveWait whenReceivable(EntityPath entity, Runnable callback) {
         Objects.requireNonNull(entity, "entity");
         Objects.requireNonNull(callback, "callback");
-        java.util.function.BooleanSupplier cancel = broker.whenReceivable(entity, callback);
+        return registeredUnlessClosed(broker.whenReceivable(entity, callback), callback);
+    }
+
+    /**
+     * As {@link #whenReceivable(EntityPath, Runnable)} for the receiver of a held session: runs {@code callback} once
+     * when a message of that session may have become available, when the session's lock is lost (expired or
+     * released: the next receive says so), on the entity's deletion or disabling, this namespace's close; at once
+     * when one of its messages may be available already. While registered the wait keeps the entity in use (ADI-5,
+     * a waiting receive) without being an access. The same rules for the callback apply.
+     *
+     * @throws BrokerException as a receive on the session would (lock lost, not found, disabled)
+     */
+    public ReceiveWait whenReceivable(SessionLock session, Runnable callback) {
+        Objects.requireNonNull(session, "session");
+        Objects.requireNonNull(callback, "callback");
+        return registeredUnlessClosed(broker.whenReceivable(session, callback), callback);
+    }
+
+    /**
+     * Waits without a thread for a session of {@code entity} to become available to accept as the next session:
+     * runs {@code callback} once when one may be (a message for a session no receiver holds, a session let go with
+     * messages left, the end of a clock advance), on the entity's deletion or disabling, or this namespace's close;
+     * at once when one may be free already. Waiters are woken oldest first, one per session that became available; a
+     * server's accept tries {@link #acceptSession(EntityPath, String, Duration) acceptSession} without waiting and
+     * registers again when it got none (SES-2, AMQP-6). The wait neither accesses the entity nor keeps it in use
+     * (ADI-5). The same rules for the callback apply as for {@link #whenReceivable(EntityPath, Runnable)}.
+     *
+     * @throws BrokerException as an accept would (not found, disabled, not session-enabled)
+     */
+    public ReceiveWait whenSessionAvailable(EntityPath entity, Runnable callback) {
+        Objects.requireNonNull(entity, "entity");
+        Objects.requireNonNull(callback, "callback");
+        return registeredUnlessClosed(broker.whenSessionAvailable(entity, callback), callback);
+    }
+
+    private ReceiveWait registeredUnlessClosed(java.util.function.BooleanSupplier cancel, Runnable callback) {
         boolean isClosed;
         synchronized (closeListeners) {
             isClosed = closed;
@@ -355,12 +392,24 @@ public final class Namespace implements MessageOperations, AutoCloseable {
         return broker.waitingReceivers(Objects.requireNonNull(entity, "entity"));
     }
 
+    /**
+     * How many accepts of the next session wait on {@code entity} now ({@link #whenSessionAvailable} registrations,
+     * which do not keep it in use, ADI-5). For tests and diagnostics.
+     *
+     * @throws BrokerException when the entity does not exist or does not require sessions
+     */
+    public int waitingSessionAccepts(EntityPath entity) {
+        return broker.waitingSessionAccepts(Objects.requireNonNull(entity, "entity"));
+    }
+
     /** A registration of {@link #whenReceivable}. */
     @FunctionalInterface
     public interface ReceiveWait {
         /**
          * Removes the registration: its callback will not run. Returns false when it had run or was cancelled
-         * already. Idempotent, thread-safe.
+         * already. Idempotent, thread-safe. Waiters are woken one per message that became available, so a waiter
+         * whose callback ran and that will not receive after all (it went away, or cannot take now) calls this to
+         * pass its wake-up on to the next waiter; one that receives, or registers again, need not.
          */
         boolean cancel();
     }
@@ -485,6 +534,19 @@ public final class Namespace implements MessageOperations, AutoCloseable {
     public SessionLock acceptSession(EntityPath entity, String sessionId, Duration maxWait, Cancellation cancellation) {
         faults.before(Faults.Operation.ACCEPT_SESSION, entity);
         return broker.acceptSession(entity, sessionId, maxWait, Objects.requireNonNull(cancellation, "cancellation"));
+    }
+
+    /**
+     * Locks the named session, or the next available one ({@code sessionId} null), if one is available now, without
+     * waiting: null when none is (where {@link #acceptSession(EntityPath, String, Duration) acceptSession} would
+     * wait, and then fail with {@code SERVICE_TIMEOUT}). With {@link #whenSessionAvailable}, how a server accepts
+     * without a thread. Faults apply as to an accept.
+     *
+     * @throws BrokerException.SessionCannotBeLocked when another receiver holds the named session
+     */
+    public SessionLock acceptSessionIfAvailable(EntityPath entity, String sessionId) {
+        faults.before(Faults.Operation.ACCEPT_SESSION, entity);
+        return broker.acceptSessionOrNull(entity, sessionId, Duration.ZERO, null);
     }
 
     /** Receives from a held session, in sequence order: what is ready at once, else waits up to {@code maxWait}. */

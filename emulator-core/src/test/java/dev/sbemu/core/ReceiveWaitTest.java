@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -140,6 +141,180 @@ class ReceiveWaitTest {
         }
         assertTrue(got.await(30, TimeUnit.SECONDS), "every receiver got its message: " + got.getCount() + " left");
         assertEquals(0, ns.receive(q, ReceiveMode.PEEK_LOCK, 1).size());
+    }
+
+    @Test
+    @DisplayName("LIM-3 a blocked receive ends at once with MESSAGING_ENTITY_DISABLED when its queue is disabled, and "
+            + "with MESSAGING_ENTITY_NOT_FOUND when its topic is deleted")
+    void blockedReceiveEndsOnDisableAndDelete() throws Exception {
+        java.util.concurrent.Future<?> onQueue = workers.submit(
+                () -> ns.receive(q, ReceiveMode.PEEK_LOCK, 1, Duration.ofMinutes(5)));
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> ns.waitingReceivers(q) == 1);
+        ns.updateQueue("q", QueueOptions.builder().status(EntityStatus.RECEIVE_DISABLED).build());
+        java.util.concurrent.ExecutionException disabled = assertThrows(java.util.concurrent.ExecutionException.class,
+                () -> onQueue.get(10, TimeUnit.SECONDS));
+        assertTrue(disabled.getCause() instanceof BrokerException.EntityDisabled, disabled.getCause().toString());
+        assertEquals(ErrorReason.ENTITY_DISABLED, ((BrokerException) disabled.getCause()).reason());
+
+        ns.createTopic("t");
+        ns.createSubscription("t", "s");
+        EntityPath s = EntityPath.subscription("t", "s");
+        java.util.concurrent.Future<?> onSubscription = workers.submit(
+                () -> ns.receive(s, ReceiveMode.PEEK_LOCK, 1, Duration.ofMinutes(5)));
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> ns.waitingReceivers(s) == 1);
+        ns.deleteTopic("t");
+        java.util.concurrent.ExecutionException gone = assertThrows(java.util.concurrent.ExecutionException.class,
+                () -> onSubscription.get(10, TimeUnit.SECONDS));
+        assertTrue(gone.getCause() instanceof BrokerException.EntityNotFound, gone.getCause().toString());
+    }
+
+    @Test
+    @DisplayName("AMQP-11 one send wakes one of N waiting receivers, the oldest; the next send the next one")
+    void oneSendOneWakeUp() {
+        int n = 50;
+        int[] firedBy = new int[n];
+        AtomicInteger fired = new AtomicInteger();
+        for (int i = 0; i < n; i++) {
+            int index = i;
+            ns.whenReceivable(q, () -> {
+                fired.incrementAndGet();
+                firedBy[index]++;
+            });
+        }
+        assertEquals(n, ns.waitingReceivers(q));
+        ns.send("q", msg("a"));
+        assertEquals(1, fired.get(), "one message, one wake-up");
+        assertEquals(1, firedBy[0], "the oldest waiter");
+        ns.send("q", msg("b"));
+        assertEquals(2, fired.get());
+        assertEquals(1, firedBy[1]);
+        ns.send("q", java.util.List.of(msg("c"), msg("d"), msg("e")));
+        assertEquals(5, fired.get(), "three messages, three wake-ups");
+        assertEquals(n - 5, ns.waitingReceivers(q));
+        ns.updateQueue("q", QueueOptions.builder().build());
+        assertEquals(n, fired.get(), "an update wakes every waiter, to look");
+    }
+
+    @Test
+    @DisplayName("AMQP-11 a woken waiter that will not receive passes the wake-up on (cancel after its callback ran)")
+    void passOn() {
+        AtomicInteger first = new AtomicInteger();
+        AtomicInteger second = new AtomicInteger();
+        Namespace.ReceiveWait wait = ns.whenReceivable(q, first::incrementAndGet);
+        ns.whenReceivable(q, second::incrementAndGet);
+        ns.send("q", msg("a"));
+        assertEquals(1, first.get());
+        assertEquals(0, second.get());
+        assertFalse(wait.cancel(), "it had fired");
+        assertEquals(1, second.get(), "the message is still there: the next waiter is woken");
+        assertFalse(wait.cancel());
+        assertEquals(1, second.get(), "passed on once");
+        ns.whenReceivable(q, first::incrementAndGet);
+        Namespace.ReceiveWait third = ns.whenReceivable(q, first::incrementAndGet);
+        assertEquals(3, first.get(), "the message is still ready: a new registration fires at once");
+        ns.receive(q, ReceiveMode.RECEIVE_AND_DELETE, 1);
+        ns.whenReceivable(q, second::incrementAndGet);
+        third.cancel();
+        assertEquals(1, second.get(), "nothing ready: nothing passed on");
+    }
+
+    @Test
+    @DisplayName("AMQP-11 no lost message with one wake-up per send: receivers that go away when woken, a competing "
+            + "receiver, concurrent sends")
+    void noLostMessageUnderChurn() throws Exception {
+        int messages = 2_000;
+        AtomicInteger received = new AtomicInteger();
+        java.util.concurrent.ConcurrentLinkedQueue<String> seen = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        for (int r = 0; r < 30; r++) {
+            new Churner(r % 3 == 0, received, seen, stop).start();
+        }
+        Thread[] senders = new Thread[3];
+        for (int s = 0; s < senders.length; s++) {
+            int sender = s;
+            senders[s] = new Thread(() -> {
+                for (int i = 0; i < messages / senders.length; i++) {
+                    ns.send("q", msg(sender + "-" + i));
+                }
+            });
+            senders[s].start();
+        }
+        // a competing receiver that never waits, taking some messages out from under the woken ones while the sends
+        // go on (after them, only the waiting receivers are left: a lost wake-up would leave a message sitting)
+        Thread grabber = new Thread(() -> {
+            while (!stop.get() && java.util.Arrays.stream(senders).anyMatch(Thread::isAlive)) {
+                ns.receive(q, ReceiveMode.RECEIVE_AND_DELETE, 1).forEach(m -> {
+                    seen.add(m.message().messageId());
+                    received.incrementAndGet();
+                });
+                Thread.yield();
+            }
+        });
+        grabber.start();
+        int total = (messages / senders.length) * senders.length;
+        try {
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60))
+                    .until(() -> received.get() == total);
+        } finally {
+            stop.set(true);
+        }
+        grabber.join();
+        assertEquals(total, new java.util.HashSet<>(seen).size(), "each message once");
+        assertEquals(0, ns.receive(q, ReceiveMode.PEEK_LOCK, 1).size());
+    }
+
+    /**
+     * A receiver as a server runs one, whose link may go away: after its wake-up it either receives (and registers
+     * again if it got nothing), or, when {@code flaky} and by chance, goes away for good, giving the wake-up up.
+     */
+    private final class Churner {
+        private final boolean flaky;
+        private final AtomicInteger received;
+        private final java.util.Queue<String> seen;
+        private final java.util.concurrent.atomic.AtomicBoolean stop;
+        private volatile Namespace.ReceiveWait wait;
+
+        Churner(boolean flaky, AtomicInteger received, java.util.Queue<String> seen,
+                java.util.concurrent.atomic.AtomicBoolean stop) {
+            this.flaky = flaky;
+            this.received = received;
+            this.seen = seen;
+            this.stop = stop;
+        }
+
+        void start() {
+            workers.execute(this::attempt);
+        }
+
+        private void woken() {
+            workers.execute(() -> {
+                if (flaky && java.util.concurrent.ThreadLocalRandom.current().nextInt(3) == 0) {
+                    Namespace.ReceiveWait fired;
+                    synchronized (this) {
+                        fired = wait;
+                    }
+                    fired.cancel();      // goes away for good without receiving: passes the wake-up on
+                    return;
+                }
+                attempt();
+            });
+        }
+
+        private void attempt() {
+            if (stop.get()) {
+                return;
+            }
+            List<BrokeredMessage> got = ns.receive(q, ReceiveMode.RECEIVE_AND_DELETE, 2);
+            if (!got.isEmpty()) {
+                got.forEach(m -> seen.add(m.message().messageId()));
+                received.addAndGet(got.size());
+                workers.execute(this::attempt);
+            } else {
+                synchronized (this) {
+                    wait = ns.whenReceivable(q, this::woken);
+                }
+            }
+        }
     }
 
     /** A receiver as a server runs one: a zero-wait receive, and a registration when it got nothing. */

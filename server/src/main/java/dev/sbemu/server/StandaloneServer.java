@@ -194,7 +194,11 @@ public final class StandaloneServer implements AutoCloseable {
         return connectionString;
     }
 
-    /** Closes every connection (the endpoint says goodbye on each), stops listening and closes the namespace. */
+    /**
+     * Closes every connection as a server being stopped does (each link detached with {@code amqp:link:detach-forced},
+     * each connection closed with {@code amqp:connection:forced}, which the SDKs retry, SRV-7), stops listening and
+     * closes the namespace.
+     */
     @Override
     public synchronized void close() {
         if (closed) {
@@ -202,7 +206,7 @@ public final class StandaloneServer implements AutoCloseable {
         }
         closed = true;
         try {
-            endpoint.close();
+            endpoint.close(ServiceBusEmulatorServer.Goodbye.CONNECTION_FORCED);
         } finally {
             endpoint.namespace().close();
             if (endpoint.namespace() != namespace) {

@@ -68,6 +68,27 @@ class MainTest {
     }
 
     @Test
+    @DisplayName("SRV-7 closing the server closes each connection with amqp:connection:forced (clients retry), "
+            + "naming the shutdown; the in-process endpoint's close keeps com.microsoft:operation-cancelled")
+    void closeSaysConnectionForced() throws Exception {
+        Main.Outcome outcome = launch(Map.of(), "--amqp-port", "0", "--http-port", "0");
+        StandaloneServer server = outcome.server();
+        try (RawAmqpConnection client = RawAmqpConnection.open(server.amqpPort(), Duration.ofSeconds(10))) {
+            server.close();
+            org.apache.qpid.proton.amqp.transport.ErrorCondition error = client.awaitClose();
+            assertNotNull(error);
+            assertEquals("amqp:connection:forced", error.getCondition().toString());
+            assertTrue(error.getDescription().contains("shutting down"), error.getDescription());
+        }
+        try (dev.sbemu.core.Namespace namespace = dev.sbemu.core.Namespace.builder().build();
+             dev.sbemu.amqp.ServiceBusEmulatorServer endpoint = dev.sbemu.amqp.ServiceBusEmulatorServer.start(namespace);
+             RawAmqpConnection client = RawAmqpConnection.open(endpoint.port(), Duration.ofSeconds(10))) {
+            endpoint.close();
+            assertEquals("com.microsoft:operation-cancelled", client.awaitClose().getCondition().toString());
+        }
+    }
+
+    @Test
     @DisplayName("SRV-6 with a Config.json it creates the entities, listens on both ports and prints the ready line last")
     void startsFromConfig() throws Exception {
         Path config = Files.writeString(dir.resolve("Config.json"), CONFIG);

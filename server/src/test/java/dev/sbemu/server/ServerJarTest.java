@@ -147,7 +147,7 @@ class ServerJarTest {
     @Test
     @DisplayName("SRV-6 SRV-7 the jar on ephemeral ports with Microsoft's connection string (localhost, SAS_KEY_VALUE): send, "
             + "receive, complete, a transaction, a 10-minute TTL dead-lettered after POST /__admin/clock/advance PT11M, "
-            + "the administration client over HTTP; SIGTERM exits 0 within a second")
+            + "the administration client over HTTP; SIGTERM closes with amqp:connection:forced and exits 0 within a second")
     void javaSdkAgainstTheJar() throws Exception {
         ServerProcess server = start(Map.of("ACCEPT_EULA", "Y", "SQL_WAIT_INTERVAL", "15"),
                 "--amqp-port", "0", "--http-port", "0", "--config", CONFIG.toString());
@@ -209,10 +209,14 @@ class ServerJarTest {
         assertEquals(3, admin.getQueue("created-by-java").getMaxDeliveryCount());
 
         // a client still connected when the server is stopped
-        try (ServiceBusSenderClient connected = clients.sender().queueName("basic").buildClient()) {
+        try (ServiceBusSenderClient connected = clients.sender().queueName("basic").buildClient();
+             RawAmqpConnection raw = RawAmqpConnection.open(amqpPort, Duration.ofSeconds(10))) {
             connected.sendMessage(new ServiceBusMessage("before the stop"));
             long stopping = System.nanoTime();
             server.process.toHandle().destroy();   // SIGTERM (Process.destroy would also close our end of its output)
+            org.apache.qpid.proton.amqp.transport.ErrorCondition goodbye = raw.awaitClose();
+            assertEquals("amqp:connection:forced", goodbye.getCondition().toString(), goodbye.toString());
+            assertTrue(goodbye.getDescription().contains("shutting down"), goodbye.getDescription());
             assertTrue(server.process.waitFor(2, TimeUnit.SECONDS), "still running 2 s after SIGTERM");
             long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopping);
             assertEquals(0, server.process.exitValue(), String.join("\n", server.output));

@@ -215,6 +215,39 @@ final class AmqpConnection {
         return backedUp;
     }
 
+    /** Timers on the loop's clock (a session accept's timeout), soonest first; loop thread only. */
+    private final java.util.PriorityQueue<Timer> timers = new java.util.PriorityQueue<>(
+            java.util.Comparator.comparingLong(Timer::at));
+
+    /** A timer of this connection: runs its action on the loop thread once the loop's clock reaches {@code at}. */
+    record Timer(long at, Runnable action, java.util.Collection<Timer> in) {
+        /** Loop thread: the action will not run. */
+        void cancel() {
+            in.remove(this);
+        }
+    }
+
+    /**
+     * Loop thread: runs {@code action} once {@code delay} has passed on the loop's clock, unless cancelled or the
+     * connection ended first.
+     */
+    Timer after(java.time.Duration delay, Runnable action) {
+        loop.checkThread();
+        Timer timer = new Timer(loop.clock() + delay.toMillis(), action, timers);
+        timers.add(timer);
+        return timer;
+    }
+
+    /** Runs the due timers; the next one's deadline, or {@code Long.MAX_VALUE}. */
+    private long runTimers(long now) {
+        Timer due;
+        while ((due = timers.peek()) != null && due.at() <= now) {
+            timers.poll();
+            due.action().run();
+        }
+        return due == null ? Long.MAX_VALUE : due.at();
+    }
+
     /** Keeps {@code handler} to tell it when the connection ends. */
     void track(LinkHandler handler) {
         handlers.add(handler);
@@ -389,6 +422,11 @@ final class AmqpConnection {
         if (connection.getRemoteState() == EndpointState.UNINITIALIZED) {
             return authAt;
         }
+        long timerAt = runTimers(now);
+        if (socketClosed || hangingUp) {
+            return 0;
+        }
+        authAt = Math.min(authAt, timerAt);
         long idleAt = lastInput + options.idleTimeout().toMillis();
         if (now >= idleAt) {
             // before proton-j's own idle check, which would close with amqp:resource-limit-exceeded (non-transient)
@@ -418,13 +456,15 @@ final class AmqpConnection {
 
     /**
      * The endpoint closes: every link is detached and the connection closed with an error that tells the SDK's
-     * clients at once that the endpoint is gone (AMQP-14).
+     * clients at once that the endpoint is gone (AMQP-14), or, when {@code forced} (a server being stopped, SRV-7),
+     * with {@code amqp:link:detach-forced} and {@code amqp:connection:forced}, which the SDKs retry.
      */
-    void goodbye() {
+    void goodbye(boolean forced) {
         if (socketClosed || hangingUp) {
             return;
         }
-        ErrorCondition error = AmqpErrors.shutdown();
+        ErrorCondition error = forced ? AmqpErrors.serverStopping() : AmqpErrors.shutdown();
+        ErrorCondition linkError = forced ? AmqpErrors.linkOfServerStopping() : error;
         if (connection.getRemoteState() == EndpointState.UNINITIALIZED
                 || connection.getLocalState() == EndpointState.CLOSED) {
             abort();
@@ -432,7 +472,7 @@ final class AmqpConnection {
         }
         for (LinkHandler h : List.copyOf(handlers)) {
             if (h instanceof LinkBound bound && bound.link().getLocalState() == EndpointState.ACTIVE) {
-                bound.link().setCondition(error);
+                bound.link().setCondition(linkError);
                 bound.link().close();
             }
         }

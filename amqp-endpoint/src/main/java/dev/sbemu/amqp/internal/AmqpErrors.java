@@ -27,6 +27,7 @@ final class AmqpErrors {
     static final Symbol RESOURCE_LIMIT_EXCEEDED = Symbol.valueOf("amqp:resource-limit-exceeded");
     static final Symbol WINDOW_VIOLATION = Symbol.valueOf("amqp:session:window-violation");
     static final Symbol CONNECTION_FORCED = Symbol.valueOf("amqp:connection:forced");
+    static final Symbol LINK_DETACH_FORCED = Symbol.valueOf("amqp:link:detach-forced");
     static final Symbol FRAMING_ERROR = Symbol.valueOf("amqp:connection:framing-error");
     static final Symbol DECODE_ERROR = Symbol.valueOf("amqp:decode-error");
     static final Symbol MESSAGE_SIZE_EXCEEDED = Symbol.valueOf("amqp:link:message-size-exceeded");
@@ -70,6 +71,20 @@ final class AmqpErrors {
     static ErrorCondition shutdown() {
         return new ErrorCondition(SHUTDOWN, "The sbemu endpoint was closed (ServiceBusEmulatorServer.close()); "
                 + "it no longer serves this namespace.");
+    }
+
+    /**
+     * The error of every connection of a server that is being stopped (SIGTERM, SRV-7): {@code amqp:connection:forced},
+     * which the SDKs take as transient and retry, as against a service node being restarted.
+     */
+    static ErrorCondition serverStopping() {
+        return new ErrorCondition(CONNECTION_FORCED, "The sbemu server is shutting down (it was asked to stop, e.g. "
+                + "by SIGTERM); the connection is closed. Reconnect once the server is back.");
+    }
+
+    /** The error of every link of a server that is being stopped: the link's counterpart of {@link #serverStopping}. */
+    static ErrorCondition linkOfServerStopping() {
+        return new ErrorCondition(LINK_DETACH_FORCED, serverStopping().getDescription());
     }
 
     /** The Rejected outcome carrying {@code error}. */

@@ -207,9 +207,17 @@ public final class Endpoint implements AutoCloseable {
 
     @Override
     public void close() {
+        close(false);
+    }
+
+    /**
+     * As {@link #close()}; {@code forced}: connections are closed with {@code amqp:connection:forced}, the goodbye
+     * of a server being stopped, which clients retry (SRV-7), instead of {@code com.microsoft:operation-cancelled}.
+     */
+    public void close(boolean forced) {
         closed = true;
         context.httpSplice(null);
-        loop.close();
+        loop.close(forced);
         splice.close();
         http.close();
         context.close();

@@ -356,6 +356,11 @@ final class EventLoop implements AutoCloseable {
      */
     @Override
     public void close() {
+        close(false);
+    }
+
+    /** As {@link #close()}; {@code forced}: the goodbye is the one of a server being stopped (SRV-7). */
+    void close(boolean forced) {
         if (closing || closed) {
             return;
         }
@@ -368,7 +373,7 @@ final class EventLoop implements AutoCloseable {
             stopAt = System.nanoTime() + GOODBYE_NANOS;
             goodbyeSaid = true;
             for (AmqpConnection c : new ArrayList<>(connections)) {
-                guarded(c, c::goodbye);
+                guarded(c, () -> c.goodbye(forced));
             }
         });
         selector.wakeup();

@@ -476,19 +476,75 @@ final class LinkRouter {
         return id == null ? null : id.toString();
     }
 
-    /** Locks the session on a worker (waiting up to the client's timeout), then answers the attach. */
+    /**
+     * Locks the session, then answers the attach. The next available session is waited for without a thread: when
+     * none is free, the accept registers {@link Namespace#whenSessionAvailable} and tries again when woken, until the
+     * client's timeout (a timer of the connection), then refuses with {@code com.microsoft:timeout} (AMQP-6). With a
+     * delay scripted (AMQP-18) the accept, which a delay may hold, runs on a worker as any such call.
+     */
     private void acceptSession(Sender sender, EntityPath entity, ReceiveMode mode, String sessionId) {
         PendingAttach pending = new PendingAttach(sender);
         sender.setContext(pending);
         connection.track(pending);
         Duration wait = acceptWait(sender.getRemoteProperties() == null ? null
                 : sender.getRemoteProperties().get(TIMEOUT));
+        if (context.namespace().faults().delaysScripted()) {
+            try {
+                context.work(() -> acceptOnWorker(pending, sender, entity, mode, sessionId, wait));
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                connection.untrack(pending);
+                sender.setContext(null);
+                refuse(sender, AmqpErrors.of(e));
+            }
+            return;
+        }
+        pending.timer = connection.after(wait, () -> {
+            pending.timer = null;
+            if (pending.end()) {
+                refused(pending, sender, AmqpErrors.of(new dev.sbemu.core.BrokerException.ServiceTimeout(
+                        "No session available to accept on '" + entity + "' within " + wait + ".")));
+            }
+        });
+        acceptOnLoop(pending, sender, entity, mode, sessionId);
+    }
+
+    /** Loop thread: one try of a session accept without waiting; registers for a wake-up when none was free. */
+    private void acceptOnLoop(PendingAttach pending, Sender sender, EntityPath entity, ReceiveMode mode,
+                              String sessionId) {
+        if (pending.ended) {
+            return;
+        }
+        Namespace ns = context.namespace();
+        SessionLock lock;
         try {
-            context.work(() -> acceptOnWorker(pending, sender, entity, mode, sessionId, wait));
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            connection.untrack(pending);
+            lock = ns.acceptSessionIfAvailable(entity, sessionId);
+            if (lock == null) {
+                pending.wait = ns.whenSessionAvailable(entity, () -> connection.loop().execute(() -> {
+                    pending.wait = null;
+                    acceptOnLoop(pending, sender, entity, mode, sessionId);
+                }));
+                return;
+            }
+        } catch (RuntimeException e) {
+            if (pending.end()) {
+                refused(pending, sender, AmqpErrors.of(e));
+            }
+            return;
+        }
+        if (!pending.end()) {
+            ns.releaseSession(lock);    // the link went meanwhile: the session is free again
+            return;
+        }
+        context.holdSession(lock);
+        attachSession(pending, sender, entity, mode, lock);
+    }
+
+    /** Loop thread: the accept failed or timed out: the attach is refused with {@code error}. */
+    private void refused(PendingAttach pending, Sender sender, ErrorCondition error) {
+        connection.untrack(pending);
+        if (!pending.closed) {
             sender.setContext(null);
-            refuse(sender, AmqpErrors.of(e));
+            refuse(sender, error);
         }
     }
 
@@ -521,7 +577,13 @@ final class LinkRouter {
             return;
         }
         context.holdSession(lock);
-        connection.loop().execute(() -> {
+        connection.loop().execute(() -> attachSession(pending, sender, entity, mode, lock));
+    }
+
+    /** Loop thread: the session is locked: the attach is answered with it (AMQP-6). */
+    private void attachSession(PendingAttach pending, Sender sender, EntityPath entity, ReceiveMode mode,
+                               SessionLock lock) {
+        {
             connection.untrack(pending);
             if (pending.closed || sender.getLocalState() != EndpointState.UNINITIALIZED) {
                 context.dropSession(lock);
@@ -538,13 +600,22 @@ final class LinkRouter {
             properties.put(LOCKED_UNTIL_UTC, ticks(lock.lockedUntil()));
             sender.setProperties(properties);
             open(sender, new OutgoingLink(context, connection, sender, entity, mode, lock));
-        });
+        }
     }
 
-    /** A session receiver's attach, not answered while its session is being locked. */
+    /**
+     * A session receiver's attach, not answered while its session is being locked. Loop thread (but {@code closed},
+     * which a worker's accept reads on the loop too).
+     */
     private static final class PendingAttach implements AmqpConnection.LinkBound {
         private final Link link;
         private boolean closed;
+        /** The accept is over: answered, refused, timed out or given up. */
+        private boolean ended;
+        /** The registered wait for a session, while one is registered. */
+        private Namespace.ReceiveWait wait;
+        /** The accept's timeout, while it runs. */
+        private AmqpConnection.Timer timer;
 
         PendingAttach(Link link) {
             this.link = link;
@@ -555,9 +626,32 @@ final class LinkRouter {
             return link;
         }
 
+        /** Ends the accept: true for the first caller, who answers the attach; the wait and the timer are dropped. */
+        boolean end() {
+            if (ended) {
+                return false;
+            }
+            ended = true;
+            if (timer != null) {
+                timer.cancel();
+                timer = null;
+            }
+            if (wait != null) {
+                Namespace.ReceiveWait registered = wait;
+                wait = null;
+                try {
+                    registered.cancel();    // passes the wake-up on if it came meanwhile
+                } catch (RuntimeException e) {
+                    LOG.fine(() -> "sbemu AMQP endpoint: cancelling a session wait failed: " + e);
+                }
+            }
+            return !closed;
+        }
+
         @Override
         public void onClosed() {
             closed = true;
+            end();      // the client detached, or the connection ended: the accept is given up
         }
     }
 

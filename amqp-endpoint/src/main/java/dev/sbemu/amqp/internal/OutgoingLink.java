@@ -26,9 +26,11 @@ import org.apache.qpid.proton.engine.Sender;
 
 /**
  * A client's receiver: the broker sends an entity's messages on it as far as the client's link credit
- * allows. Messages already waiting when credit arrives are sent at once by the loop thread; otherwise a worker
- * thread (the pump) waits in the broker for as many messages as there is credit, in real time, and hands them
- * to the loop thread, which puts them on the wire; the client's dispositions (complete,
+ * allows. Messages already waiting when credit arrives are sent at once by the loop thread; otherwise the link
+ * (its pump) registers a wait in the namespace and holds no thread: woken when a message may have come (one waiter
+ * per message, oldest first), it tries again, on the loop thread (on a worker when a delay is scripted, AMQP-18), and
+ * the loop thread puts what it took on the wire. A session link waits on its session the same way. The client's
+ * dispositions (complete,
  * abandon, defer, dead-letter, in or out of a transaction) settle them in the broker. Peek-lock deliveries
  * carry the lock token as their tag and are settled by the broker once the outcome is applied (receiver
  * settle mode second), or rejected with the broker's error, e.g. {@code com.microsoft:message-lock-lost}.
@@ -37,9 +39,6 @@ import org.apache.qpid.proton.engine.Sender;
  */
 final class OutgoingLink implements AmqpConnection.LinkBound {
     private static final Logger LOG = Logger.getLogger(OutgoingLink.class.getName());
-    /** How long the pump waits in the broker at one go; a credit change or close interrupts it sooner. */
-    private static final Duration PUMP_WAIT = Duration.ofSeconds(30);
-
     /**
      * The most messages taken from the broker in one go: the socket's backlog is looked at between batches, so a
      * client that stops reading stops the taking after one batch (AMQP-19).
@@ -66,13 +65,19 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
     private boolean pumping;
     private Thread pumpThread;
     /**
-     * A non-session link whose pump found nothing waits without a thread: registered in the namespace
-     * ({@link dev.sbemu.core.Namespace#whenReceivable}) with {@code pumping} still set, until the callback (or a
-     * wake, a close) ends the wait; {@code waitToken} names the current wait, so a late callback of an ended one
-     * is ignored (AMQP-11).
+     * A link whose pump found nothing waits without a thread: registered in the namespace
+     * ({@link dev.sbemu.core.Namespace#whenReceivable}, for a session link the session's) with {@code pumping} still
+     * set, until the callback (or a wake, a close) ends the wait; {@code waitToken} names the current wait, so a late
+     * callback of an ended one is ignored (AMQP-11).
      */
     private dev.sbemu.core.Namespace.ReceiveWait waiting;
     private Object waitToken;
+    /**
+     * The wait whose callback woke the pump, until the pump used the wake-up (it took messages, or registered again);
+     * a pump that stops without using it passes it on ({@link #passOnWake}), as the namespace wakes one waiter per
+     * message.
+     */
+    private dev.sbemu.core.Namespace.ReceiveWait woken;
     /** Run once the link is gone (a JMS topic consumer's subscription is deleted, JMS-14). */
     private Runnable whenClosed = () -> { };
 
@@ -149,10 +154,11 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
     private void startPump() {
         synchronized (this) {
             if (pumping || closed || (credit - outstanding <= 0 && !drain) || connection.backedUp()) {
+                passOnWakeLater();
                 return;     // a backed-up socket restarts the link once it drains (AMQP-19)
             }
             pumping = true;
-            if (session != null || context.namespace().faults().delaysScripted()) {
+            if (context.namespace().faults().delaysScripted()) {
                 startWorker();
                 return;
             }
@@ -161,12 +167,13 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
     }
 
     /**
-     * Loop thread, a non-session link when no delay is scripted (its receive cannot block): one try without
-     * waiting, up to the credit; nothing taken, it registers a wait and holds no thread (AMQP-11).
+     * Loop thread, when no delay is scripted (a receive cannot block): one try without waiting, up to the credit;
+     * nothing taken, it registers a wait and holds no thread (AMQP-11).
      */
     private void pumpOnLoop() {
         Turn turn = nextTurn();
         if (turn == null) {
+            passOnWake();
             return;
         }
         int want = turn.want();
@@ -184,6 +191,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
             synchronized (this) {
                 outstanding += taken.size();
                 pumping = false;
+                woken = null;
             }
             List<BrokeredMessage> batch = taken;
             connection.loop().execute(() -> deliver(batch));    // its end starts the next look
@@ -194,6 +202,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
                 drain = false;
                 pumping = false;
             }
+            passOnWake();
             drained();
             return;
         }
@@ -217,7 +226,31 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
             context.work(this::pump);
         } catch (RejectedExecutionException e) {
             pumping = false;
+            passOnWakeLater();
             fail(e);    // every worker is busy: the link is detached with amqp:resource-limit-exceeded
+        }
+    }
+
+    /** The pump stops without using the wake-up that started it: the next waiter gets it (AMQP-11). */
+    private void passOnWake() {
+        dev.sbemu.core.Namespace.ReceiveWait unused;
+        synchronized (this) {
+            unused = woken;
+            woken = null;
+        }
+        if (unused != null) {
+            try {
+                unused.cancel();
+            } catch (RuntimeException e) {
+                LOG.log(Level.FINE, "sbemu AMQP endpoint: passing a wake-up on failed", e);
+            }
+        }
+    }
+
+    /** As {@link #passOnWake}, from under this link's lock: on the loop thread, after it. */
+    private void passOnWakeLater() {
+        if (woken != null) {
+            connection.loop().execute(this::passOnWake);
         }
     }
 
@@ -246,8 +279,11 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
                 return false;
             }
             waitToken = token;
+            woken = null;   // used: the new wait fires at once if a message is there
             // the callback runs under the namespace's lock: it only hands on to the loop thread
-            waiting = context.namespace().whenReceivable(entity, () -> connection.loop().execute(() -> resume(token)));
+            Runnable callback = () -> connection.loop().execute(() -> resume(token));
+            waiting = session == null ? context.namespace().whenReceivable(entity, callback)
+                    : context.namespace().whenReceivable(session, callback);
             return true;
         }
     }
@@ -258,6 +294,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
             if (waitToken != token || token == null) {
                 return;
             }
+            woken = waiting;
             waitToken = null;
             waiting = null;
             pumping = false;
@@ -274,16 +311,17 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
             while (true) {
                 Turn turn = nextTurn();
                 if (turn == null) {
+                    passOnWake();
                     return;
                 }
                 int want = turn.want();
                 boolean draining = turn.draining();
                 List<BrokeredMessage> taken = List.of();
                 if (want > 0) {
-                    // a non-session link waits without a thread: it tries, and registers a wait if it got nothing
-                    Duration wait = draining || session == null ? Duration.ZERO : PUMP_WAIT;
+                    // a link waits without a thread: it tries (a scripted delay may hold the try, hence the worker),
+                    // and registers a wait if it got nothing
                     try {
-                        taken = take(want, wait);
+                        taken = take(want, Duration.ZERO);
                     } catch (RuntimeException e) {
                         stopWith(e);
                         return;
@@ -294,6 +332,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
                 if (!taken.isEmpty()) {
                     synchronized (this) {
                         outstanding += taken.size();
+                        woken = null;
                     }
                     List<BrokeredMessage> batch = taken;
                     connection.loop().execute(() -> deliver(batch));
@@ -301,8 +340,9 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
                     synchronized (this) {
                         drain = false;
                     }
+                    passOnWake();
                     connection.loop().execute(this::drained);
-                } else if (session == null) {
+                } else {
                     boolean registered;
                     try {
                         registered = waitWithoutThread();
@@ -348,6 +388,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
         synchronized (this) {
             pumping = false;
         }
+        passOnWake();
     }
 
     /** The broker refused to hand out messages (the entity was deleted, the session lock was lost). */

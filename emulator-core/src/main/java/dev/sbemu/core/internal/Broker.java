@@ -158,12 +158,57 @@ public final class Broker implements VirtualClock.TimerDriver {
             source.checkReceivable(path.subQueue());
             source.checkNoSessions(path);
             MessageStore store = source.store(path.subQueue());
-            Signal.Waiter waiter = store.readyOrChanged.new Waiter(source, callback);
+            Signal.Waiter waiter = store.readyOrChanged.new Waiter(source, null, true, callback);
             if (!services.advancing && store.mayHaveReady()) {
                 waiter.fired();
             }
             return () -> services.locked((java.util.function.Supplier<Boolean>) waiter::cancel);
         });
+    }
+
+    /**
+     * As {@link #whenReceivable(EntityPath, Runnable)} for the receiver of a held session: fired when a message of
+     * that session may have become ready, when the session's lock is lost (expired, released), on the entity's
+     * deletion or update, the end of a clock advance that made one of its messages ready, the close. Keeps the
+     * entity in use while registered (ADI-5). Checks the session is held, as a receive does.
+     */
+    public java.util.function.BooleanSupplier whenReceivable(SessionLock session, Runnable callback) {
+        Objects.requireNonNull(callback, "callback");
+        return services.locked(() -> {
+            MessageSource source = registry.sessionSource(session.entity());
+            source.sessions.held(session.sessionId(), session.token());
+            Signal signal = source.main.readyOrChanged;
+            Signal.Waiter waiter = signal.new Waiter(source, session.sessionId(), true, callback);
+            if (!services.advancing && signal.sessionHasReady(session.sessionId())) {
+                waiter.fired();
+            }
+            return () -> services.locked((java.util.function.Supplier<Boolean>) waiter::cancel);
+        });
+    }
+
+    /**
+     * Registers {@code callback} to run once, under the namespace's lock, when a session of {@code path} may have
+     * become available to accept as the next session (a message for a free session, a session let go with messages,
+     * the end of a clock advance), on the entity's deletion or update, or the close; at once when one may be free
+     * already. Waiters are woken oldest first, one per session that became available. Does not keep the entity in
+     * use nor access it (ADI-5: a waiting session accept is not a receive). Checks the entity as an accept does.
+     */
+    public java.util.function.BooleanSupplier whenSessionAvailable(EntityPath path, Runnable callback) {
+        Objects.requireNonNull(callback, "callback");
+        return services.locked(() -> {
+            MessageSource source = registry.sessionSource(path);
+            Signal signal = source.main.readyOrChanged;
+            Signal.Waiter waiter = signal.new Waiter(source, null, false, callback);
+            if (!services.advancing && signal.mayServeAny()) {
+                waiter.fired();
+            }
+            return () -> services.locked((java.util.function.Supplier<Boolean>) waiter::cancel);
+        });
+    }
+
+    /** The registered accepts of the next session now waiting on {@code path}'s entity. */
+    public int waitingSessionAccepts(EntityPath path) {
+        return services.locked(() -> registry.sessionSource(path).main.readyOrChanged.waitersForAny());
     }
 
     /** The receive calls and registered waits now waiting on {@code path}'s entity (ADI-5). */
@@ -280,6 +325,17 @@ public final class Broker implements VirtualClock.TimerDriver {
      */
     public SessionLock acceptSession(EntityPath path, String sessionId, Duration maxWait,
                                      Cancellation cancellation) {
+        SessionLock lock = acceptSessionOrNull(path, sessionId, maxWait, cancellation);
+        if (lock == null) {
+            throw new BrokerException.ServiceTimeout("No session available to accept on '" + path
+                    + "' within " + maxWait + ".");
+        }
+        return lock;
+    }
+
+    /** As {@link #acceptSession}, null when no session became available in time. */
+    public SessionLock acceptSessionOrNull(EntityPath path, String sessionId, Duration maxWait,
+                                           Cancellation cancellation) {
         Validation.sessionId(sessionId);
         SessionEntry session;
         try {
@@ -293,8 +349,7 @@ public final class Broker implements VirtualClock.TimerDriver {
             throw new BrokerException.ServiceTimeout("Interrupted while waiting for a session on '" + path + "'.");
         }
         if (session == null) {
-            throw new BrokerException.ServiceTimeout("No session available to accept on '" + path
-                    + "' within " + maxWait + ".");
+            return null;
         }
         return new SessionLock(path, session.sessionId, session.holder, session.lockedUntil);
     }

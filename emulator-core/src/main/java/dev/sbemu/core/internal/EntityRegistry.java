@@ -203,20 +203,28 @@ final class EntityRegistry {
     private static void wake(MessageSource source, boolean everyWaiter) {
         for (MessageStore store : List.of(source.main, source.deadLetters, source.transferDeadLetters)) {
             store.readyOrChanged.condition.signalAll();
-            if (everyWaiter || store.mayHaveReady()) {
-                store.readyOrChanged.fire();
+            if (everyWaiter) {
+                store.readyOrChanged.fireAll();
+            } else if (store.mayHaveReady()) {
+                // as many as there are messages (or free sessions) ready, oldest first: not every waiter (AMQP-11)
+                if (store.sessionful && store == source.main) {
+                    store.readyOrChanged.fireReady(source.sessions.freeReadySessions(),
+                            source.sessions.heldReadySessions());
+                } else {
+                    store.readyOrChanged.fireReady(store.readyCount(), List.of());
+                }
             }
         }
     }
 
     /**
-     * Fires the receive-wait callbacks of {@code source} (its status or forwarding may have changed: the next
-     * receive tells its receiver); blocked calls are left to their wait.
+     * Wakes the blocked calls and fires every receive-wait callback of {@code source}: its status or forwarding may
+     * have changed (a disabled entity fails them at once, as the service ends its receives).
      */
     static void fireWaiters(MessageSource source) {
-        source.main.readyOrChanged.fire();
-        source.deadLetters.readyOrChanged.fire();
-        source.transferDeadLetters.readyOrChanged.fire();
+        source.main.readyOrChanged.signalAll();
+        source.deadLetters.readyOrChanged.signalAll();
+        source.transferDeadLetters.readyOrChanged.signalAll();
     }
 
     private void signal(MessageSource source) {

@@ -50,6 +50,7 @@ abstract class MessageSource extends Entity {
         this.deadLetters = new MessageStore(path.withSubQueue(EntityPath.Part.DEAD_LETTER_QUEUE), new Signal(services));
         this.transferDeadLetters = new MessageStore(path.withSubQueue(EntityPath.Part.TRANSFER_DEAD_LETTER_QUEUE),
                 new Signal(services));
+        this.main.readyOrChanged.sessions = sessions;
     }
 
     abstract Duration lockDuration();

@@ -43,6 +43,7 @@ final class MessageStore {
         this.path = path;
         this.pathText = path.toString();
         this.readyOrChanged = readyOrChanged;
+        readyOrChanged.store = this;
     }
 
     /** Adds a message in its current state; ACTIVE messages become ready. */
@@ -70,7 +71,12 @@ final class MessageStore {
                 m.readyIn = StoredMessage.READY_OUT_OF_ORDER;
             }
         }
-        readyOrChanged.signalAll();
+        readyOrChanged.messageReady(sessionful ? m.message.sessionId() : null);
+    }
+
+    /** How many messages are ready here, in a non-session store. */
+    int readyCount() {
+        return readyInOrder.size() - staleInOrder + ready.size();
     }
 
     /** Whether a message may be ready here (a stale entry may make it say yes when none is). */

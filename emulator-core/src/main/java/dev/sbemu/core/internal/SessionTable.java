@@ -63,6 +63,41 @@ final class SessionTable {
         return session;
     }
 
+    /** Whether a session that no receiver holds has ready messages (an accept of the next session would lock it). */
+    boolean hasFreeReadySession() {
+        for (String sessionId : source.main.readyBySession.keySet()) {
+            SessionEntry session = sessions.get(sessionId);
+            if (session == null || !session.isHeld()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** How many sessions no receiver holds have ready messages. */
+    int freeReadySessions() {
+        int free = 0;
+        for (String sessionId : source.main.readyBySession.keySet()) {
+            SessionEntry session = sessions.get(sessionId);
+            if (session == null || !session.isHeld()) {
+                free++;
+            }
+        }
+        return free;
+    }
+
+    /** The held sessions that have ready messages. */
+    List<String> heldReadySessions() {
+        List<String> held = new ArrayList<>();
+        for (String sessionId : source.main.readyBySession.keySet()) {
+            SessionEntry session = sessions.get(sessionId);
+            if (session != null && session.isHeld()) {
+                held.add(sessionId);
+            }
+        }
+        return held;
+    }
+
     /** The free session whose oldest ready message came first. */
     private SessionEntry nextFreeSession() {
         SessionEntry best = null;
@@ -148,7 +183,8 @@ final class SessionTable {
         }
         services.journal(expired ? Type.SESSION_LOCK_EXPIRED : Type.SESSION_RELEASED, source.main.pathText,
                 session.sessionId, "");
-        source.main.readyOrChanged.signalAll();
+        source.main.readyOrChanged.sessionReleased(session.sessionId,
+                source.main.readyBySession.containsKey(session.sessionId));
     }
 
     private void onLockExpired(SessionEntry session) {
