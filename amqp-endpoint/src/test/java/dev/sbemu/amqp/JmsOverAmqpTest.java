@@ -23,23 +23,29 @@ import jakarta.jms.BytesMessage;
 import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
 import jakarta.jms.JMSSecurityException;
+import jakarta.jms.MapMessage;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
+import jakarta.jms.ObjectMessage;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
+import jakarta.jms.StreamMessage;
 import jakarta.jms.TextMessage;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.apache.qpid.jms.JmsConnectionFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Plain Apache Qpid JMS against the endpoint: SASL PLAIN, queues, acknowledgement modes, outcomes, drain. */
 class JmsOverAmqpTest extends EndpointFixture {
@@ -199,6 +205,84 @@ class JmsOverAmqpTest extends EndpointFixture {
         assertTrue(namespace.receive(EntityPath.queue("orders"), ReceiveMode.PEEK_LOCK, 2, Duration.ZERO).isEmpty(),
                 "both are locked by the JMS consumer");
         second.acknowledge();
+        awaitActive("orders", 0);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(ints = {Session.AUTO_ACKNOWLEDGE, Session.DUPS_OK_ACKNOWLEDGE})
+    @DisplayName("JMS-3 AUTO_ACKNOWLEDGE and DUPS_OK_ACKNOWLEDGE: each received message is completed without acknowledge()")
+    void automaticAcknowledgement(int mode) throws JMSException {
+        namespace.createQueue("orders");
+        Session session = connect("jms.prefetchPolicy.all=0").createSession(false, mode);
+        Queue queue = session.createQueue("orders");
+        MessageProducer producer = session.createProducer(queue);
+        producer.send(session.createTextMessage("a"));
+        producer.send(session.createTextMessage("b"));
+        MessageConsumer consumer = session.createConsumer(queue);
+        assertEquals("a", ((TextMessage) consumer.receive(WAIT_MILLIS)).getText());
+        awaitActive("orders", 1);
+        assertEquals("b", ((TextMessage) consumer.receive(WAIT_MILLIS)).getText());
+        awaitActive("orders", 0);
+        assertEquals(0, namespace.runtimeInfo(EntityPath.queue("orders")).deadLetterMessageCount());
+    }
+
+    @Test
+    @DisplayName("JMS-3 Qpid JMS's INDIVIDUAL_ACKNOWLEDGE (101): acknowledge() completes that message only, the others stay locked")
+    void individualAcknowledge() throws JMSException {
+        namespace.createQueue("orders", QueueOptions.builder().lockDuration(Duration.ofSeconds(30)).build());
+        Session session = connect().createSession(false, 101);    // JmsSession's INDIVIDUAL_ACKNOWLEDGE
+        Queue queue = session.createQueue("orders");
+        MessageProducer producer = session.createProducer(queue);
+        producer.send(session.createTextMessage("a"));
+        producer.send(session.createTextMessage("b"));
+        MessageConsumer consumer = session.createConsumer(queue);
+        Message first = consumer.receive(WAIT_MILLIS);
+        Message second = consumer.receive(WAIT_MILLIS);
+        assertEquals("b", ((TextMessage) second).getText());
+        second.acknowledge();
+        awaitActive("orders", 1);
+        assertTrue(namespace.receive(EntityPath.queue("orders"), ReceiveMode.PEEK_LOCK, 1, Duration.ZERO).isEmpty(),
+                "\"a\" is still locked by the consumer");
+        first.acknowledge();
+        awaitActive("orders", 0);
+    }
+
+    @Test
+    @DisplayName("JMS-3 Qpid JMS's NO_ACKNOWLEDGE (100): a pre-settled consumer receives and deletes")
+    void noAcknowledge() throws JMSException {
+        namespace.createQueue("orders");
+        Session session = connect("jms.prefetchPolicy.all=0").createSession(false, 100);  // NO_ACKNOWLEDGE
+        Queue queue = session.createQueue("orders");
+        session.createProducer(queue).send(session.createTextMessage("a"));
+        MessageConsumer consumer = session.createConsumer(queue);
+        Message got = consumer.receive(WAIT_MILLIS);
+        assertEquals("a", ((TextMessage) got).getText());
+        // gone as the service's receive-and-delete mode takes it: nothing locked, nothing to settle
+        assertEquals(0, namespace.runtimeInfo(EntityPath.queue("orders")).activeMessageCount());
+        got.acknowledge();
+        assertNull(consumer.receive(100));
+    }
+
+    @Test
+    @DisplayName("JMS-2 JMSXDeliveryCount is the header's delivery count plus one: deliveries the SDK abandoned count")
+    void deliveryCountFromTheHeader() throws JMSException {
+        namespace.createQueue("orders", QueueOptions.builder().maxDeliveryCount(10).build());
+        try (ServiceBusSenderClient sender = clients().sender().queueName("orders").buildClient();
+                ServiceBusReceiverClient receiver = clients().receiver().queueName("orders").buildClient()) {
+            sender.sendMessage(new ServiceBusMessage("twice abandoned").setContentType("text/plain"));
+            for (int i = 0; i < 2; i++) {
+                ServiceBusReceivedMessage got = receiver.receiveMessages(1, Duration.ofSeconds(10)).stream()
+                        .findFirst().orElseThrow();
+                receiver.abandon(got);
+            }
+        }
+        assertEquals(2, namespace.peek(EntityPath.queue("orders"), 0, 1).get(0).deliveryCount());
+        Session session = connect("jms.prefetchPolicy.all=0").createSession(false, Session.CLIENT_ACKNOWLEDGE);
+        Message got = session.createConsumer(session.createQueue("orders")).receive(WAIT_MILLIS);
+        assertEquals("twice abandoned", ((TextMessage) got).getText());
+        assertEquals(3, got.getIntProperty("JMSXDeliveryCount"));
+        assertTrue(got.getJMSRedelivered());
+        got.acknowledge();
         awaitActive("orders", 0);
     }
 
@@ -379,6 +463,78 @@ class JmsOverAmqpTest extends EndpointFixture {
         assertEquals("ID:AMQP_NO_PREFIX:m-1", first.getJMSMessageID());
         TextMessage second = assertInstanceOf(TextMessage.class, consumer.receive(WAIT_MILLIS));
         assertEquals("hello", second.getText());
+        awaitActive("orders", 0);
+    }
+
+    @Test
+    @DisplayName("JMS-9 interop: JMS BytesMessage, MapMessage, StreamMessage and ObjectMessage reach the Java SDK as the AMQP bodies Qpid JMS writes")
+    void jmsBodiesToSdk() throws JMSException {
+        namespace.createQueue("orders");
+        Session session = connect().createSession(false, Session.AUTO_ACKNOWLEDGE);
+        MessageProducer producer = session.createProducer(session.createQueue("orders"));
+        BytesMessage bytes = session.createBytesMessage();
+        bytes.writeBytes(new byte[] {1, 2, 3});
+        bytes.setStringProperty("kind", "bytes");
+        producer.send(bytes);
+        MapMessage map = session.createMapMessage();
+        map.setString("sku", "A-1");
+        map.setInt("qty", 3);
+        producer.send(map);
+        StreamMessage stream = session.createStreamMessage();
+        stream.writeString("x");
+        stream.writeLong(7L);
+        producer.send(stream);
+        producer.send(session.createObjectMessage(new java.util.ArrayList<>(List.of("o"))));
+        try (ServiceBusReceiverClient receiver = clients().receiver().queueName("orders").buildClient()) {
+            List<ServiceBusReceivedMessage> got = new java.util.ArrayList<>();
+            while (got.size() < 4) {
+                receiver.receiveMessages(4 - got.size(), Duration.ofSeconds(10)).forEach(m -> {
+                    got.add(m);
+                    receiver.complete(m);
+                });
+            }
+            // BytesMessage: a Data body, read with getBody(); Qpid JMS marks it application/octet-stream
+            assertArrayEquals(new byte[] {1, 2, 3}, got.get(0).getBody().toBytes());
+            assertEquals("application/octet-stream", got.get(0).getContentType());
+            assertEquals("bytes", got.get(0).getApplicationProperties().get("kind"));
+            assertEquals((byte) 3, got.get(0).getRawAmqpMessage().getMessageAnnotations().get("x-opt-jms-msg-type"));
+            // MapMessage: an AmqpValue map
+            AmqpMessageBody mapBody = got.get(1).getRawAmqpMessage().getBody();
+            assertEquals(AmqpMessageBodyType.VALUE, mapBody.getBodyType());
+            assertEquals(Map.of("sku", "A-1", "qty", 3), mapBody.getValue());
+            assertEquals((byte) 2, got.get(1).getRawAmqpMessage().getMessageAnnotations().get("x-opt-jms-msg-type"));
+            // StreamMessage: an AmqpSequence
+            AmqpMessageBody streamBody = got.get(2).getRawAmqpMessage().getBody();
+            assertEquals(AmqpMessageBodyType.SEQUENCE, streamBody.getBodyType());
+            assertEquals(List.of("x", 7L), streamBody.getSequence());
+            assertEquals((byte) 4, got.get(2).getRawAmqpMessage().getMessageAnnotations().get("x-opt-jms-msg-type"));
+            // ObjectMessage: Java serialization in a Data body, marked with its content type
+            assertEquals("application/x-java-serialized-object", got.get(3).getContentType());
+            assertEquals((byte) 1, got.get(3).getRawAmqpMessage().getMessageAnnotations().get("x-opt-jms-msg-type"));
+        }
+    }
+
+    @Test
+    @DisplayName("JMS-9 interop: SDK value and sequence bodies reach Qpid JMS as an ObjectMessage holding the map or list, a string value as a TextMessage")
+    void sdkBodiesToJms() throws JMSException {
+        namespace.createQueue("orders");
+        try (ServiceBusSenderClient sender = clients().sender().queueName("orders").buildClient()) {
+            ServiceBusMessage map = new ServiceBusMessage(AmqpMessageBody.fromValue(Map.of("sku", "A-1")));
+            // the Java SDK sends none of a message's own annotations (only its scheduled time and partition
+            // key), so Qpid JMS's x-opt-jms-msg-type cannot come from it: the body alone decides the type
+            map.getRawAmqpMessage().getMessageAnnotations().put("x-opt-jms-msg-type", (byte) 2);
+            sender.sendMessage(map);
+            sender.sendMessage(new ServiceBusMessage(AmqpMessageBody.fromSequence(List.of("x", 7L))));
+            sender.sendMessage(new ServiceBusMessage(AmqpMessageBody.fromValue("plain string")));
+        }
+        assertTrue(namespace.peek(EntityPath.queue("orders"), 0, 1).get(0).message().messageAnnotations().isEmpty());
+        Session session = connect().createSession(false, Session.AUTO_ACKNOWLEDGE);
+        MessageConsumer consumer = session.createConsumer(session.createQueue("orders"));
+        ObjectMessage map = assertInstanceOf(ObjectMessage.class, consumer.receive(WAIT_MILLIS));
+        assertEquals(Map.of("sku", "A-1"), map.getObject());
+        ObjectMessage list = assertInstanceOf(ObjectMessage.class, consumer.receive(WAIT_MILLIS));
+        assertEquals(List.of("x", 7L), list.getObject());
+        assertEquals("plain string", assertInstanceOf(TextMessage.class, consumer.receive(WAIT_MILLIS)).getText());
         awaitActive("orders", 0);
     }
 

@@ -75,6 +75,32 @@ class JmsStarterConnectionTest {
                 .getQueuePrefetch());
     }
 
+    /**
+     * Spring Cloud Azure 5.22.0 writes {@code spring.jms.servicebus.prefetch-policy.*} into the factory's settings
+     * after azure-servicebus-jms built its Qpid JMS URI (in the constructor), so they do not reach Qpid JMS: the
+     * starter's behaviour, not sbemu's, which keeps the URI the factory built (SPRING-8).
+     */
+    @Nested
+    @SpringBootTest(classes = TestApplication.class, properties = {"spring.jms.servicebus.prefetch-policy.all=5",
+            "spring.jms.servicebus.prefetch-policy.queue-prefetch=7"})
+    class ThePrefetchPolicyProperties {
+        @Test
+        @DisplayName("SPRING-8 the starter's prefetch-policy properties come after the factory's URI: the prefetch stays 0")
+        void doNotReachQpidJms(@Autowired ConnectionFactory connectionFactory) throws Exception {
+            ServiceBusJmsConnectionFactory factory = (ServiceBusJmsConnectionFactory)
+                    ((JmsPoolConnectionFactory) connectionFactory).getConnectionFactory();
+            // the starter did write them into the settings ...
+            assertEquals("7", factory.getSettings().getConfigurationOptions().get("jms.prefetchPolicy.queuePrefetch"));
+            Field qpid = ServiceBusJmsConnectionFactory.class.getDeclaredField("factory");
+            qpid.setAccessible(true);
+            JmsDefaultPrefetchPolicy policy = (JmsDefaultPrefetchPolicy)
+                    ((JmsConnectionFactory) qpid.get(factory)).getPrefetchPolicy();
+            // ... but Qpid JMS has azure-servicebus-jms's jms.prefetchPolicy.all=0 from the constructor
+            assertEquals(0, policy.getQueuePrefetch());
+            assertEquals(0, policy.getTopicPrefetch());
+        }
+    }
+
     /** A pricing tier in the application's properties wins over the declared namespace's. */
     @Nested
     @SpringBootTest(classes = TestApplication.class, properties = "spring.jms.servicebus.pricing-tier=standard")
