@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes the server's warm-up class list (server/src/main/resources/dev/sbemu/server/warm-up.classes, read by
-dev.sbemu.server.WarmUp): the classes, in load order, that the endpoint's start, a first GET /health and a first AMQP
-header load from the jar or the JDK's modules (not from the JDK's CDS archive), taken from -Xlog:class+load of one run.
+dev.sbemu.server.WarmUp): the classes, in load order, that the start (from Main on: options, Config.json, namespace,
+endpoint), a first GET /health and a first AMQP header load from the jar or the JDK's modules (not from the JDK's CDS
+archive), taken from -Xlog:class+load of one run.
 
     ./mvnw -B -o -q -pl server -am package -DskipTests && python3 benchmarks/server/classlist.py
 
@@ -57,12 +58,12 @@ def main():
     names, on = [], False
     for line in lines:
         m = re.search(r"\] (\S+) source: (file:|jrt:)", line)
-        if "dev.sbemu.amqp.ServiceBusEmulatorServer source:" in line:
+        if "dev.sbemu.server.Main source:" in line:
             on = True
         if on and m and "$$Lambda" not in m.group(1) and not m.group(1).startswith("dev.sbemu.server."):
             names.append(m.group(1))
     with open(OUT, "w") as f:
-        f.write("# Written by benchmarks/server/classlist.py: classes the endpoint's start and first requests load, in\n"
+        f.write("# Written by benchmarks/server/classlist.py: classes the server's start and first requests load, in\n"
                 "# load order (dev.sbemu.server.WarmUp loads them beside the main thread). Not hand-edited.\n")
         f.write("".join(n + "\n" for n in dict.fromkeys(names)))
     print(f"{OUT}: {len(names)} classes")

@@ -12,8 +12,8 @@ import java.util.Locale;
 
 /**
  * Start-up work done beside the main thread (issue 24: start to ready and the first {@code /health} within 300 ms on
- * two cores): while the main thread reads the Config.json and builds the namespace, one daemon thread loads the
- * classes the endpoint's start and its first HTTP and AMQP connections need ({@value #CLASS_LIST}, a list taken from
+ * two cores): one daemon thread loads, ahead of the main thread, the classes the start (the Config.json, the
+ * namespace, the endpoint) and the first HTTP and AMQP connections need ({@value #CLASS_LIST}, a list taken from
  * {@code -Xlog:class+load} of a start and a first {@code /health}: benchmarks/server/classlist.py writes it),
  * initialises {@code java.util.logging} and the locale and time-zone data of the HTTP {@code Date} header, and
  * creates one proton-j transport, as the network thread does for every accepted connection (an HTTP request too: the
