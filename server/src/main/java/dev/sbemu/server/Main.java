@@ -20,6 +20,8 @@ public final class Main {
 
     /** Starts the server and waits for the process to be stopped. */
     public static void main(String[] args) throws InterruptedException {
+        // loads what the endpoint and the first requests need while this thread reads the Config.json
+        WarmUp.start();
         StandaloneServer server = launch(List.of(args), System.getenv(), System.out, System.err);
         if (server == null) {
             return;

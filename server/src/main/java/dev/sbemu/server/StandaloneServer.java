@@ -76,7 +76,9 @@ public final class StandaloneServer implements AutoCloseable {
             if (options.key().isPresent()) {
                 server.sharedAccessKey(options.key().get());
             } else {
-                server.acceptAnyKey();
+                // the key the connection string carries (rather than a random one, whose SecureRandom costs start-up
+                // time); any other is accepted as well
+                server.acceptAnyKey().sharedAccessKey(EMULATOR_KEY);
             }
             ServiceBusEmulatorServer endpoint;
             try {

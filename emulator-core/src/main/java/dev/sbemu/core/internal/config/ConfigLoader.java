@@ -13,7 +13,6 @@ import java.util.Objects;
 
 /** Finds and parses Config.json files: {@code classpath:} resources or file paths. */
 public final class ConfigLoader {
-    private static final System.Logger LOG = System.getLogger("dev.sbemu.core.config.EmulatorConfig");
     private static final String CLASSPATH = "classpath:";
 
     private ConfigLoader() {
@@ -69,7 +68,8 @@ public final class ConfigLoader {
         List<String> warnings = new ArrayList<>();
         Topology topology = ConfigJson.read(content, source, warning -> {
             warnings.add(warning);
-            LOG.log(System.Logger.Level.WARNING, warning);
+            // looked up here, not in a static field: a file without warnings does not start the logging system
+            System.getLogger("dev.sbemu.core.config.EmulatorConfig").log(System.Logger.Level.WARNING, warning);
         });
         return new Loaded(source, topology, warnings);
     }
