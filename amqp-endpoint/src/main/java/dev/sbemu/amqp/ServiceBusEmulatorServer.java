@@ -414,7 +414,11 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
             return this;
         }
 
-        /** The largest AMQP frame the endpoint takes and announces (default 256 KB). */
+        /**
+         * The largest AMQP frame the endpoint takes and announces (default 64 KB, the Java SDK's own; a larger
+         * message travels as several transfer frames). Each connection holds an input and an output buffer of this
+         * size, so it sets the heap a connection costs.
+         */
         public Builder maxFrameSize(int bytes) {
             options = options.withMaxFrameSize(bytes);
             return this;

@@ -93,7 +93,7 @@ class HostileClientTest {
         peer.begin(0);
         peer.attachSender(0, 0, "flood", "$cbs");
         peer.expect(Attach.class, a -> true);
-        byte[] chunk = new byte[64 * 1024];
+        byte[] chunk = new byte[32 * 1024]; // within the endpoint's 64 KB frames
         boolean first = true;
         boolean cut = false;
         int frames = 0;
@@ -105,7 +105,7 @@ class HostileClientTest {
             }
             // looked at every 1 MB only, so the frames go out as fast as the socket takes them (EndpointHardeningFigures
             // measures the heap the flood costs: a test cannot make the endpoint's reads lag reliably)
-            if (++frames % 16 == 0) {
+            if (++frames % 32 == 0) {
                 cut = peer.snapshot().stream()
                         .anyMatch(f -> HostilePeer.hasError(f, "amqp:link:message-size-exceeded"));
                 if (cut) {
@@ -456,9 +456,9 @@ class HostileClientTest {
         peer.attachSender(0, 2, "big-sender", "orders");
         Attach attach = peer.expect(Attach.class, a -> a.getName().equals("big-sender"));
         assertEquals(256 * 1024, attach.getMaxMessageSize().longValue());
-        byte[] chunk = new byte[64 * 1024];
+        byte[] chunk = new byte[32 * 1024]; // within the endpoint's 64 KB frames
         peer.transfer(0, 2, peer.nextDeliveryId++, chunk, true, false, HostilePeer.WAIT);
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < 8; i++) {
             peer.transfer(0, 2, null, chunk, true, false, HostilePeer.WAIT);
         }
         peer.expectError(Detach.class, "amqp:link:message-size-exceeded");
@@ -499,7 +499,8 @@ class HostileClientTest {
     void sessionWindowViolated() throws IOException {
         namespace.createQueue("a");
         namespace.createQueue("b");
-        ServiceBusEmulatorServer server = start(ServiceBusEmulatorServer.builder(namespace).sessionWindow(1));
+        ServiceBusEmulatorServer server = start(ServiceBusEmulatorServer.builder(namespace).sessionWindow(1)
+                .maxFrameSize(256 * 1024));
         HostilePeer peer = opened(server);
         peer.begin(0);
         peer.putToken(KEY);

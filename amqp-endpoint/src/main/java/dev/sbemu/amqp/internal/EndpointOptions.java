@@ -56,7 +56,7 @@ public record EndpointOptions(InetAddress bindAddress, int port, int maxConnecti
 
     /** The defaults (docs/spec.md AMQP-19). */
     public static EndpointOptions defaults() {
-        return new EndpointOptions(InetAddress.getLoopbackAddress(), 0, 5_000, 256 * 1024, Duration.ofMinutes(1),
+        return new EndpointOptions(InetAddress.getLoopbackAddress(), 0, 5_000, 64 * 1024, Duration.ofMinutes(1),
                 1_023, 1_000, 2_048, 500, 512, Duration.ofSeconds(30), Duration.ofMinutes(5), 64 * 1024, 10);
     }
 
