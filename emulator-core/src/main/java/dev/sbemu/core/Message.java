@@ -1,5 +1,6 @@
 package dev.sbemu.core;
 
+import dev.sbemu.core.filter.SystemProperty;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
@@ -250,5 +251,29 @@ public record Message(MessageBody body, String messageId, String sessionId, Stri
                     contentType, partitionKey, timeToLive, scheduledEnqueueTime, applicationProperties,
                     messageAnnotations, amqp);
         }
+    }
+
+    /**
+     * Returns this message's value of a system property its sender sets, as a filter reads it ({@code sys.MessageId},
+     * {@code sys.CorrelationId}, {@code sys.To}, {@code sys.ReplyTo}, {@code sys.Label} (the subject),
+     * {@code sys.SessionId}, {@code sys.ReplyToSessionId}, {@code sys.ContentType}, {@code sys.PartitionKey}).
+     *
+     * @param property the property
+     * @return its value (null when not set), or null for the properties the broker assigns (sequence number,
+     *         enqueued time, delivery count and the like), which the stored message knows, not this one
+     */
+    public Object senderProperty(SystemProperty property) {
+        return switch (property) {
+            case MESSAGE_ID -> messageId;
+            case CORRELATION_ID -> correlationId;
+            case TO -> to;
+            case REPLY_TO -> replyTo;
+            case LABEL -> subject;
+            case SESSION_ID -> sessionId;
+            case REPLY_TO_SESSION_ID -> replyToSessionId;
+            case CONTENT_TYPE -> contentType;
+            case PARTITION_KEY -> partitionKey;
+            default -> null;
+        };
     }
 }

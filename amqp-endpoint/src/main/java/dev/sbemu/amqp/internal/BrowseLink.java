@@ -94,17 +94,7 @@ final class BrowseLink implements AmqpConnection.LinkBound {
     private record Fields(BrokeredMessage stored) implements dev.sbemu.core.filter.FilterMessage {
         @Override
         public Object systemProperty(dev.sbemu.core.filter.SystemProperty property) {
-            dev.sbemu.core.Message m = stored.message();
             return switch (property) {
-                case MESSAGE_ID -> m.messageId();
-                case CORRELATION_ID -> m.correlationId();
-                case TO -> m.to();
-                case REPLY_TO -> m.replyTo();
-                case LABEL -> m.subject();
-                case SESSION_ID -> m.sessionId();
-                case REPLY_TO_SESSION_ID -> m.replyToSessionId();
-                case CONTENT_TYPE -> m.contentType();
-                case PARTITION_KEY -> m.partitionKey();
                 case DELIVERY_COUNT -> stored.deliveryCount();
                 case SEQUENCE_NUMBER -> stored.sequenceNumber();
                 case ENQUEUED_TIME_UTC -> stored.enqueuedTime();
@@ -113,7 +103,7 @@ final class BrowseLink implements AmqpConnection.LinkBound {
                 case EXPIRES_AT_UTC -> stored.expiresAt();
                 case ENQUEUED_SEQUENCE_NUMBER -> stored.enqueuedSequenceNumber();
                 case DEAD_LETTER_SOURCE -> stored.deadLetterSource();
-                default -> null;
+                default -> stored.message().senderProperty(property);
             };
         }
 

@@ -26,15 +26,6 @@ final class FilterView implements FilterMessage {
         }
         Message m = stored.message;
         return switch (property) {
-            case MESSAGE_ID -> m.messageId();
-            case CORRELATION_ID -> m.correlationId();
-            case TO -> m.to();
-            case REPLY_TO -> m.replyTo();
-            case LABEL -> m.subject();
-            case SESSION_ID -> m.sessionId();
-            case REPLY_TO_SESSION_ID -> m.replyToSessionId();
-            case CONTENT_TYPE -> m.contentType();
-            case PARTITION_KEY -> m.partitionKey();
             case DELIVERY_COUNT -> 0;
             case SEQUENCE_NUMBER -> stored.sequenceNumber;
             case ENQUEUED_TIME_UTC -> stored.enqueuedTime;
@@ -45,7 +36,7 @@ final class FilterView implements FilterMessage {
             case ENQUEUED_SEQUENCE_NUMBER -> stored.enqueuedSequenceNumber;
             case DEAD_LETTER_SOURCE -> stored.deadLetterSource;
             case STATE -> stored.state.wireValue();
-            default -> null;
+            default -> m.senderProperty(property);
         };
     }
 
