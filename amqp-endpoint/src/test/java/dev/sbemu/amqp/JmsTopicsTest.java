@@ -135,6 +135,32 @@ class JmsTopicsTest extends EndpointFixture {
     }
 
     @Test
+    @DisplayName("JMS-17 a shared and an unshared durable consumer cannot hold one <name>$<client id>$D at once: each is refused while the other is active, from another connection")
+    void sharedAndUnsharedDurableConsumersExcludeEachOther() throws JMSException {
+        namespace.createTopic("events");
+        Session holder = connect("billing").createSession(false, Session.AUTO_ACKNOWLEDGE);
+        MessageConsumer unshared = holder.createDurableConsumer(holder.createTopic("events"), "audit");
+        Session other = connect("billing").createSession(false, Session.AUTO_ACKNOWLEDGE);
+        JMSException sharedRefused = assertThrows(JMSException.class,
+                () -> other.createSharedDurableConsumer(other.createTopic("events"), "audit"));
+        assertTrue(sharedRefused.getMessage().contains("already a subscriber using the same name"),
+                sharedRefused.getMessage());
+        publish("events", "one");
+        assertEquals("one", ((TextMessage) unshared.receive(WAIT_MILLIS)).getText());
+        unshared.close();
+
+        // once the unshared consumer is gone, the subscription takes a shared one; then an unshared one is refused
+        MessageConsumer shared = other.createSharedDurableConsumer(other.createTopic("events"), "audit");
+        JMSException unsharedRefused = assertThrows(JMSException.class,
+                () -> holder.createDurableConsumer(holder.createTopic("events"), "audit"));
+        assertTrue(unsharedRefused.getMessage().contains("already a subscriber using the same name"),
+                unsharedRefused.getMessage());
+        publish("events", "two");
+        assertEquals("two", ((TextMessage) shared.receive(WAIT_MILLIS)).getText());
+        assertEquals(List.of("audit$billing$D"), namespace.subscriptionNames("events"));
+    }
+
+    @Test
     @DisplayName("JMS-17 a durable subscription resumed with another selector or topic is replaced by a new one, as JMS requires")
     void durableSubscriptionWithAnotherSelectorIsReplaced() throws JMSException {
         namespace.createTopic("events");
@@ -416,5 +442,34 @@ class JmsTopicsTest extends EndpointFixture {
         producer.send(session.createTextMessage("hello"));
         MessageConsumer fromSubscription = session.createConsumer(session.createQueue("events/Subscriptions/all"));
         assertInstanceOf(TextMessage.class, fromSubscription.receive(WAIT_MILLIS));
+    }
+
+    @Test
+    @DisplayName("JMS-26 JMSContext on a Standard namespace: queue send and receive work, a topic consumer is refused as Standard refuses JMS 2.0")
+    void jmsContextOnStandard() {
+        stopEndpoint();
+        tier = Tier.STANDARD;
+        startEndpoint();
+        namespace.createQueue("orders");
+        namespace.createTopic("events");
+        try (JMSContext context = factory().createContext(JMSContext.AUTO_ACKNOWLEDGE)) {
+            context.setClientID("app");
+            Queue orders = context.createQueue("orders");
+            context.createProducer().send(orders, "hello");
+            try (JMSConsumer consumer = context.createConsumer(orders)) {
+                assertEquals("hello", consumer.receiveBody(String.class, WAIT_MILLIS));
+            }
+            Topic topic = context.createTopic("events");
+            for (org.junit.jupiter.api.function.Executable refused
+                    : List.<org.junit.jupiter.api.function.Executable>of(
+                            () -> context.createConsumer(topic),
+                            () -> context.createDurableConsumer(topic, "audit"),
+                            () -> context.createSharedConsumer(topic, "live"))) {
+                jakarta.jms.JMSRuntimeException e = assertThrows(jakarta.jms.JMSRuntimeException.class, refused);
+                assertTrue(e.getMessage().contains("supported only by a Premium Messaging namespace"),
+                        e.getMessage());
+            }
+        }
+        assertEquals(List.of(), namespace.subscriptionNames("events"));
     }
 }

@@ -100,17 +100,19 @@ final class EndpointContext implements AutoCloseable {
     }
 
     /**
-     * Counts one more JMS consumer link on {@code subscription}; false (and nothing counted) when {@code exclusive}
-     * and the subscription already has one (an unshared subscription, JMS-17).
+     * Counts one more JMS consumer link on {@code subscription}; false (and nothing counted) when the subscription
+     * already has one and either it or the new one is {@code exclusive} (an unshared subscription takes one consumer,
+     * and a shared consumer cannot join one an unshared consumer holds, nor the reverse, JMS-17). An exclusive holder
+     * is kept as -1.
      */
     boolean addJmsConsumer(String subscription, boolean exclusive) {
         boolean[] added = {true};
         jmsConsumers.compute(subscription, (k, n) -> {
-            if (n != null && exclusive) {
+            if (n != null && (exclusive || n < 0)) {
                 added[0] = false;
                 return n;
             }
-            return n == null ? 1 : n + 1;
+            return n == null ? (exclusive ? -1 : 1) : n + 1;
         });
         return added[0];
     }
@@ -123,7 +125,7 @@ final class EndpointContext implements AutoCloseable {
 
     /** How many JMS consumer links {@code subscription} has now. */
     int jmsConsumers(String subscription) {
-        return jmsConsumers.getOrDefault(subscription, 0);
+        return Math.abs(jmsConsumers.getOrDefault(subscription, 0));
     }
 
     /** A receiver link whose pump is woken when the namespace is replaced. */

@@ -297,7 +297,8 @@ final class LinkRouter {
             refuse(sender, AmqpErrors.of(e));
             return;
         }
-        // by name alone: the service refuses a second consumer "on the same or different topic" (JMS-17)
+        // by name alone: the service refuses a second consumer "on the same or different topic"; a shared and an
+        // unshared consumer of one name exclude each other (JMS-17)
         String key = name;
         if (!context.addJmsConsumer(key, !shared)) {
             refuse(sender, new ErrorCondition(AmqpErrors.NOT_ALLOWED, "Cannot create a new consumer on subscriber "
