@@ -125,6 +125,18 @@ class HostileClientTest {
     }
 
     @Test
+    @DisplayName("AMQP-13 a client that hangs up before its first byte is let go at once, not held until the handshake "
+            + "timeout")
+    void hangsUpBeforeAByte() throws IOException {
+        ServiceBusEmulatorServer server = start(ServiceBusEmulatorServer.builder(namespace)
+                .handshakeTimeout(Duration.ofMinutes(1)));
+        try (java.net.Socket socket = new java.net.Socket(java.net.InetAddress.getLoopbackAddress(), server.port())) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> server.connectionCount() == 1);
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> server.connectionCount() == 0);
+    }
+
+    @Test
     @DisplayName("AMQP-13 before a token was accepted, $cbs gives little credit, and a delivery beyond it detaches "
             + "the link with amqp:link:transfer-limit-exceeded")
     void littleCreditBeforeAuthentication() throws IOException {

@@ -16,17 +16,17 @@ import java.util.Locale;
  * namespace, the endpoint) and the first HTTP and AMQP connections need ({@value #CLASS_LIST}, a list taken from
  * {@code -Xlog:class+load} of a start and a first {@code /health}: benchmarks/server/classlist.py writes it),
  * initialises {@code java.util.logging} and the locale and time-zone data of the HTTP {@code Date} header, and
- * creates one proton-j transport, as the network thread does for every accepted connection (an HTTP request too: the
- * first bytes tell which), so that proton-j's codec tables are built before a client connects. The listed classes are
- * loaded without being initialised; the only initialisers run here are the JDK's logging and date formatting, which
- * the main thread does not touch meanwhile, and proton-j's, entered where the network thread enters them (a
- * transport's factory), so the two threads initialise in the same order and cannot deadlock. Anything missing or
- * failing is skipped: this only moves work earlier, it never changes what the server does.
+ * creates one proton-j transport, as the network thread does for every AMQP connection (once its first bytes say
+ * AMQP: an HTTP request needs none), so that proton-j's codec tables are built before an AMQP client connects. The
+ * listed classes are loaded without being initialised; the only initialisers run here are the JDK's logging and date
+ * formatting, which the main thread does not touch meanwhile, and proton-j's, entered where the network thread enters
+ * them (a transport's factory), so the two threads initialise in the same order and cannot deadlock. Anything missing
+ * or failing is skipped: this only moves work earlier, it never changes what the server does.
  */
 final class WarmUp implements Runnable {
     /** The class-path resource listing the classes to load, one binary name a line. */
     static final String CLASS_LIST = "warm-up.classes";
-    /** What the endpoint calls for each accepted connection (before it knows whether it is AMQP or HTTP). */
+    /** What the endpoint calls for each AMQP connection. */
     static final String PROTON_TRANSPORT_FACTORY = "org.apache.qpid.proton.engine.Transport$Factory";
 
     private final ClassLoader loader;

@@ -27,7 +27,9 @@ import org.apache.qpid.proton.engine.Transport;
 import org.apache.qpid.proton.engine.TransportException;
 
 /**
- * One client connection: its socket, proton-j's transport, connection and event collector. Bytes in are fed
+ * One client connection: its socket, proton-j's transport, connection and event collector. The proton-j side is built
+ * when the first bytes say AMQP (at once on the TLS port, which speaks nothing else): an HTTP request on the AMQP port
+ * is handed over before that ({@link HttpSplice}) and costs no transport. Bytes in are fed
  * to the transport, the events that come out are handed to the {@link LinkRouter}, and what the transport has
  * to send is written back. SASL offers PLAIN and ANONYMOUS, as the service does: authentication is either SASL
  * PLAIN with the key (JMS-1) or, after ANONYMOUS, a CBS token (see {@link CbsNode}), which must come within the
@@ -49,9 +51,10 @@ final class AmqpConnection {
     private final EventLoop loop;
     private final SocketChannel channel;
     private final EndpointOptions options;
-    private final Transport transport = Transport.Factory.create();
-    private final Connection connection = Connection.Factory.create();
-    private final Collector collector = Collector.Factory.create();
+    /** proton-j's side, null until the first bytes say AMQP ({@link #startAmqp}). */
+    private Transport transport;
+    private Connection connection;
+    private Collector collector;
     private final LinkRouter router;
     /** Past the connection limit: its open is answered with a close (AMQP-19). */
     private final boolean refused;
@@ -61,8 +64,6 @@ final class AmqpConnection {
     private final List<LinkHandler> handlers = new ArrayList<>();
     private SelectionKey key;
     private boolean socketClosed;
-    /** Whether the first bytes were looked at: an HTTP request is handed over ({@link HttpSplice}). */
-    private boolean sniffed;
     private final EndpointContext context;
     private boolean authorized;
     /** Set once the endpoint closed the connection: input is discarded until the client hangs up or this passes. */
@@ -103,8 +104,20 @@ final class AmqpConnection {
         }
         this.peer = remote;
         this.tls = tls != null;
-        // no HTTP on the TLS port: the first bytes are a TLS record, anything else fails the handshake
-        sniffed = tls != null;
+        if (tls != null) {
+            // no HTTP on the TLS port: the first bytes are a TLS record, anything else fails the handshake
+            startAmqp(tls);
+        }
+    }
+
+    /**
+     * Builds proton-j's transport (with its SASL layer and, for {@code tls}, its SSL layer), connection and collector:
+     * at once on the TLS port, else once the first bytes say AMQP.
+     */
+    private void startAmqp(SslDomain tls) {
+        transport = Transport.Factory.create();
+        connection = Connection.Factory.create();
+        collector = Collector.Factory.create();
         transport.setMaxFrameSize(options.maxFrameSize());
         transport.setChannelMax(options.channelMax());
         transport.setIdleTimeout((int) Math.min(Integer.MAX_VALUE, options.idleTimeout().toMillis()));
@@ -259,6 +272,11 @@ final class AmqpConnection {
 
     /** The most bytes one connection reads in one round of the loop: the others get their turn (AMQP-19). */
     private static final int READ_PER_ROUND = 1024 * 1024;
+    /**
+     * The most bytes read before the connection is known to be AMQP: a protocol header's length, as many as a new
+     * transport takes before it knows which header (SASL or AMQP) came.
+     */
+    private static final int FIRST_READ = 8;
 
     void onReadable() {
         loop.checkThread();
@@ -268,6 +286,9 @@ final class AmqpConnection {
         }
         int total = 0;
         try {
+            if (transport == null && !firstBytes()) {
+                return;
+            }
             while (total < READ_PER_ROUND) {
                 int capacity = transport.capacity();
                 if (capacity <= 0) {
@@ -282,14 +303,6 @@ final class AmqpConnection {
                 if (read == 0) {
                     break;
                 }
-                if (!sniffed) {
-                    sniffed = true;
-                    // a connection past the limit is refused as AMQP, whatever it speaks (AMQP-12)
-                    if (!refused && HttpSplice.isHttpStart(tail.get(tail.position() - read))
-                            && handOverHttp(tail, read)) {
-                        return;
-                    }
-                }
                 total += read;
                 lastInput = loop.clock();
                 transport.process();
@@ -301,6 +314,10 @@ final class AmqpConnection {
                 }
             }
         } catch (IOException e) {
+            if (transport == null) {
+                closeSocket();      // gone before a word
+                return;
+            }
             transport.close_tail();
         } catch (RuntimeException | StackOverflowError e) {
             // Garbage on the wire (proton has queued a close frame for what its parser refuses) or a frame proton's
@@ -313,21 +330,45 @@ final class AmqpConnection {
     }
 
     /**
-     * The connection's first bytes are an HTTP request line: the socket and the {@code read} bytes at the end of
-     * {@code tail} go to the HTTP side, which serves them; this connection ends without a word on the wire.
+     * Reads the connection's first bytes, at most {@value #FIRST_READ}: an HTTP request is handed over, anything else
+     * is AMQP and goes to a transport built now.
+     *
+     * @return whether the connection goes on as AMQP (false: nothing came yet, or it was handed over or closed)
+     */
+    private boolean firstBytes() throws IOException {
+        ByteBuffer head = ByteBuffer.allocate(FIRST_READ);
+        int read = channel.read(head);
+        if (read < 0) {
+            closeSocket();      // gone before a word
+            return false;
+        }
+        if (read == 0) {
+            return false;
+        }
+        head.flip();
+        // a connection past the limit is refused as AMQP, whatever it speaks (AMQP-12)
+        if (!refused && HttpSplice.isHttpStart(head.get(0)) && handOverHttp(head)) {
+            return false;
+        }
+        startAmqp(null);
+        lastInput = loop.clock();
+        transport.tail().put(head);
+        transport.process();
+        dispatch();
+        return !socketClosed && !hangingUp;
+    }
+
+    /**
+     * The connection's first bytes ({@code head}) are an HTTP request line: the socket and {@code head} go to the HTTP
+     * side, which serves them; this connection ends without a word on the wire.
      *
      * @return false when no HTTP side takes it (the bytes then go to proton, which refuses them as AMQP)
      */
-    private boolean handOverHttp(ByteBuffer tail, int read) {
+    private boolean handOverHttp(ByteBuffer head) {
         HttpSplice splice = context.httpSplice();
         if (splice == null) {
             return false;
         }
-        ByteBuffer head = ByteBuffer.allocate(read);
-        ByteBuffer source = tail.duplicate();
-        source.limit(source.position());
-        source.position(source.position() - read);
-        head.put(source).flip();
         socketClosed = true;
         if (key != null) {
             key.cancel();
@@ -385,7 +426,7 @@ final class AmqpConnection {
 
     /** Runs after each round of the loop: events raised by tasks, then output. */
     void afterWork() {
-        if (socketClosed || hangingUp) {
+        if (socketClosed || hangingUp || transport == null) {
             return;
         }
         dispatch();
@@ -409,7 +450,7 @@ final class AmqpConnection {
             return hangUpAt;
         }
         if (!authorized && now >= authDeadline) {
-            if (connection.getRemoteState() == EndpointState.UNINITIALIZED) {
+            if (!opened()) {
                 LOG.fine("sbemu AMQP endpoint: no AMQP open in time, dropping the connection");
                 abort();
             } else {
@@ -419,7 +460,7 @@ final class AmqpConnection {
             return 0;
         }
         long authAt = authorized ? Long.MAX_VALUE : authDeadline;
-        if (connection.getRemoteState() == EndpointState.UNINITIALIZED) {
+        if (!opened()) {
             return authAt;
         }
         long timerAt = runTimers(now);
@@ -437,6 +478,11 @@ final class AmqpConnection {
         long next = transport.tick(now);
         flush();
         return Math.min(next == 0 ? Long.MAX_VALUE : next, Math.min(authAt, idleAt));
+    }
+
+    /** Whether the client's AMQP open came (not before its first bytes). */
+    private boolean opened() {
+        return connection != null && connection.getRemoteState() != EndpointState.UNINITIALIZED;
     }
 
     /** Closes the connection with {@code error} and hangs up once the client read it (or after a grace period). */
@@ -465,8 +511,7 @@ final class AmqpConnection {
         }
         ErrorCondition error = forced ? AmqpErrors.serverStopping() : AmqpErrors.shutdown();
         ErrorCondition linkError = forced ? AmqpErrors.linkOfServerStopping() : error;
-        if (connection.getRemoteState() == EndpointState.UNINITIALIZED
-                || connection.getLocalState() == EndpointState.CLOSED) {
+        if (!opened() || connection.getLocalState() == EndpointState.CLOSED) {
             abort();
             return;
         }
@@ -690,7 +735,7 @@ final class AmqpConnection {
     }
 
     private void writeOut() throws IOException {
-        if (socketClosed) {
+        if (socketClosed || transport == null) {
             return;
         }
         while (true) {
