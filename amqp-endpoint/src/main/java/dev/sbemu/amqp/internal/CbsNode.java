@@ -82,14 +82,9 @@ final class CbsNode implements RequestLink.Node {
         if (!context.keyName().equals(decode(skn))) {
             return "InvalidSignature: the token's key name '" + decode(skn) + "' is not known.";
         }
-        long expiry;
-        try {
-            expiry = Long.parseLong(decode(se));
-        } catch (NumberFormatException e) {
-            return "InvalidSignature: the token's expiry '" + se + "' is not a number.";
-        }
-        if (expiry * 1000 < System.currentTimeMillis()) {
-            return "ExpiredToken: the token expired at " + java.time.Instant.ofEpochSecond(expiry) + ".";
+        String expired = expired(se);
+        if (expired != null) {
+            return expired;
         }
         byte[] expected = hmac(context.key(), sr + "\n" + se);
         byte[] actual;
