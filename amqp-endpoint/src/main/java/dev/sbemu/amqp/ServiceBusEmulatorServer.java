@@ -79,8 +79,8 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
         try {
             // with sdk-adapter on the class path, administration clients built from the connection string reach
             // the namespace (ADM-1); without it (the standalone server) nobody is told
-            this.administration = EndpointObservers.endpointStarted(endpoint::namespace, endpoint.keyName(),
-                    endpoint.key());
+            this.administration =
+                    EndpointObservers.endpointStarted(endpoint::namespace, endpoint.keyName(), endpoint.key());
         } catch (RuntimeException | Error e) {
             endpoint.close();
             throw e;
@@ -103,8 +103,8 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
      * (the method name is the one Testcontainers' {@code ServiceBusEmulatorContainer} uses).
      */
     public String getConnectionString() {
-        return "Endpoint=sb://127.0.0.1:" + port() + ";SharedAccessKeyName=" + endpoint.keyName()
-                + ";SharedAccessKey=" + endpoint.key() + ";UseDevelopmentEmulator=true;";
+        return "Endpoint=sb://127.0.0.1:" + port() + ";SharedAccessKeyName=" + endpoint.keyName() + ";SharedAccessKey="
+                + endpoint.key() + ";UseDevelopmentEmulator=true;";
     }
 
     /** The port the endpoint listens on (on 127.0.0.1). */
@@ -195,7 +195,9 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
         StringBuilder uri = new StringBuilder("amqps://localhost:").append(tlsPort());
         char separator = '?';
         for (Map.Entry<String, String> option : jmsTrustOptions().entrySet()) {
-            uri.append(separator).append(option.getKey()).append('=')
+            uri.append(separator)
+                    .append(option.getKey())
+                    .append('=')
                     .append(URLEncoder.encode(option.getValue(), StandardCharsets.UTF_8));
             separator = '&';
         }
@@ -272,7 +274,11 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
 
             private void rewrite(HttpPipelineCallContext context) {
                 UrlBuilder url = UrlBuilder.parse(context.getHttpRequest().getUrl());
-                context.getHttpRequest().setUrl(url.setScheme("http").setHost("127.0.0.1").setPort(port).toString());
+                context.getHttpRequest()
+                        .setUrl(url.setScheme("http")
+                                .setHost("127.0.0.1")
+                                .setPort(port)
+                                .toString());
             }
         };
     }
@@ -475,8 +481,8 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
 
         /** Starts listening. */
         public ServiceBusEmulatorServer start() {
-            return new ServiceBusEmulatorServer(new Endpoint(namespace, KEY_NAME, key, anyKey, options, httpPort,
-                    tlsPort));
+            return new ServiceBusEmulatorServer(
+                    new Endpoint(namespace, KEY_NAME, key, anyKey, options, httpPort, tlsPort));
         }
     }
 }

@@ -41,7 +41,9 @@ class AmqpOnHttpPortTest {
 
     @BeforeEach
     void createNamespace() {
-        namespace = Namespace.builder().startingAt(Instant.now().truncatedTo(ChronoUnit.SECONDS)).build();
+        namespace = Namespace.builder()
+                .startingAt(Instant.now().truncatedTo(ChronoUnit.SECONDS))
+                .build();
     }
 
     @AfterEach
@@ -58,7 +60,8 @@ class AmqpOnHttpPortTest {
     }
 
     private ServiceBusEmulatorServer start(ServiceBusEmulatorServer.Builder builder) {
-        ServiceBusEmulatorServer server = builder.sharedAccessKey(KEY).httpPort(0).start();
+        ServiceBusEmulatorServer server =
+                builder.sharedAccessKey(KEY).httpPort(0).start();
         servers.add(server);
         return server;
     }
@@ -76,27 +79,38 @@ class AmqpOnHttpPortTest {
         ServiceBusEmulatorServer server = start(ServiceBusEmulatorServer.builder(namespace));
         assertTrue(server.httpPort() > 0 && server.httpPort() != server.port());
         namespace.createQueue("orders");
-        String overHttpPort = server.getConnectionString().replace("127.0.0.1:" + server.port() + ";",
-                "127.0.0.1:" + server.httpPort() + ";");
+        String overHttpPort = server.getConnectionString()
+                .replace("127.0.0.1:" + server.port() + ";", "127.0.0.1:" + server.httpPort() + ";");
         assertTrue(overHttpPort.contains(":" + server.httpPort() + ";"), overHttpPort);
-        try (ServiceBusSenderClient sender = EndpointFixture.clients(overHttpPort).sender().queueName("orders")
-                .buildClient();
-             ServiceBusReceiverClient receiver = EndpointFixture.clients(overHttpPort).receiver().queueName("orders")
-                     .buildClient()) {
+        try (ServiceBusSenderClient sender = EndpointFixture.clients(overHttpPort)
+                        .sender()
+                        .queueName("orders")
+                        .buildClient();
+                ServiceBusReceiverClient receiver = EndpointFixture.clients(overHttpPort)
+                        .receiver()
+                        .queueName("orders")
+                        .buildClient()) {
             sender.sendMessage(new ServiceBusMessage("over the http port"));
-            List<ServiceBusReceivedMessage> got = receiver.receiveMessages(1, Duration.ofSeconds(10)).stream().toList();
+            List<ServiceBusReceivedMessage> got =
+                    receiver.receiveMessages(1, Duration.ofSeconds(10)).stream().toList();
             assertEquals(1, got.size());
             assertEquals("over the http port", got.get(0).getBody().toString());
             receiver.complete(got.get(0));
         }
 
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+        HttpClient http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
         for (int port : new int[] {server.httpPort(), server.port()}) {
-            HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
-                    + "/health")).timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> health = http.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health"))
+                            .timeout(Duration.ofSeconds(30))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             assertEquals(200, health.statusCode(), "port " + port);
-            HttpResponse<String> unsigned = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
-                    + "/orders?api-version=2021-05")).timeout(Duration.ofSeconds(30)).build(),
+            HttpResponse<String> unsigned = http.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/orders?api-version=2021-05"))
+                            .timeout(Duration.ofSeconds(30))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(401, unsigned.statusCode(), "port " + port + ": " + unsigned.body());
         }
@@ -106,7 +120,8 @@ class AmqpOnHttpPortTest {
     @DisplayName("HTTP-10 AMQP connections on the HTTP port count toward maxConnections with the AMQP port's: one "
             + "past the limit there is refused with amqp:resource-limit-exceeded")
     void connectionLimitCoversBothPorts() throws IOException {
-        ServiceBusEmulatorServer server = start(ServiceBusEmulatorServer.builder(namespace).maxConnections(1));
+        ServiceBusEmulatorServer server =
+                start(ServiceBusEmulatorServer.builder(namespace).maxConnections(1));
         opened(server.port());
         HostilePeer second = opened(server.httpPort());
         second.expectError(Close.class, "amqp:resource-limit-exceeded");
@@ -116,8 +131,8 @@ class AmqpOnHttpPortTest {
     @DisplayName("HTTP-10 an AMQP connection on the HTTP port without a token within the handshake timeout is closed "
             + "with amqp:unauthorized-access")
     void handshakeTimeoutOnHttpPort() throws IOException {
-        ServiceBusEmulatorServer server = start(ServiceBusEmulatorServer.builder(namespace)
-                .handshakeTimeout(Duration.ofMillis(300)));
+        ServiceBusEmulatorServer server =
+                start(ServiceBusEmulatorServer.builder(namespace).handshakeTimeout(Duration.ofMillis(300)));
         HostilePeer peer = opened(server.httpPort());
         peer.begin(0);
         peer.expectError(Close.class, "amqp:unauthorized-access");
@@ -135,7 +150,9 @@ class AmqpOnHttpPortTest {
         server.close();
         assertEquals(0, server.connectionCount());
         for (int port : new int[] {amqp, http}) {
-            assertThrows(ConnectException.class, () -> new Socket(InetAddress.getLoopbackAddress(), port).close(),
+            assertThrows(
+                    ConnectException.class,
+                    () -> new Socket(InetAddress.getLoopbackAddress(), port).close(),
                     "port " + port);
         }
     }

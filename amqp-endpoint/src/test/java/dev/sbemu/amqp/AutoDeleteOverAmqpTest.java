@@ -24,7 +24,8 @@ class AutoDeleteOverAmqpTest extends EndpointFixture {
      * waits until the endpoint waits in the broker for messages for it (AMQP-11: a registered wait, no thread).
      */
     private void attachWithCredit(ServiceBusReceiverClient receiver, String queue) {
-        assertEquals(0, receiver.receiveMessages(1, Duration.ofSeconds(1)).stream().count());
+        assertEquals(
+                0, receiver.receiveMessages(1, Duration.ofSeconds(1)).stream().count());
         await().atMost(Duration.ofSeconds(20)).until(() -> endpointWaitsForMessages(queue));
     }
 
@@ -37,15 +38,19 @@ class AutoDeleteOverAmqpTest extends EndpointFixture {
     @DisplayName("ADI-5 an attached receiver with credit does not move accessedAt while the clock advances")
     void attachedReceiverDoesNotMoveAccessedAt() {
         namespace.createQueue("orders");
-        ServiceBusAdministrationClient admin = server.administrationClientBuilder().buildClient();
-        try (ServiceBusReceiverClient receiver = clients().receiver().queueName("orders").buildClient()) {
+        ServiceBusAdministrationClient admin =
+                server.administrationClientBuilder().buildClient();
+        try (ServiceBusReceiverClient receiver =
+                clients().receiver().queueName("orders").buildClient()) {
             attachWithCredit(receiver, "orders");
 
             for (int i = 0; i < 3; i++) {
                 namespace.clock().advance(Duration.ofSeconds(15));
             }
 
-            assertEquals(START, admin.getQueueRuntimeProperties("orders").getAccessedAt().toInstant(),
+            assertEquals(
+                    START,
+                    admin.getQueueRuntimeProperties("orders").getAccessedAt().toInstant(),
                     "the endpoint looking into the broker again after each advance is no access");
         }
     }
@@ -54,14 +59,19 @@ class AutoDeleteOverAmqpTest extends EndpointFixture {
     @DisplayName("ADI-5 an attached receiver waiting with credit keeps its queue in use; once it is closed the queue "
             + "is deleted when idle")
     void attachedReceiverKeepsQueueInUse() {
-        namespace.createQueue("scratch", QueueOptions.builder().autoDeleteOnIdle(IDLE).build());
-        ServiceBusAdministrationClient admin = server.administrationClientBuilder().buildClient();
-        ServiceBusReceiverClient receiver = clients().receiver().queueName("scratch").buildClient();
+        namespace.createQueue(
+                "scratch", QueueOptions.builder().autoDeleteOnIdle(IDLE).build());
+        ServiceBusAdministrationClient admin =
+                server.administrationClientBuilder().buildClient();
+        ServiceBusReceiverClient receiver =
+                clients().receiver().queueName("scratch").buildClient();
         try {
             attachWithCredit(receiver, "scratch");
             namespace.clock().advance(IDLE.multipliedBy(3));
             assertTrue(admin.getQueueExists("scratch"), "a queue with a listening receiver is not idle");
-            assertEquals(START, admin.getQueueRuntimeProperties("scratch").getAccessedAt().toInstant());
+            assertEquals(
+                    START,
+                    admin.getQueueRuntimeProperties("scratch").getAccessedAt().toInstant());
         } finally {
             receiver.close();
         }
@@ -74,7 +84,12 @@ class AutoDeleteOverAmqpTest extends EndpointFixture {
         namespace.clock().advance(Duration.ofMillis(1));
 
         assertFalse(admin.getQueueExists("scratch"));
-        assertEquals(closed.plus(IDLE), namespace.journal().events().stream()
-                .filter(e -> e.type() == JournalEvent.Type.AUTO_DELETED).findFirst().orElseThrow().at());
+        assertEquals(
+                closed.plus(IDLE),
+                namespace.journal().events().stream()
+                        .filter(e -> e.type() == JournalEvent.Type.AUTO_DELETED)
+                        .findFirst()
+                        .orElseThrow()
+                        .at());
     }
 }

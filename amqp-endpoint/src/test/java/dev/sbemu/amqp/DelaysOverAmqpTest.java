@@ -43,8 +43,10 @@ class DelaysOverAmqpTest extends EndpointFixture {
     }
 
     private void awaitHeld() {
-        await().atMost(BOUND).until(() -> namespace.journal().events().stream()
-                .anyMatch(e -> e.type() == JournalEvent.Type.FAULT_INJECTED && e.detail().contains("delayed by")));
+        await().atMost(BOUND)
+                .until(() -> namespace.journal().events().stream()
+                        .anyMatch(e -> e.type() == JournalEvent.Type.FAULT_INJECTED
+                                && e.detail().contains("delayed by")));
     }
 
     private long active(String queue) {
@@ -54,7 +56,8 @@ class DelaysOverAmqpTest extends EndpointFixture {
     /** What the connection must still do while a call is held: send, receive and complete on another queue. */
     private void trafficGoesOn(ServiceBusSenderClient free, ServiceBusReceiverClient freeReceiver) {
         free.sendMessage(new ServiceBusMessage("meanwhile"));
-        ServiceBusReceivedMessage m = freeReceiver.receiveMessages(1, BOUND).iterator().next();
+        ServiceBusReceivedMessage m =
+                freeReceiver.receiveMessages(1, BOUND).iterator().next();
         assertEquals("meanwhile", m.getBody().toString());
         freeReceiver.complete(m);
     }
@@ -64,10 +67,13 @@ class DelaysOverAmqpTest extends EndpointFixture {
             + "the clock releases it")
     void delayedSend() throws Exception {
         namespace.faults().on("held").delayNext(1, Operation.SEND, DELAY);
-        try (ServiceBusSenderAsyncClient held = builder.sender().queueName("held").buildAsyncClient();
-             ServiceBusSenderClient free = builder.sender().queueName("free").buildClient();
-             ServiceBusReceiverClient freeReceiver = builder.receiver().queueName("free").buildClient()) {
-            CompletableFuture<Void> send = held.sendMessage(new ServiceBusMessage("later")).toFuture();
+        try (ServiceBusSenderAsyncClient held =
+                        builder.sender().queueName("held").buildAsyncClient();
+                ServiceBusSenderClient free = builder.sender().queueName("free").buildClient();
+                ServiceBusReceiverClient freeReceiver =
+                        builder.receiver().queueName("free").buildClient()) {
+            CompletableFuture<Void> send =
+                    held.sendMessage(new ServiceBusMessage("later")).toFuture();
             awaitHeld();
             trafficGoesOn(free, freeReceiver);
             assertFalse(send.isDone());
@@ -83,13 +89,16 @@ class DelaysOverAmqpTest extends EndpointFixture {
     @DisplayName("AMQP-18 a delayed settlement holds only itself, and applies once the clock gets there")
     void delayedSettlement() throws Exception {
         try (ServiceBusSenderClient sender = builder.sender().queueName("held").buildClient();
-             ServiceBusReceiverAsyncClient held = builder.receiver().queueName("held").disableAutoComplete()
-                     .buildAsyncClient();
-             ServiceBusSenderClient free = builder.sender().queueName("free").buildClient();
-             ServiceBusReceiverClient freeReceiver = builder.receiver().queueName("free").buildClient()) {
+                ServiceBusReceiverAsyncClient held = builder.receiver()
+                        .queueName("held")
+                        .disableAutoComplete()
+                        .buildAsyncClient();
+                ServiceBusSenderClient free = builder.sender().queueName("free").buildClient();
+                ServiceBusReceiverClient freeReceiver =
+                        builder.receiver().queueName("free").buildClient()) {
             sender.sendMessage(new ServiceBusMessage("to complete"));
             BlockingQueue<ServiceBusReceivedMessage> received = new LinkedBlockingQueue<>();
-            Disposable receiving = held.receiveMessages().subscribe(received::add);  // the link stays open
+            Disposable receiving = held.receiveMessages().subscribe(received::add); // the link stays open
             try {
                 ServiceBusReceivedMessage m = received.poll(BOUND.toSeconds(), TimeUnit.SECONDS);
                 assertNotNull(m);
@@ -112,19 +121,25 @@ class DelaysOverAmqpTest extends EndpointFixture {
     @DisplayName("AMQP-18 a delayed $management request (peek) holds only itself")
     void delayedManagementRequest() throws Exception {
         try (ServiceBusSenderClient sender = builder.sender().queueName("held").buildClient();
-             ServiceBusReceiverAsyncClient held = builder.receiver().queueName("held").disableAutoComplete()
-                     .buildAsyncClient();
-             ServiceBusSenderClient free = builder.sender().queueName("free").buildClient();
-             ServiceBusReceiverClient freeReceiver = builder.receiver().queueName("free").buildClient()) {
+                ServiceBusReceiverAsyncClient held = builder.receiver()
+                        .queueName("held")
+                        .disableAutoComplete()
+                        .buildAsyncClient();
+                ServiceBusSenderClient free = builder.sender().queueName("free").buildClient();
+                ServiceBusReceiverClient freeReceiver =
+                        builder.receiver().queueName("free").buildClient()) {
             sender.sendMessage(new ServiceBusMessage("to peek"));
             namespace.faults().on("held").delayNext(1, Operation.MANAGEMENT, DELAY);
-            CompletableFuture<ServiceBusReceivedMessage> peek = held.peekMessage().toFuture();
+            CompletableFuture<ServiceBusReceivedMessage> peek =
+                    held.peekMessage().toFuture();
             awaitHeld();
             trafficGoesOn(free, freeReceiver);
             assertFalse(peek.isDone());
 
             namespace.clock().advance(DELAY);
-            assertEquals("to peek", peek.get(BOUND.toSeconds(), TimeUnit.SECONDS).getBody().toString());
+            assertEquals(
+                    "to peek",
+                    peek.get(BOUND.toSeconds(), TimeUnit.SECONDS).getBody().toString());
         }
     }
 }

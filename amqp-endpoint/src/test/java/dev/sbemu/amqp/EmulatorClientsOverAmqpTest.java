@@ -24,30 +24,38 @@ class EmulatorClientsOverAmqpTest extends EndpointFixture {
     private static final Duration WAIT = Duration.ofSeconds(30);
 
     @Test
-    @DisplayName("the async clients, built with ServiceBusClientBuilder, send, receive, accept sessions and manage rules")
+    @DisplayName(
+            "the async clients, built with ServiceBusClientBuilder, send, receive, accept sessions and manage rules")
     void asyncClients() throws Exception {
         try (EmulatorClients clients = EmulatorClients.connectingTo(namespace, server.getConnectionString())) {
             namespace.createQueue("orders");
-            namespace.createQueue("carts", QueueOptions.builder().requiresSession(true).build());
+            namespace.createQueue(
+                    "carts", QueueOptions.builder().requiresSession(true).build());
             namespace.createTopic("prices");
             namespace.createSubscription("prices", "all");
 
             ServiceBusSenderAsyncClient orders = clients.senderAsync("orders");
             assertTrue(hasState(orders), "the SDK's own client, made by its constructor");
             orders.sendMessage(new ServiceBusMessage("one")).block(WAIT);
-            ServiceBusReceiverAsyncClient receiver = clients.receiverAsync(EntityPath.queue("orders"),
-                    ServiceBusReceiveMode.RECEIVE_AND_DELETE);
-            assertEquals("one", receiver.receiveMessages().blockFirst(WAIT).getBody().toString());
+            ServiceBusReceiverAsyncClient receiver =
+                    clients.receiverAsync(EntityPath.queue("orders"), ServiceBusReceiveMode.RECEIVE_AND_DELETE);
+            assertEquals(
+                    "one", receiver.receiveMessages().blockFirst(WAIT).getBody().toString());
 
-            clients.senderAsync("carts").sendMessage(new ServiceBusMessage("apple").setSessionId("cart-1")).block(WAIT);
-            ServiceBusSessionReceiverAsyncClient sessions = clients.sessionReceiverAsync(EntityPath.queue("carts"),
-                    ServiceBusReceiveMode.RECEIVE_AND_DELETE);
+            clients.senderAsync("carts")
+                    .sendMessage(new ServiceBusMessage("apple").setSessionId("cart-1"))
+                    .block(WAIT);
+            ServiceBusSessionReceiverAsyncClient sessions =
+                    clients.sessionReceiverAsync(EntityPath.queue("carts"), ServiceBusReceiveMode.RECEIVE_AND_DELETE);
             ServiceBusReceiverAsyncClient cart = sessions.acceptNextSession().block(WAIT);
             assertEquals("cart-1", cart.getSessionId());
-            assertEquals("apple", cart.receiveMessages().blockFirst(WAIT).getBody().toString());
+            assertEquals(
+                    "apple", cart.receiveMessages().blockFirst(WAIT).getBody().toString());
 
             ServiceBusRuleManagerAsyncClient rules = clients.ruleManagerAsync("prices", "all");
-            assertEquals(List.of("$Default"), rules.listRules().map(RuleProperties::getName).collectList().block(WAIT));
+            assertEquals(
+                    List.of("$Default"),
+                    rules.listRules().map(RuleProperties::getName).collectList().block(WAIT));
         }
     }
 
@@ -55,10 +63,14 @@ class EmulatorClientsOverAmqpTest extends EndpointFixture {
     @DisplayName("a session receiver on a sub-queue is refused with the reason")
     void sessionReceiverOnSubQueue() {
         try (EmulatorClients clients = EmulatorClients.connectingTo(namespace, server.getConnectionString())) {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> clients.sessionReceiver(
-                    EntityPath.queue("carts").deadLetter(), ServiceBusReceiveMode.PEEK_LOCK));
-            assertEquals("A session receiver cannot read a sub-queue (carts/$deadletterqueue): sub-queues have no "
-                    + "sessions", e.getMessage());
+            IllegalArgumentException e = assertThrows(
+                    IllegalArgumentException.class,
+                    () -> clients.sessionReceiver(
+                            EntityPath.queue("carts").deadLetter(), ServiceBusReceiveMode.PEEK_LOCK));
+            assertEquals(
+                    "A session receiver cannot read a sub-queue (carts/$deadletterqueue): sub-queues have no "
+                            + "sessions",
+                    e.getMessage());
         }
     }
 

@@ -56,19 +56,27 @@ class EmulatorConventionsTest {
             + "SAS_KEY_VALUE) sends and receives")
     void anyKeyAccepted() {
         namespace.createQueue("orders");
-        try (ServiceBusEmulatorServer server = ServiceBusEmulatorServer.builder(namespace).acceptAnyKey().start()) {
-            for (String[] credentials : List.of(new String[] {"RootManageSharedAccessKey", EMULATOR_KEY},
+        try (ServiceBusEmulatorServer server =
+                ServiceBusEmulatorServer.builder(namespace).acceptAnyKey().start()) {
+            for (String[] credentials : List.of(
+                    new String[] {"RootManageSharedAccessKey", EMULATOR_KEY},
                     new String[] {"SomeOtherName", "another-key"})) {
-                ServiceBusClientBuilder builder = new ServiceBusClientBuilder()
-                        .connectionString(withKey(server, credentials[0], credentials[1]));
-                try (ServiceBusSenderClient sender = builder.sender().queueName("orders").buildClient();
-                     ServiceBusReceiverClient receiver = builder.receiver().queueName("orders")
-                             .receiveMode(ServiceBusReceiveMode.RECEIVE_AND_DELETE).buildClient()) {
+                ServiceBusClientBuilder builder =
+                        new ServiceBusClientBuilder().connectionString(withKey(server, credentials[0], credentials[1]));
+                try (ServiceBusSenderClient sender =
+                                builder.sender().queueName("orders").buildClient();
+                        ServiceBusReceiverClient receiver = builder.receiver()
+                                .queueName("orders")
+                                .receiveMode(ServiceBusReceiveMode.RECEIVE_AND_DELETE)
+                                .buildClient()) {
                     sender.sendMessage(new ServiceBusMessage("signed with " + credentials[1]));
-                    List<ServiceBusReceivedMessage> received = receiver.receiveMessages(1, Duration.ofSeconds(10))
-                            .stream().toList();
+                    List<ServiceBusReceivedMessage> received =
+                            receiver.receiveMessages(1, Duration.ofSeconds(10)).stream()
+                                    .toList();
                     assertEquals(1, received.size());
-                    assertEquals("signed with " + credentials[1], received.get(0).getBody().toString());
+                    assertEquals(
+                            "signed with " + credentials[1],
+                            received.get(0).getBody().toString());
                 }
             }
         }
@@ -79,16 +87,22 @@ class EmulatorConventionsTest {
             + "and HTTP")
     void otherKeyRefusedByDefault() throws Exception {
         namespace.createQueue("orders");
-        try (ServiceBusEmulatorServer server = ServiceBusEmulatorServer.builder(namespace).start();
-             ServiceBusSenderClient sender = new ServiceBusClientBuilder()
-                     .connectionString(withKey(server, ServiceBusEmulatorServer.KEY_NAME, EMULATOR_KEY))
-                     .sender().queueName("orders").buildClient()) {
-            ServiceBusException e = assertThrows(ServiceBusException.class,
-                    () -> sender.sendMessage(new ServiceBusMessage("x")));
+        try (ServiceBusEmulatorServer server =
+                        ServiceBusEmulatorServer.builder(namespace).start();
+                ServiceBusSenderClient sender = new ServiceBusClientBuilder()
+                        .connectionString(withKey(server, ServiceBusEmulatorServer.KEY_NAME, EMULATOR_KEY))
+                        .sender()
+                        .queueName("orders")
+                        .buildClient()) {
+            ServiceBusException e =
+                    assertThrows(ServiceBusException.class, () -> sender.sendMessage(new ServiceBusMessage("x")));
             assertEquals(ServiceBusFailureReason.UNAUTHORIZED, e.getReason());
         }
-        try (ServiceBusEmulatorServer server = ServiceBusEmulatorServer.builder(namespace).start();
-             ServiceBusEmulatorServer anyKey = ServiceBusEmulatorServer.builder(namespace).acceptAnyKey().start()) {
+        try (ServiceBusEmulatorServer server =
+                        ServiceBusEmulatorServer.builder(namespace).start();
+                ServiceBusEmulatorServer anyKey = ServiceBusEmulatorServer.builder(namespace)
+                        .acceptAnyKey()
+                        .start()) {
             assertEquals(401, getQueue(server));
             assertEquals(200, getQueue(anyKey));
         }
@@ -97,26 +111,34 @@ class EmulatorConventionsTest {
     /** GET /orders with a token signed with {@link #EMULATOR_KEY}: the status. */
     private static int getQueue(ServiceBusEmulatorServer server) throws IOException, InterruptedException {
         String token = new com.azure.messaging.servicebus.implementation.ServiceBusSharedKeyCredential(
-                ServiceBusEmulatorServer.KEY_NAME, EMULATOR_KEY, Duration.ofHours(1))
+                        ServiceBusEmulatorServer.KEY_NAME, EMULATOR_KEY, Duration.ofHours(1))
                 .getToken(new com.azure.core.credential.TokenRequestContext().addScopes("https://127.0.0.1/"))
-                .block().getToken();
+                .block()
+                .getToken();
         HttpRequest request = HttpRequest.newBuilder(URI.create(server.httpUrl() + "/orders?api-version=2021-05"))
-                .header("Authorization", token).GET().build();
-        return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString()).statusCode();
+                .header("Authorization", token)
+                .GET()
+                .build();
+        return HttpClient.newHttpClient()
+                .send(request, HttpResponse.BodyHandlers.ofString())
+                .statusCode();
     }
 
     @Test
     @DisplayName("AMQP-21 a $cbs request without reply-to is answered on the reply link whose address is the request "
             + "link's, as the Python SDK pairs them")
     void requestWithoutReplyToAnsweredOnPairedLink() throws IOException {
-        try (ServiceBusEmulatorServer server = ServiceBusEmulatorServer.builder(namespace).sharedAccessKey("k").start();
-             HostilePeer peer = HostilePeer.opened(server.port())) {
+        try (ServiceBusEmulatorServer server = ServiceBusEmulatorServer.builder(namespace)
+                        .sharedAccessKey("k")
+                        .start();
+                HostilePeer peer = HostilePeer.opened(server.port())) {
             peer.begin(0);
             peer.attachSender(0, 0, "python-cbs-requests", "$cbs");
             peer.expect(Attach.class, a -> a.getName().equals("python-cbs-requests"));
             // pyamqp's management link: the receiving half has the node's address as its target, here "$cbs"
             peer.attachReceiver(0, 1, "$cbs", "$cbs");
-            var replies = peer.expect(Attach.class, a -> a.getName().equals("$cbs")).getHandle();
+            var replies =
+                    peer.expect(Attach.class, a -> a.getName().equals("$cbs")).getHandle();
             peer.flow(0, 1, 100);
             assertEquals("answered", peer.cbsRequest("k", null, replies));
         }
@@ -126,10 +148,16 @@ class EmulatorConventionsTest {
     @DisplayName("AMQP-6 a session filter sent as a described value (the Go SDK's) locks that session and is echoed "
             + "in the same form")
     void describedSessionFilter() throws IOException {
-        namespace.createQueue("carts", dev.sbemu.core.QueueOptions.builder().requiresSession(true).build());
-        namespace.send("carts", dev.sbemu.core.Message.builder().body("one").sessionId("cart-7").build());
-        try (ServiceBusEmulatorServer server = ServiceBusEmulatorServer.builder(namespace).sharedAccessKey("k").start();
-             HostilePeer peer = HostilePeer.opened(server.port())) {
+        namespace.createQueue(
+                "carts",
+                dev.sbemu.core.QueueOptions.builder().requiresSession(true).build());
+        namespace.send(
+                "carts",
+                dev.sbemu.core.Message.builder().body("one").sessionId("cart-7").build());
+        try (ServiceBusEmulatorServer server = ServiceBusEmulatorServer.builder(namespace)
+                        .sharedAccessKey("k")
+                        .start();
+                HostilePeer peer = HostilePeer.opened(server.port())) {
             peer.begin(0);
             peer.putToken("k");
             Attach attach = new Attach();
@@ -139,7 +167,8 @@ class EmulatorConventionsTest {
             attach.setSndSettleMode(SenderSettleMode.UNSETTLED);
             Source source = new Source();
             source.setAddress("carts");
-            source.setFilter(Map.of(Symbol.valueOf("com.microsoft:session-filter"),
+            source.setFilter(Map.of(
+                    Symbol.valueOf("com.microsoft:session-filter"),
                     new UnknownDescribedType(UnsignedLong.valueOf(0x137000000CL), "cart-7")));
             attach.setSource(source);
             Target target = new Target();
@@ -147,7 +176,8 @@ class EmulatorConventionsTest {
             attach.setTarget(target);
             peer.frame(0, attach, null);
             Attach answer = peer.expect(Attach.class, a -> a.getName().equals("go-session-receiver"));
-            Object echoed = ((Source) answer.getSource()).getFilter().get(Symbol.valueOf("com.microsoft:session-filter"));
+            Object echoed =
+                    ((Source) answer.getSource()).getFilter().get(Symbol.valueOf("com.microsoft:session-filter"));
             assertEquals("cart-7", ((DescribedType) echoed).getDescribed(), String.valueOf(echoed));
             assertEquals(UnsignedLong.valueOf(0x137000000CL), ((DescribedType) echoed).getDescriptor());
         }

@@ -36,12 +36,17 @@ class EndpointCloseTest {
         namespace.createQueue("orders");
         ServiceBusEmulatorServer server = ServiceBusEmulatorServer.start(namespace);
         try (ServiceBusReceiverClient receiver = new ServiceBusClientBuilder()
-                .connectionString(server.getConnectionString()).receiver().queueName("orders").buildClient()) {
+                .connectionString(server.getConnectionString())
+                .receiver()
+                .queueName("orders")
+                .buildClient()) {
             // a first receive that gets a message has the link attached: the second one waits on it when the endpoint
             // closes (a connection closed before any link attached is reconnected by the SDK whatever the error,
             // then its retries of the refused connect decide, as for a send after close)
             namespace.send("orders", dev.sbemu.core.Message.ofText("first"));
-            receiver.complete(receiver.receiveMessages(1, Duration.ofSeconds(30)).stream().findFirst().orElseThrow());
+            receiver.complete(receiver.receiveMessages(1, Duration.ofSeconds(30)).stream()
+                    .findFirst()
+                    .orElseThrow());
             AtomicReference<Object> outcome = new AtomicReference<>();
             CompletableFuture<Void> waiting = CompletableFuture.runAsync(() -> {
                 try {
@@ -56,7 +61,9 @@ class EndpointCloseTest {
             long closedAt = System.nanoTime();
             server.close();
             await().atMost(Duration.ofSeconds(15)).until(waiting::isDone);
-            assertTrue(outcome.get() instanceof RuntimeException e && e.getMessage().contains("terminated"),
+            assertTrue(
+                    outcome.get() instanceof RuntimeException e
+                            && e.getMessage().contains("terminated"),
                     "the receive fails at once: " + outcome.get());
             LOG.info(() -> "a waiting receive ended " + (System.nanoTime() - closedAt) / 1_000_000
                     + " ms after close with " + outcome.get());
@@ -71,9 +78,13 @@ class EndpointCloseTest {
         ServiceBusEmulatorServer server = ServiceBusEmulatorServer.start(namespace);
         try (ServiceBusSenderClient sender = new ServiceBusClientBuilder()
                 .connectionString(server.getConnectionString())
-                .retryOptions(new AmqpRetryOptions().setMaxRetries(1).setDelay(Duration.ofMillis(100))
+                .retryOptions(new AmqpRetryOptions()
+                        .setMaxRetries(1)
+                        .setDelay(Duration.ofMillis(100))
                         .setTryTimeout(Duration.ofSeconds(3)))
-                .sender().queueName("orders").buildClient()) {
+                .sender()
+                .queueName("orders")
+                .buildClient()) {
             sender.sendMessage(new ServiceBusMessage("before"));
             server.close();
             long start = System.nanoTime();

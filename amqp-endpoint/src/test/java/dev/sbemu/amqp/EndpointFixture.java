@@ -44,8 +44,11 @@ abstract class EndpointFixture {
     }
 
     static ServiceBusClientBuilder clients(String connectionString) {
-        return new ServiceBusClientBuilder().connectionString(connectionString)
-                .retryOptions(new AmqpRetryOptions().setMaxRetries(1).setDelay(Duration.ofMillis(100))
+        return new ServiceBusClientBuilder()
+                .connectionString(connectionString)
+                .retryOptions(new AmqpRetryOptions()
+                        .setMaxRetries(1)
+                        .setDelay(Duration.ofMillis(100))
                         .setTryTimeout(Duration.ofSeconds(15)));
     }
 }

@@ -4,7 +4,6 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.azure.core.amqp.exception.AmqpErrorCondition;
 import com.azure.core.amqp.exception.AmqpException;
@@ -44,9 +43,10 @@ class FaultsAndBadInputTest extends EndpointFixture {
     void wrongKey() {
         namespace.createQueue("orders");
         String wrong = server.getConnectionString().replaceAll("SharedAccessKey=[^;]+", "SharedAccessKey=wrong");
-        try (ServiceBusSenderClient sender = clients(wrong).sender().queueName("orders").buildClient()) {
-            ServiceBusException e = assertThrows(ServiceBusException.class,
-                    () -> sender.sendMessage(new ServiceBusMessage("x")));
+        try (ServiceBusSenderClient sender =
+                clients(wrong).sender().queueName("orders").buildClient()) {
+            ServiceBusException e =
+                    assertThrows(ServiceBusException.class, () -> sender.sendMessage(new ServiceBusMessage("x")));
             assertEquals(ServiceBusFailureReason.UNAUTHORIZED, e.getReason());
             assertFalse(e.isTransient());
         }
@@ -58,14 +58,17 @@ class FaultsAndBadInputTest extends EndpointFixture {
     void unknownEntity() {
         ServiceBusClientBuilder clients = clients();
         try (ServiceBusSenderClient sender = clients.sender().queueName("nope").buildClient();
-             ServiceBusReceiverClient receiver = clients.receiver().queueName("nope").buildClient()) {
-            ServiceBusException send = assertThrows(ServiceBusException.class,
-                    () -> sender.sendMessage(new ServiceBusMessage("x")));
+                ServiceBusReceiverClient receiver =
+                        clients.receiver().queueName("nope").buildClient()) {
+            ServiceBusException send =
+                    assertThrows(ServiceBusException.class, () -> sender.sendMessage(new ServiceBusMessage("x")));
             assertEquals(ServiceBusFailureReason.MESSAGING_ENTITY_NOT_FOUND, send.getReason());
             // The SDK's synchronous receiver ends its stream with the link's error, unwrapped: the AMQP
             // exception with the not-found condition, as against the real service.
-            RuntimeException receive = assertThrows(RuntimeException.class,
-                    () -> receiver.receiveMessages(1, Duration.ofSeconds(5)).stream().count());
+            RuntimeException receive = assertThrows(
+                    RuntimeException.class,
+                    () -> receiver.receiveMessages(1, Duration.ofSeconds(5)).stream()
+                            .count());
             AmqpException cause = cause(receive, AmqpException.class);
             assertEquals(AmqpErrorCondition.NOT_FOUND, cause.getErrorCondition());
             assertFalse(cause.isTransient());
@@ -82,7 +85,8 @@ class FaultsAndBadInputTest extends EndpointFixture {
     }
 
     @Test
-    @DisplayName("AMQP-11 a client that dies holding locks: the locks expire on the virtual clock, the messages come back")
+    @DisplayName(
+            "AMQP-11 a client that dies holding locks: the locks expire on the virtual clock, the messages come back")
     void clientKilledMidReceive() {
         namespace.createQueue("orders");
         ServiceBusClientBuilder first = clients();
@@ -91,7 +95,8 @@ class FaultsAndBadInputTest extends EndpointFixture {
                 sender.sendMessage(new ServiceBusMessage("m" + i));
             }
         }
-        ServiceBusReceiverClient doomed = clients().receiver().queueName("orders").buildClient();
+        ServiceBusReceiverClient doomed =
+                clients().receiver().queueName("orders").buildClient();
         List<ServiceBusReceivedMessage> held = new ArrayList<>();
         while (held.size() < 3) {
             doomed.receiveMessages(3 - held.size(), Duration.ofSeconds(10)).forEach(held::add);
@@ -99,7 +104,8 @@ class FaultsAndBadInputTest extends EndpointFixture {
         doomed.close();
         assertEquals(3, namespace.runtimeInfo(EntityPath.queue("orders")).activeMessageCount());
         namespace.clock().advance(Duration.ofSeconds(61));
-        try (ServiceBusReceiverClient survivor = clients().receiver().queueName("orders").buildClient()) {
+        try (ServiceBusReceiverClient survivor =
+                clients().receiver().queueName("orders").buildClient()) {
             Set<String> bodies = ConcurrentHashMap.newKeySet();
             while (bodies.size() < 3) {
                 for (ServiceBusReceivedMessage m : survivor.receiveMessages(3, Duration.ofSeconds(10))) {
@@ -133,7 +139,8 @@ class FaultsAndBadInputTest extends EndpointFixture {
                 f.get(60, TimeUnit.SECONDS);
             }
             assertEquals(clients, server.connectionCount());
-            assertEquals(clients, namespace.runtimeInfo(EntityPath.queue("orders")).activeMessageCount());
+            assertEquals(
+                    clients, namespace.runtimeInfo(EntityPath.queue("orders")).activeMessageCount());
         } finally {
             senders.forEach(ServiceBusSenderClient::close);
             pool.shutdownNow();
@@ -145,11 +152,14 @@ class FaultsAndBadInputTest extends EndpointFixture {
     void garbageAndHalfOpen() throws Exception {
         namespace.createQueue("orders");
         try (ServiceBusEmulatorServer strict = ServiceBusEmulatorServer.builder(namespace)
-                .handshakeTimeout(Duration.ofSeconds(2)).start();   // the SDK's connection must authenticate within it
-             ServiceBusSenderClient sender = clients(strict.getConnectionString()).sender().queueName("orders")
-                     .buildClient();
-             Socket garbage = new Socket(InetAddress.getLoopbackAddress(), strict.port());
-             Socket silent = new Socket(InetAddress.getLoopbackAddress(), strict.port())) {
+                        .handshakeTimeout(Duration.ofSeconds(2))
+                        .start(); // the SDK's connection must authenticate within it
+                ServiceBusSenderClient sender = clients(strict.getConnectionString())
+                        .sender()
+                        .queueName("orders")
+                        .buildClient();
+                Socket garbage = new Socket(InetAddress.getLoopbackAddress(), strict.port());
+                Socket silent = new Socket(InetAddress.getLoopbackAddress(), strict.port())) {
             sender.sendMessage(new ServiceBusMessage("before"));
             OutputStream out = garbage.getOutputStream();
             // neither AMQP nor HTTP (an HTTP request is served on the port, HTTP-10)
@@ -186,10 +196,14 @@ class FaultsAndBadInputTest extends EndpointFixture {
         namespace.createQueue("orders");
         Set<Thread> before = endpointThreads();
         ServiceBusEmulatorServer second = ServiceBusEmulatorServer.start(namespace);
-        try (ServiceBusReceiverClient receiver = clients(second.getConnectionString()).receiver().queueName("orders")
+        try (ServiceBusReceiverClient receiver = clients(second.getConnectionString())
+                .receiver()
+                .queueName("orders")
                 .buildClient()) {
             // the receive leaves a worker waiting in the broker for the link's credit while the server closes
-            assertEquals(0, receiver.receiveMessages(1, Duration.ofMillis(200)).stream().count());
+            assertEquals(
+                    0,
+                    receiver.receiveMessages(1, Duration.ofMillis(200)).stream().count());
             int port = second.port();
             second.close();
             assertThrows(ConnectException.class, () -> new Socket(InetAddress.getLoopbackAddress(), port).close());

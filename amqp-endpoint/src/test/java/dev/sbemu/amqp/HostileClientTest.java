@@ -1,5 +1,6 @@
 package dev.sbemu.amqp;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,11 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.azure.messaging.servicebus.ServiceBusMessage;
 import com.azure.messaging.servicebus.ServiceBusReceiverClient;
 import com.azure.messaging.servicebus.ServiceBusSenderClient;
-import dev.sbemu.core.Namespace;
-import static org.awaitility.Awaitility.await;
-
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Faults.Operation;
+import dev.sbemu.core.Namespace;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,8 +19,8 @@ import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
-import org.apache.qpid.proton.amqp.messaging.Rejected;
 import org.apache.qpid.proton.amqp.UnsignedInteger;
+import org.apache.qpid.proton.amqp.messaging.Rejected;
 import org.apache.qpid.proton.amqp.transport.Attach;
 import org.apache.qpid.proton.amqp.transport.Begin;
 import org.apache.qpid.proton.amqp.transport.Close;
@@ -74,12 +73,18 @@ class HostileClientTest {
     /** An SDK client sends and receives one message: the endpoint still serves. */
     private static void stillServes(ServiceBusEmulatorServer server, String queue) {
         String cs = server.getConnectionString();
-        try (ServiceBusSenderClient sender = EndpointFixture.clients(cs).sender().queueName(queue).buildClient();
-             ServiceBusReceiverClient receiver = EndpointFixture.clients(cs).receiver().queueName(queue)
-                     .buildClient()) {
+        try (ServiceBusSenderClient sender =
+                        EndpointFixture.clients(cs).sender().queueName(queue).buildClient();
+                ServiceBusReceiverClient receiver =
+                        EndpointFixture.clients(cs).receiver().queueName(queue).buildClient()) {
             sender.sendMessage(new ServiceBusMessage("still served"));
-            assertEquals("still served", receiver.receiveMessages(1, Duration.ofSeconds(10)).stream().findFirst()
-                    .orElseThrow().getBody().toString());
+            assertEquals(
+                    "still served",
+                    receiver.receiveMessages(1, Duration.ofSeconds(10)).stream()
+                            .findFirst()
+                            .orElseThrow()
+                            .getBody()
+                            .toString());
         }
     }
 
@@ -103,7 +108,8 @@ class HostileClientTest {
             if (!written) {
                 break;
             }
-            // looked at every 1 MB only, so the frames go out as fast as the socket takes them (EndpointHardeningFigures
+            // looked at every 1 MB only, so the frames go out as fast as the socket takes them
+            // (EndpointHardeningFigures
             // measures the heap the flood costs: a test cannot make the endpoint's reads lag reliably)
             if (++frames % 32 == 0) {
                 cut = peer.snapshot().stream()
@@ -128,8 +134,8 @@ class HostileClientTest {
     @DisplayName("AMQP-13 a client that hangs up before its first byte is let go at once, not held until the handshake "
             + "timeout")
     void hangsUpBeforeAByte() throws IOException {
-        ServiceBusEmulatorServer server = start(ServiceBusEmulatorServer.builder(namespace)
-                .handshakeTimeout(Duration.ofMinutes(1)));
+        ServiceBusEmulatorServer server =
+                start(ServiceBusEmulatorServer.builder(namespace).handshakeTimeout(Duration.ofMinutes(1)));
         try (java.net.Socket socket = new java.net.Socket(java.net.InetAddress.getLoopbackAddress(), server.port())) {
             await().atMost(Duration.ofSeconds(10)).until(() -> server.connectionCount() == 1);
         }
@@ -158,8 +164,8 @@ class HostileClientTest {
     @DisplayName("AMQP-13 a connection that has put no valid token on $cbs within the handshake timeout is closed "
             + "with amqp:unauthorized-access")
     void noTokenInTime() throws IOException {
-        ServiceBusEmulatorServer server = start(ServiceBusEmulatorServer.builder(namespace)
-                .handshakeTimeout(Duration.ofMillis(300)));
+        ServiceBusEmulatorServer server =
+                start(ServiceBusEmulatorServer.builder(namespace).handshakeTimeout(Duration.ofMillis(300)));
         HostilePeer peer = opened(server);
         peer.begin(0);
         peer.expectError(Close.class, "amqp:unauthorized-access");
@@ -176,8 +182,12 @@ class HostileClientTest {
         // a described type whose descriptor is a described type whose descriptor is ...: one byte per level
         byte[] nested = new byte[200_000];
         int size = 8 + nested.length;
-        java.nio.ByteBuffer frame = java.nio.ByteBuffer.allocate(size).putInt(size).put((byte) 2).put((byte) 0)
-                .putShort((short) 0).put(nested);
+        java.nio.ByteBuffer frame = java.nio.ByteBuffer.allocate(size)
+                .putInt(size)
+                .put((byte) 2)
+                .put((byte) 0)
+                .putShort((short) 0)
+                .put(nested);
         peer.raw(frame.array());
         peer.expectEndOfStream(HostilePeer.WAIT);
         stillServes(server, "orders");
@@ -200,12 +210,10 @@ class HostileClientTest {
             }
 
             @Override
-            public void flush() {
-            }
+            public void flush() {}
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
         Logger logger = Logger.getLogger("dev.sbemu.amqp");
         logger.addHandler(handler);
@@ -220,7 +228,8 @@ class HostileClientTest {
             for (int i = 0; i < 5; i++) {
                 Disposition d = peer.expect(Disposition.class, x -> true);
                 Rejected rejected = (Rejected) d.getState();
-                assertEquals("amqp:decode-error", rejected.getError().getCondition().toString());
+                assertEquals(
+                        "amqp:decode-error", rejected.getError().getCondition().toString());
             }
             // then garbage frames: the connection is closed, with one brief line
             for (int i = 0; i < 3; i++) {
@@ -235,7 +244,8 @@ class HostileClientTest {
             synchronized (records) {
                 assertEquals(1, records.size(), "log records: " + records.size());
                 for (LogRecord r : records) {
-                    assertTrue(r.getThrown() == null && r.getLevel().intValue() < Level.WARNING.intValue(),
+                    assertTrue(
+                            r.getThrown() == null && r.getLevel().intValue() < Level.WARNING.intValue(),
                             r.getLevel() + " " + r.getMessage());
                 }
             }
@@ -258,7 +268,8 @@ class HostileClientTest {
         peer.transfer(0, 0, null, null, false, true, HostilePeer.WAIT);
         peer.flow(0, 1, 10);
         org.apache.qpid.proton.message.Message request = org.apache.qpid.proton.Proton.message();
-        org.apache.qpid.proton.amqp.messaging.Properties properties = new org.apache.qpid.proton.amqp.messaging.Properties();
+        org.apache.qpid.proton.amqp.messaging.Properties properties =
+                new org.apache.qpid.proton.amqp.messaging.Properties();
         properties.setMessageId("after-abort");
         properties.setReplyTo("cbs-replies");
         request.setProperties(properties);
@@ -273,7 +284,8 @@ class HostileClientTest {
     @DisplayName("AMQP-19 links beyond the link maximum are refused with amqp:resource-limit-exceeded; a client's "
             + "detach is answered with a detach and frees the link")
     void linksBeyondTheLimit() throws IOException {
-        ServiceBusEmulatorServer server = start(ServiceBusEmulatorServer.builder(namespace).linkMax(2));
+        ServiceBusEmulatorServer server =
+                start(ServiceBusEmulatorServer.builder(namespace).linkMax(2));
         HostilePeer peer = opened(server);
         peer.begin(0);
         peer.attachSender(0, 0, "a", "$cbs");
@@ -293,7 +305,8 @@ class HostileClientTest {
     @Test
     @DisplayName("AMQP-19 sessions beyond channel-max are ended with amqp:resource-limit-exceeded")
     void sessionsBeyondTheLimit() throws IOException {
-        ServiceBusEmulatorServer server = start(ServiceBusEmulatorServer.builder(namespace).channelMax(1));
+        ServiceBusEmulatorServer server =
+                start(ServiceBusEmulatorServer.builder(namespace).channelMax(1));
         HostilePeer peer = opened(server);
         peer.begin(0);
         peer.begin(1);
@@ -304,7 +317,8 @@ class HostileClientTest {
     @Test
     @DisplayName("AMQP-19 connections beyond the maximum are closed with amqp:resource-limit-exceeded")
     void connectionsBeyondTheLimit() throws IOException {
-        ServiceBusEmulatorServer server = start(ServiceBusEmulatorServer.builder(namespace).maxConnections(1));
+        ServiceBusEmulatorServer server =
+                start(ServiceBusEmulatorServer.builder(namespace).maxConnections(1));
         opened(server);
         HostilePeer second = opened(server);
         second.expectError(Close.class, "amqp:resource-limit-exceeded");
@@ -315,7 +329,8 @@ class HostileClientTest {
             + "is closed with amqp:connection:forced, as the service closes an inactive connection")
     void idleTimeout() throws IOException {
         ServiceBusEmulatorServer server = start(ServiceBusEmulatorServer.builder(namespace)
-                .idleTimeout(Duration.ofMillis(400)).channelMax(7));
+                .idleTimeout(Duration.ofMillis(400))
+                .channelMax(7));
         HostilePeer peer = HostilePeer.connect(server.port());
         peers.add(peer);
         peer.header();
@@ -335,21 +350,26 @@ class HostileClientTest {
             + "its message")
     void waitingReceiversHoldNoWorker() throws IOException {
         namespace.createQueue("orders");
-        ServiceBusEmulatorServer server = start(ServiceBusEmulatorServer.builder(namespace).workerThreads(1));
+        ServiceBusEmulatorServer server =
+                start(ServiceBusEmulatorServer.builder(namespace).workerThreads(1));
         HostilePeer peer = opened(server);
         peer.begin(0);
         peer.putToken(KEY);
         // before AMQP-11's thread-less wait, each needed a worker waiting in the broker: the second was refused
         peer.attachReceiver(0, 2, "r1", "orders");
-        UnsignedInteger r1 = peer.expect(Attach.class, a -> a.getName().equals("r1")).getHandle();
+        UnsignedInteger r1 =
+                peer.expect(Attach.class, a -> a.getName().equals("r1")).getHandle();
         peer.flow(0, 2, 1);
         peer.attachReceiver(0, 3, "r2", "orders");
-        UnsignedInteger r2 = peer.expect(Attach.class, a -> a.getName().equals("r2")).getHandle();
+        UnsignedInteger r2 =
+                peer.expect(Attach.class, a -> a.getName().equals("r2")).getHandle();
         peer.flow(0, 3, 1);
         namespace.send("orders", dev.sbemu.core.Message.ofText("one"));
         namespace.send("orders", dev.sbemu.core.Message.ofText("two"));
-        UnsignedInteger first = peer.expect(Transfer.class,
-                t -> t.getHandle().equals(r1) || t.getHandle().equals(r2)).getHandle();
+        UnsignedInteger first = peer.expect(
+                        Transfer.class,
+                        t -> t.getHandle().equals(r1) || t.getHandle().equals(r2))
+                .getHandle();
         UnsignedInteger second = first.equals(r1) ? r2 : r1;
         peer.expect(Transfer.class, t -> t.getHandle().equals(second));
     }
@@ -390,7 +410,8 @@ class HostileClientTest {
     @Test
     @DisplayName("AMQP-19 the begin announces the configured session window")
     void sessionWindow() throws IOException {
-        ServiceBusEmulatorServer server = start(ServiceBusEmulatorServer.builder(namespace).sessionWindow(16));
+        ServiceBusEmulatorServer server =
+                start(ServiceBusEmulatorServer.builder(namespace).sessionWindow(16));
         HostilePeer peer = opened(server);
         Begin begin = new Begin();
         begin.setNextOutgoingId(UnsignedInteger.ZERO);
@@ -405,14 +426,18 @@ class HostileClientTest {
             + "are done")
     void noCreditWhileCallsAreHeld() throws IOException {
         namespace.createQueue("held");
-        ServiceBusEmulatorServer server = start(ServiceBusEmulatorServer.builder(namespace).linkCredit(4));
+        ServiceBusEmulatorServer server =
+                start(ServiceBusEmulatorServer.builder(namespace).linkCredit(4));
         HostilePeer peer = opened(server);
         peer.begin(0);
         peer.putToken(KEY);
         namespace.faults().on("held").delayNext(1, Operation.SEND, Duration.ofSeconds(30));
         peer.attachSender(0, 2, "held-sender", "held");
         Attach attach = peer.expect(Attach.class, a -> a.getName().equals("held-sender"));
-        peer.expect(Flow.class, f -> attach.getHandle().equals(f.getHandle()) && f.getLinkCredit().intValue() == 4);
+        peer.expect(
+                Flow.class,
+                f -> attach.getHandle().equals(f.getHandle())
+                        && f.getLinkCredit().intValue() == 4);
         int before = peer.snapshot().size();
         for (int i = 0; i < 4; i++) {
             org.apache.qpid.proton.message.Message m = org.apache.qpid.proton.Proton.message();
@@ -423,11 +448,17 @@ class HostileClientTest {
         peer.cbsRequest(KEY);
         List<Object> frames = peer.snapshot();
         for (Object f : frames.subList(before, frames.size())) {
-            assertTrue(!(f instanceof Flow flow && attach.getHandle().equals(flow.getHandle())
-                    && flow.getLinkCredit().intValue() > 0), "credit granted while the sends were held: " + f);
+            assertTrue(
+                    !(f instanceof Flow flow
+                            && attach.getHandle().equals(flow.getHandle())
+                            && flow.getLinkCredit().intValue() > 0),
+                    "credit granted while the sends were held: " + f);
         }
         namespace.clock().advance(Duration.ofSeconds(30));
-        peer.expect(Flow.class, f -> attach.getHandle().equals(f.getHandle()) && f.getLinkCredit().intValue() > 0);
+        peer.expect(
+                Flow.class,
+                f -> attach.getHandle().equals(f.getHandle())
+                        && f.getLinkCredit().intValue() > 0);
         assertEquals(4, namespace.runtimeInfo(EntityPath.queue("held")).activeMessageCount());
     }
 
@@ -449,7 +480,8 @@ class HostileClientTest {
         peer.pauseReading(true);
         peer.flow(0, 2, 1_000);
         EntityPath big = EntityPath.queue("big");
-        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(10))
+        await().during(Duration.ofSeconds(1))
+                .atMost(Duration.ofSeconds(10))
                 .until(() -> namespace.runtimeInfo(big).activeMessageCount() >= 50);
         peer.pauseReading(false);
         await().atMost(Duration.ofSeconds(30)).until(() -> peer.count(Transfer.class) >= 200 + 1);
@@ -481,7 +513,8 @@ class HostileClientTest {
     @DisplayName("AMQP-19 a client that goes on attaching past twice the link maximum, never detaching the refused "
             + "links, is closed with amqp:resource-limit-exceeded")
     void attachFlood() throws IOException {
-        ServiceBusEmulatorServer server = start(ServiceBusEmulatorServer.builder(namespace).linkMax(2));
+        ServiceBusEmulatorServer server =
+                start(ServiceBusEmulatorServer.builder(namespace).linkMax(2));
         HostilePeer peer = opened(server);
         peer.begin(0);
         for (int i = 0; i < 5; i++) {
@@ -511,8 +544,8 @@ class HostileClientTest {
     void sessionWindowViolated() throws IOException {
         namespace.createQueue("a");
         namespace.createQueue("b");
-        ServiceBusEmulatorServer server = start(ServiceBusEmulatorServer.builder(namespace).sessionWindow(1)
-                .maxFrameSize(256 * 1024));
+        ServiceBusEmulatorServer server = start(
+                ServiceBusEmulatorServer.builder(namespace).sessionWindow(1).maxFrameSize(256 * 1024));
         HostilePeer peer = opened(server);
         peer.begin(0);
         peer.putToken(KEY);

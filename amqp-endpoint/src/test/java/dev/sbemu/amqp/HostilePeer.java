@@ -1,5 +1,7 @@
 package dev.sbemu.amqp;
 
+import com.azure.core.credential.TokenRequestContext;
+import com.azure.messaging.servicebus.implementation.ServiceBusSharedKeyCredential;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -15,16 +17,13 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
-import com.azure.core.credential.TokenRequestContext;
-import com.azure.messaging.servicebus.implementation.ServiceBusSharedKeyCredential;
 import org.apache.qpid.proton.Proton;
 import org.apache.qpid.proton.amqp.Binary;
+import org.apache.qpid.proton.amqp.Symbol;
+import org.apache.qpid.proton.amqp.UnsignedInteger;
 import org.apache.qpid.proton.amqp.messaging.AmqpValue;
 import org.apache.qpid.proton.amqp.messaging.ApplicationProperties;
 import org.apache.qpid.proton.amqp.messaging.Properties;
-import org.apache.qpid.proton.message.Message;
-import org.apache.qpid.proton.amqp.Symbol;
-import org.apache.qpid.proton.amqp.UnsignedInteger;
 import org.apache.qpid.proton.amqp.messaging.Source;
 import org.apache.qpid.proton.amqp.messaging.Target;
 import org.apache.qpid.proton.amqp.transport.Attach;
@@ -41,6 +40,7 @@ import org.apache.qpid.proton.amqp.transport.Transfer;
 import org.apache.qpid.proton.codec.AMQPDefinedTypes;
 import org.apache.qpid.proton.codec.DecoderImpl;
 import org.apache.qpid.proton.codec.EncoderImpl;
+import org.apache.qpid.proton.message.Message;
 
 /**
  * A frame-level AMQP peer for tests that play a hostile client (after Qpid JMS's {@code TestAmqpPeer}): it writes
@@ -158,8 +158,9 @@ final class HostilePeer implements AutoCloseable {
      * Attaches a session receiver (AMQP-6) on {@code address}: the named session, or with {@code sessionId} null the
      * next available one, waiting up to {@code timeoutMillis} ({@code com.microsoft:timeout}).
      */
-    void attachSessionReceiver(int channel, int handle, String name, String address, String sessionId,
-                               long timeoutMillis) throws IOException {
+    void attachSessionReceiver(
+            int channel, int handle, String name, String address, String sessionId, long timeoutMillis)
+            throws IOException {
         Attach attach = new Attach();
         attach.setSndSettleMode(SenderSettleMode.UNSETTLED);
         attach.setName(name);
@@ -179,8 +180,9 @@ final class HostilePeer implements AutoCloseable {
     }
 
     /** One transfer frame; {@code deliveryId} and {@code tag} are sent on a delivery's first frame only. */
-    boolean transfer(int channel, int handle, Integer deliveryId, byte[] payload, boolean more, boolean aborted,
-                     Duration wait) throws IOException {
+    boolean transfer(
+            int channel, int handle, Integer deliveryId, byte[] payload, boolean more, boolean aborted, Duration wait)
+            throws IOException {
         Transfer transfer = new Transfer();
         transfer.setHandle(UnsignedInteger.valueOf(handle));
         if (deliveryId != null) {
@@ -215,7 +217,8 @@ final class HostilePeer implements AutoCloseable {
         attachSender(0, 0, "cbs-requests", "$cbs");
         expect(Attach.class, a -> a.getName().equals("cbs-requests"));
         attachReceiver(0, 1, "cbs-replies", "$cbs");
-        cbsReplies = expect(Attach.class, a -> a.getName().equals("cbs-replies")).getHandle();
+        cbsReplies =
+                expect(Attach.class, a -> a.getName().equals("cbs-replies")).getHandle();
         flow(0, 1, 100);
         return cbsRequest(key);
     }
@@ -233,14 +236,16 @@ final class HostilePeer implements AutoCloseable {
      */
     Object cbsRequest(String key, String replyTo, UnsignedInteger replyHandle) throws IOException {
         String token = new ServiceBusSharedKeyCredential(ServiceBusEmulatorServer.KEY_NAME, key, Duration.ofHours(1))
-                .getToken(new TokenRequestContext().addScopes("amqp://127.0.0.1/")).block().getToken();
+                .getToken(new TokenRequestContext().addScopes("amqp://127.0.0.1/"))
+                .block()
+                .getToken();
         Message request = Proton.message();
         Properties properties = new Properties();
         properties.setMessageId("put-token-1");
         properties.setReplyTo(replyTo);
         request.setProperties(properties);
-        request.setApplicationProperties(new ApplicationProperties(Map.of("operation", "put-token",
-                "type", "servicebus.windows.net:sastoken", "name", "amqp://127.0.0.1/")));
+        request.setApplicationProperties(new ApplicationProperties(Map.of(
+                "operation", "put-token", "type", "servicebus.windows.net:sastoken", "name", "amqp://127.0.0.1/")));
         request.setBody(new AmqpValue(token));
         transfer(0, 0, nextDeliveryId++, encode(request), false, false, WAIT);
         Transfer answer = expect(Transfer.class, t -> t.getHandle().equals(replyHandle));
@@ -266,8 +271,8 @@ final class HostilePeer implements AutoCloseable {
 
     void frame(int channel, FrameBody body, byte[] payload) throws IOException {
         if (!frame(channel, body, payload, WAIT)) {
-            throw new AssertionError("the endpoint did not read a " + body.getClass().getSimpleName() + " frame within "
-                    + WAIT);
+            throw new AssertionError(
+                    "the endpoint did not read a " + body.getClass().getSimpleName() + " frame within " + WAIT);
         }
     }
 
@@ -292,7 +297,14 @@ final class HostilePeer implements AutoCloseable {
 
     /** Writes a frame header announcing {@code size} bytes, and nothing more: an oversized frame. */
     boolean frameHeader(int size) throws IOException {
-        return write(ByteBuffer.allocate(8).putInt(size).put((byte) 2).put((byte) 0).putShort((short) 0).flip(), WAIT);
+        return write(
+                ByteBuffer.allocate(8)
+                        .putInt(size)
+                        .put((byte) 2)
+                        .put((byte) 0)
+                        .putShort((short) 0)
+                        .flip(),
+                WAIT);
     }
 
     /** Writes raw bytes. */
@@ -307,7 +319,7 @@ final class HostilePeer implements AutoCloseable {
             try {
                 n = channel.write(bytes);
             } catch (IOException e) {
-                return false;   // the endpoint closed the socket
+                return false; // the endpoint closed the socket
             }
             bytesWritten += n;
             if (n == 0) {
@@ -357,12 +369,12 @@ final class HostilePeer implements AutoCloseable {
                 throw new AssertionError("interrupted", e);
             }
             if (frame == null) {
-                throw new AssertionError("expected a " + type.getSimpleName() + " frame within " + wait
-                        + "; received: " + seen);
+                throw new AssertionError(
+                        "expected a " + type.getSimpleName() + " frame within " + wait + "; received: " + seen);
             }
             seen.add(frame);
             if (frame == END_OF_STREAM) {
-                received.add(END_OF_STREAM);    // stays the last thing received
+                received.add(END_OF_STREAM); // stays the last thing received
                 throw new AssertionError("expected a " + type.getSimpleName()
                         + " frame; the endpoint closed the socket; received: " + seen);
             }
@@ -374,8 +386,8 @@ final class HostilePeer implements AutoCloseable {
 
     /** Expects a frame carrying the error {@code condition}: a detach, end or close. */
     ErrorCondition expectError(Class<? extends FrameBody> type, String condition) {
-        FrameBody body = expect(type, f -> condition.equals(String.valueOf(error(f) == null ? null
-                : error(f).getCondition())));
+        FrameBody body =
+                expect(type, f -> condition.equals(String.valueOf(error(f) == null ? null : error(f).getCondition())));
         return error(body);
     }
 
@@ -404,8 +416,8 @@ final class HostilePeer implements AutoCloseable {
                 throw new AssertionError("interrupted", e);
             }
             if (frame == null) {
-                throw new AssertionError("expected the endpoint to close the socket within " + wait + "; received: "
-                        + seen);
+                throw new AssertionError(
+                        "expected the endpoint to close the socket within " + wait + "; received: " + seen);
             }
             seen.add(frame);
             if (frame == END_OF_STREAM) {
@@ -419,7 +431,9 @@ final class HostilePeer implements AutoCloseable {
     long latestCredit(int handle) {
         long credit = -1;
         for (Object f : snapshot()) {
-            if (f instanceof Flow flow && flow.getHandle() != null && flow.getHandle().intValue() == handle
+            if (f instanceof Flow flow
+                    && flow.getHandle() != null
+                    && flow.getHandle().intValue() == handle
                     && flow.getLinkCredit() != null) {
                 credit = flow.getLinkCredit().longValue();
             }
@@ -478,7 +492,7 @@ final class HostilePeer implements AutoCloseable {
                             received.add(decoder.readObject());
                             decoder.setByteBuffer(null);
                         }
-                    }   // an empty frame is a heartbeat
+                    } // an empty frame is a heartbeat
                 }
                 in.compact();
             }

@@ -32,11 +32,13 @@ import org.junit.jupiter.api.Test;
 class HttpEndpointTest {
     private static final Instant START = Instant.parse("2026-01-01T10:00:00Z");
     private static final String KEY = "c2JlbXUtdGVzdC1rZXk=";
-    private static final String QUEUE_XML = "<entry xmlns=\"http://www.w3.org/2005/Atom\"><content type=\"application/xml\">"
-            + "<QueueDescription xmlns=\"http://schemas.microsoft.com/netservices/2010/10/servicebus/connect\">"
-            + "<LockDuration>PT45S</LockDuration></QueueDescription></content></entry>";
+    private static final String QUEUE_XML =
+            "<entry xmlns=\"http://www.w3.org/2005/Atom\"><content type=\"application/xml\">"
+                    + "<QueueDescription xmlns=\"http://schemas.microsoft.com/netservices/2010/10/servicebus/connect\">"
+                    + "<LockDuration>PT45S</LockDuration></QueueDescription></content></entry>";
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     private Namespace namespace;
     private ServiceBusEmulatorServer server;
     private String base;
@@ -44,8 +46,12 @@ class HttpEndpointTest {
     @BeforeEach
     void start() {
         namespace = Namespace.builder().startingAt(START).build();
-        namespace.createQueue("orders", QueueOptions.builder().maxDeliveryCount(1).build());
-        server = ServiceBusEmulatorServer.builder(namespace).sharedAccessKey(KEY).httpPort(0).start();
+        namespace.createQueue(
+                "orders", QueueOptions.builder().maxDeliveryCount(1).build());
+        server = ServiceBusEmulatorServer.builder(namespace)
+                .sharedAccessKey(KEY)
+                .httpPort(0)
+                .start();
         base = "http://127.0.0.1:" + server.httpPort();
     }
 
@@ -59,25 +65,35 @@ class HttpEndpointTest {
     // ---- management -------------------------------------------------------------------------------------------
 
     @Test
-    @DisplayName("HTTP-1 management over HTTP: PUT creates (201), again 409, GET 200, unknown 404, If-Match: * updates, "
-            + "listing with $top, $namespaceinfo, paths case-insensitive, any api-version")
+    @DisplayName(
+            "HTTP-1 management over HTTP: PUT creates (201), again 409, GET 200, unknown 404, If-Match: * updates, "
+                    + "listing with $top, $namespaceinfo, paths case-insensitive, any api-version")
     void management() throws Exception {
         HttpResponse<String> created = send("PUT", "/invoices?api-version=2021-05", QUEUE_XML, token(KEY), null);
         assertEquals(201, created.statusCode(), created.body());
         assertTrue(created.body().contains("PT45S"), created.body());
         assertEquals(Duration.ofSeconds(45), namespace.getQueue("invoices").lockDuration());
 
-        assertEquals(409, send("PUT", "/invoices?api-version=2017-04", QUEUE_XML, token(KEY), null).statusCode());
-        assertEquals(200, send("GET", "/INVOICES?api-version=1999-01&enrich=true", null, token(KEY), null).statusCode());
-        assertEquals(404, send("GET", "/missing?api-version=2021-05", null, token(KEY), null).statusCode());
+        assertEquals(
+                409,
+                send("PUT", "/invoices?api-version=2017-04", QUEUE_XML, token(KEY), null)
+                        .statusCode());
+        assertEquals(
+                200,
+                send("GET", "/INVOICES?api-version=1999-01&enrich=true", null, token(KEY), null)
+                        .statusCode());
+        assertEquals(
+                404,
+                send("GET", "/missing?api-version=2021-05", null, token(KEY), null)
+                        .statusCode());
 
-        HttpResponse<String> updated = send("PUT", "/invoices?api-version=2021-05",
-                QUEUE_XML.replace("PT45S", "PT50S"), token(KEY), "*");
+        HttpResponse<String> updated =
+                send("PUT", "/invoices?api-version=2021-05", QUEUE_XML.replace("PT45S", "PT50S"), token(KEY), "*");
         assertEquals(200, updated.statusCode(), updated.body());
         assertEquals(Duration.ofSeconds(50), namespace.getQueue("invoices").lockDuration());
 
-        HttpResponse<String> listed = send("GET", "/$resources/QUEUES?$skip=0&$top=1&api-version=2021-05", null,
-                token(KEY), null);
+        HttpResponse<String> listed =
+                send("GET", "/$resources/QUEUES?$skip=0&$top=1&api-version=2021-05", null, token(KEY), null);
         assertEquals(200, listed.statusCode());
         assertTrue(listed.body().contains("invoices") ^ listed.body().contains("orders"), listed.body());
 
@@ -85,13 +101,20 @@ class HttpEndpointTest {
         assertEquals(200, info.statusCode());
         assertTrue(info.body().contains("NamespaceInfo"), info.body());
 
-        assertEquals(400, send("PUT", "/bad?api-version=2021-05", "<not-an-entry/>", token(KEY), null).statusCode());
-        assertEquals(200, send("DELETE", "/invoices?api-version=2021-05", null, token(KEY), null).statusCode());
+        assertEquals(
+                400,
+                send("PUT", "/bad?api-version=2021-05", "<not-an-entry/>", token(KEY), null)
+                        .statusCode());
+        assertEquals(
+                200,
+                send("DELETE", "/invoices?api-version=2021-05", null, token(KEY), null)
+                        .statusCode());
         assertFalse(namespace.queueExists("invoices"));
     }
 
     @Test
-    @DisplayName("HTTP-2 a management request without a SharedAccessSignature of the endpoint's key is refused with 401")
+    @DisplayName(
+            "HTTP-2 a management request without a SharedAccessSignature of the endpoint's key is refused with 401")
     void unauthorized() throws Exception {
         HttpResponse<String> none = send("GET", "/orders", null, null, null);
         assertEquals(401, none.statusCode());
@@ -104,8 +127,9 @@ class HttpEndpointTest {
     // ---- health -----------------------------------------------------------------------------------------------
 
     @Test
-    @DisplayName("HTTP-3 GET /health answers Microsoft's emulator's shape: 200 while a namespace is served, 503 once it "
-            + "is closed under the endpoint, 200 again after a reset")
+    @DisplayName(
+            "HTTP-3 GET /health answers Microsoft's emulator's shape: 200 while a namespace is served, 503 once it "
+                    + "is closed under the endpoint, 200 again after a reset")
     void health() throws Exception {
         HttpResponse<String> health = send("GET", "/health", null, null, null);
         assertEquals(200, health.statusCode());
@@ -127,21 +151,26 @@ class HttpEndpointTest {
     @DisplayName("HTTP-4 the clock through /__admin/: read, advance by a duration, advance to an instant, freeze, run; "
             + "a bad duration and a clock moved backwards are 400 with a JSON message")
     void clock() throws Exception {
-        assertEquals("{\"now\":\"2026-01-01T10:00:00Z\",\"mode\":\"FROZEN\"}", get("/__admin/clock").body());
+        assertEquals(
+                "{\"now\":\"2026-01-01T10:00:00Z\",\"mode\":\"FROZEN\"}",
+                get("/__admin/clock").body());
         HttpResponse<String> advanced = post("/__admin/clock/advance", "{\"duration\":\"PT11M\"}");
         assertEquals(200, advanced.statusCode());
         assertEquals("{\"now\":\"2026-01-01T10:11:00Z\",\"mode\":\"FROZEN\"}", advanced.body());
         assertEquals(START.plusSeconds(660), namespace.clock().instant());
 
-        assertEquals("{\"now\":\"2026-01-01T12:00:00Z\",\"mode\":\"FROZEN\"}",
-                post("/__admin/clock/advance-to", "{\"instant\":\"2026-01-01T12:00:00Z\"}").body());
+        assertEquals(
+                "{\"now\":\"2026-01-01T12:00:00Z\",\"mode\":\"FROZEN\"}",
+                post("/__admin/clock/advance-to", "{\"instant\":\"2026-01-01T12:00:00Z\"}")
+                        .body());
 
         HttpResponse<String> backwards = post("/__admin/clock/advance-to", "{\"instant\":\"2026-01-01T11:00:00Z\"}");
         assertEquals(400, backwards.statusCode());
         assertTrue(backwards.body().contains("cannot move backwards"), backwards.body());
         HttpResponse<String> badDuration = post("/__admin/clock/advance", "{\"duration\":\"11 minutes\"}");
         assertEquals(400, badDuration.statusCode());
-        assertTrue(badDuration.body().startsWith("{\"error\":\"BadRequest\",\"message\":\"'duration' is not an ISO-8601"),
+        assertTrue(
+                badDuration.body().startsWith("{\"error\":\"BadRequest\",\"message\":\"'duration' is not an ISO-8601"),
                 badDuration.body());
         assertEquals(400, post("/__admin/clock/advance", "not json").statusCode());
 
@@ -190,13 +219,17 @@ class HttpEndpointTest {
         String dlq = get("/__admin/messages?entity=orders&subQueue=deadletter").body();
         assertTrue(dlq.contains("\"messageId\":\"m1\""), dlq);
         assertTrue(dlq.contains("\"body\":\"hello\""), dlq);
-        assertEquals(2, namespace.runtimeInfo(EntityPath.queue("orders")).activeMessageCount()
-                + namespace.runtimeInfo(EntityPath.queue("orders")).scheduledMessageCount());
+        assertEquals(
+                2,
+                namespace.runtimeInfo(EntityPath.queue("orders")).activeMessageCount()
+                        + namespace.runtimeInfo(EntityPath.queue("orders")).scheduledMessageCount());
 
         HttpResponse<String> purged = send("DELETE", "/__admin/messages?entity=orders", null, null, null);
         assertEquals("{\"entity\":\"orders\",\"purged\":2}", purged.body());
         assertTrue(namespace.peek(EntityPath.queue("orders"), 0, 10).isEmpty());
-        assertEquals(1, namespace.peek(EntityPath.queue("orders").deadLetter(), 0, 10).size());
+        assertEquals(
+                1,
+                namespace.peek(EntityPath.queue("orders").deadLetter(), 0, 10).size());
 
         HttpResponse<String> unknown = get("/__admin/messages?entity=nope");
         assertEquals(404, unknown.statusCode());
@@ -207,8 +240,10 @@ class HttpEndpointTest {
     @Test
     @DisplayName("HTTP-7 faults through /__admin/faults: scripted, listed, acting, cancelled, cleared")
     void faults() throws Exception {
-        HttpResponse<String> added = post("/__admin/faults", "{\"entity\":\"orders\",\"action\":\"failNext\","
-                + "\"count\":1,\"operation\":\"SEND\",\"failure\":\"SERVICE_BUSY\"}");
+        HttpResponse<String> added = post(
+                "/__admin/faults",
+                "{\"entity\":\"orders\",\"action\":\"failNext\","
+                        + "\"count\":1,\"operation\":\"SEND\",\"failure\":\"SERVICE_BUSY\"}");
         assertEquals(201, added.statusCode(), added.body());
         assertEquals("{\"id\":1,\"actedOn\":0,\"done\":false}", added.body());
         try {
@@ -217,19 +252,25 @@ class HttpEndpointTest {
         } catch (dev.sbemu.core.BrokerException.ServiceBusy expected) {
             // scripted
         }
-        assertEquals("{\"faults\":[{\"id\":1,\"actedOn\":1,\"done\":true}]}", get("/__admin/faults").body());
+        assertEquals(
+                "{\"faults\":[{\"id\":1,\"actedOn\":1,\"done\":true}]}",
+                get("/__admin/faults").body());
 
-        post("/__admin/faults", "{\"action\":\"failNext\",\"count\":5,\"operation\":\"RECEIVE\",\"failure\":\"SERVICE_TIMEOUT\"}");
+        post(
+                "/__admin/faults",
+                "{\"action\":\"failNext\",\"count\":5,\"operation\":\"RECEIVE\",\"failure\":\"SERVICE_TIMEOUT\"}");
         assertEquals(200, send("DELETE", "/__admin/faults/2", null, null, null).statusCode());
         assertEquals(404, send("DELETE", "/__admin/faults/2", null, null, null).statusCode());
         namespace.receive(EntityPath.queue("orders"), ReceiveMode.PEEK_LOCK, 1);
 
         post("/__admin/faults", "{\"action\":\"delayNext\",\"operation\":\"SEND\",\"delay\":\"PT1H\"}");
-        assertEquals("{\"faults\":[]}", send("DELETE", "/__admin/faults", null, null, null).body());
+        assertEquals(
+                "{\"faults\":[]}",
+                send("DELETE", "/__admin/faults", null, null, null).body());
         namespace.send("orders", text("b", "b"));
 
-        HttpResponse<String> bad = post("/__admin/faults", "{\"action\":\"failNext\",\"operation\":\"SEND\","
-                + "\"failure\":\"BROKEN\"}");
+        HttpResponse<String> bad =
+                post("/__admin/faults", "{\"action\":\"failNext\",\"operation\":\"SEND\"," + "\"failure\":\"BROKEN\"}");
         assertEquals(400, bad.statusCode());
         assertTrue(bad.body().contains("'failure' must be one of"), bad.body());
         assertFalse(Faults.Failure.class.getName().isEmpty());
@@ -252,7 +293,9 @@ class HttpEndpointTest {
         assertEquals(1, fresh.getQueue("orders").maxDeliveryCount());
         assertFalse(fresh.queueExists("added-later"));
         assertTrue(fresh.peek(EntityPath.queue("orders"), 0, 10).isEmpty());
-        assertEquals("{\"now\":\"2026-01-01T10:00:00Z\",\"mode\":\"FROZEN\"}", get("/__admin/clock").body());
+        assertEquals(
+                "{\"now\":\"2026-01-01T10:00:00Z\",\"mode\":\"FROZEN\"}",
+                get("/__admin/clock").body());
         assertEquals(200, send("GET", "/orders", null, token(KEY), null).statusCode());
     }
 
@@ -262,8 +305,9 @@ class HttpEndpointTest {
         HttpResponse<String> doc = get("/__admin/openapi.json");
         assertEquals(200, doc.statusCode());
         assertTrue(doc.body().contains("\"openapi\": \"3.0.3\""), doc.body());
-        for (String path : new String[] {"/__admin/clock/advance", "/__admin/journal", "/__admin/reset",
-                "/__admin/faults", "/__admin/messages"}) {
+        for (String path : new String[] {
+            "/__admin/clock/advance", "/__admin/journal", "/__admin/reset", "/__admin/faults", "/__admin/messages"
+        }) {
             assertTrue(doc.body().contains("\"" + path + "\""), path);
         }
         HttpResponse<String> unknown = get("/__admin/nothing");
@@ -274,7 +318,9 @@ class HttpEndpointTest {
     // ---- helpers ----------------------------------------------------------------------------------------------
 
     private static Message text(String id, String body) {
-        return Message.builder().messageId(id).body(new MessageBody.Data(body.getBytes(StandardCharsets.UTF_8)))
+        return Message.builder()
+                .messageId(id)
+                .body(new MessageBody.Data(body.getBytes(StandardCharsets.UTF_8)))
                 .build();
     }
 
@@ -288,9 +334,11 @@ class HttpEndpointTest {
 
     private HttpResponse<String> send(String method, String path, String body, String authorization, String ifMatch)
             throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body));
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
+                .timeout(Duration.ofSeconds(30))
+                .method(
+                        method,
+                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (authorization != null) {
             request.header("Authorization", authorization);
         }
@@ -306,8 +354,8 @@ class HttpEndpointTest {
         String expiry = Long.toString(Instant.now().getEpochSecond() + 3600);
         Mac mac = Mac.getInstance("HmacSHA256");
         mac.init(new SecretKeySpec(key.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-        String sig = Base64.getEncoder().encodeToString(mac.doFinal((resource + "\n" + expiry)
-                .getBytes(StandardCharsets.UTF_8)));
+        String sig = Base64.getEncoder()
+                .encodeToString(mac.doFinal((resource + "\n" + expiry).getBytes(StandardCharsets.UTF_8)));
         return "SharedAccessSignature sr=" + resource + "&sig=" + URLEncoder.encode(sig, StandardCharsets.UTF_8)
                 + "&se=" + expiry + "&skn=" + ServiceBusEmulatorServer.KEY_NAME;
     }

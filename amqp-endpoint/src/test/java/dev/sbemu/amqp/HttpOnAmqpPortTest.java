@@ -16,8 +16,8 @@ import com.azure.messaging.servicebus.administration.ServiceBusAdministrationCli
 import com.azure.messaging.servicebus.administration.models.CreateQueueOptions;
 import com.azure.messaging.servicebus.administration.models.CreateRuleOptions;
 import com.azure.messaging.servicebus.administration.models.QueueProperties;
-import com.azure.messaging.servicebus.administration.models.SqlRuleFilter;
 import com.azure.messaging.servicebus.administration.models.QueueRuntimeProperties;
+import com.azure.messaging.servicebus.administration.models.SqlRuleFilter;
 import dev.sbemu.sdk.AdministrationClients;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -39,26 +39,36 @@ class HttpOnAmqpPortTest extends EndpointFixture {
     @Test
     @DisplayName("HTTP-10 the AMQP port also answers HTTP/1.1 (health, control), and AMQP clients still work on it")
     void bothOnOnePort() throws Exception {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
-        HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create(server.httpUrl() + "/health"))
-                .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+        HttpClient http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+        HttpResponse<String> health = http.send(
+                HttpRequest.newBuilder(URI.create(server.httpUrl() + "/health"))
+                        .timeout(Duration.ofSeconds(30))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertEquals(200, health.statusCode());
         assertEquals("{\"status\":\"healthy\",\"message\":\"Service is healthy.\"}", health.body());
         assertEquals("http://127.0.0.1:" + server.port(), server.httpUrl());
         assertEquals(-1, server.httpPort());
 
         namespace.createQueue("orders");
-        try (ServiceBusSenderClient sender = clients().sender().queueName("orders").buildClient();
-             ServiceBusReceiverClient receiver = clients().receiver().queueName("orders").buildClient()) {
+        try (ServiceBusSenderClient sender =
+                        clients().sender().queueName("orders").buildClient();
+                ServiceBusReceiverClient receiver =
+                        clients().receiver().queueName("orders").buildClient()) {
             sender.sendMessage(new ServiceBusMessage("over amqp"));
-            List<ServiceBusReceivedMessage> got = receiver.receiveMessages(1, Duration.ofSeconds(10)).stream().toList();
+            List<ServiceBusReceivedMessage> got =
+                    receiver.receiveMessages(1, Duration.ofSeconds(10)).stream().toList();
             assertEquals("over amqp", got.get(0).getBody().toString());
             receiver.complete(got.get(0));
         }
         // several requests on one kept-alive connection
         for (int i = 0; i < 3; i++) {
-            HttpResponse<String> clock = http.send(HttpRequest.newBuilder(URI.create(server.httpUrl()
-                    + "/__admin/clock")).timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> clock = http.send(
+                    HttpRequest.newBuilder(URI.create(server.httpUrl() + "/__admin/clock"))
+                            .timeout(Duration.ofSeconds(30))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             assertEquals(200, clock.statusCode());
         }
     }
@@ -79,19 +89,25 @@ class HttpOnAmqpPortTest extends EndpointFixture {
     }
 
     @Test
-    @DisplayName("HTTP-10 bodies larger than the splice's 16 KB buffers pass through; one over 1 MB is refused with 413")
+    @DisplayName(
+            "HTTP-10 bodies larger than the splice's 16 KB buffers pass through; one over 1 MB is refused with 413")
     void largeBodies() throws Exception {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+        HttpClient http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
         String padding = " ".repeat(200_000);
-        HttpResponse<String> advanced = http.send(HttpRequest.newBuilder(URI.create(server.httpUrl()
-                        + "/__admin/clock/advance")).timeout(Duration.ofSeconds(30))
-                .POST(HttpRequest.BodyPublishers.ofString("{\"duration\":\"PT1M\"" + padding + "}")).build(),
+        HttpResponse<String> advanced = http.send(
+                HttpRequest.newBuilder(URI.create(server.httpUrl() + "/__admin/clock/advance"))
+                        .timeout(Duration.ofSeconds(30))
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"duration\":\"PT1M\"" + padding + "}"))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(200, advanced.statusCode(), advanced.body());
         assertEquals(START.plusSeconds(60), namespace.clock().instant());
-        HttpResponse<String> tooLarge = http.send(HttpRequest.newBuilder(URI.create(server.httpUrl()
-                        + "/__admin/clock/advance")).timeout(Duration.ofSeconds(30))
-                .POST(HttpRequest.BodyPublishers.ofString(" ".repeat(1024 * 1024 + 1))).build(),
+        HttpResponse<String> tooLarge = http.send(
+                HttpRequest.newBuilder(URI.create(server.httpUrl() + "/__admin/clock/advance"))
+                        .timeout(Duration.ofSeconds(30))
+                        .POST(HttpRequest.BodyPublishers.ofString(" ".repeat(1024 * 1024 + 1)))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(413, tooLarge.statusCode());
         assertTrue(tooLarge.body().contains("RequestTooLarge"), tooLarge.body());
@@ -101,8 +117,9 @@ class HttpOnAmqpPortTest extends EndpointFixture {
     @DisplayName("HTTP-10 an HTTP connection that stops mid-request is closed after the endpoint's idle timeout")
     void stalledHttpIsClosed() throws Exception {
         try (ServiceBusEmulatorServer quick = ServiceBusEmulatorServer.builder(namespace)
-                .idleTimeout(Duration.ofSeconds(1)).start();
-             Socket socket = new Socket(InetAddress.getLoopbackAddress(), quick.port())) {
+                        .idleTimeout(Duration.ofSeconds(1))
+                        .start();
+                Socket socket = new Socket(InetAddress.getLoopbackAddress(), quick.port())) {
             socket.setSoTimeout(15_000);
             socket.getOutputStream().write("GET /heal".getBytes(StandardCharsets.US_ASCII));
             socket.getOutputStream().flush();
@@ -125,11 +142,12 @@ class HttpOnAmqpPortTest extends EndpointFixture {
         assertThrows(ResourceNotFoundException.class, () -> overHttp.getQueue("missing"));
         assertEquals(Duration.ofSeconds(40), namespace.getQueue("invoices").lockDuration());
 
-        try (ServiceBusSenderClient sender = clients().sender().queueName("invoices").buildClient()) {
+        try (ServiceBusSenderClient sender =
+                clients().sender().queueName("invoices").buildClient()) {
             sender.sendMessage(new ServiceBusMessage("a"));
             sender.sendMessage(new ServiceBusMessage("b"));
-            sender.scheduleMessage(new ServiceBusMessage("later"), START.plusSeconds(3600).atOffset(
-                    java.time.ZoneOffset.UTC));
+            sender.scheduleMessage(
+                    new ServiceBusMessage("later"), START.plusSeconds(3600).atOffset(java.time.ZoneOffset.UTC));
         }
         QueueRuntimeProperties http = overHttp.getQueueRuntimeProperties("invoices");
         QueueRuntimeProperties inProcess = AdministrationClients.sync(namespace).getQueueRuntimeProperties("invoices");
@@ -138,17 +156,26 @@ class HttpOnAmqpPortTest extends EndpointFixture {
         assertEquals(inProcess.getActiveMessageCount(), http.getActiveMessageCount());
         assertEquals(inProcess.getScheduledMessageCount(), http.getScheduledMessageCount());
         assertEquals(inProcess.getTotalMessageCount(), http.getTotalMessageCount());
-        assertEquals(List.of("invoices"), overHttp.listQueues().stream().map(q -> q.getName()).toList());
+        assertEquals(
+                List.of("invoices"),
+                overHttp.listQueues().stream().map(q -> q.getName()).toList());
 
         // topics, subscriptions, rules, listings, namespace properties, an update (If-Match: *) over HTTP
         overHttp.createTopic("events");
         overHttp.createSubscription("events", "all");
         overHttp.createSubscription("events", "red");
-        overHttp.createRule("events", "red-only", "red", new CreateRuleOptions().setFilter(new SqlRuleFilter("color = 'red'")));
-        assertEquals(List.of("all", "red"), overHttp.listSubscriptions("events").stream().map(x -> x.getSubscriptionName())
-                .toList());
-        assertEquals(List.of("$Default", "red-only"), overHttp.listRules("events", "red").stream().map(r -> r.getName())
-                .toList());
+        overHttp.createRule(
+                "events", "red-only", "red", new CreateRuleOptions().setFilter(new SqlRuleFilter("color = 'red'")));
+        assertEquals(
+                List.of("all", "red"),
+                overHttp.listSubscriptions("events").stream()
+                        .map(x -> x.getSubscriptionName())
+                        .toList());
+        assertEquals(
+                List.of("$Default", "red-only"),
+                overHttp.listRules("events", "red").stream()
+                        .map(r -> r.getName())
+                        .toList());
         assertEquals(2, namespace.listRules("events", "red").size());
         QueueProperties invoices = overHttp.getQueue("invoices");
         invoices.setMaxDeliveryCount(3);
@@ -160,8 +187,10 @@ class HttpOnAmqpPortTest extends EndpointFixture {
         assertEquals(List.of("red"), namespace.subscriptionNames("events"));
 
         ServiceBusAdministrationClient wrongKey = new ServiceBusAdministrationClientBuilder()
-                .connectionString(server.getConnectionString().replace(server.getConnectionString()
-                        .replaceAll(".*SharedAccessKey=([^;]*);.*", "$1"), "d3Jvbmcta2V5"))
+                .connectionString(server.getConnectionString()
+                        .replace(
+                                server.getConnectionString().replaceAll(".*SharedAccessKey=([^;]*);.*", "$1"),
+                                "d3Jvbmcta2V5"))
                 .addPolicy(server.administrationHttpPolicy())
                 .buildClient();
         assertThrows(ClientAuthenticationException.class, () -> wrongKey.getQueue("invoices"));

@@ -26,14 +26,20 @@ class InjectedFaultsOverAmqpTest extends EndpointFixture {
 
     private ServiceBusSenderClient sender(int maxRetries) {
         // the SDK waits 4 s more before retrying a server-busy error (ClientConstants.SERVER_BUSY_WAIT_TIME)
-        return clients().retryOptions(new AmqpRetryOptions().setMaxRetries(maxRetries)
-                        .setDelay(Duration.ofMillis(50)).setMaxDelay(Duration.ofSeconds(10))
+        return clients()
+                .retryOptions(new AmqpRetryOptions()
+                        .setMaxRetries(maxRetries)
+                        .setDelay(Duration.ofMillis(50))
+                        .setMaxDelay(Duration.ofSeconds(10))
                         .setTryTimeout(Duration.ofSeconds(15)))
-                .sender().queueName("orders").buildClient();
+                .sender()
+                .queueName("orders")
+                .buildClient();
     }
 
     private long faultEvents() {
-        return namespace.journal().events().stream().filter(e -> e.type() == JournalEvent.Type.FAULT_INJECTED)
+        return namespace.journal().events().stream()
+                .filter(e -> e.type() == JournalEvent.Type.FAULT_INJECTED)
                 .count();
     }
 
@@ -55,8 +61,8 @@ class InjectedFaultsOverAmqpTest extends EndpointFixture {
         namespace.createQueue("orders");
         namespace.faults().on("orders").failNext(1, Operation.SEND, Failure.QUOTA_EXCEEDED);
         try (ServiceBusSenderClient sender = sender(3)) {
-            ServiceBusException e = assertThrows(ServiceBusException.class,
-                    () -> sender.sendMessage(new ServiceBusMessage("order-44")));
+            ServiceBusException e = assertThrows(
+                    ServiceBusException.class, () -> sender.sendMessage(new ServiceBusMessage("order-44")));
             assertEquals(ServiceBusFailureReason.QUOTA_EXCEEDED, e.getReason(), e.toString());
             assertFalse(e.isTransient());
         }
@@ -71,9 +77,12 @@ class InjectedFaultsOverAmqpTest extends EndpointFixture {
             sender.sendMessage(new ServiceBusMessage("order-45"));
         }
         namespace.faults().on("orders").failNext(1, Operation.RECEIVE, Failure.QUOTA_EXCEEDED);
-        try (ServiceBusReceiverClient receiver = clients().receiver().queueName("orders").buildClient()) {
-            RuntimeException e = assertThrows(RuntimeException.class,
-                    () -> receiver.receiveMessages(1, Duration.ofSeconds(10)).stream().count());
+        try (ServiceBusReceiverClient receiver =
+                clients().receiver().queueName("orders").buildClient()) {
+            RuntimeException e = assertThrows(
+                    RuntimeException.class,
+                    () -> receiver.receiveMessages(1, Duration.ofSeconds(10)).stream()
+                            .count());
             Throwable cause = e;
             while (cause != null && !(cause instanceof AmqpException)) {
                 cause = cause.getCause();

@@ -81,8 +81,8 @@ class JmsOverAmqpTest extends EndpointFixture {
     }
 
     private Connection connect(String options) throws JMSException {
-        connection = new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, key(), uri(options))
-                .createConnection();
+        connection =
+                new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, key(), uri(options)).createConnection();
         connection.start();
         return connection;
     }
@@ -107,8 +107,8 @@ class JmsOverAmqpTest extends EndpointFixture {
         long expiry = System.currentTimeMillis() / 1000 + 3600;
         Mac mac = Mac.getInstance("HmacSHA256");
         mac.init(new SecretKeySpec(key().getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-        String sig = Base64.getEncoder().encodeToString(
-                mac.doFinal((resource + "\n" + expiry).getBytes(StandardCharsets.UTF_8)));
+        String sig = Base64.getEncoder()
+                .encodeToString(mac.doFinal((resource + "\n" + expiry).getBytes(StandardCharsets.UTF_8)));
         String token = "SharedAccessSignature sr=" + resource + "&sig=" + URLEncoder.encode(sig, StandardCharsets.UTF_8)
                 + "&se=" + expiry + "&skn=" + ServiceBusEmulatorServer.KEY_NAME;
         connection = new JmsConnectionFactory("$jwt", token, uri("")).createConnection();
@@ -119,13 +119,16 @@ class JmsOverAmqpTest extends EndpointFixture {
     }
 
     @Test
-    @DisplayName("JMS-1 SASL PLAIN with a wrong key or key name fails the connection with a SASL authentication failure")
+    @DisplayName(
+            "JMS-1 SASL PLAIN with a wrong key or key name fails the connection with a SASL authentication failure")
     void saslPlainWrongKey() {
-        JmsConnectionFactory wrongKey = new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, "not-the-key",
-                uri("jms.connectTimeout=5000"));
-        assertThrows(JMSSecurityException.class, () -> wrongKey.createConnection().start());
+        JmsConnectionFactory wrongKey = new JmsConnectionFactory(
+                ServiceBusEmulatorServer.KEY_NAME, "not-the-key", uri("jms.connectTimeout=5000"));
+        assertThrows(
+                JMSSecurityException.class, () -> wrongKey.createConnection().start());
         JmsConnectionFactory wrongName = new JmsConnectionFactory("someone", key(), uri("jms.connectTimeout=5000"));
-        assertThrows(JMSSecurityException.class, () -> wrongName.createConnection().start());
+        assertThrows(
+                JMSSecurityException.class, () -> wrongName.createConnection().start());
     }
 
     @Test
@@ -138,8 +141,10 @@ class JmsOverAmqpTest extends EndpointFixture {
         Queue queue = session.createQueue("orders");
         assertThrows(JMSSecurityException.class, () -> session.createConsumer(queue));
     }
+
     @Test
-    @DisplayName("JMS-2 TextMessage and BytesMessage bodies, headers and properties round-trip; the JMS annotations are kept")
+    @DisplayName(
+            "JMS-2 TextMessage and BytesMessage bodies, headers and properties round-trip; the JMS annotations are kept")
     void textAndBytesRoundTrip() throws JMSException {
         namespace.createQueue("orders");
         Session session = connect().createSession(false, Session.AUTO_ACKNOWLEDGE);
@@ -202,7 +207,10 @@ class JmsOverAmqpTest extends EndpointFixture {
         Message second = consumer.receive(WAIT_MILLIS);
         assertNotNull(second);
         assertEquals(2, namespace.runtimeInfo(EntityPath.queue("orders")).activeMessageCount());
-        assertTrue(namespace.receive(EntityPath.queue("orders"), ReceiveMode.PEEK_LOCK, 2, Duration.ZERO).isEmpty(),
+        assertTrue(
+                namespace
+                        .receive(EntityPath.queue("orders"), ReceiveMode.PEEK_LOCK, 2, Duration.ZERO)
+                        .isEmpty(),
                 "both are locked by the JMS consumer");
         second.acknowledge();
         awaitActive("orders", 0);
@@ -210,7 +218,8 @@ class JmsOverAmqpTest extends EndpointFixture {
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(ints = {Session.AUTO_ACKNOWLEDGE, Session.DUPS_OK_ACKNOWLEDGE})
-    @DisplayName("JMS-3 AUTO_ACKNOWLEDGE and DUPS_OK_ACKNOWLEDGE: each received message is completed without acknowledge()")
+    @DisplayName(
+            "JMS-3 AUTO_ACKNOWLEDGE and DUPS_OK_ACKNOWLEDGE: each received message is completed without acknowledge()")
     void automaticAcknowledgement(int mode) throws JMSException {
         namespace.createQueue("orders");
         Session session = connect("jms.prefetchPolicy.all=0").createSession(false, mode);
@@ -227,10 +236,13 @@ class JmsOverAmqpTest extends EndpointFixture {
     }
 
     @Test
-    @DisplayName("JMS-3 Qpid JMS's INDIVIDUAL_ACKNOWLEDGE (101): acknowledge() completes that message only, the others stay locked")
+    @DisplayName(
+            "JMS-3 Qpid JMS's INDIVIDUAL_ACKNOWLEDGE (101): acknowledge() completes that message only, the others stay locked")
     void individualAcknowledge() throws JMSException {
-        namespace.createQueue("orders", QueueOptions.builder().lockDuration(Duration.ofSeconds(30)).build());
-        Session session = connect().createSession(false, 101);    // JmsSession's INDIVIDUAL_ACKNOWLEDGE
+        namespace.createQueue(
+                "orders",
+                QueueOptions.builder().lockDuration(Duration.ofSeconds(30)).build());
+        Session session = connect().createSession(false, 101); // JmsSession's INDIVIDUAL_ACKNOWLEDGE
         Queue queue = session.createQueue("orders");
         MessageProducer producer = session.createProducer(queue);
         producer.send(session.createTextMessage("a"));
@@ -241,7 +253,10 @@ class JmsOverAmqpTest extends EndpointFixture {
         assertEquals("b", ((TextMessage) second).getText());
         second.acknowledge();
         awaitActive("orders", 1);
-        assertTrue(namespace.receive(EntityPath.queue("orders"), ReceiveMode.PEEK_LOCK, 1, Duration.ZERO).isEmpty(),
+        assertTrue(
+                namespace
+                        .receive(EntityPath.queue("orders"), ReceiveMode.PEEK_LOCK, 1, Duration.ZERO)
+                        .isEmpty(),
                 "\"a\" is still locked by the consumer");
         first.acknowledge();
         awaitActive("orders", 0);
@@ -251,7 +266,7 @@ class JmsOverAmqpTest extends EndpointFixture {
     @DisplayName("JMS-3 Qpid JMS's NO_ACKNOWLEDGE (100): a pre-settled consumer receives and deletes")
     void noAcknowledge() throws JMSException {
         namespace.createQueue("orders");
-        Session session = connect("jms.prefetchPolicy.all=0").createSession(false, 100);  // NO_ACKNOWLEDGE
+        Session session = connect("jms.prefetchPolicy.all=0").createSession(false, 100); // NO_ACKNOWLEDGE
         Queue queue = session.createQueue("orders");
         session.createProducer(queue).send(session.createTextMessage("a"));
         MessageConsumer consumer = session.createConsumer(queue);
@@ -266,13 +281,17 @@ class JmsOverAmqpTest extends EndpointFixture {
     @Test
     @DisplayName("JMS-2 JMSXDeliveryCount is the header's delivery count plus one: deliveries the SDK abandoned count")
     void deliveryCountFromTheHeader() throws JMSException {
-        namespace.createQueue("orders", QueueOptions.builder().maxDeliveryCount(10).build());
-        try (ServiceBusSenderClient sender = clients().sender().queueName("orders").buildClient();
-                ServiceBusReceiverClient receiver = clients().receiver().queueName("orders").buildClient()) {
+        namespace.createQueue(
+                "orders", QueueOptions.builder().maxDeliveryCount(10).build());
+        try (ServiceBusSenderClient sender =
+                        clients().sender().queueName("orders").buildClient();
+                ServiceBusReceiverClient receiver =
+                        clients().receiver().queueName("orders").buildClient()) {
             sender.sendMessage(new ServiceBusMessage("twice abandoned").setContentType("text/plain"));
             for (int i = 0; i < 2; i++) {
                 ServiceBusReceivedMessage got = receiver.receiveMessages(1, Duration.ofSeconds(10)).stream()
-                        .findFirst().orElseThrow();
+                        .findFirst()
+                        .orElseThrow();
                 receiver.abandon(got);
             }
         }
@@ -287,7 +306,8 @@ class JmsOverAmqpTest extends EndpointFixture {
     }
 
     @Test
-    @DisplayName("JMS-4 outcomes: rejected dead-letters, released unlocks, modified failed abandons, undeliverable-here defers")
+    @DisplayName(
+            "JMS-4 outcomes: rejected dead-letters, released unlocks, modified failed abandons, undeliverable-here defers")
     void outcomes() throws JMSException {
         namespace.createQueue("orders");
         Session session = connect("jms.prefetchPolicy.all=1").createSession(false, Session.CLIENT_ACKNOWLEDGE);
@@ -298,34 +318,36 @@ class JmsOverAmqpTest extends EndpointFixture {
 
         producer.send(session.createTextMessage("reject"));
         Message got = consumer.receive(WAIT_MILLIS);
-        got.setIntProperty("JMS_AMQP_ACK_TYPE", 2);     // REJECTED
+        got.setIntProperty("JMS_AMQP_ACK_TYPE", 2); // REJECTED
         got.acknowledge();
         awaitDeadLettered("orders", 1);
 
         producer.send(session.createTextMessage("release"));
         got = consumer.receive(WAIT_MILLIS);
-        got.setIntProperty("JMS_AMQP_ACK_TYPE", 3);     // RELEASED: back without a delivery counted
+        got.setIntProperty("JMS_AMQP_ACK_TYPE", 3); // RELEASED: back without a delivery counted
         got.acknowledge();
         got = consumer.receive(WAIT_MILLIS);
         assertEquals("release", ((TextMessage) got).getText());
         assertEquals(1, got.getIntProperty("JMSXDeliveryCount"));
 
-        got.setIntProperty("JMS_AMQP_ACK_TYPE", 4);     // MODIFIED_FAILED: abandon, the delivery counts
+        got.setIntProperty("JMS_AMQP_ACK_TYPE", 4); // MODIFIED_FAILED: abandon, the delivery counts
         got.acknowledge();
         got = consumer.receive(WAIT_MILLIS);
         assertEquals("release", ((TextMessage) got).getText());
         assertEquals(2, got.getIntProperty("JMSXDeliveryCount"));
         assertTrue(got.getJMSRedelivered());
 
-        got.setIntProperty("JMS_AMQP_ACK_TYPE", 5);     // MODIFIED_FAILED_UNDELIVERABLE: defer
+        got.setIntProperty("JMS_AMQP_ACK_TYPE", 5); // MODIFIED_FAILED_UNDELIVERABLE: defer
         got.acknowledge();
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
                 .until(() -> namespace.runtimeInfo(orders).deferredMessageCount() == 1);
         assertNull(consumer.receiveNoWait());
     }
 
     @Test
-    @DisplayName("JMS-5 session.recover() redelivers locally with JMSXDeliveryCount raised; the acknowledgement then completes")
+    @DisplayName(
+            "JMS-5 session.recover() redelivers locally with JMSXDeliveryCount raised; the acknowledgement then completes")
     void recover() throws JMSException {
         namespace.createQueue("orders");
         Session session = connect().createSession(false, Session.CLIENT_ACKNOWLEDGE);
@@ -342,7 +364,8 @@ class JmsOverAmqpTest extends EndpointFixture {
     }
 
     @Test
-    @DisplayName("JMS-6 drain: with prefetch 0 receiveNoWait and receive(timeout) on an empty queue return null at once")
+    @DisplayName(
+            "JMS-6 drain: with prefetch 0 receiveNoWait and receive(timeout) on an empty queue return null at once")
     void drainAnsweredAtOnce() throws JMSException {
         namespace.createQueue("orders");
         Session session = connect("jms.prefetchPolicy.all=0").createSession(false, Session.AUTO_ACKNOWLEDGE);
@@ -354,23 +377,27 @@ class JmsOverAmqpTest extends EndpointFixture {
             assertNull(consumer.receiveNoWait());
         });
         session.createProducer(queue).send(session.createTextMessage("a"));
-        Message got = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(5),
-                () -> consumer.receiveNoWait());
+        Message got = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+                Duration.ofSeconds(5), () -> consumer.receiveNoWait());
         assertEquals("a", ((TextMessage) got).getText());
         assertNull(consumer.receive(100));
         awaitActive("orders", 0);
     }
 
     @Test
-    @DisplayName("JMS-7 a message sent with a time to live is dead-lettered once the virtual clock passes it, and read from <queue>/$DeadLetterQueue")
+    @DisplayName(
+            "JMS-7 a message sent with a time to live is dead-lettered once the virtual clock passes it, and read from <queue>/$DeadLetterQueue")
     void timeToLiveDeadLetters() throws JMSException {
-        namespace.createQueue("orders", QueueOptions.builder().deadLetteringOnMessageExpiration(true).build());
+        namespace.createQueue(
+                "orders",
+                QueueOptions.builder().deadLetteringOnMessageExpiration(true).build());
         Session session = connect().createSession(false, Session.AUTO_ACKNOWLEDGE);
         MessageProducer producer = session.createProducer(session.createQueue("orders"));
         producer.setTimeToLive(30_000);
         TextMessage sent = session.createTextMessage("stale");
         producer.send(sent);
-        assertEquals(Duration.ofSeconds(30),
+        assertEquals(
+                Duration.ofSeconds(30),
                 namespace.peek(EntityPath.queue("orders"), 0, 1).get(0).timeToLive());
         namespace.clock().advance(Duration.ofSeconds(31));
         awaitDeadLettered("orders", 1);
@@ -380,12 +407,14 @@ class JmsOverAmqpTest extends EndpointFixture {
         assertEquals("stale", got.getText());
         assertEquals(sent.getJMSMessageID(), got.getJMSMessageID());
         assertEquals("TTLExpiredException", got.getStringProperty("DeadLetterReason"));
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() ->
-                namespace.runtimeInfo(EntityPath.queue("orders")).deadLetterMessageCount() == 0);
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> namespace.runtimeInfo(EntityPath.queue("orders")).deadLetterMessageCount() == 0);
     }
 
     @Test
-    @DisplayName("JMS-8 a transacted session: sends and acknowledgements across entities take effect on commit, none on rollback")
+    @DisplayName(
+            "JMS-8 a transacted session: sends and acknowledgements across entities take effect on commit, none on rollback")
     void transactedSession() throws JMSException {
         namespace.createQueue("in");
         namespace.createQueue("out");
@@ -419,7 +448,8 @@ class JmsOverAmqpTest extends EndpointFixture {
     }
 
     @Test
-    @DisplayName("JMS-9 interop: a JMS TextMessage reaches the Java SDK as an AmqpValue string body with its properties")
+    @DisplayName(
+            "JMS-9 interop: a JMS TextMessage reaches the Java SDK as an AmqpValue string body with its properties")
     void jmsToSdk() throws JMSException {
         namespace.createQueue("orders");
         Session session = connect().createSession(false, Session.AUTO_ACKNOWLEDGE);
@@ -427,9 +457,11 @@ class JmsOverAmqpTest extends EndpointFixture {
         text.setStringProperty("region", "eu");
         text.setJMSCorrelationID("c-1");
         session.createProducer(session.createQueue("orders")).send(text);
-        try (ServiceBusReceiverClient receiver = clients().receiver().queueName("orders").buildClient()) {
+        try (ServiceBusReceiverClient receiver =
+                clients().receiver().queueName("orders").buildClient()) {
             ServiceBusReceivedMessage got = receiver.receiveMessages(1, Duration.ofSeconds(10)).stream()
-                    .findFirst().orElseThrow();
+                    .findFirst()
+                    .orElseThrow();
             AmqpMessageBody body = got.getRawAmqpMessage().getBody();
             assertEquals(AmqpMessageBodyType.VALUE, body.getBodyType());
             assertEquals("from-jms", body.getValue());
@@ -437,20 +469,24 @@ class JmsOverAmqpTest extends EndpointFixture {
             assertEquals("c-1", got.getCorrelationId());
             // Qpid JMS puts its "ID:..." message id on the wire as it is
             assertEquals(text.getJMSMessageID(), got.getMessageId());
-            assertEquals((byte) 5, got.getRawAmqpMessage().getMessageAnnotations().get("x-opt-jms-msg-type"));
+            assertEquals(
+                    (byte) 5, got.getRawAmqpMessage().getMessageAnnotations().get("x-opt-jms-msg-type"));
             receiver.complete(got);
         }
     }
 
     @Test
-    @DisplayName("JMS-9 interop: an SDK message reaches Qpid JMS as a BytesMessage, or as a TextMessage with a text/* content type")
+    @DisplayName(
+            "JMS-9 interop: an SDK message reaches Qpid JMS as a BytesMessage, or as a TextMessage with a text/* content type")
     void sdkToJms() throws JMSException {
         namespace.createQueue("orders");
-        try (ServiceBusSenderClient sender = clients().sender().queueName("orders").buildClient()) {
+        try (ServiceBusSenderClient sender =
+                clients().sender().queueName("orders").buildClient()) {
             ServiceBusMessage bytes = new ServiceBusMessage(new byte[] {1, 2, 3}).setMessageId("m-1");
             bytes.getApplicationProperties().put("region", "eu");
             sender.sendMessage(bytes);
-            sender.sendMessage(new ServiceBusMessage("hello").setContentType("text/plain").setMessageId("m-2"));
+            sender.sendMessage(
+                    new ServiceBusMessage("hello").setContentType("text/plain").setMessageId("m-2"));
         }
         Session session = connect().createSession(false, Session.AUTO_ACKNOWLEDGE);
         MessageConsumer consumer = session.createConsumer(session.createQueue("orders"));
@@ -467,7 +503,8 @@ class JmsOverAmqpTest extends EndpointFixture {
     }
 
     @Test
-    @DisplayName("JMS-9 interop: JMS BytesMessage, MapMessage, StreamMessage and ObjectMessage reach the Java SDK as the AMQP bodies Qpid JMS writes")
+    @DisplayName(
+            "JMS-9 interop: JMS BytesMessage, MapMessage, StreamMessage and ObjectMessage reach the Java SDK as the AMQP bodies Qpid JMS writes")
     void jmsBodiesToSdk() throws JMSException {
         namespace.createQueue("orders");
         Session session = connect().createSession(false, Session.AUTO_ACKNOWLEDGE);
@@ -485,7 +522,8 @@ class JmsOverAmqpTest extends EndpointFixture {
         stream.writeLong(7L);
         producer.send(stream);
         producer.send(session.createObjectMessage(new java.util.ArrayList<>(List.of("o"))));
-        try (ServiceBusReceiverClient receiver = clients().receiver().queueName("orders").buildClient()) {
+        try (ServiceBusReceiverClient receiver =
+                clients().receiver().queueName("orders").buildClient()) {
             List<ServiceBusReceivedMessage> got = new java.util.ArrayList<>();
             while (got.size() < 4) {
                 receiver.receiveMessages(4 - got.size(), Duration.ofSeconds(10)).forEach(m -> {
@@ -497,28 +535,38 @@ class JmsOverAmqpTest extends EndpointFixture {
             assertArrayEquals(new byte[] {1, 2, 3}, got.get(0).getBody().toBytes());
             assertEquals("application/octet-stream", got.get(0).getContentType());
             assertEquals("bytes", got.get(0).getApplicationProperties().get("kind"));
-            assertEquals((byte) 3, got.get(0).getRawAmqpMessage().getMessageAnnotations().get("x-opt-jms-msg-type"));
+            assertEquals(
+                    (byte) 3,
+                    got.get(0).getRawAmqpMessage().getMessageAnnotations().get("x-opt-jms-msg-type"));
             // MapMessage: an AmqpValue map
             AmqpMessageBody mapBody = got.get(1).getRawAmqpMessage().getBody();
             assertEquals(AmqpMessageBodyType.VALUE, mapBody.getBodyType());
             assertEquals(Map.of("sku", "A-1", "qty", 3), mapBody.getValue());
-            assertEquals((byte) 2, got.get(1).getRawAmqpMessage().getMessageAnnotations().get("x-opt-jms-msg-type"));
+            assertEquals(
+                    (byte) 2,
+                    got.get(1).getRawAmqpMessage().getMessageAnnotations().get("x-opt-jms-msg-type"));
             // StreamMessage: an AmqpSequence
             AmqpMessageBody streamBody = got.get(2).getRawAmqpMessage().getBody();
             assertEquals(AmqpMessageBodyType.SEQUENCE, streamBody.getBodyType());
             assertEquals(List.of("x", 7L), streamBody.getSequence());
-            assertEquals((byte) 4, got.get(2).getRawAmqpMessage().getMessageAnnotations().get("x-opt-jms-msg-type"));
+            assertEquals(
+                    (byte) 4,
+                    got.get(2).getRawAmqpMessage().getMessageAnnotations().get("x-opt-jms-msg-type"));
             // ObjectMessage: Java serialization in a Data body, marked with its content type
             assertEquals("application/x-java-serialized-object", got.get(3).getContentType());
-            assertEquals((byte) 1, got.get(3).getRawAmqpMessage().getMessageAnnotations().get("x-opt-jms-msg-type"));
+            assertEquals(
+                    (byte) 1,
+                    got.get(3).getRawAmqpMessage().getMessageAnnotations().get("x-opt-jms-msg-type"));
         }
     }
 
     @Test
-    @DisplayName("JMS-9 interop: SDK value and sequence bodies reach Qpid JMS as an ObjectMessage holding the map or list, a string value as a TextMessage")
+    @DisplayName(
+            "JMS-9 interop: SDK value and sequence bodies reach Qpid JMS as an ObjectMessage holding the map or list, a string value as a TextMessage")
     void sdkBodiesToJms() throws JMSException {
         namespace.createQueue("orders");
-        try (ServiceBusSenderClient sender = clients().sender().queueName("orders").buildClient()) {
+        try (ServiceBusSenderClient sender =
+                clients().sender().queueName("orders").buildClient()) {
             ServiceBusMessage map = new ServiceBusMessage(AmqpMessageBody.fromValue(Map.of("sku", "A-1")));
             // the Java SDK sends none of a message's own annotations (only its scheduled time and partition
             // key), so Qpid JMS's x-opt-jms-msg-type cannot come from it: the body alone decides the type
@@ -527,21 +575,32 @@ class JmsOverAmqpTest extends EndpointFixture {
             sender.sendMessage(new ServiceBusMessage(AmqpMessageBody.fromSequence(List.of("x", 7L))));
             sender.sendMessage(new ServiceBusMessage(AmqpMessageBody.fromValue("plain string")));
         }
-        assertTrue(namespace.peek(EntityPath.queue("orders"), 0, 1).get(0).message().messageAnnotations().isEmpty());
+        assertTrue(namespace
+                .peek(EntityPath.queue("orders"), 0, 1)
+                .get(0)
+                .message()
+                .messageAnnotations()
+                .isEmpty());
         Session session = connect().createSession(false, Session.AUTO_ACKNOWLEDGE);
         MessageConsumer consumer = session.createConsumer(session.createQueue("orders"));
         ObjectMessage map = assertInstanceOf(ObjectMessage.class, consumer.receive(WAIT_MILLIS));
         assertEquals(Map.of("sku", "A-1"), map.getObject());
         ObjectMessage list = assertInstanceOf(ObjectMessage.class, consumer.receive(WAIT_MILLIS));
         assertEquals(List.of("x", 7L), list.getObject());
-        assertEquals("plain string", assertInstanceOf(TextMessage.class, consumer.receive(WAIT_MILLIS)).getText());
+        assertEquals(
+                "plain string",
+                assertInstanceOf(TextMessage.class, consumer.receive(WAIT_MILLIS))
+                        .getText());
         awaitActive("orders", 0);
     }
 
     @Test
-    @DisplayName("JMS-10 messages a closed consumer had prefetched stay locked until their lock expires on the virtual clock, then come again")
+    @DisplayName(
+            "JMS-10 messages a closed consumer had prefetched stay locked until their lock expires on the virtual clock, then come again")
     void prefetchedKeepTheirLock() throws JMSException {
-        namespace.createQueue("orders", QueueOptions.builder().lockDuration(Duration.ofSeconds(30)).build());
+        namespace.createQueue(
+                "orders",
+                QueueOptions.builder().lockDuration(Duration.ofSeconds(30)).build());
         Session session = connect().createSession(false, Session.AUTO_ACKNOWLEDGE);
         Queue queue = session.createQueue("orders");
         MessageProducer producer = session.createProducer(queue);
@@ -561,7 +620,8 @@ class JmsOverAmqpTest extends EndpointFixture {
     }
 
     @Test
-    @DisplayName("JMS-11 a QueueBrowser (copy distribution mode) peeks: it enumerates the messages in order and leaves them in place")
+    @DisplayName(
+            "JMS-11 a QueueBrowser (copy distribution mode) peeks: it enumerates the messages in order and leaves them in place")
     void browser() throws JMSException {
         namespace.createQueue("orders");
         Session session = connect().createSession(false, Session.AUTO_ACKNOWLEDGE);
@@ -587,7 +647,8 @@ class JmsOverAmqpTest extends EndpointFixture {
     }
 
     @Test
-    @DisplayName("JMS-12 a delivery delay (x-opt-delivery-time) schedules the message; it comes once the virtual clock reaches it")
+    @DisplayName(
+            "JMS-12 a delivery delay (x-opt-delivery-time) schedules the message; it comes once the virtual clock reaches it")
     void deliveryDelay() throws JMSException {
         namespace.createQueue("orders");
         Session session = connect("jms.prefetchPolicy.all=0").createSession(false, Session.AUTO_ACKNOWLEDGE);
@@ -600,14 +661,18 @@ class JmsOverAmqpTest extends EndpointFixture {
         MessageConsumer consumer = session.createConsumer(queue);
         assertNull(consumer.receiveNoWait());
         // Qpid JMS computes the delivery time on the wall clock; the namespace's clock started at the wall clock's now
-        namespace.clock().advanceTo(java.time.Instant.ofEpochMilli(sent.getJMSDeliveryTime()).plusSeconds(1));
+        namespace
+                .clock()
+                .advanceTo(java.time.Instant.ofEpochMilli(sent.getJMSDeliveryTime())
+                        .plusSeconds(1));
         TextMessage got = assertInstanceOf(TextMessage.class, consumer.receive(WAIT_MILLIS));
         assertEquals("later", got.getText());
         assertEquals(sent.getJMSDeliveryTime(), got.getJMSDeliveryTime());
     }
 
     @Test
-    @DisplayName("JMS-13 a temporary queue (dynamic node) serves request/reply through JMSReplyTo and is deleted with its owner")
+    @DisplayName(
+            "JMS-13 a temporary queue (dynamic node) serves request/reply through JMSReplyTo and is deleted with its owner")
     void temporaryQueueRequestReply() throws JMSException {
         namespace.createQueue("requests");
         Connection c = connect();
@@ -619,7 +684,8 @@ class JmsOverAmqpTest extends EndpointFixture {
         requester.createProducer(requester.createQueue("requests")).send(request);
 
         Session responder = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
-        Message got = responder.createConsumer(responder.createQueue("requests")).receive(WAIT_MILLIS);
+        Message got =
+                responder.createConsumer(responder.createQueue("requests")).receive(WAIT_MILLIS);
         jakarta.jms.Destination replyTo = got.getJMSReplyTo();
         assertInstanceOf(jakarta.jms.TemporaryQueue.class, replyTo, "x-opt-jms-reply-to kept");
         TextMessage reply = responder.createTextMessage("pong");
@@ -632,18 +698,21 @@ class JmsOverAmqpTest extends EndpointFixture {
         assertEquals(request.getJMSMessageID(), answer.getJMSCorrelationID());
         replyConsumer.close();
         replies.delete();
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
                 .until(() -> !namespace.queueExists(replies.getQueueName()));
 
         jakarta.jms.TemporaryQueue another = requester.createTemporaryQueue();
         assertTrue(namespace.queueExists(another.getQueueName()));
         c.close();
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
                 .until(() -> !namespace.queueExists(another.getQueueName()));
     }
 
     @Test
-    @DisplayName("JMS-14 a non-durable topic consumer gets a subscription of its own (its selector the SQL filter), deleted when it closes")
+    @DisplayName(
+            "JMS-14 a non-durable topic consumer gets a subscription of its own (its selector the SQL filter), deleted when it closes")
     void nonDurableTopicConsumers() throws JMSException {
         namespace.createTopic("events");
         Session session = connect().createSession(false, Session.AUTO_ACKNOWLEDGE);
@@ -665,12 +734,14 @@ class JmsOverAmqpTest extends EndpointFixture {
         assertNull(eu.receive(100));
         all.close();
         eu.close();
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
                 .until(() -> namespace.subscriptionNames("events").isEmpty());
     }
 
     @Test
-    @DisplayName("JMS-15 the JMS 2.0 simplified API: JMSContext's anonymous JMSProducer sends, JMSConsumer receives bodies")
+    @DisplayName(
+            "JMS-15 the JMS 2.0 simplified API: JMSContext's anonymous JMSProducer sends, JMSConsumer receives bodies")
     void simplifiedApi() {
         namespace.createQueue("orders");
         JmsConnectionFactory factory = new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, key(), uri(""));
@@ -686,12 +757,14 @@ class JmsOverAmqpTest extends EndpointFixture {
     }
 
     private void awaitActive(String queue, long count) {
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
                 .until(() -> namespace.runtimeInfo(EntityPath.queue(queue)).activeMessageCount() == count);
     }
 
     private void awaitDeadLettered(String queue, long count) {
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
                 .until(() -> namespace.runtimeInfo(EntityPath.queue(queue)).deadLetterMessageCount() == count);
     }
 }

@@ -6,14 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.azure.servicebus.jms.ServiceBusJmsConnectionFactory;
-import com.azure.servicebus.jms.ServiceBusJmsConnectionFactorySettings;
 import com.azure.core.amqp.AmqpRetryOptions;
 import com.azure.messaging.servicebus.ServiceBusClientBuilder;
 import com.azure.messaging.servicebus.ServiceBusMessage;
 import com.azure.messaging.servicebus.ServiceBusReceivedMessage;
 import com.azure.messaging.servicebus.ServiceBusReceiverClient;
 import com.azure.messaging.servicebus.ServiceBusSenderClient;
+import com.azure.servicebus.jms.ServiceBusJmsConnectionFactory;
+import com.azure.servicebus.jms.ServiceBusJmsConnectionFactorySettings;
 import dev.sbemu.core.Namespace;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
@@ -33,8 +33,8 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLSocket;
 import org.apache.qpid.jms.JmsConnectionFactory;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -81,7 +81,8 @@ class JmsOverTlsTest {
     }
 
     @Test
-    @DisplayName("JMS-30 Qpid JMS over amqps:// with the endpoint's trust store: TLS handshake, SASL PLAIN, send and receive")
+    @DisplayName(
+            "JMS-30 Qpid JMS over amqps:// with the endpoint's trust store: TLS handshake, SASL PLAIN, send and receive")
     void qpidWithTrustStore() throws JMSException {
         roundTrip(new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, key(), server.jmsTlsUri()));
     }
@@ -89,8 +90,8 @@ class JmsOverTlsTest {
     @Test
     @DisplayName("JMS-30 Qpid JMS over amqps://127.0.0.1 with the endpoint's SSLContext (the certificate names the IP)")
     void qpidWithSslContext() throws JMSException {
-        JmsConnectionFactory factory = new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, key(),
-                "amqps://127.0.0.1:" + server.tlsPort());
+        JmsConnectionFactory factory = new JmsConnectionFactory(
+                ServiceBusEmulatorServer.KEY_NAME, key(), "amqps://127.0.0.1:" + server.tlsPort());
         factory.setSslContext(server.tlsClientContext());
         roundTrip(factory);
     }
@@ -101,18 +102,21 @@ class JmsOverTlsTest {
         Map<String, String> options = new HashMap<>(server.jmsTrustOptions());
         ServiceBusJmsConnectionFactorySettings settings = new ServiceBusJmsConnectionFactorySettings(options);
         settings.setShouldReconnect(false);
-        roundTrip(new ServiceBusJmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, key(),
-                "localhost:" + server.tlsPort(), settings));
+        roundTrip(new ServiceBusJmsConnectionFactory(
+                ServiceBusEmulatorServer.KEY_NAME, key(), "localhost:" + server.tlsPort(), settings));
     }
 
     @Test
-    @DisplayName("JMS-31 a client that does not trust the certificate fails its handshake cleanly; the TLS port goes on "
-            + "serving the others")
+    @DisplayName(
+            "JMS-31 a client that does not trust the certificate fails its handshake cleanly; the TLS port goes on "
+                    + "serving the others")
     void untrustedClientFails() throws JMSException {
-        JmsConnectionFactory untrusting = new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, key(),
-                "amqps://localhost:" + server.tlsPort());
-        JMSException e = assertTimeoutPreemptively(Duration.ofSeconds(10),
-                () -> assertThrows(JMSException.class, () -> untrusting.createConnection().start()));
+        JmsConnectionFactory untrusting = new JmsConnectionFactory(
+                ServiceBusEmulatorServer.KEY_NAME, key(), "amqps://localhost:" + server.tlsPort());
+        JMSException e = assertTimeoutPreemptively(
+                Duration.ofSeconds(10),
+                () -> assertThrows(
+                        JMSException.class, () -> untrusting.createConnection().start()));
         assertTrue(causes(e).anyMatch(c -> c instanceof SSLHandshakeException), "an SSL handshake failure: " + e);
         roundTrip(new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, key(), server.jmsTlsUri()));
     }
@@ -121,10 +125,12 @@ class JmsOverTlsTest {
     @DisplayName("JMS-31 plain AMQP to the TLS port fails at once (no hang): the endpoint hangs up on a non-TLS record")
     void plainClientOnTlsPort() throws JMSException {
         // no jms.connectTimeout: Qpid JMS's own (15 s) is beyond the bound, so a hang fails the test
-        JmsConnectionFactory plain = new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, key(),
-                "amqp://127.0.0.1:" + server.tlsPort());
-        assertTimeoutPreemptively(Duration.ofSeconds(10),
-                () -> assertThrows(JMSException.class, () -> plain.createConnection().start()));
+        JmsConnectionFactory plain = new JmsConnectionFactory(
+                ServiceBusEmulatorServer.KEY_NAME, key(), "amqp://127.0.0.1:" + server.tlsPort());
+        assertTimeoutPreemptively(
+                Duration.ofSeconds(10),
+                () -> assertThrows(
+                        JMSException.class, () -> plain.createConnection().start()));
         roundTrip(new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, key(), server.jmsTlsUri()));
     }
 
@@ -132,13 +138,15 @@ class JmsOverTlsTest {
     @DisplayName("JMS-31 TLS to the plain port fails at once (no hang): the endpoint answers with the AMQP header and "
             + "hangs up")
     void tlsClientOnPlainPort() throws JMSException {
-        JmsConnectionFactory tls = new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, key(),
-                "amqps://localhost:" + server.port());
+        JmsConnectionFactory tls = new JmsConnectionFactory(
+                ServiceBusEmulatorServer.KEY_NAME, key(), "amqps://localhost:" + server.port());
         tls.setSslContext(server.tlsClientContext());
-        assertTimeoutPreemptively(Duration.ofSeconds(10),
-                () -> assertThrows(JMSException.class, () -> tls.createConnection().start()));
-        roundTrip(new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, key(),
-                "amqp://127.0.0.1:" + server.port()));
+        assertTimeoutPreemptively(
+                Duration.ofSeconds(10),
+                () -> assertThrows(
+                        JMSException.class, () -> tls.createConnection().start()));
+        roundTrip(new JmsConnectionFactory(
+                ServiceBusEmulatorServer.KEY_NAME, key(), "amqp://127.0.0.1:" + server.port()));
     }
 
     @Test
@@ -146,10 +154,12 @@ class JmsOverTlsTest {
             + "is dropped, and so is a TCP connection that never starts TLS")
     void handshakeTimeoutOnTlsPort() throws IOException {
         server.close();
-        server = ServiceBusEmulatorServer.builder(namespace).tlsPort(0).handshakeTimeout(Duration.ofMillis(300))
+        server = ServiceBusEmulatorServer.builder(namespace)
+                .tlsPort(0)
+                .handshakeTimeout(Duration.ofMillis(300))
                 .start();
-        try (SSLSocket silent = (SSLSocket) server.tlsClientContext().getSocketFactory()
-                .createSocket("localhost", server.tlsPort());
+        try (SSLSocket silent = (SSLSocket)
+                        server.tlsClientContext().getSocketFactory().createSocket("localhost", server.tlsPort());
                 Socket tcp = new Socket("127.0.0.1", server.tlsPort())) {
             silent.setSoTimeout(10_000);
             tcp.setSoTimeout(10_000);
@@ -178,12 +188,14 @@ class JmsOverTlsTest {
     @DisplayName("JMS-33 SASL PLAIN takes the key with azure-servicebus-jms's ';UseDevelopmentEmulator=true;' tail, "
             + "and nothing else after the key")
     void keyWithEmulatorTail() throws JMSException {
-        roundTrip(new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, key() + ";UseDevelopmentEmulator=true;",
+        roundTrip(new JmsConnectionFactory(
+                ServiceBusEmulatorServer.KEY_NAME,
+                key() + ";UseDevelopmentEmulator=true;",
                 "amqp://127.0.0.1:" + server.port()));
         connection.close();
         connection = null;
-        JmsConnectionFactory other = new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME,
-                key() + ";EntityPath=orders", "amqp://127.0.0.1:" + server.port());
+        JmsConnectionFactory other = new JmsConnectionFactory(
+                ServiceBusEmulatorServer.KEY_NAME, key() + ";EntityPath=orders", "amqp://127.0.0.1:" + server.port());
         assertThrows(JMSSecurityException.class, () -> other.createConnection().start());
     }
 
@@ -195,7 +207,7 @@ class JmsOverTlsTest {
         try {
             server = ServiceBusEmulatorServer.builder(namespace).tlsPort(5671).start();
         } catch (UncheckedIOException e) {
-            server = ServiceBusEmulatorServer.builder(namespace).tlsPort(0).start();    // closed by stop()
+            server = ServiceBusEmulatorServer.builder(namespace).tlsPort(0).start(); // closed by stop()
             Assumptions.abort("port 5671 is taken on this machine: " + e.getMessage());
         }
         Map<String, String> options = new HashMap<>();
@@ -203,8 +215,8 @@ class JmsOverTlsTest {
         // prefixed failover.nested. (plain transport.* options are ignored there)
         server.jmsTrustOptions().forEach((name, value) -> options.put("failover.nested." + name, value));
         options.put("failover.maxReconnectAttempts", "0");
-        ServiceBusJmsConnectionFactory factory = new ServiceBusJmsConnectionFactory(server.getConnectionString(),
-                new ServiceBusJmsConnectionFactorySettings(options));
+        ServiceBusJmsConnectionFactory factory = new ServiceBusJmsConnectionFactory(
+                server.getConnectionString(), new ServiceBusJmsConnectionFactorySettings(options));
         roundTrip(factory);
     }
 
@@ -217,14 +229,18 @@ class JmsOverTlsTest {
         try {
             String cs = "Endpoint=sb://localhost;SharedAccessKeyName=" + ServiceBusEmulatorServer.KEY_NAME
                     + ";SharedAccessKey=" + key();
-            ServiceBusClientBuilder builder = new ServiceBusClientBuilder().connectionString(cs)
+            ServiceBusClientBuilder builder = new ServiceBusClientBuilder()
+                    .connectionString(cs)
                     .customEndpointAddress("https://localhost:" + server.tlsPort())
                     .retryOptions(new AmqpRetryOptions().setMaxRetries(0).setTryTimeout(Duration.ofSeconds(15)));
-            try (ServiceBusSenderClient sender = builder.sender().queueName("orders").buildClient();
-                    ServiceBusReceiverClient receiver = builder.receiver().queueName("orders").buildClient()) {
+            try (ServiceBusSenderClient sender =
+                            builder.sender().queueName("orders").buildClient();
+                    ServiceBusReceiverClient receiver =
+                            builder.receiver().queueName("orders").buildClient()) {
                 sender.sendMessage(new ServiceBusMessage("over tls"));
                 ServiceBusReceivedMessage got = receiver.receiveMessages(1, Duration.ofSeconds(10)).stream()
-                        .findFirst().orElseThrow();
+                        .findFirst()
+                        .orElseThrow();
                 assertEquals("over tls", got.getBody().toString());
                 receiver.complete(got);
             }

@@ -2,7 +2,6 @@ package dev.sbemu.amqp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -66,7 +65,9 @@ class JmsTopicsTest extends EndpointFixture {
 
     private JmsConnectionFactory factory() {
         // a small prefetch: messages are handed out as consumers ask (JMS-10)
-        return new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, key(),
+        return new JmsConnectionFactory(
+                ServiceBusEmulatorServer.KEY_NAME,
+                key(),
                 "amqp://127.0.0.1:" + server.port() + "?jms.prefetchPolicy.all=1");
     }
 
@@ -96,7 +97,8 @@ class JmsTopicsTest extends EndpointFixture {
     }
 
     @Test
-    @DisplayName("JMS-17 a durable subscription is <name>$<client id>$D and survives a reconnect with the messages published meanwhile")
+    @DisplayName(
+            "JMS-17 a durable subscription is <name>$<client id>$D and survives a reconnect with the messages published meanwhile")
     void durableSubscriptionSurvivesReconnect() throws JMSException {
         namespace.createTopic("events");
         Connection first = connect("billing");
@@ -108,8 +110,11 @@ class JmsTopicsTest extends EndpointFixture {
         assertEquals("one", ((TextMessage) consumer.receive(WAIT_MILLIS)).getText());
         first.close();
         publish("events", "two", "three");
-        assertEquals(2, namespace.runtimeInfo(EntityPath.subscription("events", "audit$billing$D"))
-                .activeMessageCount());
+        assertEquals(
+                2,
+                namespace
+                        .runtimeInfo(EntityPath.subscription("events", "audit$billing$D"))
+                        .activeMessageCount());
 
         Session again = connect("billing").createSession(false, Session.AUTO_ACKNOWLEDGE);
         MessageConsumer resumed = again.createDurableSubscriber(again.createTopic("events"), "audit");
@@ -119,7 +124,8 @@ class JmsTopicsTest extends EndpointFixture {
     }
 
     @Test
-    @DisplayName("JMS-17 an unshared durable subscription takes one consumer: a second, from another connection, on the same or another topic, is refused")
+    @DisplayName(
+            "JMS-17 an unshared durable subscription takes one consumer: a second, from another connection, on the same or another topic, is refused")
     void unsharedDurableSubscriptionIsExclusive() throws JMSException {
         namespace.createTopic("events");
         Session session = connect("billing").createSession(false, Session.AUTO_ACKNOWLEDGE);
@@ -127,23 +133,24 @@ class JmsTopicsTest extends EndpointFixture {
         Session other = connect("billing").createSession(false, Session.AUTO_ACKNOWLEDGE);
         namespace.createTopic("other-events");
         for (String topic : List.of("events", "other-events")) {
-            JMSException refused = assertThrows(JMSException.class,
-                    () -> other.createDurableSubscriber(other.createTopic(topic), "audit"));
-            assertTrue(refused.getMessage().contains("already a subscriber using the same name"),
-                    refused.getMessage());
+            JMSException refused = assertThrows(
+                    JMSException.class, () -> other.createDurableSubscriber(other.createTopic(topic), "audit"));
+            assertTrue(refused.getMessage().contains("already a subscriber using the same name"), refused.getMessage());
         }
     }
 
     @Test
-    @DisplayName("JMS-17 a shared and an unshared durable consumer cannot hold one <name>$<client id>$D at once: each is refused while the other is active, from another connection")
+    @DisplayName(
+            "JMS-17 a shared and an unshared durable consumer cannot hold one <name>$<client id>$D at once: each is refused while the other is active, from another connection")
     void sharedAndUnsharedDurableConsumersExcludeEachOther() throws JMSException {
         namespace.createTopic("events");
         Session holder = connect("billing").createSession(false, Session.AUTO_ACKNOWLEDGE);
         MessageConsumer unshared = holder.createDurableConsumer(holder.createTopic("events"), "audit");
         Session other = connect("billing").createSession(false, Session.AUTO_ACKNOWLEDGE);
-        JMSException sharedRefused = assertThrows(JMSException.class,
-                () -> other.createSharedDurableConsumer(other.createTopic("events"), "audit"));
-        assertTrue(sharedRefused.getMessage().contains("already a subscriber using the same name"),
+        JMSException sharedRefused = assertThrows(
+                JMSException.class, () -> other.createSharedDurableConsumer(other.createTopic("events"), "audit"));
+        assertTrue(
+                sharedRefused.getMessage().contains("already a subscriber using the same name"),
                 sharedRefused.getMessage());
         publish("events", "one");
         assertEquals("one", ((TextMessage) unshared.receive(WAIT_MILLIS)).getText());
@@ -151,9 +158,10 @@ class JmsTopicsTest extends EndpointFixture {
 
         // once the unshared consumer is gone, the subscription takes a shared one; then an unshared one is refused
         MessageConsumer shared = other.createSharedDurableConsumer(other.createTopic("events"), "audit");
-        JMSException unsharedRefused = assertThrows(JMSException.class,
-                () -> holder.createDurableConsumer(holder.createTopic("events"), "audit"));
-        assertTrue(unsharedRefused.getMessage().contains("already a subscriber using the same name"),
+        JMSException unsharedRefused = assertThrows(
+                JMSException.class, () -> holder.createDurableConsumer(holder.createTopic("events"), "audit"));
+        assertTrue(
+                unsharedRefused.getMessage().contains("already a subscriber using the same name"),
                 unsharedRefused.getMessage());
         publish("events", "two");
         assertEquals("two", ((TextMessage) shared.receive(WAIT_MILLIS)).getText());
@@ -161,7 +169,8 @@ class JmsTopicsTest extends EndpointFixture {
     }
 
     @Test
-    @DisplayName("JMS-17 a durable subscription resumed with another selector or topic is replaced by a new one, as JMS requires")
+    @DisplayName(
+            "JMS-17 a durable subscription resumed with another selector or topic is replaced by a new one, as JMS requires")
     void durableSubscriptionWithAnotherSelectorIsReplaced() throws JMSException {
         namespace.createTopic("events");
         namespace.createTopic("other-events");
@@ -175,8 +184,8 @@ class JmsTopicsTest extends EndpointFixture {
         resumed.close();
         publish("events", "dropped with the old subscription");
 
-        MessageConsumer filtered = same.createDurableSubscriber(same.createTopic("events"), "audit",
-                "region = 'eu'", false);
+        MessageConsumer filtered =
+                same.createDurableSubscriber(same.createTopic("events"), "audit", "region = 'eu'", false);
         assertNull(filtered.receive(200));
         assertEquals(1, namespace.listRules("events", "audit$billing$D").size());
         filtered.close();
@@ -186,7 +195,8 @@ class JmsTopicsTest extends EndpointFixture {
     }
 
     @Test
-    @DisplayName("JMS-17 noLocal is ignored, as the service ignores it: a consumer gets what its own connection publishes")
+    @DisplayName(
+            "JMS-17 noLocal is ignored, as the service ignores it: a consumer gets what its own connection publishes")
     void noLocalIgnored() throws JMSException {
         namespace.createTopic("events");
         Session session = connect("billing").createSession(false, Session.AUTO_ACKNOWLEDGE);
@@ -197,7 +207,8 @@ class JmsTopicsTest extends EndpointFixture {
     }
 
     @Test
-    @DisplayName("JMS-18 unsubscribe deletes the durable subscription; an unknown name and an active one are refused (JMS-19)")
+    @DisplayName(
+            "JMS-18 unsubscribe deletes the durable subscription; an unknown name and an active one are refused (JMS-19)")
     void unsubscribeDeletesTheSubscription() throws JMSException {
         namespace.createTopic("events");
         Session session = connect("billing").createSession(false, Session.AUTO_ACKNOWLEDGE);
@@ -216,7 +227,8 @@ class JmsTopicsTest extends EndpointFixture {
     }
 
     @Test
-    @DisplayName("JMS-16 a shared durable subscription without client id is <name>$$D: its consumers share the messages (another selector is refused), and it stays when they close")
+    @DisplayName(
+            "JMS-16 a shared durable subscription without client id is <name>$$D: its consumers share the messages (another selector is refused), and it stays when they close")
     void sharedDurableSubscription() throws JMSException {
         namespace.createTopic("orders");
         Session a = connect(null).createSession(false, Session.CLIENT_ACKNOWLEDGE);
@@ -241,7 +253,8 @@ class JmsTopicsTest extends EndpointFixture {
         assertEquals(Set.of("1", "2", "3", "4"), seen);
         assertTrue(share[0] > 0 && share[1] > 0, "each consumer gets its share: " + share[0] + ", " + share[1]);
         Session c = connect(null).createSession(false, Session.CLIENT_ACKNOWLEDGE);
-        JMSException otherSelector = assertThrows(JMSException.class,
+        JMSException otherSelector = assertThrows(
+                JMSException.class,
                 () -> c.createSharedDurableConsumer(c.createTopic("orders"), "fulfilment", "region = 'eu'"));
         assertTrue(otherSelector.getMessage().contains("another selector"), otherSelector.getMessage());
         first.close();
@@ -250,7 +263,8 @@ class JmsTopicsTest extends EndpointFixture {
     }
 
     @Test
-    @DisplayName("JMS-16 a shared non-durable subscription is <name>$<client id>$ND and is deleted when its last consumer goes")
+    @DisplayName(
+            "JMS-16 a shared non-durable subscription is <name>$<client id>$ND and is deleted when its last consumer goes")
     void sharedNonDurableSubscription() throws JMSException {
         namespace.createTopic("prices");
         Session a = connect("desk").createSession(false, Session.AUTO_ACKNOWLEDGE);
@@ -271,17 +285,19 @@ class JmsTopicsTest extends EndpointFixture {
     }
 
     @Test
-    @DisplayName("JMS-20 a selector with JMS header names (JMSCorrelationID, JMSType) and user properties becomes the subscription's SQL filter")
+    @DisplayName(
+            "JMS-20 a selector with JMS header names (JMSCorrelationID, JMSType) and user properties becomes the subscription's SQL filter")
     void selectorsWithJmsHeaderNames() throws JMSException {
         namespace.createTopic("events");
         Session session = connect("app").createSession(false, Session.AUTO_ACKNOWLEDGE);
         Topic topic = session.createTopic("events");
         MessageConsumer byCorrelation = session.createConsumer(topic, "JMSCorrelationID = 'x'");
-        MessageConsumer byTypeAndProperty = session.createDurableSubscriber(topic, "eu",
-                "JMSType = 'order' AND region = 'eu' AND note <> 'JMSType'", false);
+        MessageConsumer byTypeAndProperty = session.createDurableSubscriber(
+                topic, "eu", "JMSType = 'order' AND region = 'eu' AND note <> 'JMSType'", false);
         MessageProducer producer = session.createProducer(topic);
-        for (String[] m : new String[][] {{"a", "y", "order", "eu"}, {"b", "x", "order", "us"},
-                {"c", "x", "invoice", "eu"}, {"d", "z", "order", "eu"}}) {
+        for (String[] m : new String[][] {
+            {"a", "y", "order", "eu"}, {"b", "x", "order", "us"}, {"c", "x", "invoice", "eu"}, {"d", "z", "order", "eu"}
+        }) {
             TextMessage message = session.createTextMessage(m[0]);
             message.setJMSCorrelationID(m[1]);
             message.setJMSType(m[2]);
@@ -294,8 +310,10 @@ class JmsTopicsTest extends EndpointFixture {
         assertNull(byCorrelation.receiveNoWait());
         assertEquals("a", ((TextMessage) byTypeAndProperty.receive(WAIT_MILLIS)).getText());
         assertEquals("d", ((TextMessage) byTypeAndProperty.receive(WAIT_MILLIS)).getText());
-        assertEquals("sys.Label = 'order' AND region = 'eu' AND note <> 'JMSType'",
-                ((dev.sbemu.core.filter.SqlFilter) namespace.listRules("events", "eu$app$D").get(0).filter())
+        assertEquals(
+                "sys.Label = 'order' AND region = 'eu' AND note <> 'JMSType'",
+                ((dev.sbemu.core.filter.SqlFilter)
+                                namespace.listRules("events", "eu$app$D").get(0).filter())
                         .expression());
     }
 
@@ -304,13 +322,14 @@ class JmsTopicsTest extends EndpointFixture {
     void selectorOnQueueReceiverRefused() throws JMSException {
         namespace.createQueue("orders");
         Session session = connect(null).createSession(false, Session.AUTO_ACKNOWLEDGE);
-        JMSException refused = assertThrows(JMSException.class,
-                () -> session.createConsumer(session.createQueue("orders"), "region = 'eu'"));
+        JMSException refused = assertThrows(
+                JMSException.class, () -> session.createConsumer(session.createQueue("orders"), "region = 'eu'"));
         assertTrue(refused.getMessage().contains("not on queue receivers"), refused.getMessage());
     }
 
     @Test
-    @DisplayName("JMS-22 a queue browser with a selector (a JMS header name and a property) shows only the messages it matches")
+    @DisplayName(
+            "JMS-22 a queue browser with a selector (a JMS header name and a property) shows only the messages it matches")
     void browserWithSelector() throws JMSException {
         namespace.createQueue("orders");
         Session session = connect(null).createSession(false, Session.AUTO_ACKNOWLEDGE);
@@ -333,7 +352,8 @@ class JmsTopicsTest extends EndpointFixture {
     }
 
     @Test
-    @DisplayName("JMS-23 the connection offers ANONYMOUS-RELAY: an anonymous producer sends through one link, each message to its destination")
+    @DisplayName(
+            "JMS-23 the connection offers ANONYMOUS-RELAY: an anonymous producer sends through one link, each message to its destination")
     void anonymousRelay() throws JMSException {
         namespace.createQueue("orders");
         namespace.createTopic("events");
@@ -346,14 +366,20 @@ class JmsTopicsTest extends EndpointFixture {
             producer.send(events, "to the topic");
             JMSConsumer consumer = context.createConsumer(orders);
             assertEquals("to the queue", consumer.receiveBody(String.class, WAIT_MILLIS));
-            assertEquals(1, namespace.runtimeInfo(EntityPath.subscription("events", "all")).activeMessageCount());
-            assertThrows(jakarta.jms.JMSRuntimeException.class,
+            assertEquals(
+                    1,
+                    namespace
+                            .runtimeInfo(EntityPath.subscription("events", "all"))
+                            .activeMessageCount());
+            assertThrows(
+                    jakarta.jms.JMSRuntimeException.class,
                     () -> producer.send(context.createQueue("missing"), "nowhere"));
         }
     }
 
     @Test
-    @DisplayName("JMS-24 a temporary topic (dynamic node) serves request/reply through JMSReplyTo for its connection's lifetime")
+    @DisplayName(
+            "JMS-24 a temporary topic (dynamic node) serves request/reply through JMSReplyTo for its connection's lifetime")
     void temporaryTopic() throws JMSException {
         namespace.createQueue("requests");
         Connection c = connect(null);
@@ -366,7 +392,8 @@ class JmsTopicsTest extends EndpointFixture {
         session.createProducer(session.createQueue("requests")).send(request);
 
         Session responder = connect(null).createSession(false, Session.AUTO_ACKNOWLEDGE);
-        Message received = responder.createConsumer(responder.createQueue("requests")).receive(WAIT_MILLIS);
+        Message received =
+                responder.createConsumer(responder.createQueue("requests")).receive(WAIT_MILLIS);
         TemporaryTopic replyTo = assertInstanceOf(TemporaryTopic.class, received.getJMSReplyTo());
         responder.createProducer(replyTo).send(responder.createTextMessage("pong"));
         assertEquals("pong", ((TextMessage) consumer.receive(WAIT_MILLIS)).getText());
@@ -386,20 +413,27 @@ class JmsTopicsTest extends EndpointFixture {
         Session session = connect("billing").createSession(false, Session.AUTO_ACKNOWLEDGE);
         session.createDurableSubscriber(session.createTopic("events"), "audit").close();
         publish("events", "for the sdk");
-        try (ServiceBusReceiverClient receiver = clients().receiver().topicName("events")
-                .subscriptionName("audit$billing$D").buildClient()) {
-            ServiceBusReceivedMessage m = receiver.receiveMessages(1, Duration.ofSeconds(10)).iterator().next();
+        try (ServiceBusReceiverClient receiver = clients()
+                .receiver()
+                .topicName("events")
+                .subscriptionName("audit$billing$D")
+                .buildClient()) {
+            ServiceBusReceivedMessage m = receiver.receiveMessages(1, Duration.ofSeconds(10))
+                    .iterator()
+                    .next();
             assertEquals("for the sdk", m.getRawAmqpMessage().getBody().getValue());
             receiver.complete(m);
         }
     }
 
     @Test
-    @DisplayName("JMS-27 the auto-delete-on-idle ServiceBusJmsConnectionFactory puts in the open properties applies to the subscriptions and temporary entities made for the connection")
+    @DisplayName(
+            "JMS-27 the auto-delete-on-idle ServiceBusJmsConnectionFactory puts in the open properties applies to the subscriptions and temporary entities made for the connection")
     void autoDeleteOnIdleFromOpenProperties() throws JMSException {
         namespace.createTopic("events");
         JmsConnectionFactory factory = factory();
-        factory.setExtension(org.apache.qpid.jms.JmsConnectionExtensions.AMQP_OPEN_PROPERTIES.toString(),
+        factory.setExtension(
+                org.apache.qpid.jms.JmsConnectionExtensions.AMQP_OPEN_PROPERTIES.toString(),
                 (connection, uri) -> java.util.Map.of(
                         "com.microsoft:subscriber-auto-delete-on-idle-duration-in-seconds", 600L,
                         "com.microsoft:queue-auto-delete-on-idle-duration-in-seconds", 900L));
@@ -409,13 +443,16 @@ class JmsTopicsTest extends EndpointFixture {
         c.start();
         Session session = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
         session.createDurableSubscriber(session.createTopic("events"), "audit");
-        assertEquals(Duration.ofMinutes(10), namespace.getSubscription("events", "audit$billing$D").autoDeleteOnIdle());
+        assertEquals(
+                Duration.ofMinutes(10),
+                namespace.getSubscription("events", "audit$billing$D").autoDeleteOnIdle());
         String temporary = session.createTemporaryQueue().getQueueName();
         assertEquals(Duration.ofMinutes(15), namespace.getQueue(temporary).autoDeleteOnIdle());
     }
 
     @Test
-    @DisplayName("JMS-26 a Standard namespace refuses JMS 2.0: topic consumers, unsubscribe, temporary destinations, browsers, with the service's message")
+    @DisplayName(
+            "JMS-26 a Standard namespace refuses JMS 2.0: topic consumers, unsubscribe, temporary destinations, browsers, with the service's message")
     void standardRefusesJms20() throws JMSException {
         stopEndpoint();
         tier = Tier.STANDARD;
@@ -445,7 +482,8 @@ class JmsTopicsTest extends EndpointFixture {
     }
 
     @Test
-    @DisplayName("JMS-26 JMSContext on a Standard namespace: queue send and receive work, a topic consumer is refused as Standard refuses JMS 2.0")
+    @DisplayName(
+            "JMS-26 JMSContext on a Standard namespace: queue send and receive work, a topic consumer is refused as Standard refuses JMS 2.0")
     void jmsContextOnStandard() {
         stopEndpoint();
         tier = Tier.STANDARD;
@@ -460,14 +498,12 @@ class JmsTopicsTest extends EndpointFixture {
                 assertEquals("hello", consumer.receiveBody(String.class, WAIT_MILLIS));
             }
             Topic topic = context.createTopic("events");
-            for (org.junit.jupiter.api.function.Executable refused
-                    : List.<org.junit.jupiter.api.function.Executable>of(
-                            () -> context.createConsumer(topic),
-                            () -> context.createDurableConsumer(topic, "audit"),
-                            () -> context.createSharedConsumer(topic, "live"))) {
+            for (org.junit.jupiter.api.function.Executable refused : List.<org.junit.jupiter.api.function.Executable>of(
+                    () -> context.createConsumer(topic),
+                    () -> context.createDurableConsumer(topic, "audit"),
+                    () -> context.createSharedConsumer(topic, "live"))) {
                 jakarta.jms.JMSRuntimeException e = assertThrows(jakarta.jms.JMSRuntimeException.class, refused);
-                assertTrue(e.getMessage().contains("supported only by a Premium Messaging namespace"),
-                        e.getMessage());
+                assertTrue(e.getMessage().contains("supported only by a Premium Messaging namespace"), e.getMessage());
             }
         }
         assertEquals(List.of(), namespace.subscriptionNames("events"));

@@ -7,14 +7,14 @@ import dev.sbemu.core.Namespace;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Set;
 import org.apache.qpid.proton.amqp.UnsignedInteger;
 import org.apache.qpid.proton.amqp.transport.Attach;
 import org.apache.qpid.proton.amqp.transport.Transfer;
@@ -62,7 +62,9 @@ class ManyReceiversTest {
         namespace.createQueue("orders");
         Set<Thread> before = Set.copyOf(Thread.getAllStackTraces().keySet());
         // the peers send no heartbeats: the idle timeout must outlast the test
-        server = ServiceBusEmulatorServer.builder(namespace).sharedAccessKey(KEY).idleTimeout(Duration.ofMinutes(10))
+        server = ServiceBusEmulatorServer.builder(namespace)
+                .sharedAccessKey(KEY)
+                .idleTimeout(Duration.ofMinutes(10))
                 .start();
         HostilePeer[] opened = new HostilePeer[CLIENTS];
         UnsignedInteger[] handles = new UnsignedInteger[CLIENTS];
@@ -77,7 +79,8 @@ class ManyReceiversTest {
                     peer.begin(0);
                     peer.putToken(KEY);
                     peer.attachReceiver(0, 2, "receiver-" + i, "orders");
-                    handles[i] = peer.expect(Attach.class, a -> a.getName().startsWith("receiver-")).getHandle();
+                    handles[i] = peer.expect(Attach.class, a -> a.getName().startsWith("receiver-"))
+                            .getHandle();
                     peer.flow(0, 2, 1);
                     peer.attachSender(0, 3, "sender-" + i, "orders");
                     // the endpoint answered the sender's attach: it has seen the receiver's flow (frames in order)
@@ -99,7 +102,7 @@ class ManyReceiversTest {
         }
         List<UnsignedInteger> receivers = List.of(handles);
         long waiting = serverThreadsSince(before);
-        System.gc();    // a hint, for the figure printed only
+        System.gc(); // a hint, for the figure printed only
         System.out.println("many clients: " + CLIENTS + " connections with a waiting receiver and a sender, "
                 + waiting + " server threads; heap used after a gc (this JVM, clients included) "
                 + ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / (1024 * 1024) + " MB");
@@ -117,13 +120,18 @@ class ManyReceiversTest {
     }
 
     @Test
-    @DisplayName("AMQP-11 AMQP-6 600 connections, each with a session receiver waiting to accept the next session, then "
-            + "waiting in its session for the next message: the server's threads stay bounded (64); one session per "
-            + "accept, and each receiver gets its session's messages")
+    @DisplayName(
+            "AMQP-11 AMQP-6 600 connections, each with a session receiver waiting to accept the next session, then "
+                    + "waiting in its session for the next message: the server's threads stay bounded (64); one session per "
+                    + "accept, and each receiver gets its session's messages")
     void manyWaitingSessionReceivers() throws Exception {
-        namespace.createQueue("sessions", dev.sbemu.core.QueueOptions.builder().requiresSession(true).build());
+        namespace.createQueue(
+                "sessions",
+                dev.sbemu.core.QueueOptions.builder().requiresSession(true).build());
         Set<Thread> before = Set.copyOf(Thread.getAllStackTraces().keySet());
-        server = ServiceBusEmulatorServer.builder(namespace).sharedAccessKey(KEY).idleTimeout(Duration.ofMinutes(10))
+        server = ServiceBusEmulatorServer.builder(namespace)
+                .sharedAccessKey(KEY)
+                .idleTimeout(Duration.ofMinutes(10))
                 .start();
         HostilePeer[] opened = new HostilePeer[CLIENTS];
         ExecutorService connecting = Executors.newFixedThreadPool(8);
@@ -156,13 +164,21 @@ class ManyReceiversTest {
             }
         }
         // every accept is registered (none holds a thread); a session message after that wakes one accept each
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> server.connectionCount() == CLIENTS);
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .until(() -> server.connectionCount() == CLIENTS);
         long accepting = serverThreadsSince(before);
         System.out.println("many clients: " + CLIENTS + " connections with a waiting session accept, " + accepting
                 + " server threads");
         assertTrue(accepting <= THREAD_BOUND, () -> accepting + " server threads for " + CLIENTS + " waiting accepts");
         for (int i = 0; i < CLIENTS; i++) {
-            namespace.send("sessions", Message.builder().sessionId("s" + i).messageId("first-" + i).body("x").build());
+            namespace.send(
+                    "sessions",
+                    Message.builder()
+                            .sessionId("s" + i)
+                            .messageId("first-" + i)
+                            .body("x")
+                            .build());
         }
         String[] sessionOf = new String[CLIENTS];
         UnsignedInteger[] handles = new UnsignedInteger[CLIENTS];
@@ -170,7 +186,8 @@ class ManyReceiversTest {
             Attach attached = peers.get(i).expect(Attach.class, a -> a.getName().startsWith("receiver-"));
             handles[i] = attached.getHandle();
             sessionOf[i] = String.valueOf(((org.apache.qpid.proton.amqp.messaging.Source) attached.getSource())
-                    .getFilter().get(org.apache.qpid.proton.amqp.Symbol.valueOf("com.microsoft:session-filter")));
+                    .getFilter()
+                    .get(org.apache.qpid.proton.amqp.Symbol.valueOf("com.microsoft:session-filter")));
             peers.get(i).flow(0, 2, 2);
         }
         assertTrue(Set.of(sessionOf).size() == CLIENTS, "each accept locked a session of its own");
@@ -179,19 +196,26 @@ class ManyReceiversTest {
             peers.get(i).expect(Transfer.class, t -> t.getHandle().equals(handle));
         }
         // each link has a credit left: it waits in its session, without a thread
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60))
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
                 .until(() -> namespace.waitingReceivers(dev.sbemu.core.EntityPath.queue("sessions")) == CLIENTS);
         long waiting = serverThreadsSince(before);
         System.out.println("many clients: " + CLIENTS + " session receivers waiting in their session, " + waiting
                 + " server threads");
         assertTrue(waiting <= THREAD_BOUND, () -> waiting + " server threads for " + CLIENTS + " waiting sessions");
         for (int i = 0; i < CLIENTS; i++) {
-            namespace.send("sessions", Message.builder().sessionId(sessionOf[i]).messageId("second-" + i).body("y")
-                    .build());
+            namespace.send(
+                    "sessions",
+                    Message.builder()
+                            .sessionId(sessionOf[i])
+                            .messageId("second-" + i)
+                            .body("y")
+                            .build());
         }
         for (int i = 0; i < CLIENTS; i++) {
             UnsignedInteger handle = handles[i];
-            Transfer second = peers.get(i).expect(Transfer.class, t -> t.getHandle().equals(handle));
+            Transfer second =
+                    peers.get(i).expect(Transfer.class, t -> t.getHandle().equals(handle));
             assertTrue(second.getDeliveryId() != null, "a delivery");
         }
         long after = serverThreadsSince(before);

@@ -46,8 +46,12 @@ class MessageFieldsOverAmqpTest extends EndpointFixture {
         ServiceBusMessage sent = new ServiceBusMessage("body").setMessageId("m-1");
         AmqpAnnotatedMessage raw = sent.getRawAmqpMessage();
         raw.getHeader().setPriority((short) 7).setDurable(true).setFirstAcquirer(true);
-        raw.getProperties().setUserId(new byte[] {1, 2, 3}).setContentEncoding("gzip").setGroupSequence(42L)
-                .setAbsoluteExpiryTime(EXPIRY).setCreationTime(CREATED);
+        raw.getProperties()
+                .setUserId(new byte[] {1, 2, 3})
+                .setContentEncoding("gzip")
+                .setGroupSequence(42L)
+                .setAbsoluteExpiryTime(EXPIRY)
+                .setCreationTime(CREATED);
         raw.getDeliveryAnnotations().put("x-opt-hop", "edge-1");
         raw.getDeliveryAnnotations().put("x-count", 5L);
         raw.getFooter().put("checksum", "abc");
@@ -68,7 +72,8 @@ class MessageFieldsOverAmqpTest extends EndpointFixture {
         assertEquals(Long.valueOf(42), properties.getGroupSequence(), "group-sequence");
         assertEquals(EXPIRY, properties.getAbsoluteExpiryTime(), "absolute-expiry-time");
         assertEquals(CREATED, properties.getCreationTime(), "creation-time");
-        assertEquals(Map.of("x-opt-hop", "edge-1", "x-count", 5L), raw.getDeliveryAnnotations(), "delivery annotations");
+        assertEquals(
+                Map.of("x-opt-hop", "edge-1", "x-count", 5L), raw.getDeliveryAnnotations(), "delivery annotations");
         assertEquals(Map.of("checksum", "abc", "x-size", 4), raw.getFooter(), "footer");
         assertEquals("m-1", got.getMessageId());
         assertEquals("body", got.getBody().toString());
@@ -92,7 +97,8 @@ class MessageFieldsOverAmqpTest extends EndpointFixture {
     }
 
     private static ServiceBusReceivedMessage one(ServiceBusReceiverClient receiver) {
-        List<ServiceBusReceivedMessage> got = receiver.receiveMessages(1, WAIT).stream().toList();
+        List<ServiceBusReceivedMessage> got =
+                receiver.receiveMessages(1, WAIT).stream().toList();
         assertEquals(1, got.size(), "messages received");
         return got.get(0);
     }
@@ -103,14 +109,17 @@ class MessageFieldsOverAmqpTest extends EndpointFixture {
         namespace.createQueue("q");
         ServiceBusClientBuilder clients = clients();
         try (ServiceBusSenderClient sender = clients.sender().queueName("q").buildClient();
-             ServiceBusReceiverClient receiver = clients.receiver().queueName("q")
-                     .receiveMode(ServiceBusReceiveMode.RECEIVE_AND_DELETE).buildClient()) {
+                ServiceBusReceiverClient receiver = clients.receiver()
+                        .queueName("q")
+                        .receiveMode(ServiceBusReceiveMode.RECEIVE_AND_DELETE)
+                        .buildClient()) {
             sender.sendMessage(everyField());
             assertEveryField(receiver.peekMessage());
             assertEveryField(one(receiver));
 
             sender.sendMessages(List.of(everyField(), new ServiceBusMessage("plain")));
-            List<ServiceBusReceivedMessage> got = receiver.receiveMessages(2, WAIT).stream().toList();
+            List<ServiceBusReceivedMessage> got =
+                    receiver.receiveMessages(2, WAIT).stream().toList();
             assertEquals(2, got.size());
             assertEveryField(got.get(0));
             assertNoField(got.get(1));
@@ -123,8 +132,10 @@ class MessageFieldsOverAmqpTest extends EndpointFixture {
         namespace.createQueue("q");
         ServiceBusClientBuilder clients = clients();
         try (ServiceBusSenderClient sender = clients.sender().queueName("q").buildClient();
-             ServiceBusReceiverClient receiver = clients.receiver().queueName("q").buildClient()) {
-            long scheduled = sender.scheduleMessage(everyField(), OffsetDateTime.now(ZoneOffset.UTC).plusDays(1));
+                ServiceBusReceiverClient receiver =
+                        clients.receiver().queueName("q").buildClient()) {
+            long scheduled = sender.scheduleMessage(
+                    everyField(), OffsetDateTime.now(ZoneOffset.UTC).plusDays(1));
             assertEveryField(receiver.peekMessage(scheduled));
             sender.cancelScheduledMessage(scheduled);
 
@@ -132,8 +143,12 @@ class MessageFieldsOverAmqpTest extends EndpointFixture {
             ServiceBusReceivedMessage got = one(receiver);
             receiver.defer(got);
             ServiceBusReceivedMessage deferred = receiver.receiveDeferredMessage(got.getSequenceNumber());
-            assertEquals(Short.valueOf((short) 7), deferred.getRawAmqpMessage().getHeader().getPriority());
-            assertEquals(Map.of("checksum", "abc", "x-size", 4), deferred.getRawAmqpMessage().getFooter());
+            assertEquals(
+                    Short.valueOf((short) 7),
+                    deferred.getRawAmqpMessage().getHeader().getPriority());
+            assertEquals(
+                    Map.of("checksum", "abc", "x-size", 4),
+                    deferred.getRawAmqpMessage().getFooter());
             receiver.complete(deferred);
         }
     }
@@ -144,14 +159,17 @@ class MessageFieldsOverAmqpTest extends EndpointFixture {
         namespace.createQueue("q");
         ServiceBusClientBuilder clients = clients();
         try (ServiceBusSenderClient sender = clients.sender().queueName("q").buildClient();
-             ServiceBusReceiverClient receiver = clients.receiver().queueName("q")
-                     .receiveMode(ServiceBusReceiveMode.RECEIVE_AND_DELETE).buildClient()) {
+                ServiceBusReceiverClient receiver = clients.receiver()
+                        .queueName("q")
+                        .receiveMode(ServiceBusReceiveMode.RECEIVE_AND_DELETE)
+                        .buildClient()) {
             sender.sendMessage(new ServiceBusMessage(AmqpMessageBody.fromValue(Map.of("k", 12L))));
             sender.sendMessage(new ServiceBusMessage(AmqpMessageBody.fromSequence(List.of("a", 1, true))));
             sender.sendMessage(new ServiceBusMessage(AmqpMessageBody.fromValue("text value")));
             List<ServiceBusReceivedMessage> got = new ArrayList<>();
             while (got.size() < 3) {
-                List<ServiceBusReceivedMessage> batch = receiver.receiveMessages(3, WAIT).stream().toList();
+                List<ServiceBusReceivedMessage> batch =
+                        receiver.receiveMessages(3, WAIT).stream().toList();
                 assertTrue(!batch.isEmpty(), "messages arrive");
                 got.addAll(batch);
             }
@@ -171,13 +189,16 @@ class MessageFieldsOverAmqpTest extends EndpointFixture {
         namespace.createQueue("q");
         ServiceBusClientBuilder clients = clients();
         try (ServiceBusSenderClient sender = clients.sender().queueName("q").buildClient();
-             ServiceBusReceiverClient receiver = clients.receiver().queueName("q")
-                     .receiveMode(ServiceBusReceiveMode.RECEIVE_AND_DELETE).buildClient()) {
+                ServiceBusReceiverClient receiver = clients.receiver()
+                        .queueName("q")
+                        .receiveMode(ServiceBusReceiveMode.RECEIVE_AND_DELETE)
+                        .buildClient()) {
             sender.sendMessage(new ServiceBusMessage("one"));
             sender.sendMessages(List.of(new ServiceBusMessage("two"), new ServiceBusMessage("three")));
             Set<String> ids = new HashSet<>();
             while (ids.size() < 3) {
-                List<ServiceBusReceivedMessage> got = receiver.receiveMessages(3, WAIT).stream().toList();
+                List<ServiceBusReceivedMessage> got =
+                        receiver.receiveMessages(3, WAIT).stream().toList();
                 assertTrue(!got.isEmpty(), "messages arrive");
                 got.forEach(m -> {
                     assertTrue(GUID_N.matcher(m.getMessageId()).matches(), m.getMessageId());
@@ -200,8 +221,10 @@ class MessageFieldsOverAmqpTest extends EndpointFixture {
             sender.sendMessages(messages);
         }
         assertEquals(4_500, namespace.runtimeInfo(EntityPath.queue("q")).activeMessageCount());
-        String first = namespace.peek(EntityPath.queue("q"), 1, 2).get(0).message().messageId();
-        String second = namespace.peek(EntityPath.queue("q"), 1, 2).get(1).message().messageId();
+        String first =
+                namespace.peek(EntityPath.queue("q"), 1, 2).get(0).message().messageId();
+        String second =
+                namespace.peek(EntityPath.queue("q"), 1, 2).get(1).message().messageId();
         assertTrue(GUID_N.matcher(first).matches(), first);
         assertNotEquals(first, second);
     }

@@ -41,7 +41,8 @@ class MessagingOverAmqpTest extends EndpointFixture {
     private static final Duration WAIT = Duration.ofSeconds(10);
 
     private static ServiceBusReceivedMessage one(ServiceBusReceiverClient receiver) {
-        List<ServiceBusReceivedMessage> got = receiver.receiveMessages(1, WAIT).stream().toList();
+        List<ServiceBusReceivedMessage> got =
+                receiver.receiveMessages(1, WAIT).stream().toList();
         assertEquals(1, got.size(), "messages received");
         return got.get(0);
     }
@@ -51,10 +52,15 @@ class MessagingOverAmqpTest extends EndpointFixture {
     void sendReceiveComplete() {
         namespace.createQueue("orders");
         ServiceBusClientBuilder clients = clients();
-        try (ServiceBusSenderClient sender = clients.sender().queueName("orders").buildClient();
-             ServiceBusReceiverClient receiver = clients.receiver().queueName("orders").buildClient()) {
-            ServiceBusMessage sent = new ServiceBusMessage("order-42").setMessageId("m-1").setSubject("order")
-                    .setCorrelationId("c-1").setContentType("text/plain");
+        try (ServiceBusSenderClient sender =
+                        clients.sender().queueName("orders").buildClient();
+                ServiceBusReceiverClient receiver =
+                        clients.receiver().queueName("orders").buildClient()) {
+            ServiceBusMessage sent = new ServiceBusMessage("order-42")
+                    .setMessageId("m-1")
+                    .setSubject("order")
+                    .setCorrelationId("c-1")
+                    .setContentType("text/plain");
             sent.getApplicationProperties().put("region", "eu");
             sent.getApplicationProperties().put("count", 7);
             sent.getApplicationProperties().put("at", OffsetDateTime.of(2026, 1, 2, 3, 4, 5, 0, ZoneOffset.UTC));
@@ -67,7 +73,8 @@ class MessagingOverAmqpTest extends EndpointFixture {
             assertEquals("text/plain", got.getContentType());
             assertEquals("eu", got.getApplicationProperties().get("region"));
             assertEquals(7, got.getApplicationProperties().get("count"));
-            assertEquals(OffsetDateTime.of(2026, 1, 2, 3, 4, 5, 0, ZoneOffset.UTC),
+            assertEquals(
+                    OffsetDateTime.of(2026, 1, 2, 3, 4, 5, 0, ZoneOffset.UTC),
                     got.getApplicationProperties().get("at"));
             assertEquals(1, got.getSequenceNumber());
             assertEquals(0, got.getDeliveryCount());
@@ -83,14 +90,19 @@ class MessagingOverAmqpTest extends EndpointFixture {
     }
 
     @Test
-    @DisplayName("AMQP-2 abandon with modified properties, defer and receive by sequence number, dead-letter with reason")
+    @DisplayName(
+            "AMQP-2 abandon with modified properties, defer and receive by sequence number, dead-letter with reason")
     void outcomes() {
         namespace.createQueue("orders");
         ServiceBusClientBuilder clients = clients();
-        try (ServiceBusSenderClient sender = clients.sender().queueName("orders").buildClient();
-             ServiceBusReceiverClient receiver = clients.receiver().queueName("orders").buildClient();
-             ServiceBusReceiverClient deadLetters = clients.receiver().queueName("orders")
-                     .subQueue(SubQueue.DEAD_LETTER_QUEUE).buildClient()) {
+        try (ServiceBusSenderClient sender =
+                        clients.sender().queueName("orders").buildClient();
+                ServiceBusReceiverClient receiver =
+                        clients.receiver().queueName("orders").buildClient();
+                ServiceBusReceiverClient deadLetters = clients.receiver()
+                        .queueName("orders")
+                        .subQueue(SubQueue.DEAD_LETTER_QUEUE)
+                        .buildClient()) {
             sender.sendMessage(new ServiceBusMessage("a"));
             ServiceBusReceivedMessage first = one(receiver);
             receiver.abandon(first, new AbandonOptions().setPropertiesToModify(Map.of("attempt", 1)));
@@ -102,8 +114,12 @@ class MessagingOverAmqpTest extends EndpointFixture {
             ServiceBusReceivedMessage deferred = receiver.receiveDeferredMessage(again.getSequenceNumber());
             assertEquals("a", deferred.getBody().toString());
 
-            receiver.deadLetter(deferred, new DeadLetterOptions().setDeadLetterReason("bad")
-                    .setDeadLetterErrorDescription("not an order").setPropertiesToModify(Map.of("why", "test")));
+            receiver.deadLetter(
+                    deferred,
+                    new DeadLetterOptions()
+                            .setDeadLetterReason("bad")
+                            .setDeadLetterErrorDescription("not an order")
+                            .setPropertiesToModify(Map.of("why", "test")));
             ServiceBusReceivedMessage dead = one(deadLetters);
             assertEquals("bad", dead.getDeadLetterReason());
             assertEquals("not an order", dead.getDeadLetterErrorDescription());
@@ -117,17 +133,22 @@ class MessagingOverAmqpTest extends EndpointFixture {
     void receiveAndDeletePeekRenewBatch() {
         namespace.createQueue("orders");
         ServiceBusClientBuilder clients = clients();
-        try (ServiceBusSenderClient sender = clients.sender().queueName("orders").buildClient();
-             ServiceBusReceiverClient peekLock = clients.receiver().queueName("orders").buildClient();
-             ServiceBusReceiverClient deleting = clients.receiver().queueName("orders")
-                     .receiveMode(ServiceBusReceiveMode.RECEIVE_AND_DELETE).buildClient()) {
+        try (ServiceBusSenderClient sender =
+                        clients.sender().queueName("orders").buildClient();
+                ServiceBusReceiverClient peekLock =
+                        clients.receiver().queueName("orders").buildClient();
+                ServiceBusReceiverClient deleting = clients.receiver()
+                        .queueName("orders")
+                        .receiveMode(ServiceBusReceiveMode.RECEIVE_AND_DELETE)
+                        .buildClient()) {
             ServiceBusMessageBatch batch = sender.createMessageBatch();
             for (int i = 0; i < 5; i++) {
                 assertTrue(batch.tryAddMessage(new ServiceBusMessage("m" + i)));
             }
             sender.sendMessages(batch);
             assertEquals(5, namespace.runtimeInfo(EntityPath.queue("orders")).activeMessageCount());
-            List<ServiceBusReceivedMessage> peeked = peekLock.peekMessages(10).stream().toList();
+            List<ServiceBusReceivedMessage> peeked =
+                    peekLock.peekMessages(10).stream().toList();
             assertEquals(5, peeked.size());
             assertEquals("m0", peeked.get(0).getBody().toString());
 
@@ -137,11 +158,14 @@ class MessagingOverAmqpTest extends EndpointFixture {
             assertEquals(START.plusSeconds(90), renewed.toInstant());
             peekLock.complete(locked);
 
-            List<ServiceBusReceivedMessage> rest = deleting.receiveMessages(4, WAIT).stream().toList();
+            List<ServiceBusReceivedMessage> rest =
+                    deleting.receiveMessages(4, WAIT).stream().toList();
             assertTrue(rest.size() >= 1);
             int total = rest.size();
             while (total < 4) {
-                total += deleting.receiveMessages(4 - total, WAIT).stream().toList().size();
+                total += deleting.receiveMessages(4 - total, WAIT).stream()
+                        .toList()
+                        .size();
             }
             assertEquals(0, namespace.runtimeInfo(EntityPath.queue("orders")).activeMessageCount());
         }
@@ -150,12 +174,18 @@ class MessagingOverAmqpTest extends EndpointFixture {
     @Test
     @DisplayName("AMQP-4 schedule and cancel; the virtual clock activates scheduled messages; TTL expiry dead-letters")
     void scheduleAndExpire() {
-        namespace.createQueue("orders", QueueOptions.builder().deadLetteringOnMessageExpiration(true).build());
+        namespace.createQueue(
+                "orders",
+                QueueOptions.builder().deadLetteringOnMessageExpiration(true).build());
         ServiceBusClientBuilder clients = clients();
-        try (ServiceBusSenderClient sender = clients.sender().queueName("orders").buildClient();
-             ServiceBusReceiverClient receiver = clients.receiver().queueName("orders").buildClient();
-             ServiceBusReceiverClient deadLetters = clients.receiver().queueName("orders")
-                     .subQueue(SubQueue.DEAD_LETTER_QUEUE).buildClient()) {
+        try (ServiceBusSenderClient sender =
+                        clients.sender().queueName("orders").buildClient();
+                ServiceBusReceiverClient receiver =
+                        clients.receiver().queueName("orders").buildClient();
+                ServiceBusReceiverClient deadLetters = clients.receiver()
+                        .queueName("orders")
+                        .subQueue(SubQueue.DEAD_LETTER_QUEUE)
+                        .buildClient()) {
             OffsetDateTime inTenMinutes = START.plus(Duration.ofMinutes(10)).atOffset(ZoneOffset.UTC);
             long kept = sender.scheduleMessage(new ServiceBusMessage("reminder"), inTenMinutes);
             long cancelled = sender.scheduleMessage(new ServiceBusMessage("cancelled"), inTenMinutes);
@@ -169,7 +199,9 @@ class MessagingOverAmqpTest extends EndpointFixture {
 
             sender.sendMessage(new ServiceBusMessage("perishable").setTimeToLive(Duration.ofMinutes(5)));
             namespace.clock().advance(Duration.ofMinutes(6));
-            assertEquals(0, receiver.receiveMessages(1, Duration.ofMillis(300)).stream().count());
+            assertEquals(
+                    0,
+                    receiver.receiveMessages(1, Duration.ofMillis(300)).stream().count());
             ServiceBusReceivedMessage dead = one(deadLetters);
             assertEquals("TTLExpiredException", dead.getDeadLetterReason());
         }
@@ -182,13 +214,20 @@ class MessagingOverAmqpTest extends EndpointFixture {
         namespace.createSubscription("events", "red");
         namespace.createSubscription("events", "all");
         ServiceBusClientBuilder clients = clients();
-        try (ServiceBusRuleManagerClient rules = clients.ruleManager().topicName("events")
-                .subscriptionName("red").buildClient();
-             ServiceBusSenderClient sender = clients.sender().topicName("events").buildClient();
-             ServiceBusReceiverClient red = clients.receiver().topicName("events").subscriptionName("red")
-                     .buildClient();
-             ServiceBusReceiverClient all = clients.receiver().topicName("events").subscriptionName("all")
-                     .buildClient()) {
+        try (ServiceBusRuleManagerClient rules = clients.ruleManager()
+                        .topicName("events")
+                        .subscriptionName("red")
+                        .buildClient();
+                ServiceBusSenderClient sender =
+                        clients.sender().topicName("events").buildClient();
+                ServiceBusReceiverClient red = clients.receiver()
+                        .topicName("events")
+                        .subscriptionName("red")
+                        .buildClient();
+                ServiceBusReceiverClient all = clients.receiver()
+                        .topicName("events")
+                        .subscriptionName("all")
+                        .buildClient()) {
             rules.deleteRule("$Default");
             rules.createRule("red", new CreateRuleOptions(new SqlRuleFilter("color = 'red'")));
             List<RuleProperties> listed = rules.listRules().stream().toList();
@@ -202,8 +241,13 @@ class MessagingOverAmqpTest extends EndpointFixture {
             redOne.getApplicationProperties().put("color", "red");
             sender.sendMessages(List.of(blue, redOne));
             assertEquals("red", one(red).getBody().toString());
-            assertEquals(2, namespace.runtimeInfo(EntityPath.subscription("events", "all")).activeMessageCount());
-            ServiceBusException bad = assertThrows(ServiceBusException.class,
+            assertEquals(
+                    2,
+                    namespace
+                            .runtimeInfo(EntityPath.subscription("events", "all"))
+                            .activeMessageCount());
+            ServiceBusException bad = assertThrows(
+                    ServiceBusException.class,
                     () -> rules.createRule("broken", new CreateRuleOptions(new SqlRuleFilter("color = "))));
             assertEquals(ServiceBusFailureReason.GENERAL_ERROR, bad.getReason());
         }
@@ -212,10 +256,12 @@ class MessagingOverAmqpTest extends EndpointFixture {
     @Test
     @DisplayName("AMQP-6 sessions: accept a named and the next available session, session state, renew session lock")
     void sessions() {
-        namespace.createQueue("carts", QueueOptions.builder().requiresSession(true).build());
+        namespace.createQueue(
+                "carts", QueueOptions.builder().requiresSession(true).build());
         ServiceBusClientBuilder clients = clients();
         try (ServiceBusSenderClient sender = clients.sender().queueName("carts").buildClient();
-             ServiceBusSessionReceiverClient sessions = clients.sessionReceiver().queueName("carts").buildClient()) {
+                ServiceBusSessionReceiverClient sessions =
+                        clients.sessionReceiver().queueName("carts").buildClient()) {
             sender.sendMessage(new ServiceBusMessage("a1").setSessionId("a"));
             sender.sendMessage(new ServiceBusMessage("b1").setSessionId("b"));
             sender.sendMessage(new ServiceBusMessage("a2").setSessionId("a"));
@@ -246,15 +292,17 @@ class MessagingOverAmqpTest extends EndpointFixture {
         namespace.createQueue("out");
         ServiceBusClientBuilder clients = clients();
         try (ServiceBusSenderClient in = clients.sender().queueName("in").buildClient();
-             ServiceBusSenderClient out = clients.sender().queueName("out").buildClient();
-             ServiceBusReceiverClient receiver = clients.receiver().queueName("in").buildClient()) {
+                ServiceBusSenderClient out = clients.sender().queueName("out").buildClient();
+                ServiceBusReceiverClient receiver =
+                        clients.receiver().queueName("in").buildClient()) {
             in.sendMessage(new ServiceBusMessage("work"));
             ServiceBusReceivedMessage work = one(receiver);
 
             ServiceBusTransactionContext rolledBack = out.createTransaction();
             out.sendMessage(new ServiceBusMessage("result"), rolledBack);
-            receiver.complete(work, new com.azure.messaging.servicebus.models.CompleteOptions()
-                    .setTransactionContext(rolledBack));
+            receiver.complete(
+                    work,
+                    new com.azure.messaging.servicebus.models.CompleteOptions().setTransactionContext(rolledBack));
             out.rollbackTransaction(rolledBack);
             assertEquals(0, namespace.runtimeInfo(EntityPath.queue("out")).activeMessageCount());
             // The SDK took the message for settled; after the rollback it is still locked: wait out the lock.
@@ -263,8 +311,8 @@ class MessagingOverAmqpTest extends EndpointFixture {
 
             ServiceBusTransactionContext committed = out.createTransaction();
             out.sendMessage(new ServiceBusMessage("result"), committed);
-            receiver.complete(work, new com.azure.messaging.servicebus.models.CompleteOptions()
-                    .setTransactionContext(committed));
+            receiver.complete(
+                    work, new com.azure.messaging.servicebus.models.CompleteOptions().setTransactionContext(committed));
             out.commitTransaction(committed);
             assertEquals(1, namespace.runtimeInfo(EntityPath.queue("out")).activeMessageCount());
             assertEquals(0, namespace.runtimeInfo(EntityPath.queue("in")).activeMessageCount());
@@ -279,7 +327,8 @@ class MessagingOverAmqpTest extends EndpointFixture {
         namespace.send("in", dev.sbemu.core.Message.ofText("work"));
         // Two builders, so two connections on which nothing has been done before createTransaction().
         try (ServiceBusSenderClient out = clients().sender().queueName("out").buildClient();
-             ServiceBusReceiverClient receiver = clients().receiver().queueName("in").buildClient()) {
+                ServiceBusReceiverClient receiver =
+                        clients().receiver().queueName("in").buildClient()) {
             ServiceBusTransactionContext sending = out.createTransaction();
             out.sendMessage(new ServiceBusMessage("result"), sending);
             out.commitTransaction(sending);
@@ -287,8 +336,9 @@ class MessagingOverAmqpTest extends EndpointFixture {
 
             ServiceBusTransactionContext completing = receiver.createTransaction();
             ServiceBusReceivedMessage work = one(receiver);
-            receiver.complete(work, new com.azure.messaging.servicebus.models.CompleteOptions()
-                    .setTransactionContext(completing));
+            receiver.complete(
+                    work,
+                    new com.azure.messaging.servicebus.models.CompleteOptions().setTransactionContext(completing));
             receiver.commitTransaction(completing);
             assertEquals(0, namespace.runtimeInfo(EntityPath.queue("in")).activeMessageCount());
         }
@@ -298,13 +348,22 @@ class MessagingOverAmqpTest extends EndpointFixture {
     @DisplayName("AMQP-8 a subscription's dead-letter queue and max delivery count")
     void subscriptionDeadLetters() {
         namespace.createTopic("events");
-        namespace.createSubscription("events", "audit", SubscriptionOptions.builder().maxDeliveryCount(2).build());
+        namespace.createSubscription(
+                "events",
+                "audit",
+                SubscriptionOptions.builder().maxDeliveryCount(2).build());
         ServiceBusClientBuilder clients = clients();
-        try (ServiceBusSenderClient sender = clients.sender().topicName("events").buildClient();
-             ServiceBusReceiverClient audit = clients.receiver().topicName("events").subscriptionName("audit")
-                     .buildClient();
-             ServiceBusReceiverClient dead = clients.receiver().topicName("events").subscriptionName("audit")
-                     .subQueue(SubQueue.DEAD_LETTER_QUEUE).buildClient()) {
+        try (ServiceBusSenderClient sender =
+                        clients.sender().topicName("events").buildClient();
+                ServiceBusReceiverClient audit = clients.receiver()
+                        .topicName("events")
+                        .subscriptionName("audit")
+                        .buildClient();
+                ServiceBusReceiverClient dead = clients.receiver()
+                        .topicName("events")
+                        .subscriptionName("audit")
+                        .subQueue(SubQueue.DEAD_LETTER_QUEUE)
+                        .buildClient()) {
             sender.sendMessage(new ServiceBusMessage("poison"));
             audit.abandon(one(audit));
             audit.abandon(one(audit));

@@ -47,17 +47,26 @@ class NodeClientTest {
     private static final String SCRIPT = "service-bus-client.js";
     /** The node executable: {@code -Dsbemu.test.node=/path/to/node}, else {@code node} on the PATH. */
     private static final String NODE = System.getProperty("sbemu.test.node", "node");
+
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration INSTALL_TIMEOUT = Duration.ofMinutes(5);
     private static final Duration RUN_TIMEOUT = Duration.ofMinutes(3);
     private static final String PROTOCOL = "@@sbemu ";
-    private static final List<String> STEPS = List.of("send-receive-complete", "abandon", "dead-letter", "defer",
-            "schedule", "ttl", "receive-and-delete-and-subscribe", "sessions", "topic-sql-filter");
+    private static final List<String> STEPS = List.of(
+            "send-receive-complete",
+            "abandon",
+            "dead-letter",
+            "defer",
+            "schedule",
+            "ttl",
+            "receive-and-delete-and-subscribe",
+            "sessions",
+            "topic-sql-filter");
 
     private static final String QUEUE = "js-queue";
     private static final String ADMIN_SCRIPT = "admin-over-http.js";
-    private static final List<String> ADMIN_STEPS = List.of("health", "create-queue", "send-with-ttl", "advance-clock",
-            "dead-letter-queue", "runtime-counts");
+    private static final List<String> ADMIN_STEPS =
+            List.of("health", "create-queue", "send-with-ttl", "advance-clock", "dead-letter-queue", "runtime-counts");
 
     @Test
     @DisplayName("HTTP-12 the JavaScript SDK's administration client on the endpoint's one port creates a queue and "
@@ -67,8 +76,8 @@ class NodeClientTest {
         requireNode();
         installPackages();
         try (Namespace namespace = Namespace.create();
-             ServiceBusEmulatorServer server = ServiceBusEmulatorServer.start(namespace);
-             NodeProcess script = NodeProcess.start(WORK, NODE, ADMIN_SCRIPT, server.getConnectionString())) {
+                ServiceBusEmulatorServer server = ServiceBusEmulatorServer.start(namespace);
+                NodeProcess script = NodeProcess.start(WORK, NODE, ADMIN_SCRIPT, server.getConnectionString())) {
             List<String> steps = new ArrayList<>();
             boolean done = false;
             long deadline = System.nanoTime() + RUN_TIMEOUT.toNanos();
@@ -88,8 +97,11 @@ class NodeClientTest {
             }
             EntityRuntimeInfo info = namespace.runtimeInfo(EntityPath.queue("js-admin-queue"));
             assertEquals(0, info.activeMessageCount() + info.deadLetterMessageCount());
-            assertEquals(1, namespace.journal().events().stream()
-                    .filter(e -> e.type() == dev.sbemu.core.JournalEvent.Type.EXPIRED).count());
+            assertEquals(
+                    1,
+                    namespace.journal().events().stream()
+                            .filter(e -> e.type() == dev.sbemu.core.JournalEvent.Type.EXPIRED)
+                            .count());
         }
     }
 
@@ -106,15 +118,21 @@ class NodeClientTest {
     }
 
     private static void run(Namespace namespace) throws Exception {
-        namespace.createQueue(QUEUE, QueueOptions.builder().deadLetteringOnMessageExpiration(true).build());
-        namespace.createQueue("js-sessions", QueueOptions.builder().requiresSession(true).build());
+        namespace.createQueue(
+                QUEUE,
+                QueueOptions.builder().deadLetteringOnMessageExpiration(true).build());
+        namespace.createQueue(
+                "js-sessions", QueueOptions.builder().requiresSession(true).build());
         namespace.createTopic("js-topic");
-        namespace.createSubscription("js-topic", "red", SubscriptionOptions.defaults(),
+        namespace.createSubscription(
+                "js-topic",
+                "red",
+                SubscriptionOptions.defaults(),
                 List.of(new RuleDescription("red-only", SqlFilter.parse("color = 'red'"), null)));
         namespace.createSubscription("js-topic", "all");
 
         try (ServiceBusEmulatorServer server = ServiceBusEmulatorServer.start(namespace);
-             NodeProcess script = NodeProcess.start(WORK, NODE, SCRIPT, server.getConnectionString())) {
+                NodeProcess script = NodeProcess.start(WORK, NODE, SCRIPT, server.getConnectionString())) {
             List<String> steps = new ArrayList<>();
             boolean done = false;
             long deadline = System.nanoTime() + RUN_TIMEOUT.toNanos();
@@ -157,15 +175,20 @@ class NodeClientTest {
         }
     }
 
-    private static void expectCounts(NodeProcess script, Namespace namespace, EntityPath entity, long active,
-                                     long scheduled, long deadLettered, String what) {
+    private static void expectCounts(
+            NodeProcess script,
+            Namespace namespace,
+            EntityPath entity,
+            long active,
+            long scheduled,
+            long deadLettered,
+            String what) {
         EntityRuntimeInfo info = namespace.runtimeInfo(entity);
         List<Long> expected = List.of(active, scheduled, deadLettered);
-        List<Long> actual = List.of(info.activeMessageCount(), info.scheduledMessageCount(),
-                info.deadLetterMessageCount());
+        List<Long> actual =
+                List.of(info.activeMessageCount(), info.scheduledMessageCount(), info.deadLetterMessageCount());
         if (!expected.equals(actual)) {
-            throw script.fail(what + ": expected active, scheduled, dead-lettered " + expected
-                    + " but was " + actual);
+            throw script.fail(what + ": expected active, scheduled, dead-lettered " + expected + " but was " + actual);
         }
     }
 
@@ -181,7 +204,9 @@ class NodeClientTest {
     /** Null when {@code node --version} runs, else why not. */
     private static String whyNodeCannotRun() throws InterruptedException {
         try {
-            Process probe = new ProcessBuilder(NODE, "--version").redirectErrorStream(true).start();
+            Process probe = new ProcessBuilder(NODE, "--version")
+                    .redirectErrorStream(true)
+                    .start();
             probe.getOutputStream().close();
             if (!probe.waitFor(PROBE_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
                 probe.destroyForcibly();
@@ -246,14 +271,16 @@ class NodeClientTest {
         }
 
         static NodeProcess start(Path directory, String... command) throws IOException {
-            Process process = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true)
+            Process process = new ProcessBuilder(command)
+                    .directory(directory.toFile())
+                    .redirectErrorStream(true)
                     .start();
             return new NodeProcess(List.of(command), process);
         }
 
         private void read() {
-            try (BufferedReader in = new BufferedReader(
-                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader in =
+                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String line; (line = in.readLine()) != null; ) {
                     transcript.append(line).append('\n');
                     if (line.startsWith(PROTOCOL)) {
@@ -298,8 +325,8 @@ class NodeClientTest {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            throw new AssertionError(String.join(" ", command).replaceAll("Endpoint=\\S*", "<connection string>")
-                    + ": " + why + "\n---- output ----\n" + transcript + "---- end of output ----");
+            throw new AssertionError(String.join(" ", command).replaceAll("Endpoint=\\S*", "<connection string>") + ": "
+                    + why + "\n---- output ----\n" + transcript + "---- end of output ----");
         }
 
         @Override

@@ -28,15 +28,20 @@ class OwnAdministrationClientTest {
 
         Inventory(String connectionString) {
             this.connectionString = connectionString;
-            this.admin = new ServiceBusAdministrationClientBuilder().connectionString(connectionString).buildClient();
+            this.admin = new ServiceBusAdministrationClientBuilder()
+                    .connectionString(connectionString)
+                    .buildClient();
             if (!admin.getQueueExists("stock")) {
                 admin.createQueue("stock");
             }
         }
 
         void publish(String item) {
-            try (ServiceBusSenderClient sender = new ServiceBusClientBuilder().connectionString(connectionString)
-                    .sender().queueName("stock").buildClient()) {
+            try (ServiceBusSenderClient sender = new ServiceBusClientBuilder()
+                    .connectionString(connectionString)
+                    .sender()
+                    .queueName("stock")
+                    .buildClient()) {
                 sender.sendMessage(new ServiceBusMessage(item));
             }
         }
@@ -50,7 +55,7 @@ class OwnAdministrationClientTest {
     @DisplayName("ADM-1 an endpoint started by hand: the application's own administration client reaches it")
     void ownAdministrationClient() {
         try (Namespace namespace = Namespace.create();
-             ServiceBusEmulatorServer server = ServiceBusEmulatorServer.start(namespace)) {
+                ServiceBusEmulatorServer server = ServiceBusEmulatorServer.start(namespace)) {
             Inventory inventory = new Inventory(server.getConnectionString());
             inventory.publish("apples");
 
@@ -64,9 +69,9 @@ class OwnAdministrationClientTest {
     @DisplayName("ADM-1 two endpoints in one JVM: each connection string's administration client reaches its own")
     void twoEndpoints() {
         try (Namespace first = Namespace.create();
-             Namespace second = Namespace.create();
-             ServiceBusEmulatorServer one = ServiceBusEmulatorServer.start(first);
-             ServiceBusEmulatorServer two = ServiceBusEmulatorServer.start(second)) {
+                Namespace second = Namespace.create();
+                ServiceBusEmulatorServer one = ServiceBusEmulatorServer.start(first);
+                ServiceBusEmulatorServer two = ServiceBusEmulatorServer.start(second)) {
             Inventory a = new Inventory(one.getConnectionString());
             Inventory b = new Inventory(two.getConnectionString());
             a.publish("apples");
@@ -75,7 +80,9 @@ class OwnAdministrationClientTest {
 
             assertEquals(2, a.backlog());
             assertEquals(1, b.backlog());
-            assertEquals(2, first.runtimeInfo(dev.sbemu.core.EntityPath.queue("stock")).activeMessageCount());
+            assertEquals(
+                    2,
+                    first.runtimeInfo(dev.sbemu.core.EntityPath.queue("stock")).activeMessageCount());
         }
     }
 
@@ -83,10 +90,11 @@ class OwnAdministrationClientTest {
     @DisplayName("ADM-1 after replaceNamespace the administration client reaches the namespace now served")
     void followsReplacedNamespace() {
         try (Namespace first = Namespace.create();
-             Namespace next = Namespace.create();
-             ServiceBusEmulatorServer server = ServiceBusEmulatorServer.start(first)) {
+                Namespace next = Namespace.create();
+                ServiceBusEmulatorServer server = ServiceBusEmulatorServer.start(first)) {
             ServiceBusAdministrationClient admin = new ServiceBusAdministrationClientBuilder()
-                    .connectionString(server.getConnectionString()).buildClient();
+                    .connectionString(server.getConnectionString())
+                    .buildClient();
             server.replaceNamespace(next);
 
             admin.createQueue("after");
@@ -101,14 +109,15 @@ class OwnAdministrationClientTest {
     void closedEndpoint() {
         String connectionString;
         try (Namespace namespace = Namespace.create();
-             ServiceBusEmulatorServer server = ServiceBusEmulatorServer.start(namespace)) {
+                ServiceBusEmulatorServer server = ServiceBusEmulatorServer.start(namespace)) {
             connectionString = server.getConnectionString();
         }
         ServiceBusAdministrationClient admin = new ServiceBusAdministrationClientBuilder()
-                .connectionString(connectionString).buildClient();
+                .connectionString(connectionString)
+                .buildClient();
 
-        ClientAuthenticationException e = assertThrows(ClientAuthenticationException.class,
-                () -> admin.getQueueExists("stock"));
+        ClientAuthenticationException e =
+                assertThrows(ClientAuthenticationException.class, () -> admin.getQueueExists("stock"));
         assertTrue(e.getMessage().contains("not one of an endpoint already closed"), e.getMessage());
     }
 
@@ -116,14 +125,19 @@ class OwnAdministrationClientTest {
     @DisplayName("ADM-2 two running endpoints sharing a key: the administration client fails at once, naming the fix")
     void endpointsSharingAKey() {
         try (Namespace first = Namespace.create();
-             Namespace second = Namespace.create();
-             ServiceBusEmulatorServer one = ServiceBusEmulatorServer.builder(first).sharedAccessKey("same").start();
-             ServiceBusEmulatorServer two = ServiceBusEmulatorServer.builder(second).sharedAccessKey("same").start()) {
+                Namespace second = Namespace.create();
+                ServiceBusEmulatorServer one = ServiceBusEmulatorServer.builder(first)
+                        .sharedAccessKey("same")
+                        .start();
+                ServiceBusEmulatorServer two = ServiceBusEmulatorServer.builder(second)
+                        .sharedAccessKey("same")
+                        .start()) {
             ServiceBusAdministrationClient admin = new ServiceBusAdministrationClientBuilder()
-                    .connectionString(one.getConnectionString()).buildClient();
+                    .connectionString(one.getConnectionString())
+                    .buildClient();
 
-            ClientAuthenticationException e = assertThrows(ClientAuthenticationException.class,
-                    () -> admin.createQueue("stock"));
+            ClientAuthenticationException e =
+                    assertThrows(ClientAuthenticationException.class, () -> admin.createQueue("stock"));
             assertTrue(e.getMessage().contains("share the key"), e.getMessage());
             assertTrue(e.getMessage().contains("sharedAccessKey unset"), e.getMessage());
             assertFalse(first.queueExists("stock") || second.queueExists("stock"));

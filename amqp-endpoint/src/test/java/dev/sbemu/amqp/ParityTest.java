@@ -51,6 +51,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ParityTest {
     /** The namespaces start at the wall-clock now, as {@link EndpointFixture} explains. */
     private static final Instant START = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+
     private static final Duration WAIT = Duration.ofSeconds(5);
     private static final Duration SHORT = Duration.ofSeconds(2);
 
@@ -81,7 +82,11 @@ class ParityTest {
                     }
                 }),
                 row("AMQP-10 sending to a send-disabled queue: MESSAGING_ENTITY_DISABLED", (s, st) -> {
-                    s.ns.createQueue("q", QueueOptions.builder().status(EntityStatus.SEND_DISABLED).build());
+                    s.ns.createQueue(
+                            "q",
+                            QueueOptions.builder()
+                                    .status(EntityStatus.SEND_DISABLED)
+                                    .build());
                     ServiceBusSenderClient sender = s.clients.sender("q");
                     st.step("send", () -> run(() -> sender.sendMessage(new ServiceBusMessage("m"))));
                     st.expect(0, "ServiceBusException[MESSAGING_ENTITY_DISABLED");
@@ -92,18 +97,25 @@ class ParityTest {
                     st.step("send", () -> run(() -> sender.sendMessage(new ServiceBusMessage(new byte[300 * 1024]))));
                     st.expect(0, "ServiceBusException[MESSAGE_SIZE_EXCEEDED");
                 }),
-                row("SES-2 a session another builder's receiver holds: the SDK's unwrapped session-cannot-be-locked",
+                row(
+                        "SES-2 a session another builder's receiver holds: the SDK's unwrapped session-cannot-be-locked",
                         (s, st) -> {
-                            s.ns.createQueue("c", QueueOptions.builder().requiresSession(true).build());
+                            s.ns.createQueue(
+                                    "c",
+                                    QueueOptions.builder().requiresSession(true).build());
                             s.clients.sender("c").sendMessage(new ServiceBusMessage("m").setSessionId("a"));
-                            ServiceBusReceiverClient holder = s.sessionReceiver("c").acceptSession("a");
-                            ServiceBusSessionReceiverClient other = s.otherBuilder().sessionReceiver(
-                                    EntityPath.queue("c"), ServiceBusReceiveMode.PEEK_LOCK);
-                            st.step("accept held", () -> other.acceptSession("a").getSessionId());
+                            ServiceBusReceiverClient holder =
+                                    s.sessionReceiver("c").acceptSession("a");
+                            ServiceBusSessionReceiverClient other = s.otherBuilder()
+                                    .sessionReceiver(EntityPath.queue("c"), ServiceBusReceiveMode.PEEK_LOCK);
+                            st.step(
+                                    "accept held",
+                                    () -> other.acceptSession("a").getSessionId());
                             st.step("holder receives", () -> body(one(holder)));
                             st.expect(0, "AmqpException[com.microsoft:session-cannot-be-locked");
                         }),
-                row("DLQ-3 settling twice, a peeked message, or in receive-and-delete: the SDK's client-side errors",
+                row(
+                        "DLQ-3 settling twice, a peeked message, or in receive-and-delete: the SDK's client-side errors",
                         (s, st) -> {
                             s.ns.createQueue("q");
                             ServiceBusSenderClient sender = s.clients.sender("q");
@@ -133,15 +145,20 @@ class ParityTest {
                     OffsetDateTime at = START.plusSeconds(60).atOffset(java.time.ZoneOffset.UTC);
                     st.step("schedule", () -> sender.scheduleMessage(new ServiceBusMessage("s"), at));
                     st.step("cancel unknown", () -> run(() -> sender.cancelScheduledMessage(99)));
-                    st.step("peek scheduled", () -> received(r.peekMessage(2)) + " " + r.peekMessage(2).getState());
+                    st.step(
+                            "peek scheduled",
+                            () -> received(r.peekMessage(2)) + " "
+                                    + r.peekMessage(2).getState());
                     st.step("counts", () -> counts(s.counts("q")));
                 }),
                 // ---- item 6: what the SDK cannot serialise ----
                 row("PAR-1 sendMessage with a 60-day TTL: GENERAL_ERROR around the serializer's error", (s, st) -> {
                     s.ns.createQueue("q");
                     ServiceBusSenderClient sender = s.clients.sender("q");
-                    st.step("send", () -> run(() -> sender.sendMessage(
-                            new ServiceBusMessage("m").setTimeToLive(Duration.ofDays(60)))));
+                    st.step(
+                            "send",
+                            () -> run(() ->
+                                    sender.sendMessage(new ServiceBusMessage("m").setTimeToLive(Duration.ofDays(60)))));
                     st.step("counts", () -> counts(s.counts("q")));
                     st.expect(0, "ServiceBusException[GENERAL_ERROR, transient=false] <- NumberFormatException");
                 }),
@@ -165,9 +182,15 @@ class ParityTest {
                     instant.getApplicationProperties().put("at", Instant.EPOCH);
                     OffsetDateTime at = OffsetDateTime.now().plusMinutes(5);
                     st.step("schedule Instant", () -> sender.scheduleMessage(instant, at));
-                    st.step("schedule 60-day TTL", () -> sender.scheduleMessage(
-                            new ServiceBusMessage("m").setTimeToLive(Duration.ofDays(60)), at));
-                    st.step("schedule batch", () -> sender.scheduleMessages(List.of(instant), at).iterator().next());
+                    st.step(
+                            "schedule 60-day TTL",
+                            () -> sender.scheduleMessage(
+                                    new ServiceBusMessage("m").setTimeToLive(Duration.ofDays(60)), at));
+                    st.step(
+                            "schedule batch",
+                            () -> sender.scheduleMessages(List.of(instant), at)
+                                    .iterator()
+                                    .next());
                     st.expect(0, "ServiceBusException[GENERAL_ERROR, transient=false] <- IllegalArgumentException");
                 }),
                 row("PAR-1 sendMessages(list) of what the SDK cannot serialise: the SDK's bare error", (s, st) -> {
@@ -175,11 +198,14 @@ class ParityTest {
                     ServiceBusSenderClient sender = s.clients.sender("q");
                     ServiceBusMessage instant = new ServiceBusMessage("m");
                     instant.getApplicationProperties().put("at", Instant.EPOCH);
-                    st.step("send list", () -> run(() -> sender.sendMessages(List.of(new ServiceBusMessage("a"), instant))));
+                    st.step(
+                            "send list",
+                            () -> run(() -> sender.sendMessages(List.of(new ServiceBusMessage("a"), instant))));
                     st.step("counts", () -> counts(s.counts("q")));
                 }),
                 // ---- item 7: the sync receiver's terminal errors ----
-                row("PAR-2 AMQP-10 sync receive on a missing queue: the receiver is terminated (upstream-error)",
+                row(
+                        "PAR-2 AMQP-10 sync receive on a missing queue: the receiver is terminated (upstream-error)",
                         (s, st) -> {
                             ServiceBusReceiverClient r = s.receiver("nope");
                             st.step("receive", () -> receive(r, 1, SHORT));
@@ -187,47 +213,85 @@ class ParityTest {
                             s.clients.sender("nope").sendMessage(new ServiceBusMessage("m"));
                             st.step("receive again", () -> receive(r, 1, SHORT));
                             st.step("peek", () -> received(r.peekMessage()));
-                            st.expect(0, "RuntimeException(\"The receiver client is terminated. Re-create the client to "
-                                    + "continue receive attempt. (Reason: upstream-error)\") <- AmqpException[amqp:not-found");
+                            st.expect(
+                                    0,
+                                    "RuntimeException(\"The receiver client is terminated. Re-create the client to "
+                                            + "continue receive attempt. (Reason: upstream-error)\") <- AmqpException[amqp:not-found");
                         }),
-                row("PAR-2 sync receive on a receive-disabled queue: terminated, the AmqpException its cause", (s, st) -> {
-                    s.ns.createQueue("q", QueueOptions.builder().status(EntityStatus.RECEIVE_DISABLED).build());
-                    ServiceBusReceiverClient r = s.receiver("q");
-                    st.step("receive", () -> receive(r, 1, SHORT));
-                    st.step("receive again", () -> receive(r, 1, SHORT));
-                    st.expect(0, "RuntimeException(");
-                }),
-                row("PAR-2 LIM-3 a sync receive waiting when its queue is disabled ends at once: terminated", (s, st) -> {
-                    s.ns.createQueue("q");
-                    ServiceBusReceiverClient r = s.receiver("q");
-                    waitingThenEnded(s, st, EntityPath.queue("q"), () -> receive(r, 1, Duration.ofSeconds(60)),
-                            () -> s.ns.updateQueue("q", QueueOptions.builder().status(EntityStatus.RECEIVE_DISABLED)
-                                    .build()));
-                    st.expect(0, "RuntimeException(\"The receiver client is terminated. Re-create the client to "
-                            + "continue receive attempt. (Reason: upstream-error)\") <- AmqpException["
-                            + "com.microsoft:entity-disabled");
-                }),
-                row("PAR-2 AMQP-10 a sync receive waiting on a subscription whose topic is deleted ends at once: "
-                        + "terminated, not found", (s, st) -> {
-                    s.ns.createTopic("t");
-                    s.ns.createSubscription("t", "s");
-                    ServiceBusReceiverClient r = s.clients.receiver(EntityPath.subscription("t", "s"),
-                            ServiceBusReceiveMode.PEEK_LOCK);
-                    waitingThenEnded(s, st, EntityPath.subscription("t", "s"), () -> receive(r, 1,
-                            Duration.ofSeconds(60)), () -> s.ns.deleteTopic("t"));
-                    st.expect(0, "RuntimeException(\"The receiver client is terminated. Re-create the client to "
-                            + "continue receive attempt. (Reason: upstream-error)\") <- AmqpException[amqp:not-found");
-                }),
-                row("PAR-2 LIM-3 a sync session receive waiting in its session when the queue is disabled ends at once",
+                row(
+                        "PAR-2 sync receive on a receive-disabled queue: terminated, the AmqpException its cause",
                         (s, st) -> {
-                    s.ns.createQueue("c", QueueOptions.builder().requiresSession(true).build());
-                    s.clients.sender("c").sendMessage(new ServiceBusMessage("m1").setSessionId("a"));
-                    ServiceBusReceiverClient r = s.sessionReceiver("c").acceptSession("a");
-                    one(r);
-                    waitingThenEnded(s, st, EntityPath.queue("c"), () -> receive(r, 1, Duration.ofSeconds(60)),
-                            () -> s.ns.updateQueue("c", QueueOptions.builder().requiresSession(true)
-                                    .status(EntityStatus.DISABLED).build()));
-                }),
+                            s.ns.createQueue(
+                                    "q",
+                                    QueueOptions.builder()
+                                            .status(EntityStatus.RECEIVE_DISABLED)
+                                            .build());
+                            ServiceBusReceiverClient r = s.receiver("q");
+                            st.step("receive", () -> receive(r, 1, SHORT));
+                            st.step("receive again", () -> receive(r, 1, SHORT));
+                            st.expect(0, "RuntimeException(");
+                        }),
+                row(
+                        "PAR-2 LIM-3 a sync receive waiting when its queue is disabled ends at once: terminated",
+                        (s, st) -> {
+                            s.ns.createQueue("q");
+                            ServiceBusReceiverClient r = s.receiver("q");
+                            waitingThenEnded(
+                                    s,
+                                    st,
+                                    EntityPath.queue("q"),
+                                    () -> receive(r, 1, Duration.ofSeconds(60)),
+                                    () -> s.ns.updateQueue(
+                                            "q",
+                                            QueueOptions.builder()
+                                                    .status(EntityStatus.RECEIVE_DISABLED)
+                                                    .build()));
+                            st.expect(
+                                    0,
+                                    "RuntimeException(\"The receiver client is terminated. Re-create the client to "
+                                            + "continue receive attempt. (Reason: upstream-error)\") <- AmqpException["
+                                            + "com.microsoft:entity-disabled");
+                        }),
+                row(
+                        "PAR-2 AMQP-10 a sync receive waiting on a subscription whose topic is deleted ends at once: "
+                                + "terminated, not found",
+                        (s, st) -> {
+                            s.ns.createTopic("t");
+                            s.ns.createSubscription("t", "s");
+                            ServiceBusReceiverClient r = s.clients.receiver(
+                                    EntityPath.subscription("t", "s"), ServiceBusReceiveMode.PEEK_LOCK);
+                            waitingThenEnded(
+                                    s,
+                                    st,
+                                    EntityPath.subscription("t", "s"),
+                                    () -> receive(r, 1, Duration.ofSeconds(60)),
+                                    () -> s.ns.deleteTopic("t"));
+                            st.expect(
+                                    0,
+                                    "RuntimeException(\"The receiver client is terminated. Re-create the client to "
+                                            + "continue receive attempt. (Reason: upstream-error)\") <- AmqpException[amqp:not-found");
+                        }),
+                row(
+                        "PAR-2 LIM-3 a sync session receive waiting in its session when the queue is disabled ends at once",
+                        (s, st) -> {
+                            s.ns.createQueue(
+                                    "c",
+                                    QueueOptions.builder().requiresSession(true).build());
+                            s.clients.sender("c").sendMessage(new ServiceBusMessage("m1").setSessionId("a"));
+                            ServiceBusReceiverClient r = s.sessionReceiver("c").acceptSession("a");
+                            one(r);
+                            waitingThenEnded(
+                                    s,
+                                    st,
+                                    EntityPath.queue("c"),
+                                    () -> receive(r, 1, Duration.ofSeconds(60)),
+                                    () -> s.ns.updateQueue(
+                                            "c",
+                                            QueueOptions.builder()
+                                                    .requiresSession(true)
+                                                    .status(EntityStatus.DISABLED)
+                                                    .build()));
+                        }),
                 row("PAR-2 FLT-2 an injected non-transient receive fault terminates the sync receiver", (s, st) -> {
                     s.ns.createQueue("q");
                     s.clients.sender("q").sendMessage(new ServiceBusMessage("m"));
@@ -236,40 +300,52 @@ class ParityTest {
                     st.step("receive", () -> receive(r, 1, WAIT));
                     st.step("receive again", () -> receive(r, 1, SHORT));
                     st.step("counts", () -> counts(s.counts("q")));
-                    st.expect(0, "RuntimeException(\"The receiver client is terminated. Re-create the client to "
-                            + "continue receive attempt. (Reason: upstream-error)\") <- AmqpException["
-                            + "amqp:resource-limit-exceeded, transient=false]");
+                    st.expect(
+                            0,
+                            "RuntimeException(\"The receiver client is terminated. Re-create the client to "
+                                    + "continue receive attempt. (Reason: upstream-error)\") <- AmqpException["
+                                    + "amqp:resource-limit-exceeded, transient=false]");
                 }),
-                row("PAR-2 FWD-4 sync receive on an auto-forwarding queue: terminated, UnsupportedOperationException",
+                row(
+                        "PAR-2 FWD-4 sync receive on an auto-forwarding queue: terminated, UnsupportedOperationException",
                         (s, st) -> {
                             s.ns.createQueue("t");
-                            s.ns.createQueue("q", QueueOptions.builder().forwardTo("t").build());
+                            s.ns.createQueue(
+                                    "q", QueueOptions.builder().forwardTo("t").build());
                             st.step("receive", () -> receive(s.receiver("q"), 1, SHORT));
                             st.expect(0, "RuntimeException(");
                         }),
                 row("PAR-2 SES-5 a non-session sync receiver on a session queue: terminated", (s, st) -> {
-                    s.ns.createQueue("c", QueueOptions.builder().requiresSession(true).build());
+                    s.ns.createQueue(
+                            "c", QueueOptions.builder().requiresSession(true).build());
                     st.step("receive", () -> receive(s.receiver("c"), 1, SHORT));
                     st.expect(0, "RuntimeException(");
                 }),
-                row("PAR-2 SES-3 sync receive on a session whose lock expired: the session's stream ends "
-                        + "(upstream-completion)", (s, st) -> {
-                    s.ns.createQueue("c", QueueOptions.builder().requiresSession(true).build());
-                    ServiceBusSenderClient sender = s.clients.sender("c");
-                    sender.sendMessage(new ServiceBusMessage("m1").setSessionId("a"));
-                    sender.sendMessage(new ServiceBusMessage("m2").setSessionId("a"));
-                    ServiceBusReceiverClient r = s.sessionReceiver("c").acceptSession("a");
-                    ServiceBusReceivedMessage first = one(r);
-                    s.ns.clock().advance(Duration.ofMinutes(2));
-                    st.step("receive", () -> receive(r, 1, SHORT));
-                    st.step("receive again", () -> receive(r, 1, SHORT));
-                    st.step("renew session lock", () -> r.renewSessionLock() == null ? "null" : "renewed");
-                    st.step("complete", () -> run(() -> r.complete(first)));
-                    st.expect(0, "RuntimeException(\"The receiver client is terminated. Re-create the client to "
-                            + "continue receive attempt. (Reason: upstream-completion)\")");
-                }),
+                row(
+                        "PAR-2 SES-3 sync receive on a session whose lock expired: the session's stream ends "
+                                + "(upstream-completion)",
+                        (s, st) -> {
+                            s.ns.createQueue(
+                                    "c",
+                                    QueueOptions.builder().requiresSession(true).build());
+                            ServiceBusSenderClient sender = s.clients.sender("c");
+                            sender.sendMessage(new ServiceBusMessage("m1").setSessionId("a"));
+                            sender.sendMessage(new ServiceBusMessage("m2").setSessionId("a"));
+                            ServiceBusReceiverClient r = s.sessionReceiver("c").acceptSession("a");
+                            ServiceBusReceivedMessage first = one(r);
+                            s.ns.clock().advance(Duration.ofMinutes(2));
+                            st.step("receive", () -> receive(r, 1, SHORT));
+                            st.step("receive again", () -> receive(r, 1, SHORT));
+                            st.step("renew session lock", () -> r.renewSessionLock() == null ? "null" : "renewed");
+                            st.step("complete", () -> run(() -> r.complete(first)));
+                            st.expect(
+                                    0,
+                                    "RuntimeException(\"The receiver client is terminated. Re-create the client to "
+                                            + "continue receive attempt. (Reason: upstream-completion)\")");
+                        }),
                 // ---- item 8: settlement after the lock expired ----
-                row("PAR-3 DLQ-3 dead-letter after the lock expired: the SDK reports success, nothing is dead-lettered",
+                row(
+                        "PAR-3 DLQ-3 dead-letter after the lock expired: the SDK reports success, nothing is dead-lettered",
                         (s, st) -> {
                             s.ns.createQueue("q");
                             s.clients.sender("q").sendMessage(new ServiceBusMessage("m"));
@@ -299,13 +375,15 @@ class ParityTest {
                     ServiceBusReceivedMessage m = one(r);
                     s.ns.clock().advance(Duration.ofMinutes(2));
                     ServiceBusTransactionContext tx = r.createTransaction();
-                    st.step("dead-letter", () -> run(() -> r.deadLetter(m,
-                            new DeadLetterOptions().setTransactionContext(tx))));
+                    st.step(
+                            "dead-letter",
+                            () -> run(() -> r.deadLetter(m, new DeadLetterOptions().setTransactionContext(tx))));
                     st.step("commit", () -> run(() -> r.commitTransaction(tx)));
                     st.step("counts", () -> counts(s.counts("q")));
                     st.expect(0, "ServiceBusException[MESSAGE_LOCK_LOST");
                 }),
-                row("PAR-3 dead-letter of a deferred message after its lock expired: MESSAGE_LOCK_LOST ($management)",
+                row(
+                        "PAR-3 dead-letter of a deferred message after its lock expired: MESSAGE_LOCK_LOST ($management)",
                         (s, st) -> {
                             s.ns.createQueue("q");
                             s.clients.sender("q").sendMessage(new ServiceBusMessage("m"));
@@ -319,7 +397,8 @@ class ParityTest {
                             st.expect(0, "ServiceBusException[MESSAGE_LOCK_LOST");
                         }),
                 row("PAR-3 SES-3 dead-letter of a session's message after the session lock expired", (s, st) -> {
-                    s.ns.createQueue("c", QueueOptions.builder().requiresSession(true).build());
+                    s.ns.createQueue(
+                            "c", QueueOptions.builder().requiresSession(true).build());
                     s.clients.sender("c").sendMessage(new ServiceBusMessage("m").setSessionId("a"));
                     ServiceBusReceiverClient r = s.sessionReceiver("c").acceptSession("a");
                     ServiceBusReceivedMessage m = one(r);
@@ -328,81 +407,106 @@ class ParityTest {
                     st.step("counts", () -> counts(s.counts("c")));
                 }),
                 // ---- item 9: session receivers from one builder ----
-                row("PAR-4 SES-2 acceptSession of a session a receiver of the same builder holds: the same link",
+                row(
+                        "PAR-4 SES-2 acceptSession of a session a receiver of the same builder holds: the same link",
                         (s, st) -> {
-                            s.ns.createQueue("c", QueueOptions.builder().requiresSession(true).build());
+                            s.ns.createQueue(
+                                    "c",
+                                    QueueOptions.builder().requiresSession(true).build());
                             ServiceBusSenderClient sender = s.clients.sender("c");
                             sender.sendMessage(new ServiceBusMessage("m1").setSessionId("a"));
                             sender.sendMessage(new ServiceBusMessage("m2").setSessionId("a"));
-                            ServiceBusReceiverClient first = s.sessionReceiver("c").acceptSession("a");
+                            ServiceBusReceiverClient first =
+                                    s.sessionReceiver("c").acceptSession("a");
                             ServiceBusReceivedMessage m1 = one(first);
                             ServiceBusReceiverClient[] second = new ServiceBusReceiverClient[1];
-                            st.step("accept again", () -> (second[0] = s.sessionReceiver("c").acceptSession("a"))
-                                    .getSessionId());
+                            st.step(
+                                    "accept again",
+                                    () -> (second[0] = s.sessionReceiver("c").acceptSession("a")).getSessionId());
                             st.step("second receives", () -> receive(second[0], 1, SHORT));
                             st.step("first completes", () -> run(() -> first.complete(m1)));
                             st.step("counts", () -> counts(s.counts("c")));
                             st.expect(0, "ok a");
                         }),
                 row("PAR-4 SES-3 acceptSession again after the session lock expired (same builder)", (s, st) -> {
-                    s.ns.createQueue("c", QueueOptions.builder().requiresSession(true).build());
+                    s.ns.createQueue(
+                            "c", QueueOptions.builder().requiresSession(true).build());
                     s.clients.sender("c").sendMessage(new ServiceBusMessage("m1").setSessionId("a"));
                     ServiceBusReceiverClient first = s.sessionReceiver("c").acceptSession("a");
                     s.ns.clock().advance(Duration.ofMinutes(2));
                     ServiceBusReceiverClient[] again = new ServiceBusReceiverClient[1];
-                    st.step("accept again", () -> (again[0] = s.sessionReceiver("c").acceptSession("a"))
-                            .getSessionId());
+                    st.step(
+                            "accept again",
+                            () -> (again[0] = s.sessionReceiver("c").acceptSession("a")).getSessionId());
                     st.step("receive", () -> receive(again[0], 1, SHORT));
                     st.step("renew session lock", () -> again[0].renewSessionLock() == null ? "null" : "renewed");
                     st.step("counts", () -> counts(s.counts("c")));
                 }),
-                row("PAR-4 SES-3 acceptSession again after the expired session's stream ended (same builder)",
+                row(
+                        "PAR-4 SES-3 acceptSession again after the expired session's stream ended (same builder)",
                         (s, st) -> {
-                            s.ns.createQueue("c", QueueOptions.builder().requiresSession(true).build());
+                            s.ns.createQueue(
+                                    "c",
+                                    QueueOptions.builder().requiresSession(true).build());
                             ServiceBusSenderClient sender = s.clients.sender("c");
                             sender.sendMessage(new ServiceBusMessage("m1").setSessionId("a"));
                             sender.sendMessage(new ServiceBusMessage("m2").setSessionId("a"));
-                            ServiceBusReceiverClient first = s.sessionReceiver("c").acceptSession("a");
+                            ServiceBusReceiverClient first =
+                                    s.sessionReceiver("c").acceptSession("a");
                             one(first);
                             s.ns.clock().advance(Duration.ofMinutes(2));
                             st.step("receive", () -> receive(first, 1, SHORT));
                             ServiceBusReceiverClient[] again = new ServiceBusReceiverClient[1];
-                            st.step("accept again", () -> (again[0] = s.sessionReceiver("c").acceptSession("a"))
-                                    .getSessionId());
+                            st.step(
+                                    "accept again",
+                                    () -> (again[0] = s.sessionReceiver("c").acceptSession("a")).getSessionId());
                             st.step("receive", () -> receive(again[0], 2, SHORT));
                         }),
                 // ---- item 10: receive-and-delete ----
-                row("PAR-5 LOCK-1 a receive-and-delete message has a lock token (its delivery tag), no lock", (s, st) -> {
-                    s.ns.createQueue("q");
-                    s.clients.sender("q").sendMessage(new ServiceBusMessage("m"));
-                    ServiceBusReceiverClient r = s.receiver("q", ServiceBusReceiveMode.RECEIVE_AND_DELETE);
-                    List<ServiceBusReceivedMessage> got = new ArrayList<>();
-                    st.step("receive", () -> {
-                        r.receiveMessages(1, WAIT).forEach(got::add);
-                        return got.stream().map(ParityTest::received).toList();
-                    });
-                    st.step("renew", () -> r.renewMessageLock(got.get(0)) == null ? "null" : "renewed");
-                    st.step("complete", () -> run(() -> r.complete(got.get(0))));
-                    st.step("peek", () -> s.clients.receiver(EntityPath.queue("q"), ServiceBusReceiveMode.PEEK_LOCK)
-                            .peekMessage(got.get(0).getSequenceNumber()) == null ? "gone" : "there");
-                    st.expect(0, "ok [m#1/dc=0/lock=token]");
-                }),
-                row("PAR-5 the sync receive-and-delete receiver keeps its credit: a later message is taken at once "
-                        + "and returned by the next receive", (s, st) -> {
-                    s.ns.createQueue("q");
-                    ServiceBusSenderClient sender = s.clients.sender("q");
-                    sender.sendMessage(new ServiceBusMessage("m1"));
-                    ServiceBusReceiverClient r = s.receiver("q", ServiceBusReceiveMode.RECEIVE_AND_DELETE);
-                    st.step("receive 5", () -> receive(r, 5, SHORT));
-                    sender.sendMessage(new ServiceBusMessage("m2"));
-                    sender.sendMessage(new ServiceBusMessage("m3"));
-                    st.step("counts", () -> countsOnce(s, "q", 0));
-                    ServiceBusReceiverClient other = s.receiver("q", ServiceBusReceiveMode.RECEIVE_AND_DELETE);
-                    st.step("another receiver", () -> receive(other, 5, SHORT));
-                    st.step("receive 1", () -> receive(r, 1, SHORT));
-                    st.step("receive 1 again", () -> receive(r, 1, SHORT));
-                    st.expect(1, "ok active=0");
-                }),
+                row(
+                        "PAR-5 LOCK-1 a receive-and-delete message has a lock token (its delivery tag), no lock",
+                        (s, st) -> {
+                            s.ns.createQueue("q");
+                            s.clients.sender("q").sendMessage(new ServiceBusMessage("m"));
+                            ServiceBusReceiverClient r = s.receiver("q", ServiceBusReceiveMode.RECEIVE_AND_DELETE);
+                            List<ServiceBusReceivedMessage> got = new ArrayList<>();
+                            st.step("receive", () -> {
+                                r.receiveMessages(1, WAIT).forEach(got::add);
+                                return got.stream().map(ParityTest::received).toList();
+                            });
+                            st.step("renew", () -> r.renewMessageLock(got.get(0)) == null ? "null" : "renewed");
+                            st.step("complete", () -> run(() -> r.complete(got.get(0))));
+                            st.step(
+                                    "peek",
+                                    () -> s.clients
+                                                            .receiver(
+                                                                    EntityPath.queue("q"),
+                                                                    ServiceBusReceiveMode.PEEK_LOCK)
+                                                            .peekMessage(
+                                                                    got.get(0).getSequenceNumber())
+                                                    == null
+                                            ? "gone"
+                                            : "there");
+                            st.expect(0, "ok [m#1/dc=0/lock=token]");
+                        }),
+                row(
+                        "PAR-5 the sync receive-and-delete receiver keeps its credit: a later message is taken at once "
+                                + "and returned by the next receive",
+                        (s, st) -> {
+                            s.ns.createQueue("q");
+                            ServiceBusSenderClient sender = s.clients.sender("q");
+                            sender.sendMessage(new ServiceBusMessage("m1"));
+                            ServiceBusReceiverClient r = s.receiver("q", ServiceBusReceiveMode.RECEIVE_AND_DELETE);
+                            st.step("receive 5", () -> receive(r, 5, SHORT));
+                            sender.sendMessage(new ServiceBusMessage("m2"));
+                            sender.sendMessage(new ServiceBusMessage("m3"));
+                            st.step("counts", () -> countsOnce(s, "q", 0));
+                            ServiceBusReceiverClient other = s.receiver("q", ServiceBusReceiveMode.RECEIVE_AND_DELETE);
+                            st.step("another receiver", () -> receive(other, 5, SHORT));
+                            st.step("receive 1", () -> receive(r, 1, SHORT));
+                            st.step("receive 1 again", () -> receive(r, 1, SHORT));
+                            st.expect(1, "ok active=0");
+                        }),
                 // ---- MSG: what the broker keeps and assigns ----
                 row("MSG-2 a message sent without a message id gets a GUID of 32 hex digits", (s, st) -> {
                     s.ns.createQueue("q");
@@ -422,22 +526,28 @@ class ParityTest {
                     ServiceBusMessage m = new ServiceBusMessage("m");
                     var raw = m.getRawAmqpMessage();
                     raw.getHeader().setPriority((short) 7).setDurable(true).setFirstAcquirer(true);
-                    raw.getProperties().setContentEncoding("gzip").setGroupSequence(3L)
+                    raw.getProperties()
+                            .setContentEncoding("gzip")
+                            .setGroupSequence(3L)
                             .setUserId("u".getBytes(java.nio.charset.StandardCharsets.UTF_8))
                             .setCreationTime(START.atOffset(java.time.ZoneOffset.UTC));
                     s.clients.sender("q").sendMessage(m);
                     st.step("fields", () -> {
                         var got = one(s.receiver("q")).getRawAmqpMessage();
-                        return "priority=" + got.getHeader().getPriority() + " durable=" + got.getHeader().isDurable()
+                        return "priority=" + got.getHeader().getPriority() + " durable="
+                                + got.getHeader().isDurable()
                                 + " firstAcquirer=" + got.getHeader().isFirstAcquirer()
                                 + " encoding=" + got.getProperties().getContentEncoding()
                                 + " groupSequence=" + got.getProperties().getGroupSequence()
-                                + " userId=" + new String(got.getProperties().getUserId(),
-                                        java.nio.charset.StandardCharsets.UTF_8)
-                                + " created=" + got.getProperties().getCreationTime().toInstant();
+                                + " userId="
+                                + new String(got.getProperties().getUserId(), java.nio.charset.StandardCharsets.UTF_8)
+                                + " created="
+                                + got.getProperties().getCreationTime().toInstant();
                     });
-                    st.expect(0, "ok priority=7 durable=true firstAcquirer=true encoding=gzip groupSequence=3 userId=u"
-                            + " created=" + START);
+                    st.expect(
+                            0,
+                            "ok priority=7 durable=true firstAcquirer=true encoding=gzip groupSequence=3 userId=u"
+                                    + " created=" + START);
                 }));
     }
 
@@ -449,7 +559,9 @@ class ParityTest {
     void parity(String name, Scenario scenario) {
         List<String> inProcess = runOn(false, scenario);
         List<String> overAmqp = runOn(true, scenario);
-        assertEquals(String.join("\n", overAmqp), String.join("\n", inProcess),
+        assertEquals(
+                String.join("\n", overAmqp),
+                String.join("\n", inProcess),
                 name + ": the in-process clients differ from the SDK over the wire");
     }
 
@@ -543,8 +655,10 @@ class ParityTest {
         void expect(int index, String prefix) {
             String outcome = recorded.get(index);
             String value = outcome.substring(outcome.indexOf(": ") + 2);
-            assertTrue(value.startsWith(prefix), (amqp ? "over AMQP" : "in process") + ", step " + index + " gave "
-                    + outcome + ", expected " + prefix);
+            assertTrue(
+                    value.startsWith(prefix),
+                    (amqp ? "over AMQP" : "in process") + ", step " + index + " gave " + outcome + ", expected "
+                            + prefix);
         }
     }
 
@@ -557,11 +671,22 @@ class ParityTest {
             }
             b.append(e.getClass().getSimpleName());
             if (e instanceof ServiceBusException sb) {
-                b.append('[').append(sb.getReason()).append(", transient=").append(sb.isTransient()).append(']');
+                b.append('[')
+                        .append(sb.getReason())
+                        .append(", transient=")
+                        .append(sb.isTransient())
+                        .append(']');
             } else if (e instanceof AmqpException amqp) {
-                b.append('[').append(amqp.getErrorCondition() == null ? null : amqp.getErrorCondition().getErrorCondition())
-                        .append(", transient=").append(amqp.isTransient()).append(']');
-            } else if (e.getClass() == RuntimeException.class || e instanceof IllegalArgumentException
+                b.append('[')
+                        .append(
+                                amqp.getErrorCondition() == null
+                                        ? null
+                                        : amqp.getErrorCondition().getErrorCondition())
+                        .append(", transient=")
+                        .append(amqp.isTransient())
+                        .append(']');
+            } else if (e.getClass() == RuntimeException.class
+                    || e instanceof IllegalArgumentException
                     || e instanceof IllegalStateException) {
                 b.append("(\"").append(e.getMessage()).append("\")");
             }
@@ -596,8 +721,8 @@ class ParityTest {
      * 60 s at most).
      */
     static void waitingThenEnded(Side s, Steps st, EntityPath entity, Callable<Object> receive, Runnable change) {
-        java.util.concurrent.CompletableFuture<Object> waiting = java.util.concurrent.CompletableFuture.supplyAsync(
-                () -> {
+        java.util.concurrent.CompletableFuture<Object> waiting =
+                java.util.concurrent.CompletableFuture.supplyAsync(() -> {
                     try {
                         return receive.call();
                     } catch (RuntimeException e) {
@@ -642,7 +767,7 @@ class ParityTest {
     }
 
     static String counts(EntityRuntimeInfo info) {
-        return "active=" + info.activeMessageCount() + " dead=" + info.deadLetterMessageCount()
-                + " deferred=" + info.deferredMessageCount();
+        return "active=" + info.activeMessageCount() + " dead=" + info.deadLetterMessageCount() + " deferred="
+                + info.deferredMessageCount();
     }
 }

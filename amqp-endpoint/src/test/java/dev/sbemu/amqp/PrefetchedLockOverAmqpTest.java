@@ -26,27 +26,39 @@ class PrefetchedLockOverAmqpTest extends EndpointFixture {
     void lockRunsOutInThePrefetchBuffer() {
         namespace.createQueue("orders");
         namespace.send("orders", List.of(Message.ofText("first"), Message.ofText("second")));
-        try (ServiceBusReceiverClient receiver = clients().receiver().queueName("orders").prefetchCount(2)
-                .maxAutoLockRenewDuration(Duration.ZERO).disableAutoComplete().buildClient()) {
-            List<ServiceBusReceivedMessage> first = receiver.receiveMessages(1, WAIT).stream().toList();
+        try (ServiceBusReceiverClient receiver = clients()
+                .receiver()
+                .queueName("orders")
+                .prefetchCount(2)
+                .maxAutoLockRenewDuration(Duration.ZERO)
+                .disableAutoComplete()
+                .buildClient()) {
+            List<ServiceBusReceivedMessage> first =
+                    receiver.receiveMessages(1, WAIT).stream().toList();
             assertEquals(1, first.size());
             assertEquals("first", first.get(0).getBody().toString());
             // the second is delivered into the SDK's prefetch buffer, locked from now on
-            await().atMost(WAIT).until(() -> namespace.journal().events().stream()
-                    .filter(e -> e.type() == JournalEvent.Type.RECEIVED).count() == 2);
+            await().atMost(WAIT)
+                    .until(() -> namespace.journal().events().stream()
+                                    .filter(e -> e.type() == JournalEvent.Type.RECEIVED)
+                                    .count()
+                            == 2);
 
-            namespace.clock().advance(Duration.ofSeconds(61));   // the first takes longer than the lock duration
+            namespace.clock().advance(Duration.ofSeconds(61)); // the first takes longer than the lock duration
 
-            ServiceBusReceivedMessage second = receiver.receiveMessages(1, WAIT).stream().findFirst().orElseThrow();
+            ServiceBusReceivedMessage second =
+                    receiver.receiveMessages(1, WAIT).stream().findFirst().orElseThrow();
             assertEquals("second", second.getBody().toString());
             assertEquals(START.plusSeconds(60), second.getLockedUntil().toInstant(), "the lock it was sent with");
-            ServiceBusException renew = assertThrows(ServiceBusException.class,
-                    () -> receiver.renewMessageLock(second));
+            ServiceBusException renew =
+                    assertThrows(ServiceBusException.class, () -> receiver.renewMessageLock(second));
             assertEquals(ServiceBusFailureReason.MESSAGE_LOCK_LOST, renew.getReason());
             ServiceBusException complete = assertThrows(ServiceBusException.class, () -> receiver.complete(second));
             assertEquals(ServiceBusFailureReason.MESSAGE_LOCK_LOST, complete.getReason());
         }
-        assertEquals(2, namespace.runtimeInfo(EntityPath.queue("orders")).activeMessageCount(),
+        assertEquals(
+                2,
+                namespace.runtimeInfo(EntityPath.queue("orders")).activeMessageCount(),
                 "neither message was completed: both come back");
     }
 }

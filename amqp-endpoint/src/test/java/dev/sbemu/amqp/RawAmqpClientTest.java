@@ -25,8 +25,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.UUID;
 import java.util.Map;
+import java.util.UUID;
 import java.util.function.BooleanSupplier;
 import org.apache.qpid.proton.Proton;
 import org.apache.qpid.proton.amqp.Binary;
@@ -69,10 +69,9 @@ class RawAmqpClientTest {
     private static final String KEY = "raw-client-key";
     private static final Duration WAIT = Duration.ofSeconds(10);
 
-
     private final Namespace namespace = Namespace.create();
-    private final ServiceBusEmulatorServer server = ServiceBusEmulatorServer.builder(namespace).sharedAccessKey(KEY)
-            .start();
+    private final ServiceBusEmulatorServer server =
+            ServiceBusEmulatorServer.builder(namespace).sharedAccessKey(KEY).start();
     private RawClient client;
 
     @BeforeEach
@@ -98,7 +97,8 @@ class RawAmqpClientTest {
     }
 
     @Test
-    @DisplayName("AMQP-15 a dead-letter is confirmed with a rejected outcome without an error (rhea reads one as failure)")
+    @DisplayName(
+            "AMQP-15 a dead-letter is confirmed with a rejected outcome without an error (rhea reads one as failure)")
     void deadLetterConfirmedWithoutError() throws IOException {
         putToken("cbs-replies");
         Delivery delivery = sendAndReceive("with id");
@@ -124,7 +124,9 @@ class RawAmqpClientTest {
         Object id = client.lastMessage.getMessageId();
         assertNotNull(id);
         assertTrue(id.toString().matches("[0-9a-f]{32}"), "a GUID without dashes: " + id);
-        assertEquals(id.toString(), namespace.peek(EntityPath.queue("raw"), 0, 1).get(0).message().messageId());
+        assertEquals(
+                id.toString(),
+                namespace.peek(EntityPath.queue("raw"), 0, 1).get(0).message().messageId());
     }
 
     @Test
@@ -135,13 +137,18 @@ class RawAmqpClientTest {
         client.pump(() -> toQueue.getCredit() > 0, "credit on the queue");
         Properties properties = new Properties();
         properties.setMessageId("sections");
-        byte[] encoded = sections(new DeliveryAnnotations(Map.of(Symbol.valueOf("x-hop"), "a")),
-                new MessageAnnotations(Map.of(Symbol.valueOf("x-custom"), "kept")), properties, new Data(new Binary(new byte[] {1, 2})),
-                new Data(new Binary(new byte[] {3})), new Footer(Map.of(Symbol.valueOf("sum"), "x")));
+        byte[] encoded = sections(
+                new DeliveryAnnotations(Map.of(Symbol.valueOf("x-hop"), "a")),
+                new MessageAnnotations(Map.of(Symbol.valueOf("x-custom"), "kept")),
+                properties,
+                new Data(new Binary(new byte[] {1, 2})),
+                new Data(new Binary(new byte[] {3})),
+                new Footer(Map.of(Symbol.valueOf("sum"), "x")));
         Delivery sent = client.send(toQueue, encoded);
         client.pump(() -> sent.getRemoteState() != null, "the send's outcome");
         assertInstanceOf(Accepted.class, sent.getRemoteState());
-        assertInstanceOf(MessageBody.DataSections.class,
+        assertInstanceOf(
+                MessageBody.DataSections.class,
                 namespace.peek(EntityPath.queue("raw"), 0, 1).get(0).message().body());
 
         client.receive(client.receiver("from-raw", "raw", "from-raw"), "the message");
@@ -153,20 +160,28 @@ class RawAmqpClientTest {
         while (buffer.hasRemaining()) {
             got.add(decoder.readObject());
         }
-        List<Binary> data = got.stream().filter(Data.class::isInstance).map(d -> ((Data) d).getValue()).toList();
+        List<Binary> data = got.stream()
+                .filter(Data.class::isInstance)
+                .map(d -> ((Data) d).getValue())
+                .toList();
         assertEquals(List.of(new Binary(new byte[] {1, 2}), new Binary(new byte[] {3})), data);
         Footer footer = assertInstanceOf(Footer.class, got.get(got.size() - 1));
         assertEquals("x", footer.getValue().get(Symbol.valueOf("sum")));
-        DeliveryAnnotations delivery = (DeliveryAnnotations) got.stream().filter(DeliveryAnnotations.class::isInstance)
-                .findFirst().orElseThrow();
+        DeliveryAnnotations delivery = (DeliveryAnnotations) got.stream()
+                .filter(DeliveryAnnotations.class::isInstance)
+                .findFirst()
+                .orElseThrow();
         assertEquals("a", delivery.getValue().get(Symbol.valueOf("x-hop")));
-        MessageAnnotations annotations = (MessageAnnotations) got.stream().filter(MessageAnnotations.class::isInstance)
-                .findFirst().orElseThrow();
+        MessageAnnotations annotations = (MessageAnnotations) got.stream()
+                .filter(MessageAnnotations.class::isInstance)
+                .findFirst()
+                .orElseThrow();
         assertEquals("kept", annotations.getValue().get(Symbol.valueOf("x-custom")));
     }
 
     @Test
-    @DisplayName("MSG-1 ids typed uuid, ulong or binary come back with their AMQP types; stamped annotations are the broker's")
+    @DisplayName(
+            "MSG-1 ids typed uuid, ulong or binary come back with their AMQP types; stamped annotations are the broker's")
     void typedIds() throws IOException {
         putToken("cbs-replies");
         Sender toQueue = client.sender("to-raw", "raw");
@@ -177,13 +192,20 @@ class RawAmqpClientTest {
         properties.setMessageId(id);
         properties.setCorrelationId(UnsignedLong.valueOf("18446744073709551615"));
         message.setProperties(properties);
-        message.setMessageAnnotations(new MessageAnnotations(Map.of(Symbol.valueOf("x-opt-sequence-number"), 999L,
-                Symbol.valueOf("x-opt-deadletter-source"), "forged", Symbol.valueOf("x-custom"), "kept")));
+        message.setMessageAnnotations(new MessageAnnotations(Map.of(
+                Symbol.valueOf("x-opt-sequence-number"),
+                999L,
+                Symbol.valueOf("x-opt-deadletter-source"),
+                "forged",
+                Symbol.valueOf("x-custom"),
+                "kept")));
         message.setBody(new AmqpValue("typed"));
         Delivery sent = client.send(toQueue, message);
         client.pump(() -> sent.getRemoteState() != null, "the send's outcome");
         assertInstanceOf(Accepted.class, sent.getRemoteState());
-        assertEquals(id.toString(), namespace.peek(EntityPath.queue("raw"), 0, 1).get(0).message().messageId(),
+        assertEquals(
+                id.toString(),
+                namespace.peek(EntityPath.queue("raw"), 0, 1).get(0).message().messageId(),
                 "the broker works with the id's string form");
 
         Message binary = Proton.message();
@@ -229,10 +251,13 @@ class RawAmqpClientTest {
         properties.setReplyTo(replyTarget != null ? replyTarget : replyLink);
         putToken.setProperties(properties);
         String audience = "amqp://127.0.0.1/raw";
-        putToken.setApplicationProperties(new ApplicationProperties(Map.of("operation", "put-token",
-                "type", "servicebus.windows.net:sastoken", "name", audience)));
-        putToken.setBody(new AmqpValue(new ServiceBusSharedKeyCredential(ServiceBusEmulatorServer.KEY_NAME, KEY,
-                Duration.ofHours(1)).getToken(new TokenRequestContext().addScopes(audience)).block().getToken()));
+        putToken.setApplicationProperties(new ApplicationProperties(
+                Map.of("operation", "put-token", "type", "servicebus.windows.net:sastoken", "name", audience)));
+        putToken.setBody(new AmqpValue(
+                new ServiceBusSharedKeyCredential(ServiceBusEmulatorServer.KEY_NAME, KEY, Duration.ofHours(1))
+                        .getToken(new TokenRequestContext().addScopes(audience))
+                        .block()
+                        .getToken()));
         client.send(requests, putToken);
         Message answer = client.receive(replies, "the put-token answer");
         assertEquals("put-token-1", answer.getCorrelationId());
@@ -325,8 +350,11 @@ class RawAmqpClientTest {
 
         /** The next whole message on {@code receiver}, left unsettled ({@link #lastDelivery}, {@link #lastMessage}). */
         Message receive(Receiver receiver, String what) throws IOException {
-            pump(() -> receiver.current() != null && receiver.current().isReadable()
-                    && !receiver.current().isPartial(), what);
+            pump(
+                    () -> receiver.current() != null
+                            && receiver.current().isReadable()
+                            && !receiver.current().isPartial(),
+                    what);
             Delivery delivery = receiver.current();
             byte[] bytes = new byte[delivery.pending()];
             receiver.recv(bytes, 0, bytes.length);

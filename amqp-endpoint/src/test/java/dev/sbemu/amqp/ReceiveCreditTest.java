@@ -30,12 +30,16 @@ class ReceiveCreditTest extends EndpointFixture {
     void oneAtATime() {
         namespace.createQueue("orders");
         ServiceBusClientBuilder clients = clients();
-        try (ServiceBusSenderClient sender = clients.sender().queueName("orders").buildClient();
-             ServiceBusReceiverClient receiver = clients.receiver().queueName("orders")
-                     .receiveMode(ServiceBusReceiveMode.RECEIVE_AND_DELETE).buildClient()) {
+        try (ServiceBusSenderClient sender =
+                        clients.sender().queueName("orders").buildClient();
+                ServiceBusReceiverClient receiver = clients.receiver()
+                        .queueName("orders")
+                        .receiveMode(ServiceBusReceiveMode.RECEIVE_AND_DELETE)
+                        .buildClient()) {
             for (int i = 0; i < 2_000; i++) {
                 sender.sendMessage(new ServiceBusMessage("m" + i));
-                ServiceBusReceivedMessage got = receiver.receiveMessages(1, WAIT).stream().findFirst()
+                ServiceBusReceivedMessage got = receiver.receiveMessages(1, WAIT).stream()
+                        .findFirst()
                         .orElseThrow(() -> new AssertionError("a message was lost"));
                 assertEquals(i + 1, got.getSequenceNumber());
             }
@@ -47,9 +51,13 @@ class ReceiveCreditTest extends EndpointFixture {
     void prefetchedBatches() {
         namespace.createQueue("orders");
         ServiceBusClientBuilder clients = clients();
-        try (ServiceBusSenderClient sender = clients.sender().queueName("orders").buildClient();
-             ServiceBusReceiverClient receiver = clients.receiver().queueName("orders")
-                     .receiveMode(ServiceBusReceiveMode.RECEIVE_AND_DELETE).prefetchCount(100).buildClient()) {
+        try (ServiceBusSenderClient sender =
+                        clients.sender().queueName("orders").buildClient();
+                ServiceBusReceiverClient receiver = clients.receiver()
+                        .queueName("orders")
+                        .receiveMode(ServiceBusReceiveMode.RECEIVE_AND_DELETE)
+                        .prefetchCount(100)
+                        .buildClient()) {
             long expected = 1;
             for (int r = 0; r < 10; r++) {
                 int round = r;
@@ -61,13 +69,16 @@ class ReceiveCreditTest extends EndpointFixture {
                 int received = 0;
                 while (received < 1_000) {
                     int got = 0;
-                    for (ServiceBusReceivedMessage m : receiver.receiveMessages(Math.min(100, 1_000 - received), WAIT)) {
+                    for (ServiceBusReceivedMessage m :
+                            receiver.receiveMessages(Math.min(100, 1_000 - received), WAIT)) {
                         assertEquals(expected++, m.getSequenceNumber());
                         got++;
                     }
                     int soFar = received;
-                    assertTrue(got > 0, () -> "round " + round + ": received " + soFar + " of 1000, then nothing; "
-                            + namespace.runtimeInfo(EntityPath.queue("orders")));
+                    assertTrue(
+                            got > 0,
+                            () -> "round " + round + ": received " + soFar + " of 1000, then nothing; "
+                                    + namespace.runtimeInfo(EntityPath.queue("orders")));
                     received += got;
                 }
             }

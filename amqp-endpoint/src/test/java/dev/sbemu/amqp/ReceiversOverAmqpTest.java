@@ -33,9 +33,13 @@ class ReceiversOverAmqpTest extends EndpointFixture {
     void prefetch() {
         namespace.createQueue("orders");
         ServiceBusClientBuilder clients = clients();
-        try (ServiceBusSenderClient sender = clients.sender().queueName("orders").buildClient();
-             ServiceBusReceiverClient receiver = clients.receiver().queueName("orders").prefetchCount(50)
-                     .receiveMode(ServiceBusReceiveMode.RECEIVE_AND_DELETE).buildClient()) {
+        try (ServiceBusSenderClient sender =
+                        clients.sender().queueName("orders").buildClient();
+                ServiceBusReceiverClient receiver = clients.receiver()
+                        .queueName("orders")
+                        .prefetchCount(50)
+                        .receiveMode(ServiceBusReceiveMode.RECEIVE_AND_DELETE)
+                        .buildClient()) {
             for (int batch = 0; batch < 4; batch++) {
                 List<ServiceBusMessage> messages = new java.util.ArrayList<>();
                 for (int i = 0; i < 50; i++) {
@@ -60,17 +64,22 @@ class ReceiversOverAmqpTest extends EndpointFixture {
         List<String> handled = new CopyOnWriteArrayList<>();
         List<Throwable> errors = new CopyOnWriteArrayList<>();
         ServiceBusClientBuilder clients = clients();
-        ServiceBusProcessorClient processor = clients.processor().queueName("orders").maxConcurrentCalls(2)
-                .processMessage(context -> handled.add(context.getMessage().getBody().toString()))
+        ServiceBusProcessorClient processor = clients.processor()
+                .queueName("orders")
+                .maxConcurrentCalls(2)
+                .processMessage(
+                        context -> handled.add(context.getMessage().getBody().toString()))
                 .processError(context -> errors.add(context.getException()))
                 .buildProcessorClient();
-        try (ServiceBusSenderClient sender = clients.sender().queueName("orders").buildClient()) {
+        try (ServiceBusSenderClient sender =
+                clients.sender().queueName("orders").buildClient()) {
             processor.start();
             for (int i = 0; i < 20; i++) {
                 sender.sendMessage(new ServiceBusMessage("m" + i));
             }
-            await().atMost(Duration.ofSeconds(30)).until(() -> handled.size() >= 20
-                    && namespace.runtimeInfo(EntityPath.queue("orders")).activeMessageCount() == 0);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> handled.size() >= 20
+                            && namespace.runtimeInfo(EntityPath.queue("orders")).activeMessageCount() == 0);
             assertEquals(20, Set.copyOf(handled).size());
             assertEquals(List.of(), errors);
         } finally {
@@ -83,15 +92,20 @@ class ReceiversOverAmqpTest extends EndpointFixture {
     void asyncReceiver() {
         namespace.createQueue("orders");
         ServiceBusClientBuilder clients = clients();
-        try (ServiceBusSenderClient sender = clients.sender().queueName("orders").buildClient();
-             ServiceBusReceiverAsyncClient receiver = clients.receiver().queueName("orders").disableAutoComplete()
-                     .buildAsyncClient()) {
+        try (ServiceBusSenderClient sender =
+                        clients.sender().queueName("orders").buildClient();
+                ServiceBusReceiverAsyncClient receiver = clients.receiver()
+                        .queueName("orders")
+                        .disableAutoComplete()
+                        .buildAsyncClient()) {
             sender.sendMessages(List.of(new ServiceBusMessage("a"), new ServiceBusMessage("b")));
             // settle before cancelling the stream: cancelling closes the link, and a disposition still
             // waiting for the broker's answer then fails (as against the service)
             List<String> bodies = receiver.receiveMessages()
                     .concatMap(m -> receiver.complete(m).thenReturn(m.getBody().toString()))
-                    .take(2).collectList().block(Duration.ofSeconds(30));
+                    .take(2)
+                    .collectList()
+                    .block(Duration.ofSeconds(30));
             assertEquals(List.of("a", "b"), bodies);
             assertEquals(0, namespace.runtimeInfo(EntityPath.queue("orders")).activeMessageCount());
         }
@@ -100,21 +114,25 @@ class ReceiversOverAmqpTest extends EndpointFixture {
     @Test
     @DisplayName("AMQP-6 accepting the next session waits until a session has messages")
     void pendingAcceptNextSession() throws Exception {
-        namespace.createQueue("carts", QueueOptions.builder().requiresSession(true).build());
+        namespace.createQueue(
+                "carts", QueueOptions.builder().requiresSession(true).build());
         ServiceBusClientBuilder clients = clients();
         try (ServiceBusSenderClient sender = clients.sender().queueName("carts").buildClient();
-             ServiceBusSessionReceiverClient sessions = clients.sessionReceiver().queueName("carts").buildClient()) {
+                ServiceBusSessionReceiverClient sessions =
+                        clients.sessionReceiver().queueName("carts").buildClient()) {
             CompletableFuture<ServiceBusReceiverClient> accepted =
                     CompletableFuture.supplyAsync(sessions::acceptNextSession);
             // the attach is held: the accept is registered in the broker, holding no thread (AMQP-11)
-            await().atMost(Duration.ofSeconds(20)).until(() -> namespace.waitingSessionAccepts(
-                    EntityPath.queue("carts")) == 1);
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> namespace.waitingSessionAccepts(EntityPath.queue("carts")) == 1);
             assertTrue(!aWorkerWaitsForASession(), "no endpoint thread waits for the session");
             assertTrue(!accepted.isDone(), "accepted before any session had a message");
             sender.sendMessage(new ServiceBusMessage("x").setSessionId("late"));
             try (ServiceBusReceiverClient session = accepted.get(30, TimeUnit.SECONDS)) {
                 assertEquals("late", session.getSessionId());
-                ServiceBusReceivedMessage m = session.receiveMessages(1, Duration.ofSeconds(10)).iterator().next();
+                ServiceBusReceivedMessage m = session.receiveMessages(1, Duration.ofSeconds(10))
+                        .iterator()
+                        .next();
                 session.complete(m);
             }
         }

@@ -54,11 +54,13 @@ class ReplaceNamespaceTest {
     @Test
     void openSendersAndProcessorsReachTheReplacingNamespace() {
         List<String> received = new CopyOnWriteArrayList<>();
-        ServiceBusProcessorClient processor = builder.processor().queueName("orders")
+        ServiceBusProcessorClient processor = builder.processor()
+                .queueName("orders")
                 .processMessage(c -> received.add(c.getMessage().getBody().toString()))
-                .processError(c -> { })
+                .processError(c -> {})
                 .buildProcessorClient();
-        try (ServiceBusSenderClient sender = builder.sender().queueName("orders").buildClient()) {
+        try (ServiceBusSenderClient sender =
+                builder.sender().queueName("orders").buildClient()) {
             processor.start();
             sender.sendMessage(new ServiceBusMessage("one"));
             Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> received.contains("one"));
@@ -69,8 +71,9 @@ class ReplaceNamespaceTest {
             Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> received.contains("two"));
 
             assertEquals(List.of("one", "two"), received);
-            Awaitility.await().atMost(Duration.ofSeconds(20)).until(() ->
-                    second.runtimeInfo(EntityPath.queue("orders")).activeMessageCount() == 0);
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(20))
+                    .until(() -> second.runtimeInfo(EntityPath.queue("orders")).activeMessageCount() == 0);
         } finally {
             processor.close();
         }
@@ -78,14 +81,19 @@ class ReplaceNamespaceTest {
 
     @Test
     void aMessageSentBeforeTheReplacementStaysInThePreviousNamespace() {
-        try (ServiceBusSenderClient sender = builder.sender().queueName("orders").buildClient();
-             ServiceBusReceiverClient receiver = builder.receiver().queueName("orders").buildClient()) {
+        try (ServiceBusSenderClient sender =
+                        builder.sender().queueName("orders").buildClient();
+                ServiceBusReceiverClient receiver =
+                        builder.receiver().queueName("orders").buildClient()) {
             sender.sendMessage(new ServiceBusMessage("before"));
             server.replaceNamespace(second);
             sender.sendMessage(new ServiceBusMessage("after"));
 
-            List<ServiceBusReceivedMessage> got = receiver.receiveMessages(1, Duration.ofSeconds(20)).stream().toList();
-            assertEquals(List.of("after"), got.stream().map(m -> m.getBody().toString()).toList());
+            List<ServiceBusReceivedMessage> got =
+                    receiver.receiveMessages(1, Duration.ofSeconds(20)).stream().toList();
+            assertEquals(
+                    List.of("after"),
+                    got.stream().map(m -> m.getBody().toString()).toList());
             assertEquals(1, first.runtimeInfo(EntityPath.queue("orders")).activeMessageCount());
         }
     }
@@ -96,9 +104,12 @@ class ReplaceNamespaceTest {
     void aDeclaredTransactionGoesOnInTheReplacingNamespace() throws Exception {
         String cs = server.getConnectionString();
         int at = cs.indexOf("SharedAccessKey=") + "SharedAccessKey=".length();
-        JmsConnectionFactory factory = new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME,
-                cs.substring(at, cs.indexOf(';', at)), "amqp://127.0.0.1:" + server.port()
-                + "?jms.forceSyncSend=true"); // a transacted send is asynchronous otherwise: reached the endpoint when?
+        JmsConnectionFactory factory = new JmsConnectionFactory(
+                ServiceBusEmulatorServer.KEY_NAME,
+                cs.substring(at, cs.indexOf(';', at)),
+                "amqp://127.0.0.1:" + server.port()
+                        + "?jms.forceSyncSend=true"); // a transacted send is asynchronous otherwise: reached the
+        // endpoint when?
         try (Connection connection = factory.createConnection()) {
             // Qpid JMS declares a transacted session's transaction at once, and the next one after each commit
             Session idle = connection.createSession(true, Session.SESSION_TRANSACTED);

@@ -33,8 +33,10 @@ class SessionWaitsOverAmqpTest {
     private HostilePeer peer;
 
     SessionWaitsOverAmqpTest() {
-        namespace.createQueue("carts", QueueOptions.builder().requiresSession(true).build());
-        server = ServiceBusEmulatorServer.builder(namespace).sharedAccessKey(KEY).start();
+        namespace.createQueue(
+                "carts", QueueOptions.builder().requiresSession(true).build());
+        server =
+                ServiceBusEmulatorServer.builder(namespace).sharedAccessKey(KEY).start();
     }
 
     @AfterEach
@@ -67,14 +69,19 @@ class SessionWaitsOverAmqpTest {
     }
 
     @Test
-    @DisplayName("LIM-3 AMQP-6 a waiting accept is refused at once with com.microsoft:entity-disabled when its queue is "
-            + "disabled")
+    @DisplayName(
+            "LIM-3 AMQP-6 a waiting accept is refused at once with com.microsoft:entity-disabled when its queue is "
+                    + "disabled")
     void acceptEndsOnDisable() throws IOException {
         HostilePeer client = authenticated();
         client.attachSessionReceiver(0, 2, "accept", "carts", null, 600_000);
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> namespace.waitingSessionAccepts(CARTS) == 1);
-        namespace.updateQueue("carts", QueueOptions.builder().requiresSession(true).status(EntityStatus.DISABLED)
-                .build());
+        namespace.updateQueue(
+                "carts",
+                QueueOptions.builder()
+                        .requiresSession(true)
+                        .status(EntityStatus.DISABLED)
+                        .build());
         client.expectError(Detach.class, "com.microsoft:entity-disabled");
     }
 
@@ -92,8 +99,12 @@ class SessionWaitsOverAmqpTest {
     @DisplayName("SES-3 AMQP-11 a session link waiting in its session is detached with com.microsoft:session-lock-lost "
             + "as soon as its lock expires; a disabled queue detaches a waiting one with com.microsoft:entity-disabled")
     void sessionLinkEnds() throws IOException {
-        namespace.send("carts", Message.builder().sessionId("a").messageId("a1").body("x").build());
-        namespace.send("carts", Message.builder().sessionId("b").messageId("b1").body("x").build());
+        namespace.send(
+                "carts",
+                Message.builder().sessionId("a").messageId("a1").body("x").build());
+        namespace.send(
+                "carts",
+                Message.builder().sessionId("b").messageId("b1").body("x").build());
         HostilePeer client = authenticated();
         client.attachSessionReceiver(0, 2, "on-a", "carts", "a", 600_000);
         client.expect(Attach.class, a -> a.getName().equals("on-a") && a.getSource() != null);
@@ -105,7 +116,7 @@ class SessionWaitsOverAmqpTest {
         client.expect(Transfer.class, t -> true);
         // each link has a credit left: both wait in their sessions
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> namespace.waitingReceivers(CARTS) == 2);
-        namespace.clock().advance(Duration.ofMinutes(2));   // past both locks (1 minute)
+        namespace.clock().advance(Duration.ofMinutes(2)); // past both locks (1 minute)
         client.expectError(Detach.class, "com.microsoft:session-lock-lost");
         client.expectError(Detach.class, "com.microsoft:session-lock-lost");
         assertEquals(0, namespace.waitingReceivers(CARTS));
@@ -115,15 +126,21 @@ class SessionWaitsOverAmqpTest {
     @DisplayName("LIM-3 AMQP-11 a session link waiting in its session is detached at once with "
             + "com.microsoft:entity-disabled when its queue is disabled")
     void sessionLinkEndsOnDisable() throws IOException {
-        namespace.send("carts", Message.builder().sessionId("a").messageId("a1").body("x").build());
+        namespace.send(
+                "carts",
+                Message.builder().sessionId("a").messageId("a1").body("x").build());
         HostilePeer client = authenticated();
         client.attachSessionReceiver(0, 2, "on-a", "carts", "a", 600_000);
         client.expect(Attach.class, a -> a.getName().equals("on-a") && a.getSource() != null);
         client.flow(0, 2, 2);
         client.expect(Transfer.class, t -> true);
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> namespace.waitingReceivers(CARTS) == 1);
-        namespace.updateQueue("carts", QueueOptions.builder().requiresSession(true)
-                .status(EntityStatus.RECEIVE_DISABLED).build());
+        namespace.updateQueue(
+                "carts",
+                QueueOptions.builder()
+                        .requiresSession(true)
+                        .status(EntityStatus.RECEIVE_DISABLED)
+                        .build());
         client.expectError(Detach.class, "com.microsoft:entity-disabled");
     }
 }

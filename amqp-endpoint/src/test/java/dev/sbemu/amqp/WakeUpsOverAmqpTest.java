@@ -38,7 +38,9 @@ class WakeUpsOverAmqpTest {
 
     WakeUpsOverAmqpTest() {
         namespace.createQueue("q");
-        server = ServiceBusEmulatorServer.builder(namespace).sharedAccessKey(KEY).idleTimeout(Duration.ofMinutes(10))
+        server = ServiceBusEmulatorServer.builder(namespace)
+                .sharedAccessKey(KEY)
+                .idleTimeout(Duration.ofMinutes(10))
                 .start();
     }
 
@@ -90,9 +92,13 @@ class WakeUpsOverAmqpTest {
             threads.shutdownNow();
         }
         assertEquals(MESSAGES, delivered.get(), "each message delivered once");
-        assertEquals(List.of(), namespace.receive(EntityPath.queue("q"), dev.sbemu.core.ReceiveMode.PEEK_LOCK, 1),
+        assertEquals(
+                List.of(),
+                namespace.receive(EntityPath.queue("q"), dev.sbemu.core.ReceiveMode.PEEK_LOCK, 1),
                 "none left waiting");
-        assertEquals(MESSAGES, namespace.runtimeInfo(EntityPath.queue("q")).totalMessageCount(),
+        assertEquals(
+                MESSAGES,
+                namespace.runtimeInfo(EntityPath.queue("q")).totalMessageCount(),
                 "all there, locked: none lost");
     }
 

@@ -39,11 +39,24 @@ import org.junit.jupiter.api.Test;
 class ArchitectureTest {
     /** Root package of each published module, lowest layer first. */
     private static final List<String> MODULE_PACKAGES = List.of(
-            "dev.sbemu.core", "dev.sbemu.wire", "dev.sbemu.sdk", "dev.sbemu.amqp", "dev.sbemu.junit", "dev.sbemu.spring",
+            "dev.sbemu.core",
+            "dev.sbemu.wire",
+            "dev.sbemu.sdk",
+            "dev.sbemu.amqp",
+            "dev.sbemu.junit",
+            "dev.sbemu.spring",
             "dev.sbemu.server");
     /** What the in-process adapter needs and a process that faces clients of any language must not carry. */
-    private static final String[] TEST_TOOLING = {"dev.sbemu.sdk..", "org.mockito..", "net.bytebuddy..",
-        "org.objenesis..", "org.junit..", "org.opentest4j..", "org.awaitility.."};
+    private static final String[] TEST_TOOLING = {
+        "dev.sbemu.sdk..",
+        "org.mockito..",
+        "net.bytebuddy..",
+        "org.objenesis..",
+        "org.junit..",
+        "org.opentest4j..",
+        "org.awaitility.."
+    };
+
     private static final String[] EXAMPLE_PACKAGES = {"dev.sbemu.examples..", "com.example.."};
 
     private static Path root;
@@ -53,8 +66,15 @@ class ArchitectureTest {
     static void importClasses() {
         root = Path.of(System.getProperty("sbemu.root", "..")).toAbsolutePath().normalize();
         List<Path> locations = new ArrayList<>();
-        for (String module : List.of("emulator-core", "wire", "sdk-adapter", "amqp-endpoint", "junit5-extension",
-                "spring-boot-test-support", "examples-spring", "examples-spring-jms")) {
+        for (String module : List.of(
+                "emulator-core",
+                "wire",
+                "sdk-adapter",
+                "amqp-endpoint",
+                "junit5-extension",
+                "spring-boot-test-support",
+                "examples-spring",
+                "examples-spring-jms")) {
             locations.add(existing(root.resolve(module).resolve("target/classes")));
         }
         // the standalone server's module, when there is one
@@ -76,8 +96,12 @@ class ArchitectureTest {
     @Test
     @DisplayName("emulator-core depends on the JDK only")
     void coreDependsOnTheJdkOnly() {
-        classes().that().resideInAPackage("dev.sbemu.core..")
-                .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "dev.sbemu.core..", "")
+        classes()
+                .that()
+                .resideInAPackage("dev.sbemu.core..")
+                .should()
+                .onlyDependOnClassesThat()
+                .resideInAnyPackage("java..", "dev.sbemu.core..", "")
                 .because("emulator-core must add nothing to a user's class path")
                 .check(classes);
     }
@@ -85,31 +109,50 @@ class ArchitectureTest {
     @Test
     @DisplayName("modules depend only on the modules below them")
     void modulesAreLayered() {
-        layeredArchitecture().consideringOnlyDependenciesInLayers()
-                .layer("core").definedBy("dev.sbemu.core..")
-                .layer("wire").definedBy("dev.sbemu.wire..")
-                .layer("adapter").definedBy("dev.sbemu.sdk..")
-                .layer("endpoint").definedBy("dev.sbemu.amqp..")
-                .optionalLayer("server").definedBy("dev.sbemu.server..")
-                .layer("extension").definedBy("dev.sbemu.junit..")
-                .layer("spring").definedBy("dev.sbemu.spring..")
-                .layer("examples").definedBy(EXAMPLE_PACKAGES)
-                .whereLayer("examples").mayNotBeAccessedByAnyLayer()
-                .whereLayer("server").mayNotBeAccessedByAnyLayer()
-                .whereLayer("spring").mayOnlyBeAccessedByLayers("examples")
-                .whereLayer("extension").mayOnlyBeAccessedByLayers("spring", "examples")
-                .whereLayer("endpoint").mayOnlyBeAccessedByLayers("server", "extension", "spring", "examples")
-                .whereLayer("adapter").mayOnlyBeAccessedByLayers("extension", "spring", "examples")
-                .whereLayer("wire").mayOnlyBeAccessedByLayers("adapter", "endpoint", "server", "extension", "spring",
-                        "examples")
+        layeredArchitecture()
+                .consideringOnlyDependenciesInLayers()
+                .layer("core")
+                .definedBy("dev.sbemu.core..")
+                .layer("wire")
+                .definedBy("dev.sbemu.wire..")
+                .layer("adapter")
+                .definedBy("dev.sbemu.sdk..")
+                .layer("endpoint")
+                .definedBy("dev.sbemu.amqp..")
+                .optionalLayer("server")
+                .definedBy("dev.sbemu.server..")
+                .layer("extension")
+                .definedBy("dev.sbemu.junit..")
+                .layer("spring")
+                .definedBy("dev.sbemu.spring..")
+                .layer("examples")
+                .definedBy(EXAMPLE_PACKAGES)
+                .whereLayer("examples")
+                .mayNotBeAccessedByAnyLayer()
+                .whereLayer("server")
+                .mayNotBeAccessedByAnyLayer()
+                .whereLayer("spring")
+                .mayOnlyBeAccessedByLayers("examples")
+                .whereLayer("extension")
+                .mayOnlyBeAccessedByLayers("spring", "examples")
+                .whereLayer("endpoint")
+                .mayOnlyBeAccessedByLayers("server", "extension", "spring", "examples")
+                .whereLayer("adapter")
+                .mayOnlyBeAccessedByLayers("extension", "spring", "examples")
+                .whereLayer("wire")
+                .mayOnlyBeAccessedByLayers("adapter", "endpoint", "server", "extension", "spring", "examples")
                 .check(classes);
     }
 
     @Test
     @DisplayName("the wire module, the AMQP endpoint and the server carry neither sdk-adapter nor test tooling")
     void endpointStandsWithoutTheAdapter() {
-        noClasses().that().resideInAnyPackage("dev.sbemu.wire..", "dev.sbemu.amqp..", "dev.sbemu.server..")
-                .should().dependOnClassesThat().resideInAnyPackage(TEST_TOOLING)
+        noClasses()
+                .that()
+                .resideInAnyPackage("dev.sbemu.wire..", "dev.sbemu.amqp..", "dev.sbemu.server..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(TEST_TOOLING)
                 .because("the standalone server runs the endpoint without sdk-adapter (Mockito, Byte Buddy, "
                         + "Objenesis): the endpoint reaches the adapter only through dev.sbemu.wire.EndpointObserver")
                 .check(classes);
@@ -118,9 +161,12 @@ class ArchitectureTest {
     @Test
     @DisplayName("the server depends on the JDK, emulator-core and amqp-endpoint's public API only")
     void serverUsesCoreAndEndpointOnly() {
-        classes().that().resideInAPackage("dev.sbemu.server..")
-                .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "dev.sbemu.core..", "dev.sbemu.amqp",
-                        "dev.sbemu.server..", "")
+        classes()
+                .that()
+                .resideInAPackage("dev.sbemu.server..")
+                .should()
+                .onlyDependOnClassesThat()
+                .resideInAnyPackage("java..", "dev.sbemu.core..", "dev.sbemu.amqp", "dev.sbemu.server..", "")
                 .because("the server is a thin runner over the endpoint: options, start, stop (issue 24)")
                 .allowEmptyShould(true)
                 .check(classes);
@@ -131,8 +177,12 @@ class ArchitectureTest {
     void internalsStayInTheirModule() {
         CompositeArchRule rule = null;
         for (String module : MODULE_PACKAGES) {
-            ArchRule one = noClasses().that().resideOutsideOfPackage(module + "..")
-                    .should().dependOnClassesThat().resideInAPackage(module + "..internal..")
+            ArchRule one = noClasses()
+                    .that()
+                    .resideOutsideOfPackage(module + "..")
+                    .should()
+                    .dependOnClassesThat()
+                    .resideInAPackage(module + "..internal..")
                     .because("the internal packages of a module are free to change; other modules and users go "
                             + "through its public API");
             rule = rule == null ? CompositeArchRule.of(one) : rule.and(one);
@@ -143,13 +193,24 @@ class ArchitectureTest {
     @Test
     @DisplayName("the examples use only the public API, and the Spring example application knows nothing of sbemu")
     void examplesUseThePublicApiOnly() {
-        noClasses().that().resideInAnyPackage(EXAMPLE_PACKAGES)
-                .should().dependOnClassesThat().resideInAPackage("dev.sbemu..internal..")
+        noClasses()
+                .that()
+                .resideInAnyPackage(EXAMPLE_PACKAGES)
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("dev.sbemu..internal..")
                 .because("the examples are the user guide: they show only what a user may call")
                 .check(classes);
-        noClasses().that().resideInAPackage("com.example..").and().haveSimpleNameNotEndingWith("Test")
-                .and().haveSimpleNameNotContaining("Test$")
-                .should().dependOnClassesThat().resideInAPackage("dev.sbemu..")
+        noClasses()
+                .that()
+                .resideInAPackage("com.example..")
+                .and()
+                .haveSimpleNameNotEndingWith("Test")
+                .and()
+                .haveSimpleNameNotContaining("Test$")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("dev.sbemu..")
                 .because("the Spring example's application code is unmodified production code")
                 .check(classes);
     }
@@ -182,8 +243,7 @@ class ArchitectureTest {
         List<String> missing = new ArrayList<>();
         for (String module : modules()) {
             String pom = Files.readString(root.resolve(module).resolve("pom.xml"));
-            boolean published = !pom.contains("<maven.deploy.skip>true</maven.deploy.skip>")
-                    && !module.equals("bom");
+            boolean published = !pom.contains("<maven.deploy.skip>true</maven.deploy.skip>") && !module.equals("bom");
             if (published && !bom.contains("<artifactId>" + module + "</artifactId>")) {
                 missing.add(module);
             }

@@ -17,8 +17,7 @@ public final class AdapterCpuTime {
     /** Keeps the operations' results alive, so that the JIT cannot drop them. */
     static volatile Object sink;
 
-    private AdapterCpuTime() {
-    }
+    private AdapterCpuTime() {}
 
     public static void main(String[] args) {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 7;
@@ -28,7 +27,10 @@ public final class AdapterCpuTime {
         try {
             report("send + peek-lock receive + complete", rounds, operations, benchmark::peekLockComplete_1thread);
             report("send + receive-and-delete", rounds, operations, benchmark::receiveAndDelete_1thread);
-            report("one call on the SDK type (getEntityPath)", rounds, operations * 10,
+            report(
+                    "one call on the SDK type (getEntityPath)",
+                    rounds,
+                    operations * 10,
                     benchmark::dispatchOnly_1thread);
         } finally {
             benchmark.tearDown();
@@ -47,7 +49,8 @@ public final class AdapterCpuTime {
         }
         Arrays.sort(nanosPerOperation);
         double median = nanosPerOperation[rounds / 2];
-        System.out.printf("%-45s %8.0f ns CPU per operation (min %.0f, max %.0f) = %,10.0f per CPU second%n",
+        System.out.printf(
+                "%-45s %8.0f ns CPU per operation (min %.0f, max %.0f) = %,10.0f per CPU second%n",
                 name, median, nanosPerOperation[0], nanosPerOperation[rounds - 1], 1e9 / median);
     }
 }

@@ -39,7 +39,9 @@ import org.openjdk.jmh.annotations.Threads;
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @State(Scope.Benchmark)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class AdapterThroughputBenchmark {
     private static final Duration MAX_WAIT = Duration.ofSeconds(1);
     /** Operations of each kind run in the trial's setup, before JMH's own warm-up. */
@@ -55,7 +57,9 @@ public class AdapterThroughputBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         BenchmarkMain.requireAgent();
-        namespace = Namespace.builder().startingAt(Instant.parse("2026-01-01T00:00:00Z")).build();
+        namespace = Namespace.builder()
+                .startingAt(Instant.parse("2026-01-01T00:00:00Z"))
+                .build();
         namespace.createQueue("orders");
         clients = EmulatorClients.of(namespace);
         sender = clients.sender("orders");
@@ -78,7 +82,8 @@ public class AdapterThroughputBenchmark {
     }
 
     private static ServiceBusReceivedMessage first(ServiceBusReceiverClient receiver) {
-        Iterator<ServiceBusReceivedMessage> received = receiver.receiveMessages(1, MAX_WAIT).iterator();
+        Iterator<ServiceBusReceivedMessage> received =
+                receiver.receiveMessages(1, MAX_WAIT).iterator();
         return received.next();
     }
 

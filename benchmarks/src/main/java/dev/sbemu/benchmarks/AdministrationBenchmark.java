@@ -35,7 +35,9 @@ import org.openjdk.jmh.annotations.TearDown;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @State(Scope.Benchmark)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class AdministrationBenchmark {
     static final int WARM_UP_OPERATIONS = 20_000;
     private static final String QUEUE = "orders";
@@ -46,10 +48,17 @@ public class AdministrationBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        namespace = Namespace.builder().startingAt(Instant.parse("2026-01-01T00:00:00Z")).build();
+        namespace = Namespace.builder()
+                .startingAt(Instant.parse("2026-01-01T00:00:00Z"))
+                .build();
         namespace.createQueue(QUEUE);
         for (int i = 0; i < 10; i++) {
-            namespace.send(QUEUE, Message.builder().body(new byte[100]).messageId("order-" + i).build());
+            namespace.send(
+                    QUEUE,
+                    Message.builder()
+                            .body(new byte[100])
+                            .messageId("order-" + i)
+                            .build());
         }
         admin = AdministrationClients.sync(namespace);
         for (int i = 0; i < WARM_UP_OPERATIONS; i++) {

@@ -30,7 +30,9 @@ import org.openjdk.jmh.annotations.TearDown;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @State(Scope.Benchmark)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class AdministrationOverHttpBenchmark {
     static final int WARM_UP_OPERATIONS = 5_000;
     private static final String QUEUE = "orders";
@@ -45,15 +47,25 @@ public class AdministrationOverHttpBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        namespace = Namespace.builder().startingAt(Instant.parse("2026-01-01T00:00:00Z")).build();
+        namespace = Namespace.builder()
+                .startingAt(Instant.parse("2026-01-01T00:00:00Z"))
+                .build();
         namespace.createQueue(QUEUE);
         for (int i = 0; i < 10; i++) {
-            namespace.send(QUEUE, Message.builder().body(new byte[100]).messageId("order-" + i).build());
+            namespace.send(
+                    QUEUE,
+                    Message.builder()
+                            .body(new byte[100])
+                            .messageId("order-" + i)
+                            .build());
         }
-        server = port.equals("http-port") ? ServiceBusEmulatorServer.builder(namespace).httpPort(0).start()
+        server = port.equals("http-port")
+                ? ServiceBusEmulatorServer.builder(namespace).httpPort(0).start()
                 : ServiceBusEmulatorServer.start(namespace);
-        admin = new ServiceBusAdministrationClientBuilder().connectionString(server.getConnectionString())
-                .addPolicy(server.administrationHttpPolicy()).buildClient();
+        admin = new ServiceBusAdministrationClientBuilder()
+                .connectionString(server.getConnectionString())
+                .addPolicy(server.administrationHttpPolicy())
+                .buildClient();
         for (int i = 0; i < WARM_UP_OPERATIONS; i++) {
             getQueueRuntimeProperties();
         }

@@ -21,8 +21,7 @@ import org.mockito.internal.PremainAttach;
  * so {@code -f 0} runs work too.
  */
 public final class BenchmarkMain {
-    private BenchmarkMain() {
-    }
+    private BenchmarkMain() {}
 
     public static void main(String[] args) throws Exception {
         org.openjdk.jmh.Main.main(withAgent(args));
@@ -51,7 +50,11 @@ public final class BenchmarkMain {
      */
     static Path agentJar() {
         try {
-            Path location = Path.of(PremainAttach.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path location = Path.of(PremainAttach.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
             return location.toString().endsWith(".jar") ? location : null;
         } catch (URISyntaxException | RuntimeException e) {
             return null;

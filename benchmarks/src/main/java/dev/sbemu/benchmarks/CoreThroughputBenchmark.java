@@ -34,7 +34,9 @@ import org.openjdk.jmh.annotations.Threads;
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @State(Scope.Benchmark)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class CoreThroughputBenchmark {
 
     /** The message's own time-to-live: none, or one hour (arms an expiry timer per message). */
@@ -47,7 +49,9 @@ public class CoreThroughputBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        namespace = Namespace.builder().startingAt(Instant.parse("2026-01-01T00:00:00Z")).build();
+        namespace = Namespace.builder()
+                .startingAt(Instant.parse("2026-01-01T00:00:00Z"))
+                .build();
         namespace.createQueue("orders");
         queue = EntityPath.queue("orders");
         Message.Builder b = Message.builder().messageId("order-1").body(new byte[100]);

@@ -27,7 +27,9 @@ import org.openjdk.jmh.annotations.TearDown;
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @State(Scope.Thread)
-@Fork(value = 1, jvmArgsAppend = {"-Xms3g", "-Xmx3g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms3g", "-Xmx3g"})
 public class DeepQueueBenchmark {
 
     @Param({"10", "1000000"})
@@ -39,12 +41,16 @@ public class DeepQueueBenchmark {
 
     @Setup(Level.Trial)
     public void fill() {
-        namespace = Namespace.builder().startingAt(Instant.parse("2026-01-01T00:00:00Z")).build();
+        namespace = Namespace.builder()
+                .startingAt(Instant.parse("2026-01-01T00:00:00Z"))
+                .build();
         namespace.createQueue("orders");
         queue = EntityPath.queue("orders");
         message = Message.builder().messageId("order").body(new byte[100]).build();
         for (int i = 0; i < depth; i++) {
-            namespace.send("orders", Message.builder().messageId("m" + i).body(new byte[100]).build());
+            namespace.send(
+                    "orders",
+                    Message.builder().messageId("m" + i).body(new byte[100]).build());
         }
         System.gc();
     }

@@ -52,8 +52,7 @@ public final class EndpointHardeningFigures {
         AMQPDefinedTypes.registerAllTypes(DECODER, ENCODER);
     }
 
-    private EndpointHardeningFigures() {
-    }
+    private EndpointHardeningFigures() {}
 
     public static void main(String[] args) throws Exception {
         flood();
@@ -127,13 +126,18 @@ public final class EndpointHardeningFigures {
                 }
                 long retained = heapAfterGc() - baseline;
                 peak = Math.max(peak, retained);
-                System.out.printf("flood: 64 MB written in %d ms; detach (message-size-exceeded) seen by the client after"
+                System.out.printf(
+                        "flood: 64 MB written in %d ms; detach (message-size-exceeded) seen by the client after"
                                 + " %s written; endpoint heap retained after the flood (after GC, over baseline): %s;"
-                                + " highest sampled every 8 MB: %s%n", (System.nanoTime() - start) / 1_000_000,
-                        cutAt < 0 ? (detached.get() ? "the end" : "never") : mb(cutAt), mb(retained), mb(peak));
+                                + " highest sampled every 8 MB: %s%n",
+                        (System.nanoTime() - start) / 1_000_000,
+                        cutAt < 0 ? (detached.get() ? "the end" : "never") : mb(cutAt),
+                        mb(retained),
+                        mb(peak));
                 long sdkStart = System.nanoTime();
                 boolean works = sdkWorks(server);
-                System.out.printf("flood: an SDK client connecting afterwards %s (%d ms)%n",
+                System.out.printf(
+                        "flood: an SDK client connecting afterwards %s (%d ms)%n",
                         works ? "sends and receives" : "FAILS", (System.nanoTime() - sdkStart) / 1_000_000);
             } finally {
                 server.close();
@@ -142,10 +146,13 @@ public final class EndpointHardeningFigures {
     }
 
     private static boolean sdkWorks(ServiceBusEmulatorServer server) {
-        ServiceBusClientBuilder builder = new ServiceBusClientBuilder().connectionString(server.getConnectionString())
+        ServiceBusClientBuilder builder = new ServiceBusClientBuilder()
+                .connectionString(server.getConnectionString())
                 .retryOptions(new AmqpRetryOptions().setMaxRetries(0).setTryTimeout(Duration.ofSeconds(20)));
-        try (ServiceBusSenderClient sender = builder.sender().queueName("orders").buildClient();
-             ServiceBusReceiverClient receiver = builder.receiver().queueName("orders").buildClient()) {
+        try (ServiceBusSenderClient sender =
+                        builder.sender().queueName("orders").buildClient();
+                ServiceBusReceiverClient receiver =
+                        builder.receiver().queueName("orders").buildClient()) {
             sender.sendMessage(new ServiceBusMessage("after the flood"));
             return receiver.receiveMessages(1, Duration.ofSeconds(20)).stream().count() == 1;
         } catch (RuntimeException e) {
@@ -218,7 +225,8 @@ public final class EndpointHardeningFigures {
             long ms = (System.nanoTime() - start) / 1_000_000;
             Thread.sleep(500);
             Snapshot after = Snapshot.take();
-            System.out.printf("cycles: %d start/close cycles (one connection each) in %d ms; before %s; after %s%n",
+            System.out.printf(
+                    "cycles: %d start/close cycles (one connection each) in %d ms; before %s; after %s%n",
                     cycles, ms, before, after);
         }
     }
@@ -237,7 +245,8 @@ public final class EndpointHardeningFigures {
         try (Namespace namespace = Namespace.create()) {
             warm(namespace);
             ServiceBusEmulatorServer server = ServiceBusEmulatorServer.builder(namespace)
-                    .handshakeTimeout(Duration.ofSeconds(2)).start();
+                    .handshakeTimeout(Duration.ofSeconds(2))
+                    .start();
             try {
                 Snapshot before = Snapshot.take();
                 List<Socket> sockets = new ArrayList<>();
@@ -255,8 +264,10 @@ public final class EndpointHardeningFigures {
                 }
                 long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
                 int open = server.connectionCount();
-                System.out.printf("half-open: %d abandoned connections (%d header only, %d opened and never "
-                        + "authenticated), %d open at the endpoint%n", count, count / 2, count / 2, open);
+                System.out.printf(
+                        "half-open: %d abandoned connections (%d header only, %d opened and never "
+                                + "authenticated), %d open at the endpoint%n",
+                        count, count / 2, count / 2, open);
                 while (server.connectionCount() > 0 && System.nanoTime() < deadline) {
                     Thread.sleep(100);
                 }
@@ -266,8 +277,10 @@ public final class EndpointHardeningFigures {
                 }
                 Thread.sleep(500);
                 Snapshot after = Snapshot.take();
-                System.out.printf("half-open: after 20 s at most: %d still open at the endpoint; before %s; after the "
-                        + "clients' sockets closed %s%n", left, before, after);
+                System.out.printf(
+                        "half-open: after 20 s at most: %d still open at the endpoint; before %s; after the "
+                                + "clients' sockets closed %s%n",
+                        left, before, after);
             } finally {
                 server.close();
             }

@@ -43,7 +43,9 @@ import org.openjdk.jmh.annotations.State;
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @State(Scope.Thread)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class EndpointPerTestBenchmark {
     static final int WARM_UP_RUNS = 100;
     private static final Duration MAX_WAIT = Duration.ofSeconds(10);
@@ -68,8 +70,8 @@ public class EndpointPerTestBenchmark {
     }
 
     /** One message through the clients: the test's body. */
-    private ServiceBusReceivedMessage sendReceiveComplete(ServiceBusSenderClient sender,
-                                                          ServiceBusReceiverClient receiver) {
+    private ServiceBusReceivedMessage sendReceiveComplete(
+            ServiceBusSenderClient sender, ServiceBusReceiverClient receiver) {
         sender.sendMessage(message);
         ServiceBusReceivedMessage m = EndpointThroughputBenchmark.first(receiver, MAX_WAIT);
         receiver.complete(m);
@@ -79,11 +81,13 @@ public class EndpointPerTestBenchmark {
     /** A test from start to end: namespace, server, a sender and a receiver from its connection string, body. */
     private static <T> T overAmqp(BiFunction<ServiceBusSenderClient, ServiceBusReceiverClient, T> body) {
         try (Namespace namespace = namespace();
-             ServiceBusEmulatorServer server = ServiceBusEmulatorServer.start(namespace)) {
-            ServiceBusClientBuilder clients = new ServiceBusClientBuilder()
-                    .connectionString(server.getConnectionString());
-            try (ServiceBusSenderClient sender = clients.sender().queueName("orders").buildClient();
-                 ServiceBusReceiverClient receiver = clients.receiver().queueName("orders").buildClient()) {
+                ServiceBusEmulatorServer server = ServiceBusEmulatorServer.start(namespace)) {
+            ServiceBusClientBuilder clients =
+                    new ServiceBusClientBuilder().connectionString(server.getConnectionString());
+            try (ServiceBusSenderClient sender =
+                            clients.sender().queueName("orders").buildClient();
+                    ServiceBusReceiverClient receiver =
+                            clients.receiver().queueName("orders").buildClient()) {
                 return body.apply(sender, receiver);
             }
         }
@@ -102,8 +106,9 @@ public class EndpointPerTestBenchmark {
     @Benchmark
     public ServiceBusReceivedMessage inProcess_sendReceiveComplete() {
         try (Namespace namespace = namespace();
-             EmulatorClients clients = EmulatorClients.of(namespace)) {
-            return sendReceiveComplete(clients.sender("orders"),
+                EmulatorClients clients = EmulatorClients.of(namespace)) {
+            return sendReceiveComplete(
+                    clients.sender("orders"),
                     clients.receiver(EntityPath.queue("orders"), ServiceBusReceiveMode.PEEK_LOCK));
         }
     }

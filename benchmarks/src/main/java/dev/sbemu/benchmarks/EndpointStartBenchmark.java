@@ -37,7 +37,9 @@ import org.openjdk.jmh.annotations.TearDown;
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @State(Scope.Thread)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class EndpointStartBenchmark {
     static final int WARM_UP_RUNS = 500;
     private static final long ACCEPT_BOUND_NANOS = TimeUnit.SECONDS.toNanos(10);
@@ -74,7 +76,9 @@ public class EndpointStartBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() throws IOException {
-        namespace = Namespace.builder().startingAt(Instant.parse("2026-01-01T00:00:00Z")).build();
+        namespace = Namespace.builder()
+                .startingAt(Instant.parse("2026-01-01T00:00:00Z"))
+                .build();
         Started started = new Started();
         for (int i = 0; i < WARM_UP_RUNS; i++) {
             startAndConnect(started);
@@ -90,8 +94,8 @@ public class EndpointStartBenchmark {
 
     void startAndConnect(Started started) throws IOException {
         started.server = ServiceBusEmulatorServer.start(namespace);
-        started.client = SocketChannel.open(new InetSocketAddress(InetAddress.getLoopbackAddress(),
-                started.server.port()));
+        started.client =
+                SocketChannel.open(new InetSocketAddress(InetAddress.getLoopbackAddress(), started.server.port()));
         long deadline = System.nanoTime() + ACCEPT_BOUND_NANOS;
         while (started.server.connectionCount() == 0) {
             if (System.nanoTime() - deadline > 0) {

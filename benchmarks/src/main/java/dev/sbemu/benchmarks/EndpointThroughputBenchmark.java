@@ -53,7 +53,9 @@ import org.openjdk.jmh.annotations.Threads;
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @State(Scope.Benchmark)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class EndpointThroughputBenchmark {
     static final int BATCH = 1000;
     /**
@@ -62,6 +64,7 @@ public class EndpointThroughputBenchmark {
      * messages) when more than about 512 arrive ahead of its pumping thread (see docs/spec.md, AMQP-11).
      */
     static final int PREFETCH = 100;
+
     private static final Duration WARM_UP = Duration.ofSeconds(3);
     private static final Duration MAX_WAIT = Duration.ofSeconds(10);
     private static final List<String> QUEUES = List.of("peek-lock", "receive-and-delete", "bulk");
@@ -97,16 +100,21 @@ public class EndpointThroughputBenchmark {
         switch (transport) {
             case "amqp" -> {
                 server = ServiceBusEmulatorServer.start(namespace);
-                ServiceBusClientBuilder builder = new ServiceBusClientBuilder()
-                        .connectionString(server.getConnectionString());
+                ServiceBusClientBuilder builder =
+                        new ServiceBusClientBuilder().connectionString(server.getConnectionString());
                 peekLockSender = keep(builder.sender().queueName("peek-lock").buildClient());
                 peekLock = keep(builder.receiver().queueName("peek-lock").buildClient());
-                receiveAndDeleteSender = keep(builder.sender().queueName("receive-and-delete").buildClient());
-                receiveAndDelete = keep(builder.receiver().queueName("receive-and-delete")
-                        .receiveMode(ServiceBusReceiveMode.RECEIVE_AND_DELETE).buildClient());
+                receiveAndDeleteSender =
+                        keep(builder.sender().queueName("receive-and-delete").buildClient());
+                receiveAndDelete = keep(builder.receiver()
+                        .queueName("receive-and-delete")
+                        .receiveMode(ServiceBusReceiveMode.RECEIVE_AND_DELETE)
+                        .buildClient());
                 bulkSender = keep(builder.sender().queueName("bulk").buildClient());
-                prefetching = keep(builder.receiver().queueName("bulk")
-                        .receiveMode(ServiceBusReceiveMode.RECEIVE_AND_DELETE).prefetchCount(PREFETCH)
+                prefetching = keep(builder.receiver()
+                        .queueName("bulk")
+                        .receiveMode(ServiceBusReceiveMode.RECEIVE_AND_DELETE)
+                        .prefetchCount(PREFETCH)
                         .buildClient());
             }
             case "in-process" -> {
@@ -114,8 +122,8 @@ public class EndpointThroughputBenchmark {
                 peekLockSender = inProcess.sender("peek-lock");
                 peekLock = inProcess.receiver(EntityPath.queue("peek-lock"), ServiceBusReceiveMode.PEEK_LOCK);
                 receiveAndDeleteSender = inProcess.sender("receive-and-delete");
-                receiveAndDelete = inProcess.receiver(EntityPath.queue("receive-and-delete"),
-                        ServiceBusReceiveMode.RECEIVE_AND_DELETE);
+                receiveAndDelete = inProcess.receiver(
+                        EntityPath.queue("receive-and-delete"), ServiceBusReceiveMode.RECEIVE_AND_DELETE);
                 bulkSender = inProcess.sender("bulk");
                 prefetching = inProcess.receiver(EntityPath.queue("bulk"), ServiceBusReceiveMode.RECEIVE_AND_DELETE);
             }
@@ -162,7 +170,8 @@ public class EndpointThroughputBenchmark {
     }
 
     static ServiceBusReceivedMessage first(ServiceBusReceiverClient receiver, Duration maxWait) {
-        Iterator<ServiceBusReceivedMessage> received = receiver.receiveMessages(1, maxWait).iterator();
+        Iterator<ServiceBusReceivedMessage> received =
+                receiver.receiveMessages(1, maxWait).iterator();
         if (!received.hasNext()) {
             throw new IllegalStateException("no message within " + maxWait);
         }
@@ -208,8 +217,8 @@ public class EndpointThroughputBenchmark {
                 got++;
             }
             if (got == 0) {
-                throw new IllegalStateException("received " + received + " of " + BATCH + ", then nothing within "
-                        + MAX_WAIT);
+                throw new IllegalStateException(
+                        "received " + received + " of " + BATCH + ", then nothing within " + MAX_WAIT);
             }
             received += got;
         }

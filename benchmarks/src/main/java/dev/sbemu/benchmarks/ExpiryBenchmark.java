@@ -33,7 +33,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Thread)
 @Warmup(iterations = 3)
 @Measurement(iterations = 5)
-@Fork(value = 1, jvmArgsAppend = {"-Xms3g", "-Xmx3g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms3g", "-Xmx3g"})
 public class ExpiryBenchmark {
 
     @Param({"1000", "10000", "100000", "1000000"})
@@ -43,14 +45,19 @@ public class ExpiryBenchmark {
 
     @Setup(Level.Invocation)
     public void fill() {
-        namespace = Namespace.builder().startingAt(Instant.parse("2026-01-01T00:00:00Z")).build();
-        namespace.createQueue("orders", QueueOptions.builder()
-                .defaultMessageTimeToLive(Duration.ofMinutes(10))
-                .deadLetteringOnMessageExpiration(true)
-                .build());
+        namespace = Namespace.builder()
+                .startingAt(Instant.parse("2026-01-01T00:00:00Z"))
+                .build();
+        namespace.createQueue(
+                "orders",
+                QueueOptions.builder()
+                        .defaultMessageTimeToLive(Duration.ofMinutes(10))
+                        .deadLetteringOnMessageExpiration(true)
+                        .build());
         byte[] body = new byte[100];
         for (int i = 0; i < n; i++) {
-            namespace.send("orders", Message.builder().messageId("m" + i).body(body).build());
+            namespace.send(
+                    "orders", Message.builder().messageId("m" + i).body(body).build());
             if (i % 1000 == 999) {
                 namespace.clock().advance(Duration.ofMillis(1));
             }

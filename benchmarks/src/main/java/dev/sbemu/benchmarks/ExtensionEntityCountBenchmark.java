@@ -58,7 +58,9 @@ import org.openjdk.jmh.annotations.TearDown;
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @State(Scope.Thread)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class ExtensionEntityCountBenchmark {
     static final int TESTS_PER_CLASS = ExtensionOverheadBenchmark.TESTS_PER_CLASS;
     static final int WARM_UP_RUNS = ExtensionOverheadBenchmark.WARM_UP_RUNS;
@@ -71,7 +73,9 @@ public class ExtensionEntityCountBenchmark {
     public void setUp() {
         BenchmarkMain.requireAgent();
         launcher = LauncherFactory.create();
-        plainRequest = LauncherDiscoveryRequestBuilder.request().selectors(selectClass(PlainFixture.class)).build();
+        plainRequest = LauncherDiscoveryRequestBuilder.request()
+                .selectors(selectClass(PlainFixture.class))
+                .build();
     }
 
     @TearDown(Level.Iteration)
@@ -97,16 +101,22 @@ public class ExtensionEntityCountBenchmark {
                 case 20 -> TwentyEntitiesFixture.class;
                 default -> throw new IllegalArgumentException("no fixture with " + entities + " entities");
             };
-            request = LauncherDiscoveryRequestBuilder.request().selectors(selectClass(fixture)).build();
-            declaration = EmulatorDeclaration.merge(List.of(new EmulatorDeclaration.Declared(
-                    fixture.getAnnotation(ServiceBusEmulator.class), fixture)), (l, c) -> {
+            request = LauncherDiscoveryRequestBuilder.request()
+                    .selectors(selectClass(fixture))
+                    .build();
+            declaration = EmulatorDeclaration.merge(
+                    List.of(new EmulatorDeclaration.Declared(fixture.getAnnotation(ServiceBusEmulator.class), fixture)),
+                    (l, c) -> {
                         throw new IllegalStateException("no config files");
                     });
-            Method test = Arrays.stream(fixture.getDeclaredMethods()).filter(m -> m.getName().equals("test01"))
-                    .findFirst().orElseThrow();
+            Method test = Arrays.stream(fixture.getDeclaredMethods())
+                    .filter(m -> m.getName().equals("test01"))
+                    .findFirst()
+                    .orElseThrow();
             parameters = test.getParameters();
             try (EmulatedNamespace scope = EmulatedNamespace.owning(declaration.start())) {
-                int count = scope.namespace().queueNames().size() + scope.namespace().topicNames().size();
+                int count = scope.namespace().queueNames().size()
+                        + scope.namespace().topicNames().size();
                 for (String topic : scope.namespace().topicNames()) {
                     count += scope.namespace().subscriptionNames(topic).size();
                 }
@@ -168,143 +178,216 @@ public class ExtensionEntityCountBenchmark {
     @ServiceBusEmulator(queues = @Queue(name = "orders"))
     public static class OneEntityFixture {
         @Test
-        void test01(@Entity("orders") ServiceBusSenderClient a, @Entity("orders") ServiceBusReceiverClient b,
-                    @Entity("orders") ServiceBusSenderClient c, @Entity("orders") ServiceBusReceiverClient d) {
+        void test01(
+                @Entity("orders") ServiceBusSenderClient a,
+                @Entity("orders") ServiceBusReceiverClient b,
+                @Entity("orders") ServiceBusSenderClient c,
+                @Entity("orders") ServiceBusReceiverClient d) {
             use(a, b, c, d);
         }
 
         @Test
-        void test02(@Entity("orders") ServiceBusSenderClient a, @Entity("orders") ServiceBusReceiverClient b,
-                    @Entity("orders") ServiceBusSenderClient c, @Entity("orders") ServiceBusReceiverClient d) {
+        void test02(
+                @Entity("orders") ServiceBusSenderClient a,
+                @Entity("orders") ServiceBusReceiverClient b,
+                @Entity("orders") ServiceBusSenderClient c,
+                @Entity("orders") ServiceBusReceiverClient d) {
             use(a, b, c, d);
         }
 
         @Test
-        void test03(@Entity("orders") ServiceBusSenderClient a, @Entity("orders") ServiceBusReceiverClient b,
-                    @Entity("orders") ServiceBusSenderClient c, @Entity("orders") ServiceBusReceiverClient d) {
+        void test03(
+                @Entity("orders") ServiceBusSenderClient a,
+                @Entity("orders") ServiceBusReceiverClient b,
+                @Entity("orders") ServiceBusSenderClient c,
+                @Entity("orders") ServiceBusReceiverClient d) {
             use(a, b, c, d);
         }
 
         @Test
-        void test04(@Entity("orders") ServiceBusSenderClient a, @Entity("orders") ServiceBusReceiverClient b,
-                    @Entity("orders") ServiceBusSenderClient c, @Entity("orders") ServiceBusReceiverClient d) {
+        void test04(
+                @Entity("orders") ServiceBusSenderClient a,
+                @Entity("orders") ServiceBusReceiverClient b,
+                @Entity("orders") ServiceBusSenderClient c,
+                @Entity("orders") ServiceBusReceiverClient d) {
             use(a, b, c, d);
         }
 
         @Test
-        void test05(@Entity("orders") ServiceBusSenderClient a, @Entity("orders") ServiceBusReceiverClient b,
-                    @Entity("orders") ServiceBusSenderClient c, @Entity("orders") ServiceBusReceiverClient d) {
+        void test05(
+                @Entity("orders") ServiceBusSenderClient a,
+                @Entity("orders") ServiceBusReceiverClient b,
+                @Entity("orders") ServiceBusSenderClient c,
+                @Entity("orders") ServiceBusReceiverClient d) {
             use(a, b, c, d);
         }
 
         @Test
-        void test06(@Entity("orders") ServiceBusSenderClient a, @Entity("orders") ServiceBusReceiverClient b,
-                    @Entity("orders") ServiceBusSenderClient c, @Entity("orders") ServiceBusReceiverClient d) {
+        void test06(
+                @Entity("orders") ServiceBusSenderClient a,
+                @Entity("orders") ServiceBusReceiverClient b,
+                @Entity("orders") ServiceBusSenderClient c,
+                @Entity("orders") ServiceBusReceiverClient d) {
             use(a, b, c, d);
         }
 
         @Test
-        void test07(@Entity("orders") ServiceBusSenderClient a, @Entity("orders") ServiceBusReceiverClient b,
-                    @Entity("orders") ServiceBusSenderClient c, @Entity("orders") ServiceBusReceiverClient d) {
+        void test07(
+                @Entity("orders") ServiceBusSenderClient a,
+                @Entity("orders") ServiceBusReceiverClient b,
+                @Entity("orders") ServiceBusSenderClient c,
+                @Entity("orders") ServiceBusReceiverClient d) {
             use(a, b, c, d);
         }
 
         @Test
-        void test08(@Entity("orders") ServiceBusSenderClient a, @Entity("orders") ServiceBusReceiverClient b,
-                    @Entity("orders") ServiceBusSenderClient c, @Entity("orders") ServiceBusReceiverClient d) {
+        void test08(
+                @Entity("orders") ServiceBusSenderClient a,
+                @Entity("orders") ServiceBusReceiverClient b,
+                @Entity("orders") ServiceBusSenderClient c,
+                @Entity("orders") ServiceBusReceiverClient d) {
             use(a, b, c, d);
         }
 
         @Test
-        void test09(@Entity("orders") ServiceBusSenderClient a, @Entity("orders") ServiceBusReceiverClient b,
-                    @Entity("orders") ServiceBusSenderClient c, @Entity("orders") ServiceBusReceiverClient d) {
+        void test09(
+                @Entity("orders") ServiceBusSenderClient a,
+                @Entity("orders") ServiceBusReceiverClient b,
+                @Entity("orders") ServiceBusSenderClient c,
+                @Entity("orders") ServiceBusReceiverClient d) {
             use(a, b, c, d);
         }
 
         @Test
-        void test10(@Entity("orders") ServiceBusSenderClient a, @Entity("orders") ServiceBusReceiverClient b,
-                    @Entity("orders") ServiceBusSenderClient c, @Entity("orders") ServiceBusReceiverClient d) {
+        void test10(
+                @Entity("orders") ServiceBusSenderClient a,
+                @Entity("orders") ServiceBusReceiverClient b,
+                @Entity("orders") ServiceBusSenderClient c,
+                @Entity("orders") ServiceBusReceiverClient d) {
             use(a, b, c, d);
         }
     }
 
     /** 10 tests on a namespace of 20 entities: 10 queues, 2 topics with 4 subscriptions each; 4 clients. */
     @ServiceBusEmulator(
-            queues = {@Queue(name = "orders"), @Queue(name = "payments"), @Queue(name = "q03"), @Queue(name = "q04"),
-                @Queue(name = "q05"), @Queue(name = "q06"), @Queue(name = "q07"), @Queue(name = "q08"),
-                @Queue(name = "q09"), @Queue(name = "q10")},
-            topics = {@Topic(name = "events", subscriptions = {@Subscription(name = "audit"),
-                @Subscription(name = "billing"), @Subscription(name = "s3"), @Subscription(name = "s4")}),
-                @Topic(name = "t2", subscriptions = {@Subscription(name = "s1"), @Subscription(name = "s2"),
-                    @Subscription(name = "s3"), @Subscription(name = "s4")})})
+            queues = {
+                @Queue(name = "orders"),
+                @Queue(name = "payments"),
+                @Queue(name = "q03"),
+                @Queue(name = "q04"),
+                @Queue(name = "q05"),
+                @Queue(name = "q06"),
+                @Queue(name = "q07"),
+                @Queue(name = "q08"),
+                @Queue(name = "q09"),
+                @Queue(name = "q10")
+            },
+            topics = {
+                @Topic(
+                        name = "events",
+                        subscriptions = {
+                            @Subscription(name = "audit"),
+                            @Subscription(name = "billing"),
+                            @Subscription(name = "s3"),
+                            @Subscription(name = "s4")
+                        }),
+                @Topic(
+                        name = "t2",
+                        subscriptions = {
+                            @Subscription(name = "s1"),
+                            @Subscription(name = "s2"),
+                            @Subscription(name = "s3"),
+                            @Subscription(name = "s4")
+                        })
+            })
     public static class TwentyEntitiesFixture {
         @Test
-        void test01(@Entity("orders") ServiceBusSenderClient a, @Entity("orders") ServiceBusReceiverClient b,
-                    @Entity("events") ServiceBusSenderClient c,
-                    @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient d) {
+        void test01(
+                @Entity("orders") ServiceBusSenderClient a,
+                @Entity("orders") ServiceBusReceiverClient b,
+                @Entity("events") ServiceBusSenderClient c,
+                @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient d) {
             use(a, b, c, d);
         }
 
         @Test
-        void test02(@Entity("orders") ServiceBusSenderClient a, @Entity("orders") ServiceBusReceiverClient b,
-                    @Entity("events") ServiceBusSenderClient c,
-                    @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient d) {
+        void test02(
+                @Entity("orders") ServiceBusSenderClient a,
+                @Entity("orders") ServiceBusReceiverClient b,
+                @Entity("events") ServiceBusSenderClient c,
+                @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient d) {
             use(a, b, c, d);
         }
 
         @Test
-        void test03(@Entity("orders") ServiceBusSenderClient a, @Entity("orders") ServiceBusReceiverClient b,
-                    @Entity("events") ServiceBusSenderClient c,
-                    @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient d) {
+        void test03(
+                @Entity("orders") ServiceBusSenderClient a,
+                @Entity("orders") ServiceBusReceiverClient b,
+                @Entity("events") ServiceBusSenderClient c,
+                @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient d) {
             use(a, b, c, d);
         }
 
         @Test
-        void test04(@Entity("orders") ServiceBusSenderClient a, @Entity("orders") ServiceBusReceiverClient b,
-                    @Entity("events") ServiceBusSenderClient c,
-                    @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient d) {
+        void test04(
+                @Entity("orders") ServiceBusSenderClient a,
+                @Entity("orders") ServiceBusReceiverClient b,
+                @Entity("events") ServiceBusSenderClient c,
+                @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient d) {
             use(a, b, c, d);
         }
 
         @Test
-        void test05(@Entity("orders") ServiceBusSenderClient a, @Entity("orders") ServiceBusReceiverClient b,
-                    @Entity("events") ServiceBusSenderClient c,
-                    @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient d) {
+        void test05(
+                @Entity("orders") ServiceBusSenderClient a,
+                @Entity("orders") ServiceBusReceiverClient b,
+                @Entity("events") ServiceBusSenderClient c,
+                @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient d) {
             use(a, b, c, d);
         }
 
         @Test
-        void test06(@Entity("orders") ServiceBusSenderClient a, @Entity("orders") ServiceBusReceiverClient b,
-                    @Entity("events") ServiceBusSenderClient c,
-                    @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient d) {
+        void test06(
+                @Entity("orders") ServiceBusSenderClient a,
+                @Entity("orders") ServiceBusReceiverClient b,
+                @Entity("events") ServiceBusSenderClient c,
+                @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient d) {
             use(a, b, c, d);
         }
 
         @Test
-        void test07(@Entity("orders") ServiceBusSenderClient a, @Entity("orders") ServiceBusReceiverClient b,
-                    @Entity("events") ServiceBusSenderClient c,
-                    @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient d) {
+        void test07(
+                @Entity("orders") ServiceBusSenderClient a,
+                @Entity("orders") ServiceBusReceiverClient b,
+                @Entity("events") ServiceBusSenderClient c,
+                @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient d) {
             use(a, b, c, d);
         }
 
         @Test
-        void test08(@Entity("orders") ServiceBusSenderClient a, @Entity("orders") ServiceBusReceiverClient b,
-                    @Entity("events") ServiceBusSenderClient c,
-                    @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient d) {
+        void test08(
+                @Entity("orders") ServiceBusSenderClient a,
+                @Entity("orders") ServiceBusReceiverClient b,
+                @Entity("events") ServiceBusSenderClient c,
+                @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient d) {
             use(a, b, c, d);
         }
 
         @Test
-        void test09(@Entity("orders") ServiceBusSenderClient a, @Entity("orders") ServiceBusReceiverClient b,
-                    @Entity("events") ServiceBusSenderClient c,
-                    @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient d) {
+        void test09(
+                @Entity("orders") ServiceBusSenderClient a,
+                @Entity("orders") ServiceBusReceiverClient b,
+                @Entity("events") ServiceBusSenderClient c,
+                @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient d) {
             use(a, b, c, d);
         }
 
         @Test
-        void test10(@Entity("orders") ServiceBusSenderClient a, @Entity("orders") ServiceBusReceiverClient b,
-                    @Entity("events") ServiceBusSenderClient c,
-                    @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient d) {
+        void test10(
+                @Entity("orders") ServiceBusSenderClient a,
+                @Entity("orders") ServiceBusReceiverClient b,
+                @Entity("events") ServiceBusSenderClient c,
+                @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient d) {
             use(a, b, c, d);
         }
     }

@@ -55,7 +55,9 @@ import org.openjdk.jmh.annotations.TearDown;
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @State(Scope.Thread)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class ExtensionOverheadBenchmark {
     static final int TESTS_PER_CLASS = 10;
     /** Launcher runs of each fixture (and calls of the internals) in the trial's setup. */
@@ -73,15 +75,24 @@ public class ExtensionOverheadBenchmark {
     public void setUp() throws NoSuchMethodException {
         BenchmarkMain.requireAgent();
         launcher = LauncherFactory.create();
-        emulatorRequest = LauncherDiscoveryRequestBuilder.request().selectors(selectClass(EmulatorFixture.class))
+        emulatorRequest = LauncherDiscoveryRequestBuilder.request()
+                .selectors(selectClass(EmulatorFixture.class))
                 .build();
-        plainRequest = LauncherDiscoveryRequestBuilder.request().selectors(selectClass(PlainFixture.class)).build();
-        declaration = EmulatorDeclaration.merge(List.of(new EmulatorDeclaration.Declared(
-                EmulatorFixture.class.getAnnotation(ServiceBusEmulator.class), EmulatorFixture.class)), (l, c) -> {
+        plainRequest = LauncherDiscoveryRequestBuilder.request()
+                .selectors(selectClass(PlainFixture.class))
+                .build();
+        declaration = EmulatorDeclaration.merge(
+                List.of(new EmulatorDeclaration.Declared(
+                        EmulatorFixture.class.getAnnotation(ServiceBusEmulator.class), EmulatorFixture.class)),
+                (l, c) -> {
                     throw new IllegalStateException("no config files");
                 });
-        Method test = EmulatorFixture.class.getDeclaredMethod("test01", ServiceBusSenderClient.class,
-                ServiceBusReceiverClient.class, ServiceBusSenderClient.class, ServiceBusReceiverClient.class);
+        Method test = EmulatorFixture.class.getDeclaredMethod(
+                "test01",
+                ServiceBusSenderClient.class,
+                ServiceBusReceiverClient.class,
+                ServiceBusSenderClient.class,
+                ServiceBusReceiverClient.class);
         parameters = test.getParameters();
         // JUnit's and the extension's code paths are long; warm them up beyond the short JMH warm-up.
         for (int i = 0; i < WARM_UP_RUNS; i++) {
@@ -137,7 +148,8 @@ public class ExtensionOverheadBenchmark {
         void check(boolean requireTests) {
             TestExecutionResult f = failure;
             if (f != null) {
-                throw new IllegalStateException("a fixture test failed", f.getThrowable().orElse(null));
+                throw new IllegalStateException(
+                        "a fixture test failed", f.getThrowable().orElse(null));
             }
             if (succeeded.getAndSet(0) == 0 && requireTests) {
                 throw new IllegalStateException("the launcher ran no fixture test");
@@ -146,9 +158,12 @@ public class ExtensionOverheadBenchmark {
     }
 
     /** 10 tests, each with its own namespace of 5 entities and 4 injected clients. */
-    @ServiceBusEmulator(queues = {@Queue(name = "orders"), @Queue(name = "payments")},
-            topics = @Topic(name = "events", subscriptions = {@Subscription(name = "audit"),
-                @Subscription(name = "billing")}))
+    @ServiceBusEmulator(
+            queues = {@Queue(name = "orders"), @Queue(name = "payments")},
+            topics =
+                    @Topic(
+                            name = "events",
+                            subscriptions = {@Subscription(name = "audit"), @Subscription(name = "billing")}))
     public static class EmulatorFixture {
         private static void use(Object a, Object b, Object c, Object d) {
             Assertions.assertNotNull(a);
@@ -158,72 +173,92 @@ public class ExtensionOverheadBenchmark {
         }
 
         @Test
-        void test01(@Entity("orders") ServiceBusSenderClient orders, @Entity("orders") ServiceBusReceiverClient in,
-                    @Entity("events") ServiceBusSenderClient events,
-                    @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient audit) {
+        void test01(
+                @Entity("orders") ServiceBusSenderClient orders,
+                @Entity("orders") ServiceBusReceiverClient in,
+                @Entity("events") ServiceBusSenderClient events,
+                @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient audit) {
             use(orders, in, events, audit);
         }
 
         @Test
-        void test02(@Entity("orders") ServiceBusSenderClient orders, @Entity("orders") ServiceBusReceiverClient in,
-                    @Entity("events") ServiceBusSenderClient events,
-                    @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient audit) {
+        void test02(
+                @Entity("orders") ServiceBusSenderClient orders,
+                @Entity("orders") ServiceBusReceiverClient in,
+                @Entity("events") ServiceBusSenderClient events,
+                @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient audit) {
             use(orders, in, events, audit);
         }
 
         @Test
-        void test03(@Entity("orders") ServiceBusSenderClient orders, @Entity("orders") ServiceBusReceiverClient in,
-                    @Entity("events") ServiceBusSenderClient events,
-                    @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient audit) {
+        void test03(
+                @Entity("orders") ServiceBusSenderClient orders,
+                @Entity("orders") ServiceBusReceiverClient in,
+                @Entity("events") ServiceBusSenderClient events,
+                @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient audit) {
             use(orders, in, events, audit);
         }
 
         @Test
-        void test04(@Entity("orders") ServiceBusSenderClient orders, @Entity("orders") ServiceBusReceiverClient in,
-                    @Entity("events") ServiceBusSenderClient events,
-                    @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient audit) {
+        void test04(
+                @Entity("orders") ServiceBusSenderClient orders,
+                @Entity("orders") ServiceBusReceiverClient in,
+                @Entity("events") ServiceBusSenderClient events,
+                @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient audit) {
             use(orders, in, events, audit);
         }
 
         @Test
-        void test05(@Entity("orders") ServiceBusSenderClient orders, @Entity("orders") ServiceBusReceiverClient in,
-                    @Entity("events") ServiceBusSenderClient events,
-                    @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient audit) {
+        void test05(
+                @Entity("orders") ServiceBusSenderClient orders,
+                @Entity("orders") ServiceBusReceiverClient in,
+                @Entity("events") ServiceBusSenderClient events,
+                @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient audit) {
             use(orders, in, events, audit);
         }
 
         @Test
-        void test06(@Entity("orders") ServiceBusSenderClient orders, @Entity("orders") ServiceBusReceiverClient in,
-                    @Entity("events") ServiceBusSenderClient events,
-                    @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient audit) {
+        void test06(
+                @Entity("orders") ServiceBusSenderClient orders,
+                @Entity("orders") ServiceBusReceiverClient in,
+                @Entity("events") ServiceBusSenderClient events,
+                @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient audit) {
             use(orders, in, events, audit);
         }
 
         @Test
-        void test07(@Entity("orders") ServiceBusSenderClient orders, @Entity("orders") ServiceBusReceiverClient in,
-                    @Entity("events") ServiceBusSenderClient events,
-                    @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient audit) {
+        void test07(
+                @Entity("orders") ServiceBusSenderClient orders,
+                @Entity("orders") ServiceBusReceiverClient in,
+                @Entity("events") ServiceBusSenderClient events,
+                @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient audit) {
             use(orders, in, events, audit);
         }
 
         @Test
-        void test08(@Entity("orders") ServiceBusSenderClient orders, @Entity("orders") ServiceBusReceiverClient in,
-                    @Entity("events") ServiceBusSenderClient events,
-                    @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient audit) {
+        void test08(
+                @Entity("orders") ServiceBusSenderClient orders,
+                @Entity("orders") ServiceBusReceiverClient in,
+                @Entity("events") ServiceBusSenderClient events,
+                @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient audit) {
             use(orders, in, events, audit);
         }
 
         @Test
-        void test09(@Entity("orders") ServiceBusSenderClient orders, @Entity("orders") ServiceBusReceiverClient in,
-                    @Entity("events") ServiceBusSenderClient events,
-                    @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient audit) {
+        void test09(
+                @Entity("orders") ServiceBusSenderClient orders,
+                @Entity("orders") ServiceBusReceiverClient in,
+                @Entity("events") ServiceBusSenderClient events,
+                @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient audit) {
             use(orders, in, events, audit);
         }
 
         @Test
-        void test10(@Entity("orders") ServiceBusSenderClient orders, @Entity("orders") ServiceBusReceiverClient in,
-                    @Entity("events") ServiceBusSenderClient events,
-                    @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient audit) {
+        void test10(
+                @Entity("orders") ServiceBusSenderClient orders,
+                @Entity("orders") ServiceBusReceiverClient in,
+                @Entity("events") ServiceBusSenderClient events,
+                @Entity(value = "events", subscription = "audit") ServiceBusReceiverClient audit) {
             use(orders, in, events, audit);
         }
     }

@@ -28,8 +28,7 @@ public final class HeapFootprint {
     static final int PAYLOAD = 100;
     private static final MemoryMXBean MEMORY = ManagementFactory.getMemoryMXBean();
 
-    private HeapFootprint() {
-    }
+    private HeapFootprint() {}
 
     public static void main(String[] args) {
         int count = args.length > 0 ? Integer.parseInt(args[0]) : COUNT;
@@ -72,7 +71,9 @@ public final class HeapFootprint {
 
     private static long queued(int count, boolean ttl) {
         long before = usedAfterGc();
-        Namespace namespace = Namespace.builder().startingAt(Instant.parse("2026-01-01T00:00:00Z")).build();
+        Namespace namespace = Namespace.builder()
+                .startingAt(Instant.parse("2026-01-01T00:00:00Z"))
+                .build();
         namespace.createQueue("orders", QueueOptions.defaults());
         for (int i = 0; i < count; i++) {
             namespace.send("orders", message(i, ttl));

@@ -31,7 +31,9 @@ import org.openjdk.jmh.annotations.TearDown;
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @State(Scope.Thread)
-@Fork(value = 1, jvmArgsAppend = {"-Xms3g", "-Xmx3g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms3g", "-Xmx3g"})
 public class LookupBenchmark {
 
     @Param({"1000", "1000000"})
@@ -43,12 +45,20 @@ public class LookupBenchmark {
 
     @Setup(Level.Trial)
     public void fill() {
-        namespace = Namespace.builder().startingAt(Instant.parse("2026-01-01T00:00:00Z")).build();
-        namespace.createQueue("orders", QueueOptions.builder()
-                .lockDuration(Duration.ofMinutes(5)).maxDeliveryCount(Integer.MAX_VALUE).build());
+        namespace = Namespace.builder()
+                .startingAt(Instant.parse("2026-01-01T00:00:00Z"))
+                .build();
+        namespace.createQueue(
+                "orders",
+                QueueOptions.builder()
+                        .lockDuration(Duration.ofMinutes(5))
+                        .maxDeliveryCount(Integer.MAX_VALUE)
+                        .build());
         queue = EntityPath.queue("orders");
         for (int i = 0; i < depth; i++) {
-            namespace.send("orders", Message.builder().messageId("m" + i).body(new byte[100]).build());
+            namespace.send(
+                    "orders",
+                    Message.builder().messageId("m" + i).body(new byte[100]).build());
         }
         while (true) {
             List<BrokeredMessage> batch = namespace.receive(queue, ReceiveMode.PEEK_LOCK, 1000);
@@ -78,8 +88,9 @@ public class LookupBenchmark {
 
     @Benchmark
     public BrokeredMessage receiveDeferredBySequenceNumber() {
-        BrokeredMessage m = namespace.receiveDeferred(queue, ReceiveMode.PEEK_LOCK,
-                List.of(randomSequenceNumber())).get(0);
+        BrokeredMessage m = namespace
+                .receiveDeferred(queue, ReceiveMode.PEEK_LOCK, List.of(randomSequenceNumber()))
+                .get(0);
         namespace.defer(queue, m.lockToken());
         return m;
     }

@@ -51,7 +51,9 @@ import org.openjdk.jmh.annotations.TearDown;
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @State(Scope.Benchmark)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class ProcessorThroughputBenchmark {
     static final int BATCH = 1_000;
     static final int WARM_UP_BATCHES = 100;
@@ -73,11 +75,14 @@ public class ProcessorThroughputBenchmark {
     @Setup(Level.Trial)
     public void setUp() throws InterruptedException {
         BenchmarkMain.requireAgent();
-        namespace = Namespace.builder().startingAt(Instant.parse("2026-01-01T00:00:00Z")).build();
+        namespace = Namespace.builder()
+                .startingAt(Instant.parse("2026-01-01T00:00:00Z"))
+                .build();
         namespace.createQueue(QUEUE);
         clients = EmulatorClients.of(namespace);
         sender = clients.sender(QUEUE);
-        processor = clients.processor(EntityPath.queue(QUEUE),
+        processor = clients.processor(
+                EntityPath.queue(QUEUE),
                 ProcessorOptions.of(this::onMessage, this::onError).withMaxConcurrentCalls(maxConcurrentCalls));
         message = new ServiceBusMessage(new byte[100]).setMessageId("order-1");
         for (int i = 0; i < WARM_UP_BATCHES; i++) {
@@ -134,8 +139,8 @@ public class ProcessorThroughputBenchmark {
 
     private void await(CountDownLatch latch) throws InterruptedException {
         if (!latch.await(MAX_AWAIT_SECONDS, TimeUnit.SECONDS)) {
-            throw new IllegalStateException(latch.getCount() + " of " + BATCH + " messages not handled within "
-                    + MAX_AWAIT_SECONDS + " s");
+            throw new IllegalStateException(
+                    latch.getCount() + " of " + BATCH + " messages not handled within " + MAX_AWAIT_SECONDS + " s");
         }
     }
 

@@ -19,7 +19,9 @@ import org.openjdk.jmh.annotations.Threads;
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class QueueBaselineBenchmark {
     private static final byte[] PAYLOAD = new byte[100];
 

@@ -29,16 +29,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * [namespaces] [timers] [load threads]}.
  */
 public final class RunningClockCost {
-    private RunningClockCost() {
-    }
+    private RunningClockCost() {}
 
     public static void main(String[] args) throws Exception {
         int idleSeconds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
         int namespaces = args.length > 1 ? Integer.parseInt(args[1]) : 10;
         int timers = args.length > 2 ? Integer.parseInt(args[2]) : 2_000;
         int loadThreads = args.length > 3 ? Integer.parseInt(args[3]) : 2;
-        System.out.printf("java %s, %d cores, load average %s%n", System.getProperty("java.version"),
-                Runtime.getRuntime().availableProcessors(), loadAverage());
+        System.out.printf(
+                "java %s, %d cores, load average %s%n",
+                System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(), loadAverage());
         lateness(timers, 0); // warm-up
         idle(ClockMode.FROZEN, namespaces, idleSeconds);
         idle(ClockMode.RUNNING, namespaces, idleSeconds);
@@ -69,16 +69,21 @@ public final class RunningClockCost {
         double wall = (System.nanoTime() - wall0) / 1e9;
         long cpu = processCpuNanos() - cpu0;
         long clocks = clockThreadsCpuNanos() - clocks0;
-        System.out.printf("idle %s, %d namespaces, %.1f s: process CPU %.1f ms (%.3f%% of a core), clock threads "
-                        + "(%d) CPU %.3f ms%n", mode, count, wall, cpu / 1e6, cpu / 1e7 / wall, clockThreads(),
-                clocks / 1e6);
+        System.out.printf(
+                "idle %s, %d namespaces, %.1f s: process CPU %.1f ms (%.3f%% of a core), clock threads "
+                        + "(%d) CPU %.3f ms%n",
+                mode, count, wall, cpu / 1e6, cpu / 1e7 / wall, clockThreads(), clocks / 1e6);
         all.forEach(Namespace::close);
     }
 
     private static void lateness(int timers, int loadThreads) throws Exception {
         try (Namespace ns = Namespace.builder().clockMode(ClockMode.RUNNING).build()) {
             ns.createQueue("timed");
-            ns.createQueue("load", QueueOptions.builder().defaultMessageTimeToLive(Duration.ofMinutes(5)).build());
+            ns.createQueue(
+                    "load",
+                    QueueOptions.builder()
+                            .defaultMessageTimeToLive(Duration.ofMinutes(5))
+                            .build());
             AtomicBoolean stop = new AtomicBoolean();
             AtomicLong loadOps = new AtomicLong();
             List<Thread> load = new ArrayList<>();
@@ -121,7 +126,8 @@ public final class RunningClockCost {
                 public synchronized void fireDue(Instant now) {
                     long wallNow = System.nanoTime();
                     while (next < dues.length && !dues[next].isAfter(now)) {
-                        driverLate[next] = wallNow - (w0 + Duration.between(v0, dues[next]).toNanos());
+                        driverLate[next] =
+                                wallNow - (w0 + Duration.between(v0, dues[next]).toNanos());
                         next++;
                     }
                 }
@@ -141,8 +147,8 @@ public final class RunningClockCost {
                 t.join();
             }
             ns.clock().unregister(driver);
-            System.out.printf("%d load threads (%d load ops), %d timers one every 3 ms:%n", loadThreads,
-                    loadOps.get(), timers);
+            System.out.printf(
+                    "%d load threads (%d load ops), %d timers one every 3 ms:%n", loadThreads, loadOps.get(), timers);
             print("  scheduled message to a blocked receiver", late);
             print("  the clock thread firing a timer        ", driverLate);
         }
@@ -151,7 +157,11 @@ public final class RunningClockCost {
     /** The hot path on either clock: one thread sending (with a TTL: a timer each), receiving and completing. */
     private static void throughput(ClockMode mode, int seconds) {
         try (Namespace ns = Namespace.builder().clockMode(mode).build()) {
-            ns.createQueue("q", QueueOptions.builder().defaultMessageTimeToLive(Duration.ofMinutes(5)).build());
+            ns.createQueue(
+                    "q",
+                    QueueOptions.builder()
+                            .defaultMessageTimeToLive(Duration.ofMinutes(5))
+                            .build());
             EntityPath q = EntityPath.queue("q");
             long ops = 0;
             long cpu0 = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
@@ -166,8 +176,10 @@ public final class RunningClockCost {
                 ops += 1000;
             }
             long cpu = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu0;
-            System.out.printf("send + peek-lock receive + complete, 1 thread, %s clock: %.0f ns CPU per op "
-                    + "(%.2f M ops per CPU second)%n", mode, (double) cpu / ops, ops / (cpu / 1e9) / 1e6);
+            System.out.printf(
+                    "send + peek-lock receive + complete, 1 thread, %s clock: %.0f ns CPU per op "
+                            + "(%.2f M ops per CPU second)%n",
+                    mode, (double) cpu / ops, ops / (cpu / 1e9) / 1e6);
         }
     }
 
@@ -175,8 +187,9 @@ public final class RunningClockCost {
         long[] sorted = late.clone();
         Arrays.sort(sorted);
         int n = sorted.length;
-        System.out.printf("%s: lateness p50 %.3f ms, p99 %.3f ms, max %.3f ms%n", what, sorted[n / 2] / 1e6,
-                sorted[(int) (n * 0.99)] / 1e6, sorted[n - 1] / 1e6);
+        System.out.printf(
+                "%s: lateness p50 %.3f ms, p99 %.3f ms, max %.3f ms%n",
+                what, sorted[n / 2] / 1e6, sorted[(int) (n * 0.99)] / 1e6, sorted[n - 1] / 1e6);
     }
 
     private static long processCpuNanos() {
@@ -196,12 +209,15 @@ public final class RunningClockCost {
     }
 
     private static long clockThreads() {
-        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("sbemu-clock-")).count();
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith("sbemu-clock-"))
+                .count();
     }
 
     private static String loadAverage() {
         try {
-            return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).trim();
+            return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg"))
+                    .trim();
         } catch (java.io.IOException e) {
             return "n/a";
         }

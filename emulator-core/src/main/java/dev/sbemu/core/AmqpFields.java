@@ -35,10 +35,19 @@ import java.util.UUID;
  *        detection, filters)
  * @param typedCorrelationId likewise for the correlation-id and {@link Message#correlationId()}
  */
-public record AmqpFields(Integer priority, Boolean durable, Boolean firstAcquirer, byte[] userId,
-                         String contentEncoding, Long groupSequence, Instant absoluteExpiryTime,
-                         Instant creationTime, Map<String, Object> deliveryAnnotations, Map<String, Object> footer,
-                         Object typedMessageId, Object typedCorrelationId) {
+public record AmqpFields(
+        Integer priority,
+        Boolean durable,
+        Boolean firstAcquirer,
+        byte[] userId,
+        String contentEncoding,
+        Long groupSequence,
+        Instant absoluteExpiryTime,
+        Instant creationTime,
+        Map<String, Object> deliveryAnnotations,
+        Map<String, Object> footer,
+        Object typedMessageId,
+        Object typedCorrelationId) {
 
     /** No field set: what a message that only uses Service Bus's own properties carries. */
     public static final AmqpFields NONE = builder().build();
@@ -51,8 +60,8 @@ public record AmqpFields(Integer priority, Boolean durable, Boolean firstAcquire
             throw new IllegalArgumentException("priority is an AMQP ubyte (0 to 255), was " + priority);
         }
         if (groupSequence != null && (groupSequence < 0 || groupSequence > MAX_GROUP_SEQUENCE)) {
-            throw new IllegalArgumentException("groupSequence is an AMQP uint (0 to " + MAX_GROUP_SEQUENCE
-                    + "), was " + groupSequence);
+            throw new IllegalArgumentException(
+                    "groupSequence is an AMQP uint (0 to " + MAX_GROUP_SEQUENCE + "), was " + groupSequence);
         }
         userId = userId == null ? null : userId.clone();
         typedMessageId = typedId("typedMessageId", typedMessageId);
@@ -129,8 +138,12 @@ public record AmqpFields(Integer priority, Boolean durable, Boolean firstAcquire
             size += Sizes.of(contentEncoding);
         }
         // fixed widths as AMQP encodes them: ubyte 2, boolean 1, uint 5, timestamp 9
-        size += (priority == null ? 0 : 2) + (durable == null ? 0 : 1) + (firstAcquirer == null ? 0 : 1)
-                + (groupSequence == null ? 0 : 5) + (absoluteExpiryTime == null ? 0 : 9) + (creationTime == null ? 0 : 9);
+        size += (priority == null ? 0 : 2)
+                + (durable == null ? 0 : 1)
+                + (firstAcquirer == null ? 0 : 1)
+                + (groupSequence == null ? 0 : 5)
+                + (absoluteExpiryTime == null ? 0 : 9)
+                + (creationTime == null ? 0 : 9);
         if (!deliveryAnnotations.isEmpty()) {
             size += Sizes.of(deliveryAnnotations);
         }
@@ -142,19 +155,35 @@ public record AmqpFields(Integer priority, Boolean durable, Boolean firstAcquire
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof AmqpFields f && Objects.equals(priority, f.priority) && Objects.equals(durable, f.durable)
-                && Objects.equals(firstAcquirer, f.firstAcquirer) && Arrays.equals(userId, f.userId)
-                && Objects.equals(contentEncoding, f.contentEncoding) && Objects.equals(groupSequence, f.groupSequence)
+        return o instanceof AmqpFields f
+                && Objects.equals(priority, f.priority)
+                && Objects.equals(durable, f.durable)
+                && Objects.equals(firstAcquirer, f.firstAcquirer)
+                && Arrays.equals(userId, f.userId)
+                && Objects.equals(contentEncoding, f.contentEncoding)
+                && Objects.equals(groupSequence, f.groupSequence)
                 && Objects.equals(absoluteExpiryTime, f.absoluteExpiryTime)
                 && Objects.equals(creationTime, f.creationTime)
-                && deliveryAnnotations.equals(f.deliveryAnnotations) && footer.equals(f.footer)
-                && idEquals(typedMessageId, f.typedMessageId) && idEquals(typedCorrelationId, f.typedCorrelationId);
+                && deliveryAnnotations.equals(f.deliveryAnnotations)
+                && footer.equals(f.footer)
+                && idEquals(typedMessageId, f.typedMessageId)
+                && idEquals(typedCorrelationId, f.typedCorrelationId);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(priority, durable, firstAcquirer, Arrays.hashCode(userId), contentEncoding, groupSequence,
-                absoluteExpiryTime, creationTime, deliveryAnnotations, footer, idHash(typedMessageId),
+        return Objects.hash(
+                priority,
+                durable,
+                firstAcquirer,
+                Arrays.hashCode(userId),
+                contentEncoding,
+                groupSequence,
+                absoluteExpiryTime,
+                creationTime,
+                deliveryAnnotations,
+                footer,
+                idHash(typedMessageId),
                 idHash(typedCorrelationId));
     }
 
@@ -191,8 +220,7 @@ public record AmqpFields(Integer priority, Boolean durable, Boolean firstAcquire
         private Object typedMessageId;
         private Object typedCorrelationId;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         private Builder(AmqpFields f) {
             priority = f.priority;
@@ -272,8 +300,19 @@ public record AmqpFields(Integer priority, Boolean durable, Boolean firstAcquire
         }
 
         public AmqpFields build() {
-            return new AmqpFields(priority, durable, firstAcquirer, userId, contentEncoding, groupSequence,
-                    absoluteExpiryTime, creationTime, deliveryAnnotations, footer, typedMessageId, typedCorrelationId);
+            return new AmqpFields(
+                    priority,
+                    durable,
+                    firstAcquirer,
+                    userId,
+                    contentEncoding,
+                    groupSequence,
+                    absoluteExpiryTime,
+                    creationTime,
+                    deliveryAnnotations,
+                    footer,
+                    typedMessageId,
+                    typedCorrelationId);
         }
     }
 }

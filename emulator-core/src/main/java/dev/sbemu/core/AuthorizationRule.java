@@ -17,11 +17,20 @@ import java.util.Set;
  * @param createdAt when the rule was created, or null
  * @param modifiedAt when the rule was last changed, or null
  */
-public record AuthorizationRule(String keyName, String primaryKey, String secondaryKey, Set<AccessRight> rights,
-                                Instant createdAt, Instant modifiedAt) {
+public record AuthorizationRule(
+        String keyName,
+        String primaryKey,
+        String secondaryKey,
+        Set<AccessRight> rights,
+        Instant createdAt,
+        Instant modifiedAt) {
 
     /** The rights a key can grant. */
-    public enum AccessRight { MANAGE, SEND, LISTEN }
+    public enum AccessRight {
+        MANAGE,
+        SEND,
+        LISTEN
+    }
 
     public AuthorizationRule {
         Objects.requireNonNull(keyName, "keyName");
@@ -30,7 +39,9 @@ public record AuthorizationRule(String keyName, String primaryKey, String second
             throw new InvalidOptionException("authorizationRules.keyName", keyName, "a rule needs a key name");
         }
         if (rights.isEmpty()) {
-            throw new InvalidOptionException("authorizationRules.rights", rights,
+            throw new InvalidOptionException(
+                    "authorizationRules.rights",
+                    rights,
                     "the rule '" + keyName + "' needs at least one of Manage, Send and Listen");
         }
         rights = Collections.unmodifiableSet(EnumSet.copyOf(rights));

@@ -5,10 +5,19 @@ package dev.sbemu.core;
  * own subtype, so callers (the SDK adapter) map them one to one.
  */
 public abstract sealed class BrokerException extends RuntimeException
-        permits BrokerException.EntityNotFound, BrokerException.EntityAlreadyExists, BrokerException.EntityDisabled,
-        BrokerException.MessageLockLost, BrokerException.MessageNotFound, BrokerException.MessageSizeExceeded,
-        BrokerException.QuotaExceeded, BrokerException.SessionLockLost, BrokerException.SessionCannotBeLocked,
-        BrokerException.ServiceTimeout, BrokerException.ServiceBusy, BrokerException.InvalidOperation, BrokerException.TransactionFailed {
+        permits BrokerException.EntityNotFound,
+                BrokerException.EntityAlreadyExists,
+                BrokerException.EntityDisabled,
+                BrokerException.MessageLockLost,
+                BrokerException.MessageNotFound,
+                BrokerException.MessageSizeExceeded,
+                BrokerException.QuotaExceeded,
+                BrokerException.SessionLockLost,
+                BrokerException.SessionCannotBeLocked,
+                BrokerException.ServiceTimeout,
+                BrokerException.ServiceBusy,
+                BrokerException.InvalidOperation,
+                BrokerException.TransactionFailed {
 
     private static final long serialVersionUID = 1L;
     private final ErrorReason reason;
@@ -46,8 +55,10 @@ public abstract sealed class BrokerException extends RuntimeException
         private static final long serialVersionUID = 1L;
 
         public EntityDisabled(String entityPath, EntityStatus status, String operation) {
-            super(ErrorReason.ENTITY_DISABLED, "The messaging entity '" + entityPath + "' is " + status
-                    + " and does not allow " + operation + ".");
+            super(
+                    ErrorReason.ENTITY_DISABLED,
+                    "The messaging entity '" + entityPath + "' is " + status + " and does not allow " + operation
+                            + ".");
         }
     }
 
@@ -74,8 +85,10 @@ public abstract sealed class BrokerException extends RuntimeException
         private static final long serialVersionUID = 1L;
 
         public MessageSizeExceeded(int size, int limit) {
-            super(ErrorReason.MESSAGE_SIZE_EXCEEDED, "The received message (size " + size
-                    + " bytes) exceeds the limit (" + limit + " bytes) currently allowed on the link.");
+            super(
+                    ErrorReason.MESSAGE_SIZE_EXCEEDED,
+                    "The received message (size " + size + " bytes) exceeds the limit (" + limit
+                            + " bytes) currently allowed on the link.");
         }
 
         /** A part of the message (a property, the headers) over its own limit. */

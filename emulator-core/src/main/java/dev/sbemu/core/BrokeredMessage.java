@@ -22,10 +22,20 @@ import java.util.UUID;
  * @param scheduledEnqueueTime the scheduled enqueue time, or null
  * @param partitionId the partition the message lives in, or -1 for a non-partitioned entity
  */
-public record BrokeredMessage(Message message, long sequenceNumber, Instant enqueuedTime, Duration timeToLive,
-                              Instant expiresAt, UUID lockToken, Instant lockedUntil, int deliveryCount,
-                              MessageState state, String deadLetterSource, long enqueuedSequenceNumber,
-                              Instant scheduledEnqueueTime, int partitionId) {
+public record BrokeredMessage(
+        Message message,
+        long sequenceNumber,
+        Instant enqueuedTime,
+        Duration timeToLive,
+        Instant expiresAt,
+        UUID lockToken,
+        Instant lockedUntil,
+        int deliveryCount,
+        MessageState state,
+        String deadLetterSource,
+        long enqueuedSequenceNumber,
+        Instant scheduledEnqueueTime,
+        int partitionId) {
 
     /** Application property holding the dead-letter reason (DLQ-1). */
     public static final String DEAD_LETTER_REASON = "DeadLetterReason";

@@ -9,8 +9,7 @@ public final class Durations {
     /** .NET's {@code TimeSpan.MaxValue}: what the service reports for an unset TTL or auto-delete (TTL-7). */
     public static final Duration MAX = Duration.parse("P10675199DT2H48M5.4775807S");
 
-    private Durations() {
-    }
+    private Durations() {}
 
     /** Whether {@code d} means "never" (null, or at least {@link #MAX}). */
     public static boolean isUnlimited(Duration d) {

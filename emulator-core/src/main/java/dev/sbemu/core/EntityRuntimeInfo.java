@@ -18,8 +18,15 @@ import java.time.Instant;
  * @param updatedAt when it was last updated
  * @param accessedAt when it was last used
  */
-public record EntityRuntimeInfo(long activeMessageCount, long deferredMessageCount, long scheduledMessageCount,
-                                long deadLetterMessageCount, long transferDeadLetterMessageCount,
-                                long totalMessageCount, long sizeInBytes, int subscriptionCount,
-                                Instant createdAt, Instant updatedAt, Instant accessedAt) {
-}
+public record EntityRuntimeInfo(
+        long activeMessageCount,
+        long deferredMessageCount,
+        long scheduledMessageCount,
+        long deadLetterMessageCount,
+        long transferDeadLetterMessageCount,
+        long totalMessageCount,
+        long sizeInBytes,
+        int subscriptionCount,
+        Instant createdAt,
+        Instant updatedAt,
+        Instant accessedAt) {}

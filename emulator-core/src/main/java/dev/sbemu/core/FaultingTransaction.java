@@ -52,8 +52,12 @@ final class FaultingTransaction implements Transaction {
     }
 
     @Override
-    public void deadLetter(EntityPath entity, UUID lockToken, String reason, String description,
-                           Map<String, Object> propertiesToModify) {
+    public void deadLetter(
+            EntityPath entity,
+            UUID lockToken,
+            String reason,
+            String description,
+            Map<String, Object> propertiesToModify) {
         faults.before(Operation.SETTLE, entity, lockToken, null);
         transaction.deadLetter(entity, lockToken, reason, description, propertiesToModify);
     }

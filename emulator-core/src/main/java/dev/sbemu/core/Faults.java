@@ -102,8 +102,15 @@ public final class Faults {
 
         /** Fails the next {@code count} operations of the kind with {@code failure}. */
         public Script failNext(int count, Operation operation, Failure failure) {
-            return add(new Rule(entity, operation, positive(count), -1, null, Objects.requireNonNull(failure,
-                    "failure"), null, false));
+            return add(new Rule(
+                    entity,
+                    operation,
+                    positive(count),
+                    -1,
+                    null,
+                    Objects.requireNonNull(failure, "failure"),
+                    null,
+                    false));
         }
 
         /**
@@ -114,8 +121,15 @@ public final class Faults {
             if (!(fraction >= 0 && fraction <= 1)) {
                 throw new IllegalArgumentException("fraction must be between 0 and 1, was " + fraction);
             }
-            return add(new Rule(entity, operation, Integer.MAX_VALUE, fraction, new Random(seed),
-                    Objects.requireNonNull(failure, "failure"), null, false));
+            return add(new Rule(
+                    entity,
+                    operation,
+                    Integer.MAX_VALUE,
+                    fraction,
+                    new Random(seed),
+                    Objects.requireNonNull(failure, "failure"),
+                    null,
+                    false));
         }
 
         /**
@@ -197,8 +211,8 @@ public final class Faults {
         Objects.requireNonNull(sessionId, "sessionId");
         actions.journalFault(entity.toString(), "lock of session " + sessionId + " lost");
         if (!actions.loseSessionLock(entity, sessionId)) {
-            throw new IllegalArgumentException("No receiver holds session '" + sessionId + "' of '" + entity
-                    + "': nothing to lose.");
+            throw new IllegalArgumentException(
+                    "No receiver holds session '" + sessionId + "' of '" + entity + "': nothing to lose.");
         }
     }
 
@@ -290,7 +304,7 @@ public final class Faults {
             boolean ended = true;
             if (rule.realTime) {
                 actions.journalFault(path, operation + " delayed by " + rule.delay + " of real time");
-                done.await(rule.delay.toNanos(), TimeUnit.NANOSECONDS);     // ends early on cancel or clear
+                done.await(rule.delay.toNanos(), TimeUnit.NANOSECONDS); // ends early on cancel or clear
             } else {
                 Instant due = namespace.clock().instant().plus(rule.delay);
                 timer = actions.scheduleTimer(due, done::countDown);
@@ -314,16 +328,19 @@ public final class Faults {
         }
     }
 
-    private BrokerException failure(Failure failure, Operation operation, EntityPath entity, UUID lockToken,
-                                    String sessionId) {
+    private BrokerException failure(
+            Failure failure, Operation operation, EntityPath entity, UUID lockToken, String sessionId) {
         String injected = " (injected fault on " + operation + ", " + entity + ")";
         return switch (failure) {
-            case SERVICE_BUSY -> new BrokerException.ServiceBusy("The request was terminated because the entity "
-                    + "is being throttled. Please wait 2 seconds and try again." + injected);
-            case QUOTA_EXCEEDED -> new BrokerException.QuotaExceeded("The maximum entity size has been reached or "
-                    + "exceeded for '" + entity + "'." + injected);
-            case SERVICE_TIMEOUT -> new BrokerException.ServiceTimeout("The operation did not complete within the "
-                    + "allocated time." + injected);
+            case SERVICE_BUSY ->
+                new BrokerException.ServiceBusy("The request was terminated because the entity "
+                        + "is being throttled. Please wait 2 seconds and try again." + injected);
+            case QUOTA_EXCEEDED ->
+                new BrokerException.QuotaExceeded(
+                        "The maximum entity size has been reached or " + "exceeded for '" + entity + "'." + injected);
+            case SERVICE_TIMEOUT ->
+                new BrokerException.ServiceTimeout(
+                        "The operation did not complete within the " + "allocated time." + injected);
             case MESSAGE_LOCK_LOST -> {
                 if (lockToken != null) {
                     actions.loseLock(entity, lockToken);
@@ -335,11 +352,11 @@ public final class Faults {
                 if (sessionId != null) {
                     actions.loseSessionLock(entity.withSubQueue(EntityPath.Part.NONE), sessionId);
                 }
-                yield new BrokerException.SessionLockLost("The session lock was lost. Request a new session "
-                        + "receiver." + injected);
+                yield new BrokerException.SessionLockLost(
+                        "The session lock was lost. Request a new session " + "receiver." + injected);
             }
-            case ENTITY_DISABLED -> new BrokerException.EntityDisabled(entity.toString(), EntityStatus.DISABLED,
-                    operation + injected);
+            case ENTITY_DISABLED ->
+                new BrokerException.EntityDisabled(entity.toString(), EntityStatus.DISABLED, operation + injected);
             case ENTITY_DELETED -> {
                 delete(entity);
                 yield new BrokerException.EntityNotFound(entity.toString());
@@ -390,8 +407,15 @@ public final class Faults {
         private boolean cancelled;
         private final List<CountDownLatch> waiters = new ArrayList<>();
 
-        Rule(EntityPath entity, Operation operation, int count, double fraction, Random random, Failure failure,
-             Duration delay, boolean realTime) {
+        Rule(
+                EntityPath entity,
+                Operation operation,
+                int count,
+                double fraction,
+                Random random,
+                Failure failure,
+                Duration delay,
+                boolean realTime) {
             this.entity = entity;
             this.operation = operation;
             this.remaining = count;
@@ -403,10 +427,12 @@ public final class Faults {
         }
 
         boolean matches(Operation op, EntityPath path) {
-            return op == operation && !isDone() && (entity == null
-                    || entity.topicOrQueue().equalsIgnoreCase(path.topicOrQueue())
-                    && Objects.equals(lower(entity.subscription()), lower(path.subscription()))
-                    && entity.subQueue() == path.subQueue());
+            return op == operation
+                    && !isDone()
+                    && (entity == null
+                            || entity.topicOrQueue().equalsIgnoreCase(path.topicOrQueue())
+                                    && Objects.equals(lower(entity.subscription()), lower(path.subscription()))
+                                    && entity.subQueue() == path.subQueue());
         }
 
         /** Whether it acts on this operation (a fraction draws); counts the act. Under the Faults' lock. */

@@ -12,15 +12,32 @@ import java.time.Instant;
  * @param messageId the message id, or null
  * @param detail more about it (reason, new sequence number, ...), or an empty string
  */
-public record JournalEvent(Instant at, Type type, String entity, long sequenceNumber, String messageId,
-                           String detail) {
+public record JournalEvent(Instant at, Type type, String entity, long sequenceNumber, String messageId, String detail) {
 
     /** The kinds of transition. */
     public enum Type {
-        ENTITY_CREATED, ENTITY_UPDATED, ENTITY_DELETED, AUTO_DELETED,
-        SENT, SCHEDULED, CANCELLED, ACTIVATED, DUPLICATE_DROPPED, FORWARDED,
-        RECEIVED, PEEKED, COMPLETED, ABANDONED, DEFERRED, DEAD_LETTERED, EXPIRED, LOCK_RENEWED, LOCK_EXPIRED,
-        SESSION_LOCKED, SESSION_RELEASED, SESSION_LOCK_EXPIRED,
+        ENTITY_CREATED,
+        ENTITY_UPDATED,
+        ENTITY_DELETED,
+        AUTO_DELETED,
+        SENT,
+        SCHEDULED,
+        CANCELLED,
+        ACTIVATED,
+        DUPLICATE_DROPPED,
+        FORWARDED,
+        RECEIVED,
+        PEEKED,
+        COMPLETED,
+        ABANDONED,
+        DEFERRED,
+        DEAD_LETTERED,
+        EXPIRED,
+        LOCK_RENEWED,
+        LOCK_EXPIRED,
+        SESSION_LOCKED,
+        SESSION_RELEASED,
+        SESSION_LOCK_EXPIRED,
         /** The clock jumped ahead ({@code advance}, {@code advanceTo}), frozen or running. */
         CLOCK_ADVANCED,
         /** The clock started following the wall clock ({@link VirtualClock#run()}, CLK-6). */
@@ -33,7 +50,12 @@ public record JournalEvent(Instant at, Type type, String entity, long sequenceNu
 
     /** One readable line: {@code 2026-01-01T10:05:00Z  ACTIVATED  orders  #2  id=m1  (was #1)}. */
     public String format() {
-        StringBuilder line = new StringBuilder().append(at).append("  ").append(type).append("  ").append(entity);
+        StringBuilder line = new StringBuilder()
+                .append(at)
+                .append("  ")
+                .append(type)
+                .append("  ")
+                .append(entity);
         if (sequenceNumber >= 0) {
             line.append("  #").append(sequenceNumber);
         }

@@ -29,11 +29,22 @@ import java.util.Objects;
  * @param amqp the other AMQP fields the broker carries without acting on them (MSG-1); never null,
  *        {@link AmqpFields#NONE} when the sender set none
  */
-public record Message(MessageBody body, String messageId, String sessionId, String correlationId,
-                      String subject, String to, String replyTo, String replyToSessionId, String contentType,
-                      String partitionKey, Duration timeToLive, Instant scheduledEnqueueTime,
-                      Map<String, Object> applicationProperties, Map<String, Object> messageAnnotations,
-                      AmqpFields amqp) {
+public record Message(
+        MessageBody body,
+        String messageId,
+        String sessionId,
+        String correlationId,
+        String subject,
+        String to,
+        String replyTo,
+        String replyToSessionId,
+        String contentType,
+        String partitionKey,
+        Duration timeToLive,
+        Instant scheduledEnqueueTime,
+        Map<String, Object> applicationProperties,
+        Map<String, Object> messageAnnotations,
+        AmqpFields amqp) {
 
     public Message {
         Objects.requireNonNull(body, "body");
@@ -80,8 +91,9 @@ public record Message(MessageBody body, String messageId, String sessionId, Stri
     /** The approximate encoded size of the headers: system and application properties (LIM-1). */
     public int headerSizeInBytes() {
         int size = 0;
-        for (String s : new String[] {messageId, sessionId, correlationId, subject, to, replyTo, replyToSessionId,
-                contentType, partitionKey}) {
+        for (String s : new String[] {
+            messageId, sessionId, correlationId, subject, to, replyTo, replyToSessionId, contentType, partitionKey
+        }) {
             if (s != null) {
                 size += Sizes.of(s);
             }
@@ -99,14 +111,14 @@ public record Message(MessageBody body, String messageId, String sessionId, Stri
         for (Map.Entry<String, Object> property : applicationProperties.entrySet()) {
             int size = Sizes.of(property.getKey()) + Sizes.of(property.getValue());
             if (size > MAX_PROPERTY_BYTES) {
-                throw new BrokerException.MessageSizeExceeded("The application property '" + property.getKey()
-                        + "' is " + size + " bytes; a property may have at most " + MAX_PROPERTY_BYTES + " bytes.");
+                throw new BrokerException.MessageSizeExceeded("The application property '" + property.getKey() + "' is "
+                        + size + " bytes; a property may have at most " + MAX_PROPERTY_BYTES + " bytes.");
             }
         }
         int headers = headerSizeInBytes();
         if (headers > MAX_HEADER_BYTES) {
-            throw new BrokerException.MessageSizeExceeded("The message headers are " + headers
-                    + " bytes; at most " + MAX_HEADER_BYTES + " bytes are allowed.");
+            throw new BrokerException.MessageSizeExceeded("The message headers are " + headers + " bytes; at most "
+                    + MAX_HEADER_BYTES + " bytes are allowed.");
         }
     }
 
@@ -128,8 +140,7 @@ public record Message(MessageBody body, String messageId, String sessionId, Stri
         private final Map<String, Object> messageAnnotations = new LinkedHashMap<>();
         private AmqpFields amqp = AmqpFields.NONE;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         private Builder(Message m) {
             body = m.body;
@@ -247,9 +258,22 @@ public record Message(MessageBody body, String messageId, String sessionId, Stri
         }
 
         public Message build() {
-            return new Message(body, messageId, sessionId, correlationId, subject, to, replyTo, replyToSessionId,
-                    contentType, partitionKey, timeToLive, scheduledEnqueueTime, applicationProperties,
-                    messageAnnotations, amqp);
+            return new Message(
+                    body,
+                    messageId,
+                    sessionId,
+                    correlationId,
+                    subject,
+                    to,
+                    replyTo,
+                    replyToSessionId,
+                    contentType,
+                    partitionKey,
+                    timeToLive,
+                    scheduledEnqueueTime,
+                    applicationProperties,
+                    messageAnnotations,
+                    amqp);
         }
     }
 

@@ -54,7 +54,9 @@ public sealed interface MessageBody {
             if (sections.size() < 2) {
                 throw new IllegalArgumentException("DataSections holds two or more sections; use Data for one");
             }
-            sections = sections.stream().map(b -> Objects.requireNonNull(b, "section").clone()).toList();
+            sections = sections.stream()
+                    .map(b -> Objects.requireNonNull(b, "section").clone())
+                    .toList();
         }
 
         /** Copies of the sections, in order. */
@@ -99,7 +101,8 @@ public sealed interface MessageBody {
 
         @Override
         public String toString() {
-            return "DataSections" + sections.stream().map(b -> b.length + " bytes").toList();
+            return "DataSections"
+                    + sections.stream().map(b -> b.length + " bytes").toList();
         }
     }
 

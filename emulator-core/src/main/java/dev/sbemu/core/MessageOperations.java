@@ -28,8 +28,12 @@ public interface MessageOperations {
     void defer(EntityPath entity, UUID lockToken, Map<String, Object> propertiesToModify);
 
     /** Moves a locked message to the dead-letter sub-queue with a reason and a description. */
-    void deadLetter(EntityPath entity, UUID lockToken, String reason, String description,
-                    Map<String, Object> propertiesToModify);
+    void deadLetter(
+            EntityPath entity,
+            UUID lockToken,
+            String reason,
+            String description,
+            Map<String, Object> propertiesToModify);
 
     /** Renews a message's lock; returns its new locked-until. */
     Instant renewLock(EntityPath entity, UUID lockToken);

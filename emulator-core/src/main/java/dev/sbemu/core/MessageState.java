@@ -2,7 +2,9 @@ package dev.sbemu.core;
 
 /** A message's state in its entity, as the service reports it ({@code x-opt-message-state}). */
 public enum MessageState {
-    ACTIVE(0), DEFERRED(1), SCHEDULED(2);
+    ACTIVE(0),
+    DEFERRED(1),
+    SCHEDULED(2);
 
     private final int wireValue;
 

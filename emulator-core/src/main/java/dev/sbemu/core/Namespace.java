@@ -54,13 +54,21 @@ public final class Namespace implements MessageOperations, AutoCloseable {
         this.faults = new Faults(this, broker.faultActions());
         this.onClockChange = (change, now) -> {
             switch (change) {
-                case JUMPED -> journal.append(new JournalEvent(now, JournalEvent.Type.CLOCK_ADVANCED,
-                        "clock", -1, null, "now " + now));
-                case RAN -> journal.append(new JournalEvent(now, JournalEvent.Type.CLOCK_RUNNING,
-                        "clock", -1, null, "follows the wall clock from " + now));
-                case FROZE -> journal.append(new JournalEvent(now, JournalEvent.Type.CLOCK_FROZEN,
-                        "clock", -1, null, "stopped at " + now));
-                case TICKED -> { }
+                case JUMPED ->
+                    journal.append(
+                            new JournalEvent(now, JournalEvent.Type.CLOCK_ADVANCED, "clock", -1, null, "now " + now));
+                case RAN ->
+                    journal.append(new JournalEvent(
+                            now,
+                            JournalEvent.Type.CLOCK_RUNNING,
+                            "clock",
+                            -1,
+                            null,
+                            "follows the wall clock from " + now));
+                case FROZE ->
+                    journal.append(new JournalEvent(
+                            now, JournalEvent.Type.CLOCK_FROZEN, "clock", -1, null, "stopped at " + now));
+                case TICKED -> {}
             }
             if (change == VirtualClock.Change.JUMPED || change == VirtualClock.Change.TICKED) {
                 broker.wakeAll();
@@ -181,8 +189,8 @@ public final class Namespace implements MessageOperations, AutoCloseable {
     }
 
     /** Creates a subscription with exactly {@code rules}, or with {@code $Default} when the list is empty. */
-    public SubscriptionOptions createSubscription(String topic, String name, SubscriptionOptions options,
-                                                  List<RuleDescription> rules) {
+    public SubscriptionOptions createSubscription(
+            String topic, String name, SubscriptionOptions options, List<RuleDescription> rules) {
         return admin.createSubscription(topic, name, Objects.requireNonNull(options, "options"), List.copyOf(rules));
     }
 
@@ -215,8 +223,8 @@ public final class Namespace implements MessageOperations, AutoCloseable {
      * @param action a {@code SqlRuleAction}, or null
      * @throws BrokerException.EntityAlreadyExists when the subscription has a rule of that name
      */
-    public RuleDescription createRule(String topic, String subscription, String ruleName, RuleFilter filter,
-                                      SqlRuleAction action) {
+    public RuleDescription createRule(
+            String topic, String subscription, String ruleName, RuleFilter filter, SqlRuleAction action) {
         return admin.createRule(topic, subscription, new RuleDescription(ruleName, filter, action));
     }
 
@@ -225,8 +233,8 @@ public final class Namespace implements MessageOperations, AutoCloseable {
     }
 
     /** Replaces the filter and action of an existing rule. */
-    public RuleDescription updateRule(String topic, String subscription, String ruleName, RuleFilter filter,
-                                      SqlRuleAction action) {
+    public RuleDescription updateRule(
+            String topic, String subscription, String ruleName, RuleFilter filter, SqlRuleAction action) {
         return admin.updateRule(topic, subscription, new RuleDescription(ruleName, filter, action));
     }
 
@@ -309,8 +317,8 @@ public final class Namespace implements MessageOperations, AutoCloseable {
      * is cancelled, before or during the wait, the call throws {@link java.util.concurrent.CancellationException}
      * at once and takes no message (a closed client's pending receive).
      */
-    public List<BrokeredMessage> receive(EntityPath entity, ReceiveMode mode, int maxMessages, Duration maxWait,
-                                         Cancellation cancellation) {
+    public List<BrokeredMessage> receive(
+            EntityPath entity, ReceiveMode mode, int maxMessages, Duration maxWait, Cancellation cancellation) {
         faults.before(Faults.Operation.RECEIVE, entity);
         return broker.receive(entity, mode, maxMessages, maxWait, Objects.requireNonNull(cancellation, "cancellation"));
     }
@@ -377,7 +385,7 @@ public final class Namespace implements MessageOperations, AutoCloseable {
             isClosed = closed;
         }
         if (isClosed && cancel.getAsBoolean()) {
-            callback.run();     // registered after close woke everything: there is nothing more to wait for
+            callback.run(); // registered after close woke everything: there is nothing more to wait for
         }
         return cancel::getAsBoolean;
     }
@@ -420,8 +428,8 @@ public final class Namespace implements MessageOperations, AutoCloseable {
     }
 
     /** Deferred messages by sequence number (DLQ-4); numbers that are not deferred messages yield nothing. */
-    public List<BrokeredMessage> receiveDeferred(EntityPath entity, ReceiveMode mode,
-                                                 Collection<Long> sequenceNumbers) {
+    public List<BrokeredMessage> receiveDeferred(
+            EntityPath entity, ReceiveMode mode, Collection<Long> sequenceNumbers) {
         faults.before(Faults.Operation.RECEIVE, entity);
         return broker.receiveDeferred(entity, mode, List.copyOf(sequenceNumbers));
     }
@@ -497,11 +505,15 @@ public final class Namespace implements MessageOperations, AutoCloseable {
 
     /** Dead-letters a locked message with an optional reason, description and properties (DLQ-5). */
     @Override
-    public void deadLetter(EntityPath entity, UUID lockToken, String reason, String description,
-                           Map<String, Object> propertiesToModify) {
+    public void deadLetter(
+            EntityPath entity,
+            UUID lockToken,
+            String reason,
+            String description,
+            Map<String, Object> propertiesToModify) {
         faults.before(Faults.Operation.SETTLE, entity, lockToken, null);
-        broker.deadLetter(entity, Objects.requireNonNull(lockToken, "lockToken"), reason, description,
-                propertiesToModify);
+        broker.deadLetter(
+                entity, Objects.requireNonNull(lockToken, "lockToken"), reason, description, propertiesToModify);
     }
 
     /** Extends the lock by the entity's lock duration from now (LOCK-1); returns the new locked-until. */
@@ -556,15 +568,16 @@ public final class Namespace implements MessageOperations, AutoCloseable {
     }
 
     /** As {@link #receive(SessionLock, ReceiveMode, int, Duration)}, ended by {@code cancellation}. */
-    public List<BrokeredMessage> receive(SessionLock session, ReceiveMode mode, int maxMessages, Duration maxWait,
-                                         Cancellation cancellation) {
+    public List<BrokeredMessage> receive(
+            SessionLock session, ReceiveMode mode, int maxMessages, Duration maxWait, Cancellation cancellation) {
         faults.before(Faults.Operation.RECEIVE, session.entity(), null, session.sessionId());
-        return broker.receive(session, mode, maxMessages, maxWait, Objects.requireNonNull(cancellation, "cancellation"));
+        return broker.receive(
+                session, mode, maxMessages, maxWait, Objects.requireNonNull(cancellation, "cancellation"));
     }
 
     /** Deferred messages of the held session by sequence number (DLQ-4); others yield nothing. */
-    public List<BrokeredMessage> receiveDeferred(SessionLock session, ReceiveMode mode,
-                                                 Collection<Long> sequenceNumbers) {
+    public List<BrokeredMessage> receiveDeferred(
+            SessionLock session, ReceiveMode mode, Collection<Long> sequenceNumbers) {
         faults.before(Faults.Operation.RECEIVE, session.entity(), null, session.sessionId());
         return broker.receiveDeferred(session, mode, List.copyOf(sequenceNumbers));
     }
@@ -610,7 +623,7 @@ public final class Namespace implements MessageOperations, AutoCloseable {
             }
         }
         onClose.run();
-        return () -> { };
+        return () -> {};
     }
 
     /**
@@ -657,8 +670,7 @@ public final class Namespace implements MessageOperations, AutoCloseable {
         private int journalCapacity = DEFAULT_JOURNAL_CAPACITY;
         private ClockMode clockMode = ClockMode.FROZEN;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** The clock to use (default: a new clock frozen at the wall-clock now). */
         public Builder clock(VirtualClock clock) {

@@ -95,8 +95,7 @@ public record QueueOptions(
         private String userMetadata = null;
         private List<AuthorizationRule> authorizationRules = List.of();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         private Builder(QueueOptions o) {
             lockDuration = o.lockDuration;
@@ -205,7 +204,24 @@ public record QueueOptions(
         }
 
         public QueueOptions build() {
-            return new QueueOptions(lockDuration, maxDeliveryCount, defaultMessageTimeToLive, deadLetteringOnMessageExpiration, autoDeleteOnIdle, requiresSession, requiresDuplicateDetection, duplicateDetectionHistoryTimeWindow, forwardTo, forwardDeadLetteredMessagesTo, maxSizeInMegabytes, status, enablePartitioning, enableBatchedOperations, maxMessageSizeInKilobytes, userMetadata, authorizationRules);
+            return new QueueOptions(
+                    lockDuration,
+                    maxDeliveryCount,
+                    defaultMessageTimeToLive,
+                    deadLetteringOnMessageExpiration,
+                    autoDeleteOnIdle,
+                    requiresSession,
+                    requiresDuplicateDetection,
+                    duplicateDetectionHistoryTimeWindow,
+                    forwardTo,
+                    forwardDeadLetteredMessagesTo,
+                    maxSizeInMegabytes,
+                    status,
+                    enablePartitioning,
+                    enableBatchedOperations,
+                    maxMessageSizeInKilobytes,
+                    userMetadata,
+                    authorizationRules);
         }
     }
 }

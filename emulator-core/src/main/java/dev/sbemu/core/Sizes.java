@@ -6,8 +6,7 @@ import java.util.Map;
 
 /** Approximate encoded sizes of AMQP values, for the message size limits (LIM-1). */
 final class Sizes {
-    private Sizes() {
-    }
+    private Sizes() {}
 
     static int of(Object value) {
         if (value == null) {

@@ -77,8 +77,7 @@ public record SubscriptionOptions(
         private boolean enableBatchedOperations = true;
         private String userMetadata = null;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         private Builder(SubscriptionOptions o) {
             lockDuration = o.lockDuration;
@@ -156,7 +155,19 @@ public record SubscriptionOptions(
         }
 
         public SubscriptionOptions build() {
-            return new SubscriptionOptions(lockDuration, maxDeliveryCount, defaultMessageTimeToLive, deadLetteringOnMessageExpiration, deadLetteringOnFilterEvaluationExceptions, autoDeleteOnIdle, requiresSession, forwardTo, forwardDeadLetteredMessagesTo, status, enableBatchedOperations, userMetadata);
+            return new SubscriptionOptions(
+                    lockDuration,
+                    maxDeliveryCount,
+                    defaultMessageTimeToLive,
+                    deadLetteringOnMessageExpiration,
+                    deadLetteringOnFilterEvaluationExceptions,
+                    autoDeleteOnIdle,
+                    requiresSession,
+                    forwardTo,
+                    forwardDeadLetteredMessagesTo,
+                    status,
+                    enableBatchedOperations,
+                    userMetadata);
         }
     }
 }

@@ -41,7 +41,6 @@ public record TopicOptions(
         Objects.requireNonNull(autoDeleteOnIdle, "autoDeleteOnIdle");
         Objects.requireNonNull(duplicateDetectionHistoryTimeWindow, "duplicateDetectionHistoryTimeWindow");
         Objects.requireNonNull(status, "status");
-
     }
 
     /** The service's defaults. */
@@ -74,8 +73,7 @@ public record TopicOptions(
         private String userMetadata = null;
         private List<AuthorizationRule> authorizationRules = List.of();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         private Builder(TopicOptions o) {
             defaultMessageTimeToLive = o.defaultMessageTimeToLive;
@@ -154,7 +152,19 @@ public record TopicOptions(
         }
 
         public TopicOptions build() {
-            return new TopicOptions(defaultMessageTimeToLive, autoDeleteOnIdle, requiresDuplicateDetection, duplicateDetectionHistoryTimeWindow, maxSizeInMegabytes, status, enablePartitioning, enableBatchedOperations, supportOrdering, maxMessageSizeInKilobytes, userMetadata, authorizationRules);
+            return new TopicOptions(
+                    defaultMessageTimeToLive,
+                    autoDeleteOnIdle,
+                    requiresDuplicateDetection,
+                    duplicateDetectionHistoryTimeWindow,
+                    maxSizeInMegabytes,
+                    status,
+                    enablePartitioning,
+                    enableBatchedOperations,
+                    supportOrdering,
+                    maxMessageSizeInKilobytes,
+                    userMetadata,
+                    authorizationRules);
         }
     }
 }

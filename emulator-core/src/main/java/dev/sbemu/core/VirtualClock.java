@@ -54,6 +54,7 @@ public final class VirtualClock extends Clock {
 
     /** The longest a running clock's thread waits in one go (a due instant further away is waited for in steps). */
     private static final long MAX_WAIT_NANOS = TimeUnit.HOURS.toNanos(1);
+
     private static final AtomicLong THREADS = new AtomicLong();
 
     /** What a clock change was, for the namespaces' listeners (the journal, blocked receivers). */
@@ -102,8 +103,12 @@ public final class VirtualClock extends Clock {
      */
     private record Running(Instant from, long atNanos, long maxElapsed) {
         Running(Instant from, long atNanos) {
-            this(from, atNanos, untilLatest(from).compareTo(Duration.ofNanos(Long.MAX_VALUE)) >= 0 ? Long.MAX_VALUE
-                    : untilLatest(from).toNanos());
+            this(
+                    from,
+                    atNanos,
+                    untilLatest(from).compareTo(Duration.ofNanos(Long.MAX_VALUE)) >= 0
+                            ? Long.MAX_VALUE
+                            : untilLatest(from).toNanos());
         }
 
         /** On the hot path of a running namespace (every "now"): one allocation, no Duration. */
@@ -112,14 +117,15 @@ public final class VirtualClock extends Clock {
             if (elapsed <= 0) {
                 return from;
             }
-            return elapsed >= maxElapsed ? LATEST
+            return elapsed >= maxElapsed
+                    ? LATEST
                     : Instant.ofEpochSecond(from.getEpochSecond(), from.getNano() + elapsed);
         }
 
         /** Wall nanos until this anchor shows {@code due} (at most {@link #MAX_WAIT_NANOS}); 0 or less: due. */
         long nanosUntil(Instant due, long nanos) {
-            Duration ahead = Duration.ofSeconds(due.getEpochSecond() - from.getEpochSecond(),
-                    due.getNano() - from.getNano());
+            Duration ahead =
+                    Duration.ofSeconds(due.getEpochSecond() - from.getEpochSecond(), due.getNano() - from.getNano());
             if (ahead.compareTo(Duration.ofNanos(MAX_WAIT_NANOS)) > 0) {
                 return MAX_WAIT_NANOS;
             }
@@ -133,6 +139,7 @@ public final class VirtualClock extends Clock {
     private static final class Shared {
         /** Frozen: the time. Running: the least the clock shows (the latest instant it showed). Only raised. */
         final AtomicReference<Instant> now;
+
         final WallTime wall;
         /** Non-null while running. */
         volatile Running running;
@@ -144,6 +151,7 @@ public final class VirtualClock extends Clock {
          * scheduler thread once it has read the drivers' next due instants.
          */
         volatile Instant horizon = LATEST;
+
         final Object advanceLock = new Object();
         final CopyOnWriteArrayList<TimerDriver> drivers = new CopyOnWriteArrayList<>();
         final CopyOnWriteArrayList<Listener> listeners = new CopyOnWriteArrayList<>();
@@ -155,6 +163,7 @@ public final class VirtualClock extends Clock {
         Instant scheduledSince = LATEST;
         /** A reading of the drivers is under way ({@link #refreshHorizon}): every new timer must be recorded. */
         volatile boolean reading;
+
         Thread scheduler;
 
         Shared(Instant start, WallTime wall) {

@@ -6,8 +6,8 @@ import static dev.sbemu.core.CoreFixtures.events;
 import static dev.sbemu.core.CoreFixtures.minutes;
 import static dev.sbemu.core.CoreFixtures.msg;
 import static dev.sbemu.core.CoreFixtures.namespace;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -37,9 +37,12 @@ class AutoDeleteTest {
 
     /** The instant at which {@code entity} was auto-deleted, per the journal. */
     private static Instant autoDeletedAt(Namespace ns, String entity) {
-        return events(ns, JournalEvent.Type.AUTO_DELETED).stream().filter(e -> e.entity().equals(entity))
-                .findFirst().orElseThrow(() -> new AssertionError(entity + " was not auto-deleted\n"
-                        + ns.journal().format())).at();
+        return events(ns, JournalEvent.Type.AUTO_DELETED).stream()
+                .filter(e -> e.entity().equals(entity))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(
+                        entity + " was not auto-deleted\n" + ns.journal().format()))
+                .at();
     }
 
     @Test
@@ -70,14 +73,22 @@ class AutoDeleteTest {
     @DisplayName("ADI-1 an idle topic is deleted with its subscriptions; an idle subscription alone leaves its topic")
     void idleTopicAndSubscription() {
         Namespace ns = namespace();
-        ns.createTopic("t", TopicOptions.builder().autoDeleteOnIdle(Duration.ofMinutes(30)).build());
-        ns.createSubscription("t", "s", SubscriptionOptions.builder().autoDeleteOnIdle(Duration.ofMinutes(10)).build());
+        ns.createTopic(
+                "t",
+                TopicOptions.builder().autoDeleteOnIdle(Duration.ofMinutes(30)).build());
+        ns.createSubscription(
+                "t",
+                "s",
+                SubscriptionOptions.builder()
+                        .autoDeleteOnIdle(Duration.ofMinutes(10))
+                        .build());
         ns.createSubscription("t", "keep");
 
         ns.clock().advance(Duration.ofMinutes(10));
         assertFalse(ns.subscriptionExists("t", "s"));
         assertEquals(minutes(10), autoDeletedAt(ns, "t/Subscriptions/s"));
-        assertThrows(BrokerException.EntityNotFound.class,
+        assertThrows(
+                BrokerException.EntityNotFound.class,
                 () -> ns.receive(EntityPath.subscription("t", "s"), ReceiveMode.PEEK_LOCK, 1));
         assertEquals(List.of("keep"), ns.subscriptionNames("t"));
 
@@ -85,8 +96,7 @@ class AutoDeleteTest {
         assertFalse(ns.topicExists("t"));
         assertEquals(minutes(30), autoDeletedAt(ns, "t"));
         assertThrows(BrokerException.EntityNotFound.class, () -> ns.send("t", msg("x")));
-        assertThrows(BrokerException.EntityNotFound.class,
-                () -> ns.peek(EntityPath.subscription("t", "keep"), 0, 1));
+        assertThrows(BrokerException.EntityNotFound.class, () -> ns.peek(EntityPath.subscription("t", "keep"), 0, 1));
     }
 
     @Test
@@ -96,12 +106,20 @@ class AutoDeleteTest {
         Duration tooShort = Duration.ofMinutes(5).minusSeconds(1);
         ns.createTopic("t");
 
-        InvalidOptionException queue = assertThrows(InvalidOptionException.class,
-                () -> ns.createQueue("q", QueueOptions.builder().autoDeleteOnIdle(tooShort).build()));
-        InvalidOptionException topic = assertThrows(InvalidOptionException.class,
-                () -> ns.createTopic("t2", TopicOptions.builder().autoDeleteOnIdle(tooShort).build()));
-        InvalidOptionException sub = assertThrows(InvalidOptionException.class, () -> ns.createSubscription("t", "s",
-                SubscriptionOptions.builder().autoDeleteOnIdle(tooShort).build()));
+        InvalidOptionException queue = assertThrows(
+                InvalidOptionException.class,
+                () -> ns.createQueue(
+                        "q", QueueOptions.builder().autoDeleteOnIdle(tooShort).build()));
+        InvalidOptionException topic = assertThrows(
+                InvalidOptionException.class,
+                () -> ns.createTopic(
+                        "t2", TopicOptions.builder().autoDeleteOnIdle(tooShort).build()));
+        InvalidOptionException sub = assertThrows(
+                InvalidOptionException.class,
+                () -> ns.createSubscription(
+                        "t",
+                        "s",
+                        SubscriptionOptions.builder().autoDeleteOnIdle(tooShort).build()));
         assertEquals("autoDeleteOnIdle", queue.property());
         assertEquals("autoDeleteOnIdle", topic.property());
         assertEquals("autoDeleteOnIdle", sub.property());
@@ -113,8 +131,12 @@ class AutoDeleteTest {
         assertEquals(Durations.MAX, never.autoDeleteOnIdle());
         assertTrue(ns.queueExists("never"));
         assertTrue(ns.topicExists("t"));
-        assertEquals(IDLE, ns.createQueue("five", QueueOptions.builder().autoDeleteOnIdle(IDLE).build())
-                .autoDeleteOnIdle());
+        assertEquals(
+                IDLE,
+                ns.createQueue(
+                                "five",
+                                QueueOptions.builder().autoDeleteOnIdle(IDLE).build())
+                        .autoDeleteOnIdle());
     }
 
     @ParameterizedTest(name = "{0}")
@@ -127,7 +149,9 @@ class AutoDeleteTest {
             case "send" -> n -> n.send("q", msg("m"));
             case "receive" -> n -> n.receive(Q, ReceiveMode.PEEK_LOCK, 1);
             case "peek" -> n -> n.peek(Q, 0, 1);
-            case "update" -> n -> n.updateQueue("q", n.getQueue("q").toBuilder().maxDeliveryCount(3).build());
+            case "update" ->
+                n -> n.updateQueue(
+                        "q", n.getQueue("q").toBuilder().maxDeliveryCount(3).build());
             case "receive-deferred" -> n -> n.receiveDeferred(Q, ReceiveMode.PEEK_LOCK, List.of(1L));
             default -> throw new IllegalArgumentException(activity);
         };
@@ -176,7 +200,12 @@ class AutoDeleteTest {
     void topicAndSubscriptionIdleness() {
         Namespace ns = namespace();
         ns.createTopic("t", TopicOptions.builder().autoDeleteOnIdle(IDLE).build());
-        ns.createSubscription("t", "s", SubscriptionOptions.builder().autoDeleteOnIdle(Duration.ofMinutes(8)).build());
+        ns.createSubscription(
+                "t",
+                "s",
+                SubscriptionOptions.builder()
+                        .autoDeleteOnIdle(Duration.ofMinutes(8))
+                        .build());
         EntityPath sub = EntityPath.subscription("t", "s");
 
         ns.clock().advance(Duration.ofMinutes(4));
@@ -196,12 +225,16 @@ class AutoDeleteTest {
     void subscriptionPeekAndUpdateResetIdle() {
         Namespace ns = namespace();
         ns.createTopic("t");
-        ns.createSubscription("t", "s", SubscriptionOptions.builder().autoDeleteOnIdle(IDLE).build());
+        ns.createSubscription(
+                "t", "s", SubscriptionOptions.builder().autoDeleteOnIdle(IDLE).build());
 
         ns.clock().advance(Duration.ofMinutes(3));
         ns.peek(EntityPath.subscription("t", "s"), 0, 1);
         ns.clock().advance(Duration.ofMinutes(3));
-        ns.updateSubscription("t", "s", ns.getSubscription("t", "s").toBuilder().maxDeliveryCount(2).build());
+        ns.updateSubscription(
+                "t",
+                "s",
+                ns.getSubscription("t", "s").toBuilder().maxDeliveryCount(2).build());
         ns.clock().advance(Duration.ofMinutes(5));
 
         assertEquals(minutes(11), autoDeletedAt(ns, "t/Subscriptions/s"));
@@ -213,10 +246,21 @@ class AutoDeleteTest {
     void forwardingSourceIsNeverIdle() {
         Namespace ns = namespace();
         ns.createQueue("dst");
-        ns.createQueue("src", QueueOptions.builder().forwardTo("dst").autoDeleteOnIdle(IDLE).build());
+        ns.createQueue(
+                "src",
+                QueueOptions.builder().forwardTo("dst").autoDeleteOnIdle(IDLE).build());
         ns.createTopic("t");
-        ns.createSubscription("t", "s", SubscriptionOptions.builder().forwardTo("dst").autoDeleteOnIdle(IDLE).build());
-        ns.createSubscription("t", "plain", SubscriptionOptions.builder().autoDeleteOnIdle(IDLE).build());
+        ns.createSubscription(
+                "t",
+                "s",
+                SubscriptionOptions.builder()
+                        .forwardTo("dst")
+                        .autoDeleteOnIdle(IDLE)
+                        .build());
+        ns.createSubscription(
+                "t",
+                "plain",
+                SubscriptionOptions.builder().autoDeleteOnIdle(IDLE).build());
 
         ns.clock().advance(Duration.ofDays(2));
 
@@ -236,10 +280,11 @@ class AutoDeleteTest {
         CompletableFuture<List<BrokeredMessage>> receive = CompletableFuture.supplyAsync(
                 () -> ns.receive(Q, ReceiveMode.PEEK_LOCK, 1, Duration.ofMinutes(10), client));
         // the call's first look counts as an access: once it shows, the call is waiting (it left the lock)
-        await().atMost(10, TimeUnit.SECONDS).until(() -> ns.runtimeInfo(Q).accessedAt().equals(minutes(1)));
+        await().atMost(10, TimeUnit.SECONDS)
+                .until(() -> ns.runtimeInfo(Q).accessedAt().equals(minutes(1)));
 
         for (int i = 0; i < 3; i++) {
-            ns.clock().advance(Duration.ofSeconds(15));    // each advance wakes the waiting call to look again
+            ns.clock().advance(Duration.ofSeconds(15)); // each advance wakes the waiting call to look again
         }
         assertEquals(minutes(1), ns.runtimeInfo(Q).accessedAt(), "looking again is not a new access");
         ns.clock().advance(Duration.ofMinutes(10));
@@ -260,13 +305,15 @@ class AutoDeleteTest {
     void waitingReceiveKeepsSubscriptionAndTopicInUse() throws Exception {
         Namespace ns = namespace();
         ns.createTopic("t", TopicOptions.builder().autoDeleteOnIdle(IDLE).build());
-        ns.createSubscription("t", "s", SubscriptionOptions.builder().autoDeleteOnIdle(IDLE).build());
+        ns.createSubscription(
+                "t", "s", SubscriptionOptions.builder().autoDeleteOnIdle(IDLE).build());
         EntityPath sub = EntityPath.subscription("t", "s");
         ns.clock().advance(Duration.ofMinutes(1));
         Cancellation client = new Cancellation();
         CompletableFuture<List<BrokeredMessage>> receive = CompletableFuture.supplyAsync(
                 () -> ns.receive(sub, ReceiveMode.PEEK_LOCK, 1, Duration.ofMinutes(10), client));
-        await().atMost(10, TimeUnit.SECONDS).until(() -> ns.runtimeInfo(sub).accessedAt().equals(minutes(1)));
+        await().atMost(10, TimeUnit.SECONDS)
+                .until(() -> ns.runtimeInfo(sub).accessedAt().equals(minutes(1)));
 
         ns.clock().advance(Duration.ofMinutes(20));
         assertTrue(ns.subscriptionExists("t", "s"));
@@ -285,11 +332,17 @@ class AutoDeleteTest {
             + "auto-deleted and the waiting accept fails with entity not found")
     void waitingSessionAcceptDoesNotKeepQueueInUse() throws Exception {
         Namespace ns = namespace();
-        ns.createQueue("q", QueueOptions.builder().requiresSession(true).autoDeleteOnIdle(IDLE).build());
+        ns.createQueue(
+                "q",
+                QueueOptions.builder()
+                        .requiresSession(true)
+                        .autoDeleteOnIdle(IDLE)
+                        .build());
         ns.clock().advance(Duration.ofMinutes(1));
-        CompletableFuture<SessionLock> accept = CompletableFuture.supplyAsync(
-                () -> ns.acceptSession(Q, null, Duration.ofSeconds(30)));
-        await().atMost(10, TimeUnit.SECONDS).until(() -> ns.runtimeInfo(Q).accessedAt().equals(minutes(1)));
+        CompletableFuture<SessionLock> accept =
+                CompletableFuture.supplyAsync(() -> ns.acceptSession(Q, null, Duration.ofSeconds(30)));
+        await().atMost(10, TimeUnit.SECONDS)
+                .until(() -> ns.runtimeInfo(Q).accessedAt().equals(minutes(1)));
 
         ns.clock().advance(Duration.ofMinutes(10));
 

@@ -20,6 +20,7 @@ class CancellationTest {
     private static final Instant T0 = Instant.parse("2026-01-01T10:00:00Z");
     /** Far longer than the bound each test waits for the cancelled call to end. */
     private static final Duration LONG = Duration.ofMinutes(5);
+
     private static final long BOUND_SECONDS = 30;
 
     private final Namespace ns = Namespace.builder().startingAt(T0).build();
@@ -53,16 +54,20 @@ class CancellationTest {
     @DisplayName("CLK-5 cancelling ends a waiting receive and a waiting accept at once")
     void cancelWhileWaiting() throws Exception {
         Cancellation c = new Cancellation();
-        CompletableFuture<List<BrokeredMessage>> receive = CompletableFuture.supplyAsync(
-                () -> ns.receive(q, ReceiveMode.PEEK_LOCK, 1, LONG, c));
-        CompletableFuture<SessionLock> accept = CompletableFuture.supplyAsync(() -> ns.acceptSession(sq, null, LONG, c));
+        CompletableFuture<List<BrokeredMessage>> receive =
+                CompletableFuture.supplyAsync(() -> ns.receive(q, ReceiveMode.PEEK_LOCK, 1, LONG, c));
+        CompletableFuture<SessionLock> accept =
+                CompletableFuture.supplyAsync(() -> ns.acceptSession(sq, null, LONG, c));
         c.cancel();
         for (CompletableFuture<?> call : List.of(receive, accept)) {
-            ExecutionException e = assertThrows(ExecutionException.class, () -> call.get(BOUND_SECONDS, TimeUnit.SECONDS));
+            ExecutionException e =
+                    assertThrows(ExecutionException.class, () -> call.get(BOUND_SECONDS, TimeUnit.SECONDS));
             assertInstanceOf(CancellationException.class, e.getCause());
         }
         ns.send("q", Message.ofText("m"));
-        assertEquals(0, ns.receive(q, ReceiveMode.PEEK_LOCK, 1).get(0).deliveryCount(),
+        assertEquals(
+                0,
+                ns.receive(q, ReceiveMode.PEEK_LOCK, 1).get(0).deliveryCount(),
                 "the message was not taken for the cancelled call");
     }
 }

@@ -91,8 +91,13 @@ class ClockTest {
 
     private static Namespace busyNamespace() {
         Namespace ns = namespace();
-        ns.createQueue("q", QueueOptions.builder().deadLetteringOnMessageExpiration(true)
-                .lockDuration(Duration.ofSeconds(30)).autoDeleteOnIdle(Duration.ofMinutes(10)).build());
+        ns.createQueue(
+                "q",
+                QueueOptions.builder()
+                        .deadLetteringOnMessageExpiration(true)
+                        .lockDuration(Duration.ofSeconds(30))
+                        .autoDeleteOnIdle(Duration.ofMinutes(10))
+                        .build());
         ns.send("q", msg("locked"));
         lockOne(ns, Q);
         ns.send("q", msg("expires", Duration.ofSeconds(90)));
@@ -114,14 +119,16 @@ class ClockTest {
 
         ns.clock().advance(Duration.ofMinutes(30));
 
-        assertEquals(List.of(
-                "2026-01-01T10:00:30Z LOCK_EXPIRED locked",
-                "2026-01-01T10:01:00Z ACTIVATED scheduled",
-                "2026-01-01T10:01:30Z EXPIRED expires",
-                "2026-01-01T10:01:30Z DEAD_LETTERED expires",
-                "2026-01-01T10:02:00Z EXPIRED scheduled",
-                "2026-01-01T10:02:00Z DEAD_LETTERED scheduled",
-                "2026-01-01T10:11:00Z AUTO_DELETED null"), transitions(ns));
+        assertEquals(
+                List.of(
+                        "2026-01-01T10:00:30Z LOCK_EXPIRED locked",
+                        "2026-01-01T10:01:00Z ACTIVATED scheduled",
+                        "2026-01-01T10:01:30Z EXPIRED expires",
+                        "2026-01-01T10:01:30Z DEAD_LETTERED expires",
+                        "2026-01-01T10:02:00Z EXPIRED scheduled",
+                        "2026-01-01T10:02:00Z DEAD_LETTERED scheduled",
+                        "2026-01-01T10:11:00Z AUTO_DELETED null"),
+                transitions(ns));
         assertEquals(minutes(30), ns.clock().instant());
     }
 
@@ -177,12 +184,14 @@ class ClockTest {
 
     // ---- CLK-3 --------------------------------------------------------------------------------
 
-    private CompletableFuture<List<BrokeredMessage>> receiveInBackground(Namespace ns, Duration maxWait,
-                                                                         AtomicReference<Thread> receiver) {
-        return CompletableFuture.supplyAsync(() -> {
-            receiver.set(Thread.currentThread());
-            return ns.receive(Q, ReceiveMode.PEEK_LOCK, 5, maxWait);
-        }, threads);
+    private CompletableFuture<List<BrokeredMessage>> receiveInBackground(
+            Namespace ns, Duration maxWait, AtomicReference<Thread> receiver) {
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    receiver.set(Thread.currentThread());
+                    return ns.receive(Q, ReceiveMode.PEEK_LOCK, 5, maxWait);
+                },
+                threads);
     }
 
     /** Spins (bounded) until the receiver thread is parked in its timed wait; no sleeping. */
@@ -239,7 +248,8 @@ class ClockTest {
     @DisplayName("CLK-3 a blocking receive returns when a clock advance ends another receiver's lock")
     void blockedReceiveWakesOnLockExpiry() throws Exception {
         Namespace ns = namespace();
-        ns.createQueue("q", QueueOptions.builder().lockDuration(Duration.ofSeconds(10)).build());
+        ns.createQueue(
+                "q", QueueOptions.builder().lockDuration(Duration.ofSeconds(10)).build());
         ns.send("q", msg("m"));
         lockOne(ns, Q);
         AtomicReference<Thread> receiver = new AtomicReference<>();
@@ -313,10 +323,11 @@ class ClockTest {
     @DisplayName("CLK-4 advance reaches the latest instant exactly, and refuses one nanosecond past it")
     void advanceUpToLatest() {
         VirtualClock clock = VirtualClock.startingAt(T0);
-        Duration toLatest = Duration.ofSeconds(VirtualClock.LATEST.getEpochSecond() - T0.getEpochSecond(),
+        Duration toLatest = Duration.ofSeconds(
+                VirtualClock.LATEST.getEpochSecond() - T0.getEpochSecond(),
                 VirtualClock.LATEST.getNano() - T0.getNano());
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> clock.advance(toLatest.plusNanos(1)));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> clock.advance(toLatest.plusNanos(1)));
         assertTrue(e.getMessage().contains("cannot go past " + VirtualClock.LATEST), e.getMessage());
         assertEquals(T0, clock.instant());
         clock.advance(toLatest);

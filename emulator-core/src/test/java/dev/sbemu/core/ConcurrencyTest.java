@@ -46,42 +46,51 @@ class ConcurrencyTest {
             List<CompletableFuture<Void>> all = new ArrayList<>();
             for (int p = 0; p < PRODUCERS; p++) {
                 int producer = p;
-                all.add(CompletableFuture.runAsync(() -> {
-                    for (int i = producer; i < MESSAGES; i += PRODUCERS) {
-                        ns.send("q", Message.builder().messageId(Integer.toString(i)).body("m").build());
-                    }
-                }, threads));
+                all.add(CompletableFuture.runAsync(
+                        () -> {
+                            for (int i = producer; i < MESSAGES; i += PRODUCERS) {
+                                ns.send(
+                                        "q",
+                                        Message.builder()
+                                                .messageId(Integer.toString(i))
+                                                .body("m")
+                                                .build());
+                            }
+                        },
+                        threads));
             }
             for (int c = 0; c < CONSUMERS; c++) {
                 int consumer = c;
                 Random random = new Random(SEED + c);
-                all.add(CompletableFuture.runAsync(() -> {
-                    while (completed.get() < MESSAGES && System.nanoTime() < deadline) {
-                        List<BrokeredMessage> batch = ns.receive(Q, ReceiveMode.PEEK_LOCK, 8, Duration.ofMillis(50));
-                        for (BrokeredMessage m : batch) {
-                            int id = Integer.parseInt(m.message().messageId());
-                            Integer other = holders.putIfAbsent(id, consumer);
-                            if (other != null) {
-                                violations.add("message " + id + " held by " + other + " and " + consumer);
+                all.add(CompletableFuture.runAsync(
+                        () -> {
+                            while (completed.get() < MESSAGES && System.nanoTime() < deadline) {
+                                List<BrokeredMessage> batch =
+                                        ns.receive(Q, ReceiveMode.PEEK_LOCK, 8, Duration.ofMillis(50));
+                                for (BrokeredMessage m : batch) {
+                                    int id = Integer.parseInt(m.message().messageId());
+                                    Integer other = holders.putIfAbsent(id, consumer);
+                                    if (other != null) {
+                                        violations.add("message " + id + " held by " + other + " and " + consumer);
+                                    }
+                                }
+                                for (BrokeredMessage m : batch) {
+                                    int id = Integer.parseInt(m.message().messageId());
+                                    holders.remove(id, consumer);
+                                    if (random.nextDouble() < ABANDON_RATE) {
+                                        abandoned.incrementAndGet();
+                                        ns.abandon(Q, m.lockToken());
+                                    } else {
+                                        completions.incrementAndGet(id);
+                                        completed.incrementAndGet();
+                                        ns.complete(Q, m.lockToken());
+                                    }
+                                }
                             }
-                        }
-                        for (BrokeredMessage m : batch) {
-                            int id = Integer.parseInt(m.message().messageId());
-                            holders.remove(id, consumer);
-                            if (random.nextDouble() < ABANDON_RATE) {
-                                abandoned.incrementAndGet();
-                                ns.abandon(Q, m.lockToken());
-                            } else {
-                                completions.incrementAndGet(id);
-                                completed.incrementAndGet();
-                                ns.complete(Q, m.lockToken());
-                            }
-                        }
-                    }
-                }, threads));
+                        },
+                        threads));
             }
-            CompletableFuture.allOf(all.toArray(CompletableFuture[]::new))
-                    .get(OVERALL_SECONDS + 10, TimeUnit.SECONDS);
+            CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).get(OVERALL_SECONDS + 10, TimeUnit.SECONDS);
         } finally {
             threads.shutdownNow();
             assertTrue(threads.awaitTermination(10, TimeUnit.SECONDS));
@@ -96,7 +105,9 @@ class ConcurrencyTest {
         assertEquals(0, info.totalMessageCount());
         assertEquals(0, info.sizeInBytes());
         assertTrue(abandoned.get() > MESSAGES / 10, "abandons happened: " + abandoned.get());
-        assertEquals(MESSAGES * 3L + abandoned.get() * 2L + 1, ns.journal().totalEvents(),
+        assertEquals(
+                MESSAGES * 3L + abandoned.get() * 2L + 1,
+                ns.journal().totalEvents(),
                 "created + per message sent, received, completed + per abandon received, abandoned");
     }
 }

@@ -9,8 +9,7 @@ final class CoreFixtures {
     static final Instant T0 = Instant.parse("2026-01-01T10:00:00Z");
     static final EntityPath Q = EntityPath.queue("q");
 
-    private CoreFixtures() {
-    }
+    private CoreFixtures() {}
 
     static Namespace namespace() {
         return Namespace.builder().startingAt(T0).build();
@@ -33,7 +32,11 @@ final class CoreFixtures {
     }
 
     static Message msg(String id, Duration ttl) {
-        return Message.builder().messageId(id).body("body-" + id).timeToLive(ttl).build();
+        return Message.builder()
+                .messageId(id)
+                .body("body-" + id)
+                .timeToLive(ttl)
+                .build();
     }
 
     static BrokeredMessage receiveOne(Namespace ns, EntityPath path, ReceiveMode mode) {

@@ -35,10 +35,15 @@ class DeadLetterTest {
         ns.createSubscription("t", "s");
 
         assertEquals("q/$deadletterqueue", DLQ.toString());
-        assertEquals("q/$Transfer/$deadletterqueue", Q.withSubQueue(EntityPath.Part.TRANSFER_DEAD_LETTER_QUEUE).toString());
-        assertEquals("t/Subscriptions/s/$deadletterqueue", EntityPath.subscription("t", "s").deadLetter().toString());
-        assertEquals(List.of(), ns.receive(Q.withSubQueue(EntityPath.Part.TRANSFER_DEAD_LETTER_QUEUE),
-                ReceiveMode.PEEK_LOCK, 1));
+        assertEquals(
+                "q/$Transfer/$deadletterqueue",
+                Q.withSubQueue(EntityPath.Part.TRANSFER_DEAD_LETTER_QUEUE).toString());
+        assertEquals(
+                "t/Subscriptions/s/$deadletterqueue",
+                EntityPath.subscription("t", "s").deadLetter().toString());
+        assertEquals(
+                List.of(),
+                ns.receive(Q.withSubQueue(EntityPath.Part.TRANSFER_DEAD_LETTER_QUEUE), ReceiveMode.PEEK_LOCK, 1));
         assertEquals(List.of(), ns.receive(EntityPath.subscription("t", "s").deadLetter(), ReceiveMode.PEEK_LOCK, 1));
         assertEquals(0, ns.runtimeInfo(Q).transferDeadLetterMessageCount());
     }
@@ -49,10 +54,17 @@ class DeadLetterTest {
     void deadLetteredMessageKeepsContent() {
         Namespace ns = namespace();
         ns.createQueue("q");
-        ns.send("q", List.of(
-                Message.builder().messageId("a").body("A").correlationId("c-1").contentType("text/plain")
-                        .applicationProperty("n", 7).build(),
-                msg("b")));
+        ns.send(
+                "q",
+                List.of(
+                        Message.builder()
+                                .messageId("a")
+                                .body("A")
+                                .correlationId("c-1")
+                                .contentType("text/plain")
+                                .applicationProperty("n", 7)
+                                .build(),
+                        msg("b")));
         List<BrokeredMessage> locked = ns.receive(Q, ReceiveMode.PEEK_LOCK, 2);
         ns.deadLetter(Q, locked.get(0).lockToken(), "Bad", "bad input", Map.of());
         ns.deadLetter(Q, locked.get(1).lockToken(), "Bad", "bad input", Map.of());
@@ -73,7 +85,9 @@ class DeadLetterTest {
         assertEquals("b", b.message().messageId());
         assertNull(b.lockToken());
         assertEquals(0, ns.runtimeInfo(Q).totalMessageCount());
-        assertEquals("q/$deadletterqueue", events(ns, JournalEvent.Type.DEAD_LETTERED).get(0).entity());
+        assertEquals(
+                "q/$deadletterqueue",
+                events(ns, JournalEvent.Type.DEAD_LETTERED).get(0).entity());
     }
 
     @Test
@@ -88,7 +102,9 @@ class DeadLetterTest {
 
         ns.deadLetter(s1, lockOne(ns, s1).lockToken(), "R", "D", Map.of());
 
-        assertEquals("R", receiveOne(ns, s1.deadLetter(), ReceiveMode.RECEIVE_AND_DELETE).deadLetterReason());
+        assertEquals(
+                "R",
+                receiveOne(ns, s1.deadLetter(), ReceiveMode.RECEIVE_AND_DELETE).deadLetterReason());
         assertEquals(List.of(), ns.peek(EntityPath.subscription("t", "s2").deadLetter(), 0, 10));
         assertEquals(List.of("m"), ids(ns.peek(EntityPath.subscription("t", "s2"), 0, 10)));
     }
@@ -97,9 +113,20 @@ class DeadLetterTest {
     @DisplayName("DLQ-1 the dead-letter queue of a session-enabled queue is not sessionful")
     void sessionEntityDeadLetterQueueIsNotSessionful() {
         Namespace ns = namespace();
-        ns.createQueue("q", QueueOptions.builder().requiresSession(true).deadLetteringOnMessageExpiration(true).build());
-        ns.send("q", Message.builder().messageId("m").sessionId("s1").body("x")
-                .timeToLive(Duration.ofMinutes(1)).build());
+        ns.createQueue(
+                "q",
+                QueueOptions.builder()
+                        .requiresSession(true)
+                        .deadLetteringOnMessageExpiration(true)
+                        .build());
+        ns.send(
+                "q",
+                Message.builder()
+                        .messageId("m")
+                        .sessionId("s1")
+                        .body("x")
+                        .timeToLive(Duration.ofMinutes(1))
+                        .build());
         ns.clock().advance(Duration.ofMinutes(1));
 
         assertThrows(BrokerException.InvalidOperation.class, () -> ns.receive(Q, ReceiveMode.PEEK_LOCK, 1));
@@ -126,7 +153,9 @@ class DeadLetterTest {
         BrokeredMessage dead = receiveOne(ns, DLQ, ReceiveMode.RECEIVE_AND_DELETE);
         assertEquals("MaxDeliveryCountExceeded", dead.deadLetterReason());
         assertEquals("Message could not be consumed after 3 delivery attempts.", dead.deadLetterErrorDescription());
-        assertEquals("MaxDeliveryCountExceeded", events(ns, JournalEvent.Type.DEAD_LETTERED).get(0).detail());
+        assertEquals(
+                "MaxDeliveryCountExceeded",
+                events(ns, JournalEvent.Type.DEAD_LETTERED).get(0).detail());
     }
 
     @Test
@@ -145,7 +174,8 @@ class DeadLetterTest {
         ns.abandon(Q, tenth.lockToken());
 
         assertEquals(1, ns.runtimeInfo(Q).deadLetterMessageCount());
-        assertEquals("Message could not be consumed after 10 delivery attempts.",
+        assertEquals(
+                "Message could not be consumed after 10 delivery attempts.",
                 receiveOne(ns, DLQ, ReceiveMode.RECEIVE_AND_DELETE).deadLetterErrorDescription());
     }
 
@@ -153,10 +183,20 @@ class DeadLetterTest {
     @DisplayName("DLQ-2 lock expiry counts as a delivery attempt, on queues and subscriptions")
     void lockExpiryCounts() {
         Namespace ns = namespace();
-        ns.createQueue("q", QueueOptions.builder().maxDeliveryCount(2).lockDuration(Duration.ofSeconds(10)).build());
+        ns.createQueue(
+                "q",
+                QueueOptions.builder()
+                        .maxDeliveryCount(2)
+                        .lockDuration(Duration.ofSeconds(10))
+                        .build());
         ns.createTopic("t");
-        ns.createSubscription("t", "s", SubscriptionOptions.builder().maxDeliveryCount(1)
-                .lockDuration(Duration.ofSeconds(30)).build());
+        ns.createSubscription(
+                "t",
+                "s",
+                SubscriptionOptions.builder()
+                        .maxDeliveryCount(1)
+                        .lockDuration(Duration.ofSeconds(30))
+                        .build());
         EntityPath sub = EntityPath.subscription("t", "s");
         ns.send("q", msg("m"));
         ns.send("t", msg("n"));
@@ -173,7 +213,8 @@ class DeadLetterTest {
         assertEquals("q/$deadletterqueue", dead.get(0).entity());
         assertEquals(T0.plusSeconds(30), dead.get(1).at());
         assertEquals("t/Subscriptions/s/$deadletterqueue", dead.get(1).entity());
-        assertEquals("Message could not be consumed after 1 delivery attempts.",
+        assertEquals(
+                "Message could not be consumed after 1 delivery attempts.",
                 receiveOne(ns, sub.deadLetter(), ReceiveMode.RECEIVE_AND_DELETE).deadLetterErrorDescription());
     }
 
@@ -182,7 +223,8 @@ class DeadLetterTest {
             + "MESSAGE_LOCK_LOST")
     void settleAfterLockExpiryFails() {
         Namespace ns = namespace();
-        ns.createQueue("q", QueueOptions.builder().lockDuration(Duration.ofSeconds(30)).build());
+        ns.createQueue(
+                "q", QueueOptions.builder().lockDuration(Duration.ofSeconds(30)).build());
         ns.send("q", msg("m"));
         UUID token = lockOne(ns, Q).lockToken();
         ns.clock().advance(Duration.ofSeconds(30));
@@ -212,11 +254,19 @@ class DeadLetterTest {
         ns.complete(Q, locked.get(0).lockToken());
         ns.abandon(Q, locked.get(1).lockToken());
 
-        assertThrows(BrokerException.MessageLockLost.class, () -> ns.complete(Q, locked.get(0).lockToken()));
-        assertThrows(BrokerException.MessageLockLost.class, () -> ns.abandon(Q, locked.get(0).lockToken()));
-        assertThrows(BrokerException.MessageLockLost.class, () -> ns.complete(Q, locked.get(1).lockToken()));
+        assertThrows(
+                BrokerException.MessageLockLost.class,
+                () -> ns.complete(Q, locked.get(0).lockToken()));
+        assertThrows(
+                BrokerException.MessageLockLost.class,
+                () -> ns.abandon(Q, locked.get(0).lockToken()));
+        assertThrows(
+                BrokerException.MessageLockLost.class,
+                () -> ns.complete(Q, locked.get(1).lockToken()));
         assertThrows(BrokerException.MessageLockLost.class, () -> ns.complete(Q, UUID.randomUUID()));
-        assertThrows(BrokerException.MessageLockLost.class, () -> ns.complete(DLQ, locked.get(1).lockToken()),
+        assertThrows(
+                BrokerException.MessageLockLost.class,
+                () -> ns.complete(DLQ, locked.get(1).lockToken()),
                 "a token is only valid on the sub-queue it was received from");
 
         BrokeredMessage m = lockOne(ns, Q);
@@ -237,18 +287,22 @@ class DeadLetterTest {
         ns.defer(Q, locked.get(1).lockToken());
 
         assertEquals(List.of("next"), ids(ns.receive(Q, ReceiveMode.RECEIVE_AND_DELETE, 10)));
-        assertEquals(List.of(MessageState.DEFERRED, MessageState.DEFERRED),
+        assertEquals(
+                List.of(MessageState.DEFERRED, MessageState.DEFERRED),
                 ns.peek(Q, 0, 10).stream().map(BrokeredMessage::state).toList());
         assertEquals(2, ns.runtimeInfo(Q).deferredMessageCount());
 
-        BrokeredMessage d1 = ns.receiveDeferred(Q, ReceiveMode.PEEK_LOCK, List.of(1L)).get(0);
+        BrokeredMessage d1 =
+                ns.receiveDeferred(Q, ReceiveMode.PEEK_LOCK, List.of(1L)).get(0);
         assertEquals("d1", d1.message().messageId());
         assertEquals(MessageState.DEFERRED, d1.state());
         assertEquals(T0.plusSeconds(60), d1.lockedUntil());
         assertEquals(List.of(), ns.receiveDeferred(Q, ReceiveMode.PEEK_LOCK, List.of(1L)), "it is locked");
         ns.abandon(Q, d1.lockToken());
         assertEquals(List.of(), ns.receive(Q, ReceiveMode.PEEK_LOCK, 10), "abandoned, it stays deferred");
-        ns.complete(Q, ns.receiveDeferred(Q, ReceiveMode.PEEK_LOCK, List.of(1L)).get(0).lockToken());
+        ns.complete(
+                Q,
+                ns.receiveDeferred(Q, ReceiveMode.PEEK_LOCK, List.of(1L)).get(0).lockToken());
 
         List<BrokeredMessage> d2 = ns.receiveDeferred(Q, ReceiveMode.RECEIVE_AND_DELETE, List.of(2L));
         assertEquals(List.of("d2"), ids(d2));
@@ -278,12 +332,19 @@ class DeadLetterTest {
     void explicitDeadLetterOptions() {
         Namespace ns = namespace();
         ns.createQueue("q");
-        ns.send("q", List.of(Message.builder().messageId("full").body("x").applicationProperty("keep", "k")
-                .applicationProperty("change", "old").build(), msg("bare")));
+        ns.send(
+                "q",
+                List.of(
+                        Message.builder()
+                                .messageId("full")
+                                .body("x")
+                                .applicationProperty("keep", "k")
+                                .applicationProperty("change", "old")
+                                .build(),
+                        msg("bare")));
         List<BrokeredMessage> locked = ns.receive(Q, ReceiveMode.PEEK_LOCK, 2);
 
-        ns.deadLetter(Q, locked.get(0).lockToken(), "Invalid", "field x missing",
-                Map.of("change", "new", "added", 3L));
+        ns.deadLetter(Q, locked.get(0).lockToken(), "Invalid", "field x missing", Map.of("change", "new", "added", 3L));
         ns.deadLetter(Q, locked.get(1).lockToken());
 
         List<BrokeredMessage> dead = ns.receive(DLQ, ReceiveMode.RECEIVE_AND_DELETE, 2);

@@ -8,7 +8,9 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 class DeliveryCountTest {
-    private final Namespace ns = Namespace.builder().startingAt(Instant.parse("2026-01-01T10:00:00Z")).build();
+    private final Namespace ns = Namespace.builder()
+            .startingAt(Instant.parse("2026-01-01T10:00:00Z"))
+            .build();
     private final EntityPath q = EntityPath.queue("q");
 
     @Test
@@ -35,7 +37,9 @@ class DeliveryCountTest {
 
         ns.defer(q, first.lockToken());
 
-        BrokeredMessage deferred = ns.receiveDeferred(q, ReceiveMode.PEEK_LOCK, java.util.List.of(first.sequenceNumber())).get(0);
+        BrokeredMessage deferred = ns.receiveDeferred(
+                        q, ReceiveMode.PEEK_LOCK, java.util.List.of(first.sequenceNumber()))
+                .get(0);
         assertEquals(0, deferred.deliveryCount());
     }
 }

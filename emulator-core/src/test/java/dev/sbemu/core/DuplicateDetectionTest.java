@@ -15,8 +15,12 @@ class DuplicateDetectionTest {
     private final EntityPath q = EntityPath.queue("q");
 
     DuplicateDetectionTest() {
-        ns.createQueue("q", QueueOptions.builder().requiresDuplicateDetection(true)
-                .duplicateDetectionHistoryTimeWindow(Duration.ofMinutes(1)).build());
+        ns.createQueue(
+                "q",
+                QueueOptions.builder()
+                        .requiresDuplicateDetection(true)
+                        .duplicateDetectionHistoryTimeWindow(Duration.ofMinutes(1))
+                        .build());
     }
 
     private static Message msg(String id, String body) {
@@ -28,7 +32,9 @@ class DuplicateDetectionTest {
     }
 
     private long droppedCount() {
-        return ns.journal().events().stream().filter(e -> e.type() == JournalEvent.Type.DUPLICATE_DROPPED).count();
+        return ns.journal().events().stream()
+                .filter(e -> e.type() == JournalEvent.Type.DUPLICATE_DROPPED)
+                .count();
     }
 
     @Test
@@ -41,8 +47,12 @@ class DuplicateDetectionTest {
         ns.send("q", List.of(msg("order-2", "dup in batch"), msg("order-3", "new in batch")));
 
         List<BrokeredMessage> got = drain(q);
-        assertEquals(List.of("first", "other", "new in batch"), got.stream().map(BrokeredMessage::bodyAsString).toList());
-        assertEquals(List.of(1L, 2L, 3L), got.stream().map(BrokeredMessage::sequenceNumber).toList(),
+        assertEquals(
+                List.of("first", "other", "new in batch"),
+                got.stream().map(BrokeredMessage::bodyAsString).toList());
+        assertEquals(
+                List.of(1L, 2L, 3L),
+                got.stream().map(BrokeredMessage::sequenceNumber).toList(),
                 "dropped duplicates take no sequence number");
         assertEquals(2, droppedCount());
     }
@@ -59,9 +69,15 @@ class DuplicateDetectionTest {
         ns.send("q", msg("m", "4 (dropped, within the window of #3)"));
 
         List<BrokeredMessage> got = drain(q);
-        assertEquals(List.of("1", "3"), got.stream().map(BrokeredMessage::bodyAsString).toList());
-        assertEquals(List.of(T0, T0.plusSeconds(60)), got.stream().map(BrokeredMessage::enqueuedTime).toList());
-        assertEquals(List.of(1L, 2L), got.stream().map(BrokeredMessage::sequenceNumber).toList());
+        assertEquals(
+                List.of("1", "3"),
+                got.stream().map(BrokeredMessage::bodyAsString).toList());
+        assertEquals(
+                List.of(T0, T0.plusSeconds(60)),
+                got.stream().map(BrokeredMessage::enqueuedTime).toList());
+        assertEquals(
+                List.of(1L, 2L),
+                got.stream().map(BrokeredMessage::sequenceNumber).toList());
     }
 
     @Test
@@ -91,8 +107,13 @@ class DuplicateDetectionTest {
         long seq = ns.schedule("q", msg("s", "scheduled"), T0.plus(Duration.ofMinutes(5)));
         assertEquals(1, seq);
         ns.send("q", msg("s", "sent while the first is scheduled"));
-        ns.send("q", Message.builder().messageId("s").body("scheduled again via send")
-                .scheduledEnqueueTime(T0.plus(Duration.ofMinutes(2))).build());
+        ns.send(
+                "q",
+                Message.builder()
+                        .messageId("s")
+                        .body("scheduled again via send")
+                        .scheduledEnqueueTime(T0.plus(Duration.ofMinutes(2)))
+                        .build());
         assertEquals(1, ns.runtimeInfo(q).scheduledMessageCount());
         assertEquals(0, ns.runtimeInfo(q).activeMessageCount());
 
@@ -102,14 +123,18 @@ class DuplicateDetectionTest {
 
         ns.clock().advance(Duration.ofMinutes(5));
         List<BrokeredMessage> got = drain(q);
-        assertEquals(List.of("sent first", "scheduled"), got.stream().map(BrokeredMessage::bodyAsString).toList());
+        assertEquals(
+                List.of("sent first", "scheduled"),
+                got.stream().map(BrokeredMessage::bodyAsString).toList());
         assertEquals(3, droppedCount());
     }
 
     @Test
-    @DisplayName("DUP-1 SCH-7 a topic with duplicate detection drops duplicates before fan-out, scheduled ones included")
+    @DisplayName(
+            "DUP-1 SCH-7 a topic with duplicate detection drops duplicates before fan-out, scheduled ones included")
     void topicDetection() {
-        ns.createTopic("t", TopicOptions.builder().requiresDuplicateDetection(true).build());
+        ns.createTopic(
+                "t", TopicOptions.builder().requiresDuplicateDetection(true).build());
         ns.createSubscription("t", "a");
         ns.createSubscription("t", "b");
         ns.send("t", msg("x", "1"));
@@ -120,12 +145,17 @@ class DuplicateDetectionTest {
 
         for (String sub : List.of("a", "b")) {
             List<BrokeredMessage> got = drain(EntityPath.subscription("t", sub));
-            assertEquals(List.of("1", "scheduled"), got.stream().map(BrokeredMessage::bodyAsString).toList());
+            assertEquals(
+                    List.of("1", "scheduled"),
+                    got.stream().map(BrokeredMessage::bodyAsString).toList());
         }
         ns.clock().advance(Duration.ofSeconds(31)); // 61 s after "x" was first seen (default window 60 s)
         ns.send("t", msg("x", "3"));
-        assertEquals(List.of("3"), drain(EntityPath.subscription("t", "a")).stream()
-                .map(BrokeredMessage::bodyAsString).toList());
+        assertEquals(
+                List.of("3"),
+                drain(EntityPath.subscription("t", "a")).stream()
+                        .map(BrokeredMessage::bodyAsString)
+                        .toList());
     }
 
     @Test
@@ -135,18 +165,37 @@ class DuplicateDetectionTest {
         Transaction tx = ns.beginTransaction();
         tx.send("q", List.of(msg("m", "dup"), msg("n", "new")));
         tx.commit();
-        assertEquals(List.of("1", "new"), drain(q).stream().map(BrokeredMessage::bodyAsString).toList());
+        assertEquals(
+                List.of("1", "new"),
+                drain(q).stream().map(BrokeredMessage::bodyAsString).toList());
     }
 
     @Test
     @DisplayName("DUP-1 on a partitioned entity duplicates are messageId + partitionKey")
     void partitionedComparesIdAndKey() {
-        ns.createQueue("pq", QueueOptions.builder().enablePartitioning(true).requiresDuplicateDetection(true).build());
-        ns.send("pq", Message.builder().messageId("m").partitionKey("k1").body("k1").build());
-        ns.send("pq", Message.builder().messageId("m").partitionKey("k2").body("k2").build());
-        ns.send("pq", Message.builder().messageId("m").partitionKey("k1").body("k1 again").build());
+        ns.createQueue(
+                "pq",
+                QueueOptions.builder()
+                        .enablePartitioning(true)
+                        .requiresDuplicateDetection(true)
+                        .build());
+        ns.send(
+                "pq",
+                Message.builder().messageId("m").partitionKey("k1").body("k1").build());
+        ns.send(
+                "pq",
+                Message.builder().messageId("m").partitionKey("k2").body("k2").build());
+        ns.send(
+                "pq",
+                Message.builder()
+                        .messageId("m")
+                        .partitionKey("k1")
+                        .body("k1 again")
+                        .build());
 
-        List<String> bodies = drain(EntityPath.queue("pq")).stream().map(BrokeredMessage::bodyAsString).sorted()
+        List<String> bodies = drain(EntityPath.queue("pq")).stream()
+                .map(BrokeredMessage::bodyAsString)
+                .sorted()
                 .toList();
         assertEquals(List.of("k1", "k2"), bodies);
     }

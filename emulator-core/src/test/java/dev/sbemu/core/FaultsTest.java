@@ -106,7 +106,8 @@ class FaultsTest {
     }
 
     @Test
-    @DisplayName("FLT-1 delaysScripted tells whether a delay is scripted; failures do not count, a used-up delay ends it")
+    @DisplayName(
+            "FLT-1 delaysScripted tells whether a delay is scripted; failures do not count, a used-up delay ends it")
     void delaysScripted() {
         Namespace ns = namespace();
         ns.createQueue("q");
@@ -130,7 +131,8 @@ class FaultsTest {
         ns.faults().on("q").delayNext(1, SEND, Duration.ofSeconds(30));
 
         CompletableFuture<Void> send = CompletableFuture.runAsync(() -> ns.send("q", msg("late")));
-        await().atMost(10, TimeUnit.SECONDS).until(() -> !events(ns, JournalEvent.Type.FAULT_INJECTED).isEmpty());
+        await().atMost(10, TimeUnit.SECONDS)
+                .until(() -> !events(ns, JournalEvent.Type.FAULT_INJECTED).isEmpty());
         ns.clock().advance(Duration.ofSeconds(29));
         assertFalse(send.isDone(), "still held at +29 s");
         ns.clock().advance(Duration.ofSeconds(1));
@@ -138,7 +140,8 @@ class FaultsTest {
 
         BrokeredMessage m = lockOne(ns, Q);
         assertTrue(!m.enqueuedTime().isBefore(T0.plusSeconds(30)), "accepted after the delay: " + m.enqueuedTime());
-        assertEquals("SEND delayed by PT30S until " + T0.plusSeconds(30),
+        assertEquals(
+                "SEND delayed by PT30S until " + T0.plusSeconds(30),
                 events(ns, JournalEvent.Type.FAULT_INJECTED).get(0).detail());
     }
 
@@ -150,7 +153,8 @@ class FaultsTest {
         ns.faults().on("q").delayNextInRealTime(1, SEND, Duration.ofHours(1));
 
         CompletableFuture<Void> send = CompletableFuture.runAsync(() -> ns.send("q", msg("a")));
-        await().atMost(10, TimeUnit.SECONDS).until(() -> !events(ns, JournalEvent.Type.FAULT_INJECTED).isEmpty());
+        await().atMost(10, TimeUnit.SECONDS)
+                .until(() -> !events(ns, JournalEvent.Type.FAULT_INJECTED).isEmpty());
         assertFalse(send.isDone());
         ns.faults().clear();
         send.get(10, TimeUnit.SECONDS);
@@ -173,8 +177,8 @@ class FaultsTest {
         assertEquals(1, again.deliveryCount());
         ns.faults().loseLock(Q, again.lockToken());
         assertEquals(List.of("a"), ids(ns.peek(Q.deadLetter(), 0, 10)), "DLQ-2 applies to a lost lock");
-        IllegalArgumentException noLock = assertThrows(IllegalArgumentException.class,
-                () -> ns.faults().loseLock(Q, again.lockToken()));
+        IllegalArgumentException noLock =
+                assertThrows(IllegalArgumentException.class, () -> ns.faults().loseLock(Q, again.lockToken()));
         assertTrue(noLock.getMessage().contains("nothing to lose"), noLock.getMessage());
     }
 
@@ -201,18 +205,24 @@ class FaultsTest {
         Namespace ns = namespace();
         ns.createQueue("s", QueueOptions.builder().requiresSession(true).build());
         EntityPath s = EntityPath.queue("s");
-        ns.send("s", Message.builder().messageId("a").sessionId("cart").body("x").build());
+        ns.send(
+                "s",
+                Message.builder().messageId("a").sessionId("cart").body("x").build());
         SessionLock session = ns.acceptSession(s, "cart", Duration.ZERO);
-        BrokeredMessage m = ns.receive(session, ReceiveMode.PEEK_LOCK, 1, Duration.ZERO).get(0);
+        BrokeredMessage m =
+                ns.receive(session, ReceiveMode.PEEK_LOCK, 1, Duration.ZERO).get(0);
 
         ns.faults().loseSessionLock(s, "cart");
 
         assertThrows(BrokerException.SessionLockLost.class, () -> ns.complete(s, m.lockToken()));
         SessionLock again = ns.acceptSession(s, "cart", Duration.ZERO);
         ns.faults().on(s).failNext(1, RECEIVE, SESSION_LOCK_LOST);
-        assertThrows(BrokerException.SessionLockLost.class,
+        assertThrows(
+                BrokerException.SessionLockLost.class,
                 () -> ns.receive(again, ReceiveMode.PEEK_LOCK, 1, Duration.ZERO));
-        assertThrows(BrokerException.SessionLockLost.class, () -> ns.renewSessionLock(again),
+        assertThrows(
+                BrokerException.SessionLockLost.class,
+                () -> ns.renewSessionLock(again),
                 "the session's lock is really gone");
         assertEquals(2, events(ns, JournalEvent.Type.SESSION_LOCK_EXPIRED).size());
     }
@@ -255,12 +265,24 @@ class FaultsTest {
     void badScripts() {
         Namespace ns = namespace();
         Faults faults = ns.faults();
-        assertEquals("count must be at least 1, was 0", assertThrows(IllegalArgumentException.class,
-                () -> faults.on("q").failNext(0, SEND, SERVICE_BUSY)).getMessage());
-        assertEquals("fraction must be between 0 and 1, was 1.5", assertThrows(IllegalArgumentException.class,
-                () -> faults.on("q").failFraction(1.5, 1L, SEND, SERVICE_BUSY)).getMessage());
-        assertEquals("delay must not be negative, was PT-1S", assertThrows(IllegalArgumentException.class,
-                () -> faults.on("q").delayNext(1, SEND, Duration.ofSeconds(-1))).getMessage());
+        assertEquals(
+                "count must be at least 1, was 0",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> faults.on("q").failNext(0, SEND, SERVICE_BUSY))
+                        .getMessage());
+        assertEquals(
+                "fraction must be between 0 and 1, was 1.5",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> faults.on("q").failFraction(1.5, 1L, SEND, SERVICE_BUSY))
+                        .getMessage());
+        assertEquals(
+                "delay must not be negative, was PT-1S",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> faults.on("q").delayNext(1, SEND, Duration.ofSeconds(-1)))
+                        .getMessage());
         assertThrows(NullPointerException.class, () -> faults.on("q").failNext(1, null, SERVICE_BUSY));
         assertThrows(NullPointerException.class, () -> faults.on("q").failNext(1, SEND, null));
     }

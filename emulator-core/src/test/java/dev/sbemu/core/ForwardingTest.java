@@ -47,11 +47,17 @@ class ForwardingTest {
         assertEquals(0, ns.runtimeInfo(EntityPath.queue("src")).totalMessageCount());
         List<BrokeredMessage> got = drain(EntityPath.queue("dst"));
         assertEquals(List.of("a", "b", "c"), ids(got));
-        assertEquals(List.of("a", "b", "c"), got.stream().map(BrokeredMessage::bodyAsString).toList());
+        assertEquals(
+                List.of("a", "b", "c"),
+                got.stream().map(BrokeredMessage::bodyAsString).toList());
         got.forEach(m -> assertEquals(T0, m.enqueuedTime()));
         got.forEach(m -> assertNull(m.deadLetterSource()));
-        assertEquals(3, ns.journal().events().stream()
-                .filter(e -> e.type() == JournalEvent.Type.FORWARDED && e.entity().equals("src")).count());
+        assertEquals(
+                3,
+                ns.journal().events().stream()
+                        .filter(e -> e.type() == JournalEvent.Type.FORWARDED
+                                && e.entity().equals("src"))
+                        .count());
     }
 
     @Test
@@ -59,12 +65,25 @@ class ForwardingTest {
     void queueToTopic() {
         ns.createTopic("events");
         ns.createSubscription("events", "all");
-        ns.createSubscription("events", "red", SubscriptionOptions.defaults(),
+        ns.createSubscription(
+                "events",
+                "red",
+                SubscriptionOptions.defaults(),
                 List.of(new RuleDescription("red", SqlFilter.parse("color = 'red'"), null)));
         ns.createQueue("inbox", forwardingTo("events"));
 
-        ns.send("inbox", Message.builder().messageId("r").applicationProperty("color", "red").build());
-        ns.send("inbox", Message.builder().messageId("b").applicationProperty("color", "blue").build());
+        ns.send(
+                "inbox",
+                Message.builder()
+                        .messageId("r")
+                        .applicationProperty("color", "red")
+                        .build());
+        ns.send(
+                "inbox",
+                Message.builder()
+                        .messageId("b")
+                        .applicationProperty("color", "blue")
+                        .build());
 
         assertEquals(List.of("r", "b"), ids(drain(EntityPath.subscription("events", "all"))));
         List<BrokeredMessage> red = drain(EntityPath.subscription("events", "red"));
@@ -78,16 +97,22 @@ class ForwardingTest {
     void subscriptionToQueue() {
         ns.createQueue("audit");
         ns.createTopic("orders");
-        ns.createSubscription("orders", "audit", SubscriptionOptions.builder().forwardTo("audit").build());
+        ns.createSubscription(
+                "orders",
+                "audit",
+                SubscriptionOptions.builder().forwardTo("audit").build());
         ns.createSubscription("orders", "plain");
 
         ns.send("orders", msg("o1"));
         ns.send("orders", msg("o2"));
 
-        assertEquals(0, ns.runtimeInfo(EntityPath.subscription("orders", "audit")).totalMessageCount());
+        assertEquals(
+                0, ns.runtimeInfo(EntityPath.subscription("orders", "audit")).totalMessageCount());
         List<BrokeredMessage> got = drain(EntityPath.queue("audit"));
         assertEquals(List.of("o1", "o2"), ids(got));
-        assertEquals(List.of(1L, 2L), got.stream().map(BrokeredMessage::enqueuedSequenceNumber).toList());
+        assertEquals(
+                List.of(1L, 2L),
+                got.stream().map(BrokeredMessage::enqueuedSequenceNumber).toList());
         assertEquals(List.of("o1", "o2"), ids(drain(EntityPath.subscription("orders", "plain"))));
     }
 
@@ -95,8 +120,14 @@ class ForwardingTest {
     @DisplayName("FWD-1 forwardDeadLetteredMessagesTo moves dead-lettered messages on, with deadLetterSource set")
     void deadLettersAreForwarded() {
         ns.createQueue("dead-sink");
-        ns.createQueue("work", QueueOptions.builder().forwardDeadLetteredMessagesTo("dead-sink").maxDeliveryCount(1)
-                .defaultMessageTimeToLive(Duration.ofMinutes(10)).deadLetteringOnMessageExpiration(true).build());
+        ns.createQueue(
+                "work",
+                QueueOptions.builder()
+                        .forwardDeadLetteredMessagesTo("dead-sink")
+                        .maxDeliveryCount(1)
+                        .defaultMessageTimeToLive(Duration.ofMinutes(10))
+                        .deadLetteringOnMessageExpiration(true)
+                        .build());
         EntityPath work = EntityPath.queue("work");
         ns.send("work", List.of(msg("explicit"), msg("abandoned"), msg("expires")));
 
@@ -109,22 +140,32 @@ class ForwardingTest {
         List<BrokeredMessage> sink = drain(EntityPath.queue("dead-sink"));
         assertEquals(List.of("explicit", "abandoned", "expires"), ids(sink));
         sink.forEach(m -> assertEquals("work", m.deadLetterSource()));
-        assertEquals(List.of("Poison", "MaxDeliveryCountExceeded", "TTLExpiredException"),
+        assertEquals(
+                List.of("Poison", "MaxDeliveryCountExceeded", "TTLExpiredException"),
                 sink.stream().map(BrokeredMessage::deadLetterReason).toList());
         assertEquals("bad payload", sink.get(0).deadLetterErrorDescription());
         assertEquals("v", sink.get(0).message().applicationProperties().get("k"));
-        assertEquals(List.of(1L, 2L, 3L), sink.stream().map(BrokeredMessage::sequenceNumber).toList());
-        assertEquals(List.of(1L, 2L, 3L), sink.stream().map(BrokeredMessage::enqueuedSequenceNumber).toList());
+        assertEquals(
+                List.of(1L, 2L, 3L),
+                sink.stream().map(BrokeredMessage::sequenceNumber).toList());
+        assertEquals(
+                List.of(1L, 2L, 3L),
+                sink.stream().map(BrokeredMessage::enqueuedSequenceNumber).toList());
         assertEquals(T0.plus(Duration.ofMinutes(10)), sink.get(2).enqueuedTime());
     }
 
     @Test
-    @DisplayName("FWD-1 a subscription's dead-lettered messages are forwarded with the subscription as deadLetterSource")
+    @DisplayName(
+            "FWD-1 a subscription's dead-lettered messages are forwarded with the subscription as deadLetterSource")
     void subscriptionDeadLettersAreForwarded() {
         ns.createQueue("dead-sink");
         ns.createTopic("t");
-        ns.createSubscription("t", "s", SubscriptionOptions.builder().forwardDeadLetteredMessagesTo("dead-sink")
-                .build());
+        ns.createSubscription(
+                "t",
+                "s",
+                SubscriptionOptions.builder()
+                        .forwardDeadLetteredMessagesTo("dead-sink")
+                        .build());
         ns.send("t", msg("m1"));
         EntityPath s = EntityPath.subscription("t", "s");
         ns.deadLetter(s, ns.receive(s, ReceiveMode.PEEK_LOCK, 1).get(0).lockToken());
@@ -137,27 +178,45 @@ class ForwardingTest {
     @Test
     @DisplayName("FWD-1 the forward destination must exist when the source is created or updated")
     void destinationMustExist() {
-        InvalidOptionException e = assertThrows(InvalidOptionException.class,
-                () -> ns.createQueue("src", forwardingTo("missing")));
+        InvalidOptionException e =
+                assertThrows(InvalidOptionException.class, () -> ns.createQueue("src", forwardingTo("missing")));
         assertEquals("forwardTo", e.property());
         assertTrue(e.getMessage().contains("'missing'"), e.getMessage());
         assertTrue(!ns.queueExists("src"));
 
-        InvalidOptionException dlq = assertThrows(InvalidOptionException.class, () -> ns.createQueue("src",
-                QueueOptions.builder().forwardDeadLetteredMessagesTo("missing").build()));
+        InvalidOptionException dlq = assertThrows(
+                InvalidOptionException.class,
+                () -> ns.createQueue(
+                        "src",
+                        QueueOptions.builder()
+                                .forwardDeadLetteredMessagesTo("missing")
+                                .build()));
         assertEquals("forwardDeadLetteredMessagesTo", dlq.property());
 
         ns.createQueue("src");
-        assertThrows(InvalidOptionException.class,
-                () -> ns.updateQueue("src", ns.getQueue("src").toBuilder().forwardTo("missing").build()));
+        assertThrows(
+                InvalidOptionException.class,
+                () -> ns.updateQueue(
+                        "src",
+                        ns.getQueue("src").toBuilder().forwardTo("missing").build()));
         assertNull(ns.getQueue("src").forwardTo());
 
         ns.createTopic("t");
-        assertThrows(InvalidOptionException.class, () -> ns.createSubscription("t", "s",
-                SubscriptionOptions.builder().forwardTo("missing").build()));
+        assertThrows(
+                InvalidOptionException.class,
+                () -> ns.createSubscription(
+                        "t",
+                        "s",
+                        SubscriptionOptions.builder().forwardTo("missing").build()));
         ns.createSubscription("t", "s");
-        assertThrows(InvalidOptionException.class, () -> ns.updateSubscription("t", "s",
-                SubscriptionOptions.builder().forwardDeadLetteredMessagesTo("missing").build()));
+        assertThrows(
+                InvalidOptionException.class,
+                () -> ns.updateSubscription(
+                        "t",
+                        "s",
+                        SubscriptionOptions.builder()
+                                .forwardDeadLetteredMessagesTo("missing")
+                                .build()));
 
         ns.createQueue("later");
         ns.updateQueue("src", ns.getQueue("src").toBuilder().forwardTo("later").build());
@@ -178,8 +237,12 @@ class ForwardingTest {
 
         List<BrokeredMessage> got = drain(EntityPath.queue("dst"));
         assertEquals(List.of("d1", "d2", "d3", "s1", "s2"), ids(got));
-        assertEquals(List.of(1L, 2L, 3L, 4L, 5L), got.stream().map(BrokeredMessage::sequenceNumber).toList());
-        assertEquals(List.of(0L, 0L, 0L, 1L, 2L), got.stream().map(BrokeredMessage::enqueuedSequenceNumber).toList());
+        assertEquals(
+                List.of(1L, 2L, 3L, 4L, 5L),
+                got.stream().map(BrokeredMessage::sequenceNumber).toList());
+        assertEquals(
+                List.of(0L, 0L, 0L, 1L, 2L),
+                got.stream().map(BrokeredMessage::enqueuedSequenceNumber).toList());
     }
 
     @Test
@@ -189,7 +252,7 @@ class ForwardingTest {
         ns.createQueue("b", forwardingTo("c"));
         ns.createQueue("a", forwardingTo("b"));
         ns.send("b", List.of(msg("b1"), msg("b2"))); // b #1, #2 -> c #1, #2
-        ns.send("a", msg("a1"));                     // a #1 -> b #3 -> c #3
+        ns.send("a", msg("a1")); // a #1 -> b #3 -> c #3
 
         List<BrokeredMessage> got = drain(EntityPath.queue("c"));
         assertEquals(List.of("b1", "b2", "a1"), ids(got));
@@ -251,9 +314,11 @@ class ForwardingTest {
     @Test
     @DisplayName("FWD-3 a disabled destination sends forwarded messages to the source's transfer dead-letter queue")
     void disabledDestination() {
-        ns.createTopic("dst", TopicOptions.builder().status(EntityStatus.DISABLED).build());
+        ns.createTopic(
+                "dst", TopicOptions.builder().status(EntityStatus.DISABLED).build());
         ns.createTopic("t");
-        ns.createSubscription("t", "s", SubscriptionOptions.builder().forwardTo("dst").build());
+        ns.createSubscription(
+                "t", "s", SubscriptionOptions.builder().forwardTo("dst").build());
         ns.send("t", msg("m"));
 
         EntityPath s = EntityPath.subscription("t", "s");
@@ -266,22 +331,28 @@ class ForwardingTest {
     // ---- FWD-4 --------------------------------------------------------------------------------
 
     @Test
-    @DisplayName("FWD-4 no receiver can be opened on a forwarding queue or subscription; its dead-letter queue is readable")
+    @DisplayName(
+            "FWD-4 no receiver can be opened on a forwarding queue or subscription; its dead-letter queue is readable")
     void noReceiverOnForwardingSource() {
         ns.createQueue("dst");
         ns.createQueue("src", forwardingTo("dst"));
-        BrokerException.InvalidOperation e = assertThrows(BrokerException.InvalidOperation.class,
+        BrokerException.InvalidOperation e = assertThrows(
+                BrokerException.InvalidOperation.class,
                 () -> ns.receive(EntityPath.queue("src"), ReceiveMode.PEEK_LOCK, 1));
         assertEquals(ErrorReason.INVALID_OPERATION, e.reason());
-        assertTrue(e.getMessage().startsWith(
-                "Cannot create a message receiver on an entity with auto-forwarding enabled"), e.getMessage());
+        assertTrue(
+                e.getMessage().startsWith("Cannot create a message receiver on an entity with auto-forwarding enabled"),
+                e.getMessage());
 
         ns.createTopic("t");
-        ns.createSubscription("t", "s", SubscriptionOptions.builder().forwardTo("dst").build());
-        assertThrows(BrokerException.InvalidOperation.class,
-                () -> ns.receive(EntityPath.subscription("t", "s"), ReceiveMode.RECEIVE_AND_DELETE, 1,
-                        Duration.ofSeconds(5)));
-        assertThrows(BrokerException.InvalidOperation.class,
+        ns.createSubscription(
+                "t", "s", SubscriptionOptions.builder().forwardTo("dst").build());
+        assertThrows(
+                BrokerException.InvalidOperation.class,
+                () -> ns.receive(
+                        EntityPath.subscription("t", "s"), ReceiveMode.RECEIVE_AND_DELETE, 1, Duration.ofSeconds(5)));
+        assertThrows(
+                BrokerException.InvalidOperation.class,
                 () -> ns.receiveDeferred(EntityPath.queue("src"), ReceiveMode.PEEK_LOCK, List.of(1L)));
         assertEquals(List.of(), ns.receive(EntityPath.queue("src").deadLetter(), ReceiveMode.PEEK_LOCK, 1));
     }
@@ -290,17 +361,32 @@ class ForwardingTest {
     @DisplayName("FWD-4 a session-enabled queue or subscription cannot forward")
     void sessionEntityCannotForward() {
         ns.createQueue("dst");
-        InvalidOptionException e = assertThrows(InvalidOptionException.class, () -> ns.createQueue("s",
-                QueueOptions.builder().requiresSession(true).forwardTo("dst").build()));
+        InvalidOptionException e = assertThrows(
+                InvalidOptionException.class,
+                () -> ns.createQueue(
+                        "s",
+                        QueueOptions.builder()
+                                .requiresSession(true)
+                                .forwardTo("dst")
+                                .build()));
         assertEquals("forwardTo", e.property());
         assertTrue(!ns.queueExists("s"));
 
         ns.createQueue("s", QueueOptions.builder().requiresSession(true).build());
-        assertThrows(InvalidOptionException.class,
-                () -> ns.updateQueue("s", ns.getQueue("s").toBuilder().forwardTo("dst").build()));
+        assertThrows(
+                InvalidOptionException.class,
+                () -> ns.updateQueue(
+                        "s", ns.getQueue("s").toBuilder().forwardTo("dst").build()));
 
         ns.createTopic("t");
-        assertThrows(InvalidOptionException.class, () -> ns.createSubscription("t", "sub",
-                SubscriptionOptions.builder().requiresSession(true).forwardTo("dst").build()));
+        assertThrows(
+                InvalidOptionException.class,
+                () -> ns.createSubscription(
+                        "t",
+                        "sub",
+                        SubscriptionOptions.builder()
+                                .requiresSession(true)
+                                .forwardTo("dst")
+                                .build()));
     }
 }

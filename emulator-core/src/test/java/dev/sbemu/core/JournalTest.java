@@ -19,7 +19,8 @@ class JournalTest {
     @DisplayName("the journal records each transition with its virtual instant, entity, sequence number and id")
     void recordsTransitions() {
         Namespace ns = Namespace.builder().startingAt(T0).build();
-        ns.createQueue("q", QueueOptions.builder().lockDuration(Duration.ofSeconds(10)).build());
+        ns.createQueue(
+                "q", QueueOptions.builder().lockDuration(Duration.ofSeconds(10)).build());
         ns.send("q", msg("m1"));
         BrokeredMessage m = lockOne(ns, Q);
         ns.clock().advance(Duration.ofSeconds(10));
@@ -27,11 +28,18 @@ class JournalTest {
 
         List<JournalEvent> events = ns.journal().events();
 
-        assertEquals(List.of(JournalEvent.Type.ENTITY_CREATED, JournalEvent.Type.SENT, JournalEvent.Type.RECEIVED,
-                        JournalEvent.Type.LOCK_EXPIRED, JournalEvent.Type.CLOCK_ADVANCED, JournalEvent.Type.RECEIVED,
+        assertEquals(
+                List.of(
+                        JournalEvent.Type.ENTITY_CREATED,
+                        JournalEvent.Type.SENT,
+                        JournalEvent.Type.RECEIVED,
+                        JournalEvent.Type.LOCK_EXPIRED,
+                        JournalEvent.Type.CLOCK_ADVANCED,
+                        JournalEvent.Type.RECEIVED,
                         JournalEvent.Type.COMPLETED),
                 events.stream().map(JournalEvent::type).toList());
-        assertEquals(new JournalEvent(T0.plusSeconds(10), JournalEvent.Type.LOCK_EXPIRED, "q", 1, "m1", "delivery 1"),
+        assertEquals(
+                new JournalEvent(T0.plusSeconds(10), JournalEvent.Type.LOCK_EXPIRED, "q", 1, "m1", "delivery 1"),
                 events.get(3));
         assertEquals(T0.plusSeconds(10), events.get(6).at());
         assertEquals(m.sequenceNumber(), events.get(6).sequenceNumber());
@@ -50,11 +58,15 @@ class JournalTest {
         List<JournalEvent> events = ns.journal().events();
 
         assertEquals(6, ns.journal().totalEvents());
-        assertEquals(List.of(3L, 4L, 5L), events.stream().map(JournalEvent::sequenceNumber).toList());
-        assertEquals("(3 earlier events dropped)\n"
-                + "2026-01-01T10:00:00Z  SENT  q  #3  id=m3\n"
-                + "2026-01-01T10:00:00Z  SENT  q  #4  id=m4\n"
-                + "2026-01-01T10:00:00Z  SENT  q  #5  id=m5\n", ns.journal().format());
+        assertEquals(
+                List.of(3L, 4L, 5L),
+                events.stream().map(JournalEvent::sequenceNumber).toList());
+        assertEquals(
+                "(3 earlier events dropped)\n"
+                        + "2026-01-01T10:00:00Z  SENT  q  #3  id=m3\n"
+                        + "2026-01-01T10:00:00Z  SENT  q  #4  id=m4\n"
+                        + "2026-01-01T10:00:00Z  SENT  q  #5  id=m5\n",
+                ns.journal().format());
         assertThrows(IllegalArgumentException.class, () -> Namespace.builder().journalCapacity(0));
     }
 
@@ -77,19 +89,25 @@ class JournalTest {
     @DisplayName("format() gives one readable line per event, with reason details")
     void readableFormat() {
         Namespace ns = Namespace.builder().startingAt(T0).build();
-        ns.createQueue("q", QueueOptions.builder().deadLetteringOnMessageExpiration(true).build());
+        ns.createQueue(
+                "q",
+                QueueOptions.builder().deadLetteringOnMessageExpiration(true).build());
         ns.schedule("q", msg("m1", Duration.ofMinutes(10)), T0.plus(Duration.ofMinutes(5)));
         ns.clock().advance(Duration.ofMinutes(20));
 
         String text = ns.journal().format();
 
-        assertEquals(String.join("\n",
-                "2026-01-01T10:00:00Z  ENTITY_CREATED  q  (queue)",
-                "2026-01-01T10:00:00Z  SCHEDULED  q  #1  id=m1  (for 2026-01-01T10:05:00Z)",
-                "2026-01-01T10:05:00Z  ACTIVATED  q  #2  id=m1  (scheduled as #1)",
-                "2026-01-01T10:15:00Z  EXPIRED  q  #2  id=m1  (to the dead-letter queue)",
-                "2026-01-01T10:15:00Z  DEAD_LETTERED  q/$deadletterqueue  #2  id=m1  (TTLExpiredException)",
-                "2026-01-01T10:20:00Z  CLOCK_ADVANCED  clock  (now 2026-01-01T10:20:00Z)", ""), text);
+        assertEquals(
+                String.join(
+                        "\n",
+                        "2026-01-01T10:00:00Z  ENTITY_CREATED  q  (queue)",
+                        "2026-01-01T10:00:00Z  SCHEDULED  q  #1  id=m1  (for 2026-01-01T10:05:00Z)",
+                        "2026-01-01T10:05:00Z  ACTIVATED  q  #2  id=m1  (scheduled as #1)",
+                        "2026-01-01T10:15:00Z  EXPIRED  q  #2  id=m1  (to the dead-letter queue)",
+                        "2026-01-01T10:15:00Z  DEAD_LETTERED  q/$deadletterqueue  #2  id=m1  (TTLExpiredException)",
+                        "2026-01-01T10:20:00Z  CLOCK_ADVANCED  clock  (now 2026-01-01T10:20:00Z)",
+                        ""),
+                text);
         assertTrue(ns.journal().toString().equals(text));
     }
 }

@@ -42,8 +42,19 @@ class LimitsTest {
     }
 
     @ParameterizedTest(name = "\"{0}\"")
-    @ValueSource(strings = {"", "-orders", "orders-", "orders.", "/orders", "orders/", "or ders", "or//ders", "ordérs",
-            "orders#1"})
+    @ValueSource(
+            strings = {
+                "",
+                "-orders",
+                "orders-",
+                "orders.",
+                "/orders",
+                "orders/",
+                "or ders",
+                "or//ders",
+                "ordérs",
+                "orders#1"
+            })
     @DisplayName("LIM-2 invalid queue and topic names are rejected naming the property")
     void invalidQueueAndTopicNames(String name) {
         Namespace ns = namespace();
@@ -70,7 +81,8 @@ class LimitsTest {
     }
 
     @Test
-    @DisplayName("JMS-16 the names the service makes for JMS subscriptions (<name>$<client id>$D or $ND) are accepted at any length; other '$' names are not")
+    @DisplayName(
+            "JMS-16 the names the service makes for JMS subscriptions (<name>$<client id>$D or $ND) are accepted at any length; other '$' names are not")
     void jmsSubscriptionNames() {
         Namespace ns = namespace();
         ns.createTopic("t");
@@ -92,13 +104,35 @@ class LimitsTest {
         String ok = "x".repeat(128);
         String tooLong = "x".repeat(129);
 
-        ns.send("q", Message.builder().messageId(ok).sessionId(ok).partitionKey(ok).body("b").build());
-        assertRejected("messageId", () -> ns.send("q", List.of(msg("fine"),
-                Message.builder().messageId(tooLong).body("b").build())));
-        assertRejected("sessionId", () -> ns.send("q", Message.builder().sessionId(tooLong).body("b").build()));
-        assertRejected("partitionKey", () -> ns.send("q", Message.builder().partitionKey(tooLong).body("b").build()));
-        assertRejected("messageId", () -> ns.schedule("q", Message.builder().messageId(tooLong).body("b").build(),
-                ns.clock().instant().plusSeconds(60)));
+        ns.send(
+                "q",
+                Message.builder()
+                        .messageId(ok)
+                        .sessionId(ok)
+                        .partitionKey(ok)
+                        .body("b")
+                        .build());
+        assertRejected(
+                "messageId",
+                () -> ns.send(
+                        "q",
+                        List.of(
+                                msg("fine"),
+                                Message.builder().messageId(tooLong).body("b").build())));
+        assertRejected(
+                "sessionId",
+                () -> ns.send(
+                        "q", Message.builder().sessionId(tooLong).body("b").build()));
+        assertRejected(
+                "partitionKey",
+                () -> ns.send(
+                        "q", Message.builder().partitionKey(tooLong).body("b").build()));
+        assertRejected(
+                "messageId",
+                () -> ns.schedule(
+                        "q",
+                        Message.builder().messageId(tooLong).body("b").build(),
+                        ns.clock().instant().plusSeconds(60)));
 
         assertEquals(1, ns.runtimeInfo(Q).totalMessageCount());
         assertEquals(ok, ns.peek(Q, 0, 10).get(0).message().messageId());
@@ -113,23 +147,56 @@ class LimitsTest {
         Namespace ns = namespace();
         QueueOptions.Builder base = QueueOptions.builder();
 
-        assertRejected("lockDuration", () -> ns.createQueue("q", base.lockDuration(Duration.ofSeconds(4)).build()));
-        assertRejected("lockDuration", () -> ns.createQueue("q", QueueOptions.builder()
-                .lockDuration(Duration.ofMinutes(5).plusMillis(1)).build()));
-        assertRejected("maxDeliveryCount", () -> ns.createQueue("q", QueueOptions.builder()
-                .maxDeliveryCount(0).build()));
-        assertRejected("autoDeleteOnIdle", () -> ns.createQueue("q", QueueOptions.builder()
-                .autoDeleteOnIdle(Duration.ofMinutes(4)).build()));
-        assertRejected("duplicateDetectionHistoryTimeWindow", () -> ns.createQueue("q", QueueOptions.builder()
-                .duplicateDetectionHistoryTimeWindow(Duration.ofSeconds(19)).build()));
-        assertRejected("duplicateDetectionHistoryTimeWindow", () -> ns.createQueue("q", QueueOptions.builder()
-                .duplicateDetectionHistoryTimeWindow(Duration.ofDays(7).plusSeconds(1)).build()));
+        assertRejected(
+                "lockDuration",
+                () -> ns.createQueue(
+                        "q", base.lockDuration(Duration.ofSeconds(4)).build()));
+        assertRejected(
+                "lockDuration",
+                () -> ns.createQueue(
+                        "q",
+                        QueueOptions.builder()
+                                .lockDuration(Duration.ofMinutes(5).plusMillis(1))
+                                .build()));
+        assertRejected(
+                "maxDeliveryCount",
+                () -> ns.createQueue(
+                        "q", QueueOptions.builder().maxDeliveryCount(0).build()));
+        assertRejected(
+                "autoDeleteOnIdle",
+                () -> ns.createQueue(
+                        "q",
+                        QueueOptions.builder()
+                                .autoDeleteOnIdle(Duration.ofMinutes(4))
+                                .build()));
+        assertRejected(
+                "duplicateDetectionHistoryTimeWindow",
+                () -> ns.createQueue(
+                        "q",
+                        QueueOptions.builder()
+                                .duplicateDetectionHistoryTimeWindow(Duration.ofSeconds(19))
+                                .build()));
+        assertRejected(
+                "duplicateDetectionHistoryTimeWindow",
+                () -> ns.createQueue(
+                        "q",
+                        QueueOptions.builder()
+                                .duplicateDetectionHistoryTimeWindow(
+                                        Duration.ofDays(7).plusSeconds(1))
+                                .build()));
         assertEquals(List.of(), ns.queueNames());
 
-        QueueOptions edges = ns.createQueue("q", QueueOptions.builder().maxDeliveryCount(1)
-                .duplicateDetectionHistoryTimeWindow(Duration.ofSeconds(20)).build());
-        QueueOptions week = ns.createQueue("w", QueueOptions.builder()
-                .duplicateDetectionHistoryTimeWindow(Duration.ofDays(7)).build());
+        QueueOptions edges = ns.createQueue(
+                "q",
+                QueueOptions.builder()
+                        .maxDeliveryCount(1)
+                        .duplicateDetectionHistoryTimeWindow(Duration.ofSeconds(20))
+                        .build());
+        QueueOptions week = ns.createQueue(
+                "w",
+                QueueOptions.builder()
+                        .duplicateDetectionHistoryTimeWindow(Duration.ofDays(7))
+                        .build());
         assertEquals(1, edges.maxDeliveryCount());
         assertEquals(Duration.ofSeconds(20), edges.duplicateDetectionHistoryTimeWindow());
         assertEquals(Duration.ofDays(7), week.duplicateDetectionHistoryTimeWindow());
@@ -141,14 +208,34 @@ class LimitsTest {
         Namespace ns = namespace();
         ns.createTopic("t");
 
-        assertRejected("duplicateDetectionHistoryTimeWindow", () -> ns.createTopic("t2", TopicOptions.builder()
-                .duplicateDetectionHistoryTimeWindow(Duration.ofSeconds(10)).build()));
-        assertRejected("autoDeleteOnIdle", () -> ns.createTopic("t2", TopicOptions.builder()
-                .autoDeleteOnIdle(Duration.ofSeconds(299)).build()));
-        assertRejected("maxDeliveryCount", () -> ns.createSubscription("t", "s", SubscriptionOptions.builder()
-                .maxDeliveryCount(0).build()));
-        assertRejected("lockDuration", () -> ns.createSubscription("t", "s", SubscriptionOptions.builder()
-                .lockDuration(Duration.ofMinutes(6)).build()));
+        assertRejected(
+                "duplicateDetectionHistoryTimeWindow",
+                () -> ns.createTopic(
+                        "t2",
+                        TopicOptions.builder()
+                                .duplicateDetectionHistoryTimeWindow(Duration.ofSeconds(10))
+                                .build()));
+        assertRejected(
+                "autoDeleteOnIdle",
+                () -> ns.createTopic(
+                        "t2",
+                        TopicOptions.builder()
+                                .autoDeleteOnIdle(Duration.ofSeconds(299))
+                                .build()));
+        assertRejected(
+                "maxDeliveryCount",
+                () -> ns.createSubscription(
+                        "t",
+                        "s",
+                        SubscriptionOptions.builder().maxDeliveryCount(0).build()));
+        assertRejected(
+                "lockDuration",
+                () -> ns.createSubscription(
+                        "t",
+                        "s",
+                        SubscriptionOptions.builder()
+                                .lockDuration(Duration.ofMinutes(6))
+                                .build()));
 
         assertEquals(List.of("t"), ns.topicNames());
         assertEquals(List.of(), ns.subscriptionNames("t"));
@@ -158,9 +245,13 @@ class LimitsTest {
     @DisplayName("LIM-2 an update with an invalid property is rejected and leaves the entity unchanged")
     void invalidUpdateLeavesEntity() {
         Namespace ns = namespace();
-        QueueOptions original = ns.createQueue("q", QueueOptions.builder().maxDeliveryCount(4).build());
+        QueueOptions original =
+                ns.createQueue("q", QueueOptions.builder().maxDeliveryCount(4).build());
 
-        assertRejected("maxDeliveryCount", () -> ns.updateQueue("q", original.toBuilder().maxDeliveryCount(-1).build()));
+        assertRejected(
+                "maxDeliveryCount",
+                () -> ns.updateQueue(
+                        "q", original.toBuilder().maxDeliveryCount(-1).build()));
 
         assertEquals(original, ns.getQueue("q"));
     }
@@ -188,14 +279,19 @@ class LimitsTest {
             BrokerException e = assertThrows(BrokerException.EntityNotFound.class, action::run);
             assertEquals(ErrorReason.ENTITY_NOT_FOUND, e.reason());
         }
-        for (Runnable action : List.<Runnable>of(() -> ns.createQueue("orders"), () -> ns.createQueue("ORDERS"),
-                () -> ns.createTopic("orders"), () -> ns.createQueue("events"),
+        for (Runnable action : List.<Runnable>of(
+                () -> ns.createQueue("orders"),
+                () -> ns.createQueue("ORDERS"),
+                () -> ns.createTopic("orders"),
+                () -> ns.createQueue("events"),
                 () -> ns.createSubscription("events", "S"))) {
             BrokerException e = assertThrows(BrokerException.EntityAlreadyExists.class, action::run);
             assertEquals(ErrorReason.ENTITY_ALREADY_EXISTS, e.reason());
         }
-        assertEquals("The messaging entity 'nope' could not be found.",
-                assertThrows(BrokerException.EntityNotFound.class, () -> ns.getQueue("nope")).getMessage());
+        assertEquals(
+                "The messaging entity 'nope' could not be found.",
+                assertThrows(BrokerException.EntityNotFound.class, () -> ns.getQueue("nope"))
+                        .getMessage());
     }
 
     @Test
@@ -203,14 +299,22 @@ class LimitsTest {
             + "receive-disabled refuse one side")
     void disabledEntities() {
         Namespace ns = namespace();
-        ns.createQueue("off", QueueOptions.builder().status(EntityStatus.DISABLED).build());
-        ns.createQueue("noSend", QueueOptions.builder().status(EntityStatus.SEND_DISABLED).build());
-        ns.createQueue("noReceive", QueueOptions.builder().status(EntityStatus.RECEIVE_DISABLED).build());
+        ns.createQueue(
+                "off", QueueOptions.builder().status(EntityStatus.DISABLED).build());
+        ns.createQueue(
+                "noSend",
+                QueueOptions.builder().status(EntityStatus.SEND_DISABLED).build());
+        ns.createQueue(
+                "noReceive",
+                QueueOptions.builder().status(EntityStatus.RECEIVE_DISABLED).build());
         Consumer<String> send = name -> ns.send(name, msg("m"));
         Consumer<String> receive = name -> ns.receive(EntityPath.queue(name), ReceiveMode.PEEK_LOCK, 1);
 
-        for (Runnable refused : List.<Runnable>of(() -> send.accept("off"), () -> receive.accept("off"),
-                () -> send.accept("noSend"), () -> receive.accept("noReceive"))) {
+        for (Runnable refused : List.<Runnable>of(
+                () -> send.accept("off"),
+                () -> receive.accept("off"),
+                () -> send.accept("noSend"),
+                () -> receive.accept("noReceive"))) {
             BrokerException e = assertThrows(BrokerException.EntityDisabled.class, refused::run);
             assertEquals(ErrorReason.ENTITY_DISABLED, e.reason());
         }
@@ -223,13 +327,18 @@ class LimitsTest {
     @DisplayName("LIM-1 a Premium entity's maxMessageSizeInKilobytes sets its message size limit")
     void premiumEntityLimit() {
         Namespace premium = Namespace.builder().tier(Tier.PREMIUM).build();
-        premium.createQueue("big", QueueOptions.builder().maxMessageSizeInKilobytes(2048L).build());
+        premium.createQueue(
+                "big", QueueOptions.builder().maxMessageSizeInKilobytes(2048L).build());
         premium.send("big", Message.builder().body(new byte[1536 * 1024]).build());
-        assertThrows(BrokerException.MessageSizeExceeded.class,
-                () -> premium.send("big", Message.builder().body(new byte[2100 * 1024]).build()));
+        assertThrows(
+                BrokerException.MessageSizeExceeded.class,
+                () -> premium.send(
+                        "big", Message.builder().body(new byte[2100 * 1024]).build()));
         premium.createQueue("default");
-        assertThrows(BrokerException.MessageSizeExceeded.class,
-                () -> premium.send("default", Message.builder().body(new byte[1536 * 1024]).build()));
+        assertThrows(
+                BrokerException.MessageSizeExceeded.class,
+                () -> premium.send(
+                        "default", Message.builder().body(new byte[1536 * 1024]).build()));
     }
 
     @Test
@@ -238,17 +347,31 @@ class LimitsTest {
         Namespace ns = namespace();
         ns.createQueue("q");
         String big = "x".repeat(33 * 1024);
-        BrokerException.MessageSizeExceeded property = assertThrows(BrokerException.MessageSizeExceeded.class,
-                () -> ns.send("q", Message.builder().applicationProperty("note", big).build()));
+        BrokerException.MessageSizeExceeded property = assertThrows(
+                BrokerException.MessageSizeExceeded.class,
+                () -> ns.send(
+                        "q", Message.builder().applicationProperty("note", big).build()));
         assertTrue(property.getMessage().contains("'note'"), property.getMessage());
 
         String half = "y".repeat(20 * 1024);
-        BrokerException.MessageSizeExceeded headers = assertThrows(BrokerException.MessageSizeExceeded.class,
-                () -> ns.send("q", Message.builder().applicationProperty("a", half).applicationProperty("b", half)
-                        .applicationProperty("c", half).applicationProperty("d", half).build()));
+        BrokerException.MessageSizeExceeded headers = assertThrows(
+                BrokerException.MessageSizeExceeded.class,
+                () -> ns.send(
+                        "q",
+                        Message.builder()
+                                .applicationProperty("a", half)
+                                .applicationProperty("b", half)
+                                .applicationProperty("c", half)
+                                .applicationProperty("d", half)
+                                .build()));
         assertTrue(headers.getMessage().contains("headers"), headers.getMessage());
 
-        ns.send("q", Message.builder().applicationProperty("a", half).applicationProperty("b", half).build());
+        ns.send(
+                "q",
+                Message.builder()
+                        .applicationProperty("a", half)
+                        .applicationProperty("b", half)
+                        .build());
         assertEquals(1, ns.runtimeInfo(EntityPath.queue("q")).activeMessageCount());
     }
 }

@@ -37,7 +37,8 @@ class LockTest {
     @DisplayName("LOCK-1 renewMessageLock extends the lock by lockDuration from now, repeatedly")
     void renewExtendsFromNow() {
         Namespace ns = namespace();
-        ns.createQueue("q", QueueOptions.builder().lockDuration(Duration.ofSeconds(30)).build());
+        ns.createQueue(
+                "q", QueueOptions.builder().lockDuration(Duration.ofSeconds(30)).build());
         ns.send("q", msg("m"));
         BrokeredMessage m = lockOne(ns, Q);
         assertEquals(T0.plusSeconds(30), m.lockedUntil());
@@ -75,17 +76,40 @@ class LockTest {
     void lockDurationRange() {
         Namespace ns = namespace();
 
-        InvalidOptionException tooShort = assertThrows(InvalidOptionException.class, () -> ns.createQueue("a",
-                QueueOptions.builder().lockDuration(Duration.ofMillis(4999)).build()));
-        InvalidOptionException tooLong = assertThrows(InvalidOptionException.class, () -> ns.createSubscription(
-                createdTopic(ns), "s", SubscriptionOptions.builder().lockDuration(Duration.ofSeconds(301)).build()));
+        InvalidOptionException tooShort = assertThrows(
+                InvalidOptionException.class,
+                () -> ns.createQueue(
+                        "a",
+                        QueueOptions.builder()
+                                .lockDuration(Duration.ofMillis(4999))
+                                .build()));
+        InvalidOptionException tooLong = assertThrows(
+                InvalidOptionException.class,
+                () -> ns.createSubscription(
+                        createdTopic(ns),
+                        "s",
+                        SubscriptionOptions.builder()
+                                .lockDuration(Duration.ofSeconds(301))
+                                .build()));
 
         assertEquals("lockDuration", tooShort.property());
         assertEquals("lockDuration", tooLong.property());
-        assertEquals(Duration.ofSeconds(5), ns.createQueue("min",
-                QueueOptions.builder().lockDuration(Duration.ofSeconds(5)).build()).lockDuration());
-        assertEquals(Duration.ofMinutes(5), ns.createQueue("max",
-                QueueOptions.builder().lockDuration(Duration.ofMinutes(5)).build()).lockDuration());
+        assertEquals(
+                Duration.ofSeconds(5),
+                ns.createQueue(
+                                "min",
+                                QueueOptions.builder()
+                                        .lockDuration(Duration.ofSeconds(5))
+                                        .build())
+                        .lockDuration());
+        assertEquals(
+                Duration.ofMinutes(5),
+                ns.createQueue(
+                                "max",
+                                QueueOptions.builder()
+                                        .lockDuration(Duration.ofMinutes(5))
+                                        .build())
+                        .lockDuration());
         assertEquals(List.of("max", "min"), ns.queueNames());
     }
 
@@ -99,12 +123,15 @@ class LockTest {
             + "again with its delivery count raised")
     void lockedMessageIsExclusive() {
         Namespace ns = namespace();
-        ns.createQueue("q", QueueOptions.builder().lockDuration(Duration.ofSeconds(30)).build());
+        ns.createQueue(
+                "q", QueueOptions.builder().lockDuration(Duration.ofSeconds(30)).build());
         ns.send("q", List.of(msg("a"), msg("b")));
 
         BrokeredMessage first = lockOne(ns, Q);
         BrokeredMessage second = lockOne(ns, Q);
-        assertEquals(List.of("a", "b"), List.of(first.message().messageId(), second.message().messageId()));
+        assertEquals(
+                List.of("a", "b"),
+                List.of(first.message().messageId(), second.message().messageId()));
         assertEquals(List.of(), ns.receive(Q, ReceiveMode.PEEK_LOCK, 10));
 
         ns.clock().advance(Duration.ofSeconds(30).minusMillis(1));
@@ -125,7 +152,8 @@ class LockTest {
     @DisplayName("LOCK-2 a renewed lock keeps the message from other receivers past the original lock's end")
     void renewedLockStaysExclusive() {
         Namespace ns = namespace();
-        ns.createQueue("q", QueueOptions.builder().lockDuration(Duration.ofSeconds(10)).build());
+        ns.createQueue(
+                "q", QueueOptions.builder().lockDuration(Duration.ofSeconds(10)).build());
         ns.send("q", msg("a"));
         BrokeredMessage m = lockOne(ns, Q);
         ns.clock().advance(Duration.ofSeconds(9));
@@ -136,6 +164,8 @@ class LockTest {
         assertEquals(List.of(), ns.receive(Q, ReceiveMode.PEEK_LOCK, 1));
         ns.clock().advance(Duration.ofSeconds(5));
         assertEquals(1, lockOne(ns, Q).deliveryCount());
-        assertEquals(T0.plusSeconds(19), events(ns, JournalEvent.Type.LOCK_EXPIRED).get(0).at());
+        assertEquals(
+                T0.plusSeconds(19),
+                events(ns, JournalEvent.Type.LOCK_EXPIRED).get(0).at());
     }
 }

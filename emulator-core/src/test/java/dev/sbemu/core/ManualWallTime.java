@@ -9,6 +9,7 @@ final class ManualWallTime implements VirtualClock.WallTime {
     private volatile long nanos = 1_000_000_000L;
     /** Counts advances; a waiter that read the time before the latest one does not wait. */
     private volatile long generation;
+
     private final ThreadLocal<Long> generationRead = ThreadLocal.withInitial(() -> -1L);
     private final Set<Object> waiting = ConcurrentHashMap.newKeySet();
 

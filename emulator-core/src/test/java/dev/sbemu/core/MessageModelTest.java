@@ -21,11 +21,18 @@ class MessageModelTest {
     private static final Pattern GUID_N = Pattern.compile("[0-9a-f]{12}4[0-9a-f]{3}[89ab][0-9a-f]{15}");
 
     private static AmqpFields every() {
-        return AmqpFields.builder().priority(9).durable(true).firstAcquirer(false).userId(new byte[] {7, 8})
-                .contentEncoding("gzip").groupSequence(AmqpFields.MAX_GROUP_SEQUENCE)
+        return AmqpFields.builder()
+                .priority(9)
+                .durable(true)
+                .firstAcquirer(false)
+                .userId(new byte[] {7, 8})
+                .contentEncoding("gzip")
+                .groupSequence(AmqpFields.MAX_GROUP_SEQUENCE)
                 .absoluteExpiryTime(Instant.parse("2031-01-01T00:00:00Z"))
-                .creationTime(Instant.parse("2029-01-01T00:00:00Z")).deliveryAnnotation("x-hop", "a")
-                .footer("sum", 3L).build();
+                .creationTime(Instant.parse("2029-01-01T00:00:00Z"))
+                .deliveryAnnotation("x-hop", "a")
+                .footer("sum", 3L)
+                .build();
     }
 
     @Test
@@ -38,7 +45,10 @@ class MessageModelTest {
         userId[0] = 0;
         ns.send("q", Message.builder().messageId("m").amqp(sent).build());
 
-        AmqpFields got = ns.receive(Q, ReceiveMode.RECEIVE_AND_DELETE, 1).get(0).message().amqp();
+        AmqpFields got = ns.receive(Q, ReceiveMode.RECEIVE_AND_DELETE, 1)
+                .get(0)
+                .message()
+                .amqp();
         assertEquals(every(), got);
         assertArrayEquals(new byte[] {7, 8}, got.userId());
         got.userId()[0] = 0;
@@ -46,18 +56,29 @@ class MessageModelTest {
         assertThrows(UnsupportedOperationException.class, () -> got.footer().put("x", 1));
         assertEquals(AmqpFields.NONE, Message.ofText("x").amqp());
         assertTrue(Message.ofText("x").amqp().isEmpty());
-        assertEquals(Message.ofText("x").sizeInBytes() + every().sizeInBytes(),
-                Message.builder().body("x").amqp(every()).build().sizeInBytes(), "they count with the headers");
+        assertEquals(
+                Message.ofText("x").sizeInBytes() + every().sizeInBytes(),
+                Message.builder().body("x").amqp(every()).build().sizeInBytes(),
+                "they count with the headers");
     }
 
     @Test
     @DisplayName("MSG-1 priority is an AMQP ubyte and group-sequence an AMQP uint: values outside are refused")
     void amqpFieldRanges() {
-        assertThrows(IllegalArgumentException.class, () -> AmqpFields.builder().priority(256).build());
-        assertThrows(IllegalArgumentException.class, () -> AmqpFields.builder().priority(-1).build());
-        assertThrows(IllegalArgumentException.class,
-                () -> AmqpFields.builder().groupSequence(AmqpFields.MAX_GROUP_SEQUENCE + 1).build());
-        assertThrows(IllegalArgumentException.class, () -> AmqpFields.builder().groupSequence(-1L).build());
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> AmqpFields.builder().priority(256).build());
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> AmqpFields.builder().priority(-1).build());
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> AmqpFields.builder()
+                        .groupSequence(AmqpFields.MAX_GROUP_SEQUENCE + 1)
+                        .build());
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> AmqpFields.builder().groupSequence(-1L).build());
     }
 
     @Test
@@ -65,26 +86,40 @@ class MessageModelTest {
     void typedIds() {
         AmqpFields binary = AmqpFields.builder().typedMessageId(new byte[] {1}).build();
         assertEquals(binary, AmqpFields.builder().typedMessageId(new byte[] {1}).build());
-        assertEquals(binary.hashCode(), AmqpFields.builder().typedMessageId(new byte[] {1}).build().hashCode());
+        assertEquals(
+                binary.hashCode(),
+                AmqpFields.builder().typedMessageId(new byte[] {1}).build().hashCode());
         ((byte[]) binary.typedMessageId())[0] = 9;
         assertArrayEquals(new byte[] {1}, (byte[]) binary.typedMessageId(), "a copy each time");
         java.util.UUID uuid = java.util.UUID.randomUUID();
         assertEquals(uuid, AmqpFields.builder().typedCorrelationId(uuid).build().typedCorrelationId());
-        assertThrows(IllegalArgumentException.class, () -> AmqpFields.builder().typedMessageId(5L).build());
-        assertThrows(IllegalArgumentException.class,
-                () -> AmqpFields.builder().typedMessageId(java.math.BigInteger.ONE.shiftLeft(64)).build());
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> AmqpFields.builder().typedMessageId(5L).build());
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> AmqpFields.builder()
+                        .typedMessageId(java.math.BigInteger.ONE.shiftLeft(64))
+                        .build());
     }
 
     @Test
     @DisplayName("MSG-2 a message sent without a message id gets a new GUID as 32 hex digits; one with an id keeps it")
     void messageIdAssigned() {
         Namespace ns = namespace();
-        ns.createQueue("q", QueueOptions.builder().requiresDuplicateDetection(true).build());
-        ns.send("q", List.of(Message.ofText("a"), Message.ofText("b"), Message.builder().messageId("mine").build()));
+        ns.createQueue(
+                "q", QueueOptions.builder().requiresDuplicateDetection(true).build());
+        ns.send(
+                "q",
+                List.of(
+                        Message.ofText("a"),
+                        Message.ofText("b"),
+                        Message.builder().messageId("mine").build()));
         ns.schedule("q", List.of(Message.ofText("c")), ns.clock().instant());
 
         List<String> ids = ns.receive(Q, ReceiveMode.RECEIVE_AND_DELETE, 10).stream()
-                .map(m -> m.message().messageId()).toList();
+                .map(m -> m.message().messageId())
+                .toList();
         assertEquals(4, ids.size(), "no id-less message is taken for a duplicate: " + ids);
         assertTrue(GUID_N.matcher(ids.get(0)).matches(), ids.get(0));
         assertTrue(GUID_N.matcher(ids.get(1)).matches(), ids.get(1));

@@ -33,10 +33,12 @@ class PartitionTest {
     /** Per partition, the low 48 bits in arrival order. */
     private static Map<Integer, List<Long>> byPartition(List<BrokeredMessage> messages) {
         Map<Integer, List<Long>> byPartition = new TreeMap<>();
-        messages.stream().sorted((x, y) -> x.enqueuedTime().compareTo(y.enqueuedTime()) != 0
+        messages.stream()
+                .sorted((x, y) -> x.enqueuedTime().compareTo(y.enqueuedTime()) != 0
                         ? x.enqueuedTime().compareTo(y.enqueuedTime())
                         : Long.compare(inPartition(x.sequenceNumber()), inPartition(y.sequenceNumber())))
-                .forEach(m -> byPartition.computeIfAbsent(partitionOf(m.sequenceNumber()), p -> new ArrayList<>())
+                .forEach(m -> byPartition
+                        .computeIfAbsent(partitionOf(m.sequenceNumber()), p -> new ArrayList<>())
                         .add(inPartition(m.sequenceNumber())));
         return byPartition;
     }
@@ -47,8 +49,14 @@ class PartitionTest {
         ns.createQueue("pq", QueueOptions.builder().enablePartitioning(true).build());
         for (int round = 0; round < 3; round++) {
             for (int k = 0; k < 40; k++) {
-                ns.send("pq", Message.builder().partitionKey("key-" + k).messageId("k" + k + "-r" + round)
-                        .applicationProperty("key", "key-" + k).applicationProperty("round", round).build());
+                ns.send(
+                        "pq",
+                        Message.builder()
+                                .partitionKey("key-" + k)
+                                .messageId("k" + k + "-r" + round)
+                                .applicationProperty("key", "key-" + k)
+                                .applicationProperty("round", round)
+                                .build());
             }
             ns.clock().advance(Duration.ofSeconds(1));
         }
@@ -68,7 +76,10 @@ class PartitionTest {
         for (BrokeredMessage m : got) {
             assertEquals(partitionOf(m.sequenceNumber()), m.partitionId());
         }
-        assertEquals(120, got.stream().map(BrokeredMessage::sequenceNumber).distinct().count(), "unique");
+        assertEquals(
+                120,
+                got.stream().map(BrokeredMessage::sequenceNumber).distinct().count(),
+                "unique");
     }
 
     @Test
@@ -76,27 +87,44 @@ class PartitionTest {
     void samePartitionKeySamePartition() {
         ns.createQueue("pq", QueueOptions.builder().enablePartitioning(true).build());
         for (int i = 0; i < 5; i++) {
-            ns.send("pq", Message.builder().partitionKey("customer-7").messageId("c7-" + i).build());
-            ns.send("pq", Message.builder().partitionKey("customer-" + (100 + i)).build());
+            ns.send(
+                    "pq",
+                    Message.builder()
+                            .partitionKey("customer-7")
+                            .messageId("c7-" + i)
+                            .build());
+            ns.send(
+                    "pq",
+                    Message.builder().partitionKey("customer-" + (100 + i)).build());
         }
         List<BrokeredMessage> sevens = drain(EntityPath.queue("pq")).stream()
-                .filter(m -> "customer-7".equals(m.message().partitionKey())).toList();
+                .filter(m -> "customer-7".equals(m.message().partitionKey()))
+                .toList();
         assertEquals(5, sevens.size());
         int partition = sevens.get(0).partitionId();
         sevens.forEach(m -> assertEquals(partition, m.partitionId()));
-        List<Long> numbers = sevens.stream().map(BrokeredMessage::sequenceNumber).sorted().toList();
+        List<Long> numbers =
+                sevens.stream().map(BrokeredMessage::sequenceNumber).sorted().toList();
         for (int i = 1; i < numbers.size(); i++) {
             assertTrue(numbers.get(i) > numbers.get(i - 1));
         }
-        assertEquals(List.of("c7-0", "c7-1", "c7-2", "c7-3", "c7-4"), sevens.stream()
-                .sorted((x, y) -> Long.compare(x.sequenceNumber(), y.sequenceNumber()))
-                .map(m -> m.message().messageId()).toList());
+        assertEquals(
+                List.of("c7-0", "c7-1", "c7-2", "c7-3", "c7-4"),
+                sevens.stream()
+                        .sorted((x, y) -> Long.compare(x.sequenceNumber(), y.sequenceNumber()))
+                        .map(m -> m.message().messageId())
+                        .toList());
     }
 
     @Test
     @DisplayName("SEQ-2 a session id places its messages like a partition key")
     void sessionIdActsAsPartitionKey() {
-        ns.createQueue("ps", QueueOptions.builder().enablePartitioning(true).requiresSession(true).build());
+        ns.createQueue(
+                "ps",
+                QueueOptions.builder()
+                        .enablePartitioning(true)
+                        .requiresSession(true)
+                        .build());
         ns.createQueue("pk", QueueOptions.builder().enablePartitioning(true).build());
         ns.send("ps", Message.builder().sessionId("S-1").build());
         ns.send("pk", Message.builder().partitionKey("S-1").build());
@@ -117,12 +145,18 @@ class PartitionTest {
         ns.createSubscription("pt", "a");
         ns.createSubscription("pt", "b");
         for (int k = 0; k < 30; k++) {
-            ns.send("pt", Message.builder().partitionKey("key-" + k).messageId("m" + k).build());
+            ns.send(
+                    "pt",
+                    Message.builder()
+                            .partitionKey("key-" + k)
+                            .messageId("m" + k)
+                            .build());
         }
         List<BrokeredMessage> a = drain(EntityPath.subscription("pt", "a"));
         List<BrokeredMessage> b = drain(EntityPath.subscription("pt", "b"));
         assertEquals(30, a.size());
-        assertEquals(a.stream().map(BrokeredMessage::sequenceNumber).sorted().toList(),
+        assertEquals(
+                a.stream().map(BrokeredMessage::sequenceNumber).sorted().toList(),
                 b.stream().map(BrokeredMessage::sequenceNumber).sorted().toList());
         Map<Integer, List<Long>> partitions = byPartition(a);
         assertTrue(partitions.size() > 1, partitions.keySet().toString());
@@ -142,7 +176,9 @@ class PartitionTest {
             ns.send("q", Message.builder().partitionKey("key-" + k).build());
         }
         List<BrokeredMessage> got = drain(EntityPath.queue("q"));
-        assertEquals(List.of(1L, 2L, 3L, 4L, 5L), got.stream().map(BrokeredMessage::sequenceNumber).toList());
+        assertEquals(
+                List.of(1L, 2L, 3L, 4L, 5L),
+                got.stream().map(BrokeredMessage::sequenceNumber).toList());
         got.forEach(m -> assertEquals(-1, m.partitionId()));
     }
 
@@ -156,7 +192,8 @@ class PartitionTest {
         assertEquals(1, inPartition(scheduledAs));
         ns.clock().advance(Duration.ofSeconds(10));
         List<BrokeredMessage> got = drain(EntityPath.queue("pq"));
-        assertEquals(List.of(((long) partition << 48) | 2, ((long) partition << 48) | 3),
+        assertEquals(
+                List.of(((long) partition << 48) | 2, ((long) partition << 48) | 3),
                 got.stream().map(BrokeredMessage::sequenceNumber).toList());
     }
 }

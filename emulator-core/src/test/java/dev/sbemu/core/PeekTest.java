@@ -52,8 +52,11 @@ class PeekTest {
         List<BrokeredMessage> peeked = ns.peek(Q, 0, 100);
 
         assertEquals(List.of("locked", "deferred", "active", "scheduled"), ids(peeked));
-        assertEquals(List.of(1L, 2L, 4L, 5L), peeked.stream().map(BrokeredMessage::sequenceNumber).toList());
-        assertEquals(List.of(MessageState.ACTIVE, MessageState.DEFERRED, MessageState.ACTIVE, MessageState.SCHEDULED),
+        assertEquals(
+                List.of(1L, 2L, 4L, 5L),
+                peeked.stream().map(BrokeredMessage::sequenceNumber).toList());
+        assertEquals(
+                List.of(MessageState.ACTIVE, MessageState.DEFERRED, MessageState.ACTIVE, MessageState.SCHEDULED),
                 peeked.stream().map(BrokeredMessage::state).toList());
         assertNull(peeked.get(0).lockToken(), "a peek never reveals the lock token");
         List<BrokeredMessage> dead = ns.peek(Q.deadLetter(), 0, 100);

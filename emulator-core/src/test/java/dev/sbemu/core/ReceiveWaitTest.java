@@ -57,7 +57,9 @@ class ReceiveWaitTest {
         assertEquals(0, fired.get(), "nothing became ready");
         ns.clock().advance(Duration.ofMinutes(2));
         assertEquals(1, fired.get());
-        assertEquals("later", ns.receive(q, ReceiveMode.PEEK_LOCK, 1).get(0).message().messageId());
+        assertEquals(
+                "later",
+                ns.receive(q, ReceiveMode.PEEK_LOCK, 1).get(0).message().messageId());
     }
 
     @Test
@@ -71,7 +73,7 @@ class ReceiveWaitTest {
         assertEquals(1, fired.get());
         BrokeredMessage again = ns.receive(q, ReceiveMode.PEEK_LOCK, 1).get(0);
         ns.whenReceivable(q, fired::incrementAndGet);
-        ns.clock().advance(Duration.ofMinutes(2));  // past the default lock duration
+        ns.clock().advance(Duration.ofMinutes(2)); // past the default lock duration
         assertEquals(2, fired.get(), "the lock of " + again.message().messageId() + " expired");
         ns.receive(q, ReceiveMode.RECEIVE_AND_DELETE, 1);
         ns.whenReceivable(q, fired::incrementAndGet);
@@ -102,15 +104,18 @@ class ReceiveWaitTest {
         assertFalse(wait.cancel());
         ns.send("q", msg("a"));
         assertEquals(0, fired.get());
-        assertThrows(BrokerException.EntityNotFound.class,
+        assertThrows(
+                BrokerException.EntityNotFound.class,
                 () -> ns.whenReceivable(EntityPath.queue("missing"), fired::incrementAndGet));
     }
 
     @Test
     @DisplayName("ADI-5 a registered wait keeps its queue in use; the idle time counts from its end")
     void keepsInUse() {
-        ns.createQueue("idle", QueueOptions.builder().autoDeleteOnIdle(Duration.ofMinutes(5)).build());
-        Namespace.ReceiveWait wait = ns.whenReceivable(EntityPath.queue("idle"), () -> { });
+        ns.createQueue(
+                "idle",
+                QueueOptions.builder().autoDeleteOnIdle(Duration.ofMinutes(5)).build());
+        Namespace.ReceiveWait wait = ns.whenReceivable(EntityPath.queue("idle"), () -> {});
         ns.clock().advance(Duration.ofMinutes(10));
         assertTrue(ns.queueExists("idle"), "in use while a receiver waits");
         assertEquals(1, ns.waitingReceivers(EntityPath.queue("idle")));
@@ -147,25 +152,31 @@ class ReceiveWaitTest {
     @DisplayName("LIM-3 a blocked receive ends at once with MESSAGING_ENTITY_DISABLED when its queue is disabled, and "
             + "with MESSAGING_ENTITY_NOT_FOUND when its topic is deleted")
     void blockedReceiveEndsOnDisableAndDelete() throws Exception {
-        java.util.concurrent.Future<?> onQueue = workers.submit(
-                () -> ns.receive(q, ReceiveMode.PEEK_LOCK, 1, Duration.ofMinutes(5)));
+        java.util.concurrent.Future<?> onQueue =
+                workers.submit(() -> ns.receive(q, ReceiveMode.PEEK_LOCK, 1, Duration.ofMinutes(5)));
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> ns.waitingReceivers(q) == 1);
-        ns.updateQueue("q", QueueOptions.builder().status(EntityStatus.RECEIVE_DISABLED).build());
-        java.util.concurrent.ExecutionException disabled = assertThrows(java.util.concurrent.ExecutionException.class,
-                () -> onQueue.get(10, TimeUnit.SECONDS));
-        assertTrue(disabled.getCause() instanceof BrokerException.EntityDisabled, disabled.getCause().toString());
+        ns.updateQueue(
+                "q",
+                QueueOptions.builder().status(EntityStatus.RECEIVE_DISABLED).build());
+        java.util.concurrent.ExecutionException disabled =
+                assertThrows(java.util.concurrent.ExecutionException.class, () -> onQueue.get(10, TimeUnit.SECONDS));
+        assertTrue(
+                disabled.getCause() instanceof BrokerException.EntityDisabled,
+                disabled.getCause().toString());
         assertEquals(ErrorReason.ENTITY_DISABLED, ((BrokerException) disabled.getCause()).reason());
 
         ns.createTopic("t");
         ns.createSubscription("t", "s");
         EntityPath s = EntityPath.subscription("t", "s");
-        java.util.concurrent.Future<?> onSubscription = workers.submit(
-                () -> ns.receive(s, ReceiveMode.PEEK_LOCK, 1, Duration.ofMinutes(5)));
+        java.util.concurrent.Future<?> onSubscription =
+                workers.submit(() -> ns.receive(s, ReceiveMode.PEEK_LOCK, 1, Duration.ofMinutes(5)));
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> ns.waitingReceivers(s) == 1);
         ns.deleteTopic("t");
-        java.util.concurrent.ExecutionException gone = assertThrows(java.util.concurrent.ExecutionException.class,
-                () -> onSubscription.get(10, TimeUnit.SECONDS));
-        assertTrue(gone.getCause() instanceof BrokerException.EntityNotFound, gone.getCause().toString());
+        java.util.concurrent.ExecutionException gone = assertThrows(
+                java.util.concurrent.ExecutionException.class, () -> onSubscription.get(10, TimeUnit.SECONDS));
+        assertTrue(
+                gone.getCause() instanceof BrokerException.EntityNotFound,
+                gone.getCause().toString());
     }
 
     @Test
@@ -253,8 +264,7 @@ class ReceiveWaitTest {
         grabber.start();
         int total = (messages / senders.length) * senders.length;
         try {
-            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60))
-                    .until(() -> received.get() == total);
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> received.get() == total);
         } finally {
             stop.set(true);
         }
@@ -274,7 +284,10 @@ class ReceiveWaitTest {
         private final java.util.concurrent.atomic.AtomicBoolean stop;
         private volatile Namespace.ReceiveWait wait;
 
-        Churner(boolean flaky, AtomicInteger received, java.util.Queue<String> seen,
+        Churner(
+                boolean flaky,
+                AtomicInteger received,
+                java.util.Queue<String> seen,
                 java.util.concurrent.atomic.AtomicBoolean stop) {
             this.flaky = flaky;
             this.received = received;
@@ -293,7 +306,7 @@ class ReceiveWaitTest {
                     synchronized (this) {
                         fired = wait;
                     }
-                    fired.cancel();      // goes away for good without receiving: passes the wake-up on
+                    fired.cancel(); // goes away for good without receiving: passes the wake-up on
                     return;
                 }
                 attempt();

@@ -41,13 +41,18 @@ class RunningClockTest {
     }
 
     private Namespace running() {
-        ns = Namespace.builder().clock(VirtualClock.startingAt(T0, wall)).clockMode(ClockMode.RUNNING).build();
+        ns = Namespace.builder()
+                .clock(VirtualClock.startingAt(T0, wall))
+                .clockMode(ClockMode.RUNNING)
+                .build();
         return ns;
     }
 
     private static List<Type> clockEvents(Namespace ns) {
-        return ns.journal().events().stream().map(JournalEvent::type)
-                .filter(t -> t == Type.CLOCK_RUNNING || t == Type.CLOCK_FROZEN || t == Type.CLOCK_ADVANCED).toList();
+        return ns.journal().events().stream()
+                .map(JournalEvent::type)
+                .filter(t -> t == Type.CLOCK_RUNNING || t == Type.CLOCK_FROZEN || t == Type.CLOCK_ADVANCED)
+                .toList();
     }
 
     @Test
@@ -89,16 +94,23 @@ class RunningClockTest {
         clock.advanceTo(T0.plusSeconds(3600));
         wall.advance(Duration.ofSeconds(1));
         assertEquals(T0.plusSeconds(3601), clock.instant());
-        IllegalArgumentException back = assertThrows(IllegalArgumentException.class,
-                () -> clock.advanceTo(T0.plusSeconds(3600)));
+        IllegalArgumentException back =
+                assertThrows(IllegalArgumentException.class, () -> clock.advanceTo(T0.plusSeconds(3600)));
         assertTrue(back.getMessage().contains("cannot go back"), back.getMessage());
 
         clock.freeze();
         clock.freeze();
         clock.run();
         clock.run();
-        assertEquals(List.of(Type.CLOCK_RUNNING, Type.CLOCK_ADVANCED, Type.CLOCK_ADVANCED, Type.CLOCK_FROZEN,
-                Type.CLOCK_RUNNING), clockEvents(ns), "a run, two jumps, a freeze and a run; repeats record nothing");
+        assertEquals(
+                List.of(
+                        Type.CLOCK_RUNNING,
+                        Type.CLOCK_ADVANCED,
+                        Type.CLOCK_ADVANCED,
+                        Type.CLOCK_FROZEN,
+                        Type.CLOCK_RUNNING),
+                clockEvents(ns),
+                "a run, two jumps, a freeze and a run; repeats record nothing");
         List<JournalEvent> frozen = events(ns, Type.CLOCK_FROZEN);
         assertEquals(T0.plusSeconds(3601), frozen.get(0).at(), "the freeze is journalled at the instant it stopped at");
     }
@@ -107,8 +119,12 @@ class RunningClockTest {
     @DisplayName("CLK-6 timers fall due as wall time passes, in due-time order, each at its own due instant")
     void timersFallDueAsWallTimePasses() {
         Namespace ns = running();
-        ns.createQueue("q", QueueOptions.builder().lockDuration(Duration.ofSeconds(30))
-                .deadLetteringOnMessageExpiration(true).build());
+        ns.createQueue(
+                "q",
+                QueueOptions.builder()
+                        .lockDuration(Duration.ofSeconds(30))
+                        .deadLetteringOnMessageExpiration(true)
+                        .build());
         ns.schedule("q", msg("scheduled"), T0.plusSeconds(20));
         ns.send("q", msg("short-lived", Duration.ofSeconds(45)));
         ns.send("q", msg("locked"));
@@ -124,23 +140,33 @@ class RunningClockTest {
         assertTrue(events(ns, Type.LOCK_EXPIRED).isEmpty());
 
         wall.advance(Duration.ofSeconds(60)); // past the lock (+30 s) and the TTL (+45 s) at once
-        await().atMost(BOUND).until(() -> !events(ns, Type.EXPIRED).isEmpty() && ns.clock().instant()
-                .equals(T0.plusSeconds(81)));
+        await().atMost(BOUND)
+                .until(() -> !events(ns, Type.EXPIRED).isEmpty()
+                        && ns.clock().instant().equals(T0.plusSeconds(81)));
         List<JournalEvent> timed = ns.journal().events().stream()
-                .filter(e -> e.type() == Type.LOCK_EXPIRED || e.type() == Type.EXPIRED).toList();
-        assertEquals(List.of(Type.LOCK_EXPIRED, Type.EXPIRED), timed.stream().map(JournalEvent::type).toList());
-        assertEquals(List.of(T0.plusSeconds(30), T0.plusSeconds(45)), timed.stream().map(JournalEvent::at).toList());
+                .filter(e -> e.type() == Type.LOCK_EXPIRED || e.type() == Type.EXPIRED)
+                .toList();
+        assertEquals(
+                List.of(Type.LOCK_EXPIRED, Type.EXPIRED),
+                timed.stream().map(JournalEvent::type).toList());
+        assertEquals(
+                List.of(T0.plusSeconds(30), T0.plusSeconds(45)),
+                timed.stream().map(JournalEvent::at).toList());
         BrokerException lost = assertThrows(BrokerException.class, () -> ns.complete(Q, locked.lockToken()));
         assertEquals(ErrorReason.MESSAGE_LOCK_LOST, lost.reason());
         assertEquals(List.of("short-lived2"), ids(ns.receive(Q.deadLetter(), ReceiveMode.RECEIVE_AND_DELETE, 10)));
-        assertEquals(List.of("locked", "scheduled"), ids(ns.peek(Q, 0, 10)).stream().sorted().toList());
+        assertEquals(
+                List.of("locked", "scheduled"),
+                ids(ns.peek(Q, 0, 10)).stream().sorted().toList());
     }
 
     @Test
     @DisplayName("CLK-6 an idle entity is deleted as wall time passes")
     void idleEntityDeleted() {
         Namespace ns = running();
-        ns.createQueue("idle", QueueOptions.builder().autoDeleteOnIdle(Duration.ofMinutes(5)).build());
+        ns.createQueue(
+                "idle",
+                QueueOptions.builder().autoDeleteOnIdle(Duration.ofMinutes(5)).build());
         wall.advance(Duration.ofMinutes(4));
         await().atMost(BOUND).until(() -> ns.clock().instant().equals(T0.plusSeconds(240)));
         assertTrue(ns.queueExists("idle"));
@@ -198,8 +224,8 @@ class RunningClockTest {
         Namespace ns = running();
         ns.createQueue("q");
         ns.schedule("q", msg("later"), T0.plusSeconds(30));
-        CompletableFuture<List<BrokeredMessage>> receive = CompletableFuture.supplyAsync(
-                () -> ns.receive(Q, ReceiveMode.PEEK_LOCK, 1, BOUND));
+        CompletableFuture<List<BrokeredMessage>> receive =
+                CompletableFuture.supplyAsync(() -> ns.receive(Q, ReceiveMode.PEEK_LOCK, 1, BOUND));
         await().atMost(BOUND).until(() -> ns.clock().instant().equals(T0)); // nothing moves on its own
         wall.advance(Duration.ofSeconds(30));
         List<BrokeredMessage> got = receive.get(BOUND.toSeconds(), TimeUnit.SECONDS);
@@ -210,7 +236,8 @@ class RunningClockTest {
     @Test
     @DisplayName("CLK-7 a running namespace has one clock thread; freezing or closing it ends the thread")
     void threadEndsWithTheNamespace() {
-        Namespace frozen = Namespace.builder().clock(VirtualClock.startingAt(T0, wall)).build();
+        Namespace frozen =
+                Namespace.builder().clock(VirtualClock.startingAt(T0, wall)).build();
         assertFalse(frozen.clock().hasSchedulerThread(), "a frozen clock has no thread");
         frozen.close();
 
@@ -234,8 +261,12 @@ class RunningClockTest {
     void realWallClock() throws Exception {
         ns = Namespace.builder().clockMode(ClockMode.RUNNING).build();
         Instant start = ns.clock().instant();
-        ns.createQueue("q", QueueOptions.builder().lockDuration(Duration.ofSeconds(5))
-                .deadLetteringOnMessageExpiration(true).build());
+        ns.createQueue(
+                "q",
+                QueueOptions.builder()
+                        .lockDuration(Duration.ofSeconds(5))
+                        .deadLetteringOnMessageExpiration(true)
+                        .build());
         ns.send("q", msg("locked"));
         BrokeredMessage locked = lockOne(ns, Q);
         ns.send("q", msg("short-lived", Duration.ofMillis(500)));
@@ -243,7 +274,9 @@ class RunningClockTest {
         CompletableFuture<List<BrokeredMessage>> dead = CompletableFuture.supplyAsync(
                 () -> ns.receive(Q.deadLetter(), ReceiveMode.RECEIVE_AND_DELETE, 1, BOUND));
 
-        assertEquals(List.of("short-lived"), ids(dead.get(BOUND.toSeconds(), TimeUnit.SECONDS)),
+        assertEquals(
+                List.of("short-lived"),
+                ids(dead.get(BOUND.toSeconds(), TimeUnit.SECONDS)),
                 "the TTL ran out and the blocked receive of the dead-letter queue woke");
         await().atMost(BOUND).until(() -> !events(ns, Type.ACTIVATED).isEmpty());
         await().atMost(BOUND).until(() -> !events(ns, Type.LOCK_EXPIRED).isEmpty());

@@ -47,7 +47,8 @@ class RuntimeInfoTest {
         EntityRuntimeInfo after = ns.runtimeInfo(Q);
         assertEquals(0, after.activeMessageCount());
         assertEquals(3, after.totalMessageCount());
-        assertEquals(msg("deferred").sizeInBytes() + msg("dead").sizeInBytes() + scheduled.sizeInBytes(),
+        assertEquals(
+                msg("deferred").sizeInBytes() + msg("dead").sizeInBytes() + scheduled.sizeInBytes(),
                 after.sizeInBytes());
     }
 

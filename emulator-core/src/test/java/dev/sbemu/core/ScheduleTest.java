@@ -43,7 +43,13 @@ class ScheduleTest {
     void sendWithScheduledEnqueueTime() {
         Namespace ns = namespace();
         ns.createQueue("q");
-        ns.send("q", Message.builder().messageId("m1").body("x").scheduledEnqueueTime(minutes(5)).build());
+        ns.send(
+                "q",
+                Message.builder()
+                        .messageId("m1")
+                        .body("x")
+                        .scheduledEnqueueTime(minutes(5))
+                        .build());
 
         assertEquals(List.of(), ns.receive(Q, ReceiveMode.PEEK_LOCK, 1));
         assertEquals(1, ns.runtimeInfo(Q).scheduledMessageCount());
@@ -92,12 +98,14 @@ class ScheduleTest {
         ns.cancelScheduled("q", seq);
         ns.clock().advance(Duration.ofMinutes(2));
 
-        BrokerException unknown = assertThrows(BrokerException.MessageNotFound.class,
-                () -> ns.cancelScheduled("q", 999));
+        BrokerException unknown =
+                assertThrows(BrokerException.MessageNotFound.class, () -> ns.cancelScheduled("q", 999));
         assertEquals(ErrorReason.MESSAGE_NOT_FOUND, unknown.reason());
         assertThrows(BrokerException.MessageNotFound.class, () -> ns.cancelScheduled("q", seq));
         assertThrows(BrokerException.MessageNotFound.class, () -> ns.cancelScheduled("q", activated));
-        assertThrows(BrokerException.MessageNotFound.class, () -> ns.cancelScheduled("q", 1),
+        assertThrows(
+                BrokerException.MessageNotFound.class,
+                () -> ns.cancelScheduled("q", 1),
                 "an active message is not a scheduled one");
         assertEquals(List.of("active", "a"), ids(ns.peek(Q, 0, 10)));
     }
@@ -114,8 +122,11 @@ class ScheduleTest {
         List<BrokeredMessage> peeked = ns.peek(Q, 0, 10);
 
         assertEquals(List.of("a", "s", "b"), ids(peeked));
-        assertEquals(List.of(1L, 2L, 3L), peeked.stream().map(BrokeredMessage::sequenceNumber).toList());
-        assertEquals(List.of(MessageState.ACTIVE, MessageState.SCHEDULED, MessageState.ACTIVE),
+        assertEquals(
+                List.of(1L, 2L, 3L),
+                peeked.stream().map(BrokeredMessage::sequenceNumber).toList());
+        assertEquals(
+                List.of(MessageState.ACTIVE, MessageState.SCHEDULED, MessageState.ACTIVE),
                 peeked.stream().map(BrokeredMessage::state).toList());
         assertEquals(List.of("a", "b"), ids(ns.receive(Q, ReceiveMode.RECEIVE_AND_DELETE, 10)));
     }
@@ -167,7 +178,13 @@ class ScheduleTest {
 
         long past = ns.schedule("q", msg("past"), minutes(3));
         long now = ns.schedule("q", msg("now"), minutes(10));
-        ns.send("q", Message.builder().messageId("sent").body("x").scheduledEnqueueTime(T0).build());
+        ns.send(
+                "q",
+                Message.builder()
+                        .messageId("sent")
+                        .body("x")
+                        .scheduledEnqueueTime(T0)
+                        .build());
 
         assertEquals(0, ns.runtimeInfo(Q).scheduledMessageCount());
         List<BrokeredMessage> got = ns.receive(Q, ReceiveMode.PEEK_LOCK, 10);
@@ -183,8 +200,12 @@ class ScheduleTest {
     @DisplayName("SCH-7 scheduled messages take part in duplicate detection")
     void scheduledMessagesAreDeduplicated() {
         Namespace ns = namespace();
-        ns.createQueue("q", QueueOptions.builder().requiresDuplicateDetection(true)
-                .duplicateDetectionHistoryTimeWindow(Duration.ofMinutes(10)).build());
+        ns.createQueue(
+                "q",
+                QueueOptions.builder()
+                        .requiresDuplicateDetection(true)
+                        .duplicateDetectionHistoryTimeWindow(Duration.ofMinutes(10))
+                        .build());
 
         ns.schedule("q", msg("dup"), minutes(1));
         ns.send("q", msg("dup"));

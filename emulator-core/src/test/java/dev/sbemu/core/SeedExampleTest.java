@@ -17,17 +17,29 @@ class SeedExampleTest {
             + "dead-letters at +15:00")
     void scheduledMessageActivatesThenExpiresInOrder() {
         Namespace ns = Namespace.builder().startingAt(T0).build();
-        ns.createQueue("q", QueueOptions.builder().deadLetteringOnMessageExpiration(true).build());
+        ns.createQueue(
+                "q",
+                QueueOptions.builder().deadLetteringOnMessageExpiration(true).build());
 
-        long scheduledAs = ns.schedule("q", Message.builder().messageId("m1").body("hello")
-                .timeToLive(Duration.ofMinutes(10)).build(), T0.plus(Duration.ofMinutes(5)));
+        long scheduledAs = ns.schedule(
+                "q",
+                Message.builder()
+                        .messageId("m1")
+                        .body("hello")
+                        .timeToLive(Duration.ofMinutes(10))
+                        .build(),
+                T0.plus(Duration.ofMinutes(5)));
         ns.clock().advance(Duration.ofMinutes(20));
 
         List<JournalEvent> events = ns.journal().events();
-        JournalEvent activated = events.stream().filter(e -> e.type() == JournalEvent.Type.ACTIVATED)
-                .findFirst().orElseThrow();
-        JournalEvent deadLettered = events.stream().filter(e -> e.type() == JournalEvent.Type.DEAD_LETTERED)
-                .findFirst().orElseThrow();
+        JournalEvent activated = events.stream()
+                .filter(e -> e.type() == JournalEvent.Type.ACTIVATED)
+                .findFirst()
+                .orElseThrow();
+        JournalEvent deadLettered = events.stream()
+                .filter(e -> e.type() == JournalEvent.Type.DEAD_LETTERED)
+                .findFirst()
+                .orElseThrow();
         assertEquals(T0.plus(Duration.ofMinutes(5)), activated.at());
         assertEquals(T0.plus(Duration.ofMinutes(15)), deadLettered.at());
         assertEquals("TTLExpiredException", deadLettered.detail());

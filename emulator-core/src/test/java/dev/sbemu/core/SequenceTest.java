@@ -31,7 +31,8 @@ class SequenceTest {
         ns.send("q", List.of(msg("a"), msg("b")));
 
         BrokeredMessage peeked = ns.peek(Q, 0, 1).get(0);
-        BrokeredMessage received = ns.receive(Q, ReceiveMode.RECEIVE_AND_DELETE, 1).get(0);
+        BrokeredMessage received =
+                ns.receive(Q, ReceiveMode.RECEIVE_AND_DELETE, 1).get(0);
 
         assertEquals(1, peeked.sequenceNumber());
         assertEquals(T0, peeked.enqueuedTime());
@@ -79,7 +80,11 @@ class SequenceTest {
         ns.createQueue("q", QueueOptions.builder().enablePartitioning(true).build());
         List<Message> sent = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
-            sent.add(Message.builder().messageId("m" + i).partitionKey("key" + (i % 5)).body("x").build());
+            sent.add(Message.builder()
+                    .messageId("m" + i)
+                    .partitionKey("key" + (i % 5))
+                    .body("x")
+                    .build());
         }
         ns.send("q", sent);
 
@@ -89,11 +94,15 @@ class SequenceTest {
         Map<String, Integer> partitionByKey = new HashMap<>();
         for (BrokeredMessage m : all) {
             int partition = (int) (m.sequenceNumber() >>> 48);
-            assertEquals(m.partitionId(), partition, "top 16 bits = partition id of " + m.message().messageId());
+            assertEquals(
+                    m.partitionId(),
+                    partition,
+                    "top 16 bits = partition id of " + m.message().messageId());
             assertTrue(partition >= 0 && partition < 16);
             Integer before = partitionByKey.putIfAbsent(m.message().partitionKey(), partition);
             assertTrue(before == null || before == partition, "one partition per key");
-            lowBitsByPartition.computeIfAbsent(partition, p -> new ArrayList<>())
+            lowBitsByPartition
+                    .computeIfAbsent(partition, p -> new ArrayList<>())
                     .add(m.sequenceNumber() & 0xFFFF_FFFF_FFFFL);
         }
         for (List<Long> numbers : lowBitsByPartition.values()) {
@@ -159,10 +168,13 @@ class SequenceTest {
         ns.complete(Q, consumerB.lockToken());
         ns.complete(Q, consumerA.lockToken());
 
-        assertEquals(List.of("first", "second"), List.of(consumerA.message().messageId(),
-                consumerB.message().messageId()));
+        assertEquals(
+                List.of("first", "second"),
+                List.of(consumerA.message().messageId(), consumerB.message().messageId()));
         List<JournalEvent> completed = events(ns, JournalEvent.Type.COMPLETED);
-        assertEquals(List.of(2L, 1L), completed.stream().map(JournalEvent::sequenceNumber).toList());
+        assertEquals(
+                List.of(2L, 1L),
+                completed.stream().map(JournalEvent::sequenceNumber).toList());
         assertEquals(List.of(), ids(ns.peek(Q, 0, 10)));
     }
 }

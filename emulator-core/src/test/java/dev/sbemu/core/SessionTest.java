@@ -58,16 +58,23 @@ class SessionTest {
     // ---- SES-1 --------------------------------------------------------------------------------
 
     @Test
-    @DisplayName("SES-1 a send without session id to a session queue fails with the service's message; nothing is enqueued")
+    @DisplayName(
+            "SES-1 a send without session id to a session queue fails with the service's message; nothing is enqueued")
     void sendWithoutSessionIdIsRejected() {
-        BrokerException.InvalidOperation e = assertThrows(BrokerException.InvalidOperation.class,
+        BrokerException.InvalidOperation e = assertThrows(
+                BrokerException.InvalidOperation.class,
                 () -> ns.send("q", Message.builder().messageId("m1").build()));
         assertEquals(ErrorReason.INVALID_OPERATION, e.reason());
         assertEquals(NO_SESSION_ID + " Entity: 'q'.", e.getMessage());
 
         // a batch with one bad message is refused as a whole
-        assertThrows(BrokerException.InvalidOperation.class,
-                () -> ns.send("q", List.of(inSession("A", "ok"), Message.builder().messageId("bad").build())));
+        assertThrows(
+                BrokerException.InvalidOperation.class,
+                () -> ns.send(
+                        "q",
+                        List.of(
+                                inSession("A", "ok"),
+                                Message.builder().messageId("bad").build())));
         assertEquals(0, ns.runtimeInfo(q).activeMessageCount());
 
         ns.send("q", inSession("A", "ok"));
@@ -75,10 +82,14 @@ class SessionTest {
     }
 
     @Test
-    @DisplayName("SES-1 a session-enabled subscription dead-letters a message without session id: reason 'Session id is null.'")
+    @DisplayName(
+            "SES-1 a session-enabled subscription dead-letters a message without session id: reason 'Session id is null.'")
     void sessionSubscriptionDeadLettersMessageWithoutSessionId() {
         ns.createTopic("t");
-        ns.createSubscription("t", "sessions", SubscriptionOptions.builder().requiresSession(true).build());
+        ns.createSubscription(
+                "t",
+                "sessions",
+                SubscriptionOptions.builder().requiresSession(true).build());
         ns.createSubscription("t", "plain");
 
         ns.send("t", Message.builder().messageId("no-session").body("x").build());
@@ -93,14 +104,16 @@ class SessionTest {
 
         SessionLock a = ns.acceptSession(sessions, "A", Duration.ZERO);
         assertEquals(List.of(2L), sequenceNumbers(ns.receive(a, ReceiveMode.RECEIVE_AND_DELETE, 10, Duration.ZERO)));
-        assertEquals(List.of("no-session", "with-session"),
+        assertEquals(
+                List.of("no-session", "with-session"),
                 ids(ns.receive(EntityPath.subscription("t", "plain"), ReceiveMode.RECEIVE_AND_DELETE, 10)));
     }
 
     // ---- SES-2 --------------------------------------------------------------------------------
 
     @Test
-    @DisplayName("SES-2 in-order example: sessions A (1,4,8) and B (2,3,6); two receivers each get their session in order")
+    @DisplayName(
+            "SES-2 in-order example: sessions A (1,4,8) and B (2,3,6); two receivers each get their session in order")
     void twoReceiversEachGetTheirSessionInOrder() throws Exception {
         String[] sessionOf = {null, "A", "B", "B", "A", "C", "B", "C", "A"};
         for (int i = 1; i <= 8; i++) {
@@ -132,8 +145,8 @@ class SessionTest {
         }
         SessionLock third = ns.acceptSession(q, null, Duration.ZERO);
         assertEquals("C", third.sessionId());
-        assertEquals(List.of(5L, 7L), sequenceNumbers(ns.receive(third, ReceiveMode.RECEIVE_AND_DELETE, 10,
-                Duration.ZERO)));
+        assertEquals(
+                List.of(5L, 7L), sequenceNumbers(ns.receive(third, ReceiveMode.RECEIVE_AND_DELETE, 10, Duration.ZERO)));
     }
 
     @Test
@@ -157,8 +170,8 @@ class SessionTest {
     void namedSessionHeldByAnother() {
         ns.send("q", inSession("A", "m1"));
         SessionLock held = ns.acceptSession(q, "A", Duration.ZERO);
-        BrokerException.SessionCannotBeLocked e = assertThrows(BrokerException.SessionCannotBeLocked.class,
-                () -> ns.acceptSession(q, "A", Duration.ofSeconds(5)));
+        BrokerException.SessionCannotBeLocked e = assertThrows(
+                BrokerException.SessionCannotBeLocked.class, () -> ns.acceptSession(q, "A", Duration.ofSeconds(5)));
         assertEquals(ErrorReason.SESSION_CANNOT_BE_LOCKED, e.reason());
         assertTrue(e.getMessage().startsWith("The requested session 'A' cannot be accepted."), e.getMessage());
 
@@ -173,8 +186,8 @@ class SessionTest {
     @DisplayName("SES-2 accept-next waits in real time up to maxWait, then fails with SERVICE_TIMEOUT")
     void acceptNextTimesOut() {
         long start = System.nanoTime();
-        BrokerException.ServiceTimeout e = assertThrows(BrokerException.ServiceTimeout.class,
-                () -> ns.acceptSession(q, null, Duration.ofMillis(200)));
+        BrokerException.ServiceTimeout e = assertThrows(
+                BrokerException.ServiceTimeout.class, () -> ns.acceptSession(q, null, Duration.ofMillis(200)));
         long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         assertEquals(ErrorReason.SERVICE_TIMEOUT, e.reason());
         assertTrue(waitedMillis >= 150, "waited " + waitedMillis + " ms"); // a lower bound holds under any load
@@ -184,8 +197,8 @@ class SessionTest {
     @Test
     @DisplayName("SES-2 a waiting accept-next returns as soon as another thread sends to a session")
     void acceptNextWakesOnSend() throws Exception {
-        CompletableFuture<SessionLock> accepted = CompletableFuture.supplyAsync(
-                () -> ns.acceptSession(q, null, Duration.ofSeconds(10)), pool);
+        CompletableFuture<SessionLock> accepted =
+                CompletableFuture.supplyAsync(() -> ns.acceptSession(q, null, Duration.ofSeconds(10)), pool);
         ns.send("q", inSession("late", "m1"));
         SessionLock session = accepted.get(10, TimeUnit.SECONDS);
         assertEquals("late", session.sessionId());
@@ -207,14 +220,21 @@ class SessionTest {
     // ---- SES-3 --------------------------------------------------------------------------------
 
     @Test
-    @DisplayName("SES-3 renewing the session lock extends lockedUntil by the lock duration from now, for its messages too")
+    @DisplayName(
+            "SES-3 renewing the session lock extends lockedUntil by the lock duration from now, for its messages too")
     void renewExtendsSessionLock() {
-        ns.createQueue("q30", QueueOptions.builder().requiresSession(true).lockDuration(Duration.ofSeconds(30)).build());
+        ns.createQueue(
+                "q30",
+                QueueOptions.builder()
+                        .requiresSession(true)
+                        .lockDuration(Duration.ofSeconds(30))
+                        .build());
         EntityPath q30 = EntityPath.queue("q30");
         ns.send("q30", inSession("A", "m1"));
         SessionLock a = ns.acceptSession(q30, "A", Duration.ZERO);
         assertEquals(T0.plusSeconds(30), a.lockedUntil());
-        BrokeredMessage m = ns.receive(a, ReceiveMode.PEEK_LOCK, 1, Duration.ZERO).get(0);
+        BrokeredMessage m =
+                ns.receive(a, ReceiveMode.PEEK_LOCK, 1, Duration.ZERO).get(0);
         assertEquals(T0.plusSeconds(30), m.lockedUntil());
 
         ns.clock().advance(Duration.ofSeconds(20));
@@ -233,16 +253,20 @@ class SessionTest {
         ns.send("q", inSession("A", "m2"));
         SessionLock a = ns.acceptSession(q, "A", Duration.ZERO);
         List<BrokeredMessage> got = ns.receive(a, ReceiveMode.PEEK_LOCK, 2, Duration.ZERO);
-        assertEquals(List.of(0, 0), got.stream().map(BrokeredMessage::deliveryCount).toList());
+        assertEquals(
+                List.of(0, 0), got.stream().map(BrokeredMessage::deliveryCount).toList());
 
         ns.clock().advance(Duration.ofSeconds(60));
 
-        BrokerException.SessionLockLost e = assertThrows(BrokerException.SessionLockLost.class,
+        BrokerException.SessionLockLost e = assertThrows(
+                BrokerException.SessionLockLost.class,
                 () -> ns.complete(q, got.get(0).lockToken()));
         assertEquals(ErrorReason.SESSION_LOCK_LOST, e.reason());
-        assertThrows(BrokerException.SessionLockLost.class, () -> ns.abandon(q, got.get(1).lockToken()));
-        assertThrows(BrokerException.SessionLockLost.class,
-                () -> ns.receive(a, ReceiveMode.PEEK_LOCK, 1, Duration.ZERO));
+        assertThrows(
+                BrokerException.SessionLockLost.class,
+                () -> ns.abandon(q, got.get(1).lockToken()));
+        assertThrows(
+                BrokerException.SessionLockLost.class, () -> ns.receive(a, ReceiveMode.PEEK_LOCK, 1, Duration.ZERO));
         assertThrows(BrokerException.SessionLockLost.class, () -> ns.renewSessionLock(a));
         assertThrows(BrokerException.SessionLockLost.class, () -> ns.getSessionState(a));
 
@@ -251,9 +275,16 @@ class SessionTest {
         assertEquals(T0.plusSeconds(120), again.lockedUntil());
         List<BrokeredMessage> redelivered = ns.receive(again, ReceiveMode.PEEK_LOCK, 2, Duration.ZERO);
         assertEquals(List.of(1L, 2L), sequenceNumbers(redelivered));
-        assertEquals(List.of(1, 1), redelivered.stream().map(BrokeredMessage::deliveryCount).toList());
-        assertEquals(JournalEvent.Type.SESSION_LOCK_EXPIRED, ns.journal().events().stream()
-                .filter(ev -> ev.at().equals(T0.plusSeconds(60))).findFirst().orElseThrow().type());
+        assertEquals(
+                List.of(1, 1),
+                redelivered.stream().map(BrokeredMessage::deliveryCount).toList());
+        assertEquals(
+                JournalEvent.Type.SESSION_LOCK_EXPIRED,
+                ns.journal().events().stream()
+                        .filter(ev -> ev.at().equals(T0.plusSeconds(60)))
+                        .findFirst()
+                        .orElseThrow()
+                        .type());
     }
 
     @Test
@@ -275,7 +306,9 @@ class SessionTest {
     @DisplayName("SES-3 a session lock expiry that exhausts maxDeliveryCount dead-letters the locked message "
             + "(MaxDeliveryCountExceeded) into the non-session dead-letter queue")
     void sessionLockExpiryCountsTowardsMaxDelivery() {
-        ns.createQueue("once", QueueOptions.builder().requiresSession(true).maxDeliveryCount(1).build());
+        ns.createQueue(
+                "once",
+                QueueOptions.builder().requiresSession(true).maxDeliveryCount(1).build());
         EntityPath once = EntityPath.queue("once");
         ns.send("once", inSession("A", "m1"));
         ns.receive(ns.acceptSession(once, "A", Duration.ZERO), ReceiveMode.PEEK_LOCK, 1, Duration.ZERO);
@@ -284,7 +317,9 @@ class SessionTest {
         List<BrokeredMessage> dead = ns.receive(once.deadLetter(), ReceiveMode.RECEIVE_AND_DELETE, 10);
         assertEquals(List.of("m1"), ids(dead));
         assertEquals("MaxDeliveryCountExceeded", dead.get(0).deadLetterReason());
-        assertEquals("Message could not be consumed after 1 delivery attempts.", dead.get(0).deadLetterErrorDescription());
+        assertEquals(
+                "Message could not be consumed after 1 delivery attempts.",
+                dead.get(0).deadLetterErrorDescription());
         assertEquals("A", dead.get(0).message().sessionId());
     }
 
@@ -294,10 +329,12 @@ class SessionTest {
     void blockedReceiveSeesLockLoss() throws Exception {
         SessionLock a = ns.acceptSession(q, "A", Duration.ZERO);
         CountDownLatch started = new CountDownLatch(1);
-        CompletableFuture<List<BrokeredMessage>> blocked = CompletableFuture.supplyAsync(() -> {
-            started.countDown();
-            return ns.receive(a, ReceiveMode.PEEK_LOCK, 1, Duration.ofSeconds(10));
-        }, pool);
+        CompletableFuture<List<BrokeredMessage>> blocked = CompletableFuture.supplyAsync(
+                () -> {
+                    started.countDown();
+                    return ns.receive(a, ReceiveMode.PEEK_LOCK, 1, Duration.ofSeconds(10));
+                },
+                pool);
         assertTrue(started.await(5, TimeUnit.SECONDS));
         ns.clock().advance(Duration.ofSeconds(60));
         ExecutionException e = assertThrows(ExecutionException.class, () -> blocked.get(10, TimeUnit.SECONDS));
@@ -310,13 +347,14 @@ class SessionTest {
         ns.send("q", inSession("A", "m1"));
         SessionLock held = ns.acceptSession(q, null, Duration.ZERO);
         ns.receive(held, ReceiveMode.PEEK_LOCK, 1, Duration.ZERO);
-        CompletableFuture<SessionLock> waiting = CompletableFuture.supplyAsync(
-                () -> ns.acceptSession(q, null, Duration.ofSeconds(10)), pool);
+        CompletableFuture<SessionLock> waiting =
+                CompletableFuture.supplyAsync(() -> ns.acceptSession(q, null, Duration.ofSeconds(10)), pool);
         ns.clock().advance(Duration.ofSeconds(60));
         SessionLock next = waiting.get(10, TimeUnit.SECONDS);
         assertEquals("A", next.sessionId());
         assertEquals(T0.plusSeconds(120), next.lockedUntil());
-        BrokeredMessage again = ns.receive(next, ReceiveMode.PEEK_LOCK, 1, Duration.ZERO).get(0);
+        BrokeredMessage again =
+                ns.receive(next, ReceiveMode.PEEK_LOCK, 1, Duration.ZERO).get(0);
         assertEquals(1, again.deliveryCount());
     }
 
@@ -339,7 +377,9 @@ class SessionTest {
         ns.releaseSession(a);
 
         SessionLock again = ns.acceptSession(q, "A", Duration.ZERO);
-        assertArrayEquals("step-1".getBytes(StandardCharsets.UTF_8), ns.getSessionState(again),
+        assertArrayEquals(
+                "step-1".getBytes(StandardCharsets.UTF_8),
+                ns.getSessionState(again),
                 "kept after the session's messages were consumed and the session released");
         ns.setSessionState(again, null);
         assertNull(ns.getSessionState(again));
@@ -363,14 +403,18 @@ class SessionTest {
     @DisplayName("SES-5 a non-session receiver on a session queue or subscription fails with INVALID_OPERATION")
     void nonSessionReceiveOnSessionEntity() {
         ns.send("q", inSession("A", "m1"));
-        BrokerException.InvalidOperation e = assertThrows(BrokerException.InvalidOperation.class,
-                () -> ns.receive(q, ReceiveMode.PEEK_LOCK, 1));
-        assertEquals("It is not possible for an entity that requires sessions to create a non-sessionful message "
-                + "receiver. Entity: 'q'.", e.getMessage());
+        BrokerException.InvalidOperation e =
+                assertThrows(BrokerException.InvalidOperation.class, () -> ns.receive(q, ReceiveMode.PEEK_LOCK, 1));
+        assertEquals(
+                "It is not possible for an entity that requires sessions to create a non-sessionful message "
+                        + "receiver. Entity: 'q'.",
+                e.getMessage());
 
         ns.createTopic("t");
-        ns.createSubscription("t", "s", SubscriptionOptions.builder().requiresSession(true).build());
-        assertThrows(BrokerException.InvalidOperation.class,
+        ns.createSubscription(
+                "t", "s", SubscriptionOptions.builder().requiresSession(true).build());
+        assertThrows(
+                BrokerException.InvalidOperation.class,
                 () -> ns.receive(EntityPath.subscription("t", "s"), ReceiveMode.RECEIVE_AND_DELETE, 1));
         // the dead-letter queue of a session entity is not sessionful (DLQ-1)
         assertEquals(List.of(), ns.receive(q.deadLetter(), ReceiveMode.PEEK_LOCK, 1));
@@ -381,18 +425,23 @@ class SessionTest {
     @DisplayName("SES-5 a session receiver on a non-session queue or subscription fails with INVALID_OPERATION")
     void sessionReceiveOnNonSessionEntity() {
         ns.createQueue("plain");
-        BrokerException.InvalidOperation e = assertThrows(BrokerException.InvalidOperation.class,
+        BrokerException.InvalidOperation e = assertThrows(
+                BrokerException.InvalidOperation.class,
                 () -> ns.acceptSession(EntityPath.queue("plain"), "A", Duration.ZERO));
-        assertEquals("It is not possible for an entity that does not require sessions to create a sessionful "
-                + "message receiver. Entity: 'plain'.", e.getMessage());
-        assertThrows(BrokerException.InvalidOperation.class,
+        assertEquals(
+                "It is not possible for an entity that does not require sessions to create a sessionful "
+                        + "message receiver. Entity: 'plain'.",
+                e.getMessage());
+        assertThrows(
+                BrokerException.InvalidOperation.class,
                 () -> ns.acceptSession(EntityPath.queue("plain"), null, Duration.ofSeconds(5)));
         ns.createTopic("t");
         ns.createSubscription("t", "s");
-        assertThrows(BrokerException.InvalidOperation.class,
+        assertThrows(
+                BrokerException.InvalidOperation.class,
                 () -> ns.acceptSession(EntityPath.subscription("t", "s"), "A", Duration.ZERO));
-        assertThrows(BrokerException.InvalidOperation.class,
-                () -> ns.acceptSession(q.deadLetter(), null, Duration.ZERO));
+        assertThrows(
+                BrokerException.InvalidOperation.class, () -> ns.acceptSession(q.deadLetter(), null, Duration.ZERO));
     }
 
     // ---- TTL-13 -------------------------------------------------------------------------------
@@ -400,10 +449,20 @@ class SessionTest {
     @Test
     @DisplayName("TTL-13 a message expiring in a session held by a receiver expires all of the session's messages")
     void expiryInHeldSessionExpiresWholeSession() {
-        ns.createQueue("sq", QueueOptions.builder().requiresSession(true).deadLetteringOnMessageExpiration(true)
-                .build());
+        ns.createQueue(
+                "sq",
+                QueueOptions.builder()
+                        .requiresSession(true)
+                        .deadLetteringOnMessageExpiration(true)
+                        .build());
         EntityPath sq = EntityPath.queue("sq");
-        ns.send("sq", Message.builder().sessionId("A").messageId("short").timeToLive(Duration.ofMinutes(1)).build());
+        ns.send(
+                "sq",
+                Message.builder()
+                        .sessionId("A")
+                        .messageId("short")
+                        .timeToLive(Duration.ofMinutes(1))
+                        .build());
         ns.send("sq", Message.builder().sessionId("A").messageId("long").build());
         ns.send("sq", Message.builder().sessionId("B").messageId("other").build());
         SessionLock a = ns.acceptSession(sq, "A", Duration.ZERO);
@@ -423,10 +482,17 @@ class SessionTest {
     @Test
     @DisplayName("TTL-13 accepting a session with an expired message expires all its messages (LAZY mode)")
     void acceptingSessionWithExpiredMessageExpiresAll() {
-        Namespace lazy = Namespace.builder().startingAt(T0).expiryMode(ExpiryMode.LAZY).build();
+        Namespace lazy =
+                Namespace.builder().startingAt(T0).expiryMode(ExpiryMode.LAZY).build();
         lazy.createQueue("sq", QueueOptions.builder().requiresSession(true).build());
         EntityPath sq = EntityPath.queue("sq");
-        lazy.send("sq", Message.builder().sessionId("A").messageId("short").timeToLive(Duration.ofMinutes(1)).build());
+        lazy.send(
+                "sq",
+                Message.builder()
+                        .sessionId("A")
+                        .messageId("short")
+                        .timeToLive(Duration.ofMinutes(1))
+                        .build());
         lazy.send("sq", Message.builder().sessionId("A").messageId("long").build());
         lazy.clock().advance(Duration.ofMinutes(2));
         assertEquals(2, lazy.runtimeInfo(sq).activeMessageCount(), "LAZY: still counted before a receiver comes");

@@ -21,8 +21,12 @@ class SessionWaitTest {
     private final EntityPath q = EntityPath.queue("q");
 
     SessionWaitTest() {
-        ns.createQueue("q", QueueOptions.builder().requiresSession(true).autoDeleteOnIdle(Duration.ofMinutes(5))
-                .build());
+        ns.createQueue(
+                "q",
+                QueueOptions.builder()
+                        .requiresSession(true)
+                        .autoDeleteOnIdle(Duration.ofMinutes(5))
+                        .build());
     }
 
     @AfterEach
@@ -90,18 +94,23 @@ class SessionWaitTest {
         assertEquals(0, fired.get(), "another session's message");
         ns.send("q", inSession("A", "a2"));
         assertEquals(1, fired.get());
-        assertEquals("a2", ns.receive(a, ReceiveMode.RECEIVE_AND_DELETE, 10, Duration.ZERO).get(0).message()
-                .messageId());
+        assertEquals(
+                "a2",
+                ns.receive(a, ReceiveMode.RECEIVE_AND_DELETE, 10, Duration.ZERO)
+                        .get(0)
+                        .message()
+                        .messageId());
         ns.whenReceivable(a, fired::incrementAndGet);
-        for (int i = 0; i < 12; i++) {      // 6 minutes, the lock renewed
+        for (int i = 0; i < 12; i++) { // 6 minutes, the lock renewed
             ns.clock().advance(Duration.ofSeconds(30));
             ns.renewSessionLock(a);
         }
         assertTrue(ns.queueExists("q"), "in use while its receiver waits");
         assertEquals(1, fired.get());
-        ns.clock().advance(Duration.ofMinutes(2));  // past the lock (1 minute)
+        ns.clock().advance(Duration.ofMinutes(2)); // past the lock (1 minute)
         assertEquals(2, fired.get(), "the lock expired");
-        assertThrows(BrokerException.SessionLockLost.class,
+        assertThrows(
+                BrokerException.SessionLockLost.class,
                 () -> ns.receive(a, ReceiveMode.RECEIVE_AND_DELETE, 10, Duration.ZERO));
         assertThrows(BrokerException.SessionLockLost.class, () -> ns.whenReceivable(a, fired::incrementAndGet));
     }

@@ -27,16 +27,39 @@ class TopicFanOutTest {
     void fanOutToMatchingSubscriptions() {
         ns.createTopic("orders");
         ns.createSubscription("orders", "all");
-        ns.createSubscription("orders", "red", SubscriptionOptions.defaults(),
+        ns.createSubscription(
+                "orders",
+                "red",
+                SubscriptionOptions.defaults(),
                 List.of(new RuleDescription("red", SqlFilter.parse("color = 'red'"), null)));
-        ns.createSubscription("orders", "vip", SubscriptionOptions.defaults(), List.of(new RuleDescription("vip",
-                new CorrelationFilter(null, null, null, null, "vip", null, null, null, Map.of()), null)));
+        ns.createSubscription(
+                "orders",
+                "vip",
+                SubscriptionOptions.defaults(),
+                List.of(new RuleDescription(
+                        "vip",
+                        new CorrelationFilter(null, null, null, null, "vip", null, null, null, Map.of()),
+                        null)));
 
-        ns.send("orders", Message.builder().messageId("a").applicationProperty("color", "blue").build());
-        ns.send("orders", Message.builder().messageId("b").applicationProperty("color", "red").build());
+        ns.send(
+                "orders",
+                Message.builder()
+                        .messageId("a")
+                        .applicationProperty("color", "blue")
+                        .build());
+        ns.send(
+                "orders",
+                Message.builder()
+                        .messageId("b")
+                        .applicationProperty("color", "red")
+                        .build());
         ns.send("orders", Message.builder().messageId("c").subject("vip").build());
 
-        assertEquals(List.of("a", "b", "c"), drain("orders", "all").stream().map(m -> m.message().messageId()).toList());
+        assertEquals(
+                List.of("a", "b", "c"),
+                drain("orders", "all").stream()
+                        .map(m -> m.message().messageId())
+                        .toList());
         List<BrokeredMessage> red = drain("orders", "red");
         assertEquals(1, red.size());
         assertEquals("b", red.get(0).message().messageId());
@@ -50,10 +73,14 @@ class TopicFanOutTest {
     @DisplayName("RUL-1 RUL-7 each matching rule with an action makes its own copy carrying RuleName")
     void actionRulesMakeOwnCopies() {
         ns.createTopic("t");
-        ns.createSubscription("t", "s", SubscriptionOptions.defaults(), List.of(
-                new RuleDescription("plain1", SqlFilter.parse("1=1"), null),
-                new RuleDescription("plain2", SqlFilter.parse("n > 0"), null),
-                new RuleDescription("act", SqlFilter.parse("n > 0"), SqlRuleAction.parse("SET n = n * 10"))));
+        ns.createSubscription(
+                "t",
+                "s",
+                SubscriptionOptions.defaults(),
+                List.of(
+                        new RuleDescription("plain1", SqlFilter.parse("1=1"), null),
+                        new RuleDescription("plain2", SqlFilter.parse("n > 0"), null),
+                        new RuleDescription("act", SqlFilter.parse("n > 0"), SqlRuleAction.parse("SET n = n * 10"))));
 
         ns.send("t", Message.builder().applicationProperty("n", 2).build());
 
@@ -67,16 +94,32 @@ class TopicFanOutTest {
     @Test
     @DisplayName("TTL-8 a subscription's effective default TTL is the smaller of the topic's and its own")
     void subscriptionTtlIsTheSmaller() {
-        ns.createTopic("t", TopicOptions.builder().defaultMessageTimeToLive(Duration.ofMinutes(5)).build());
-        ns.createSubscription("t", "long", SubscriptionOptions.builder()
-                .defaultMessageTimeToLive(Duration.ofMinutes(30)).build());
-        ns.createSubscription("t", "short", SubscriptionOptions.builder()
-                .defaultMessageTimeToLive(Duration.ofMinutes(2)).build());
+        ns.createTopic(
+                "t",
+                TopicOptions.builder()
+                        .defaultMessageTimeToLive(Duration.ofMinutes(5))
+                        .build());
+        ns.createSubscription(
+                "t",
+                "long",
+                SubscriptionOptions.builder()
+                        .defaultMessageTimeToLive(Duration.ofMinutes(30))
+                        .build());
+        ns.createSubscription(
+                "t",
+                "short",
+                SubscriptionOptions.builder()
+                        .defaultMessageTimeToLive(Duration.ofMinutes(2))
+                        .build());
 
         ns.send("t", Message.ofText("x"));
 
-        assertEquals(T0.plus(Duration.ofMinutes(5)), ns.peek(EntityPath.subscription("t", "long"), 1, 1).get(0).expiresAt());
-        assertEquals(T0.plus(Duration.ofMinutes(2)), ns.peek(EntityPath.subscription("t", "short"), 1, 1).get(0).expiresAt());
+        assertEquals(
+                T0.plus(Duration.ofMinutes(5)),
+                ns.peek(EntityPath.subscription("t", "long"), 1, 1).get(0).expiresAt());
+        assertEquals(
+                T0.plus(Duration.ofMinutes(2)),
+                ns.peek(EntityPath.subscription("t", "short"), 1, 1).get(0).expiresAt());
     }
 
     @Test
@@ -84,9 +127,12 @@ class TopicFanOutTest {
     void ruleManagement() {
         ns.createTopic("t");
         ns.createSubscription("t", "s");
-        assertEquals(List.of("$Default"), ns.listRules("t", "s").stream().map(RuleDescription::name).toList());
+        assertEquals(
+                List.of("$Default"),
+                ns.listRules("t", "s").stream().map(RuleDescription::name).toList());
         ns.createRule("t", "s", "r1", SqlFilter.parse("a = 1"), null);
-        assertThrows(BrokerException.EntityAlreadyExists.class,
+        assertThrows(
+                BrokerException.EntityAlreadyExists.class,
                 () -> ns.createRule("t", "s", "r1", SqlFilter.parse("a = 1"), null));
         ns.deleteRule("t", "s", "$Default");
         assertThrows(BrokerException.EntityNotFound.class, () -> ns.deleteRule("t", "s", "$Default"));

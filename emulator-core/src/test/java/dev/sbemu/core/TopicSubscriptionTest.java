@@ -42,7 +42,11 @@ class TopicSubscriptionTest {
     }
 
     private static Message colored(String id, String color, int n) {
-        return Message.builder().messageId(id).applicationProperty("color", color).applicationProperty("n", n).build();
+        return Message.builder()
+                .messageId(id)
+                .applicationProperty("color", color)
+                .applicationProperty("n", n)
+                .build();
     }
 
     private void advanceMinutes(long minutes) {
@@ -51,8 +55,11 @@ class TopicSubscriptionTest {
 
     private Instant autoDeletedAt(String entity) {
         return ns.journal().events().stream()
-                .filter(e -> e.type() == JournalEvent.Type.AUTO_DELETED && e.entity().equals(entity))
-                .map(JournalEvent::at).findFirst().orElse(null);
+                .filter(e ->
+                        e.type() == JournalEvent.Type.AUTO_DELETED && e.entity().equals(entity))
+                .map(JournalEvent::at)
+                .findFirst()
+                .orElse(null);
     }
 
     // ---- RUL-1 --------------------------------------------------------------------------------
@@ -69,9 +76,16 @@ class TopicSubscriptionTest {
         assertNull(rules.get(0).action());
         assertEquals(rules.get(0), ns.getRule("t", "s", "$Default"));
 
-        ns.createSubscription("t", "explicit", SubscriptionOptions.defaults(),
+        ns.createSubscription(
+                "t",
+                "explicit",
+                SubscriptionOptions.defaults(),
                 List.of(new RuleDescription("only-red", SqlFilter.parse("color = 'red'"), null)));
-        assertEquals(List.of("only-red"), ns.listRules("t", "explicit").stream().map(RuleDescription::name).toList());
+        assertEquals(
+                List.of("only-red"),
+                ns.listRules("t", "explicit").stream()
+                        .map(RuleDescription::name)
+                        .toList());
         assertThrows(BrokerException.EntityNotFound.class, () -> ns.getRule("t", "explicit", "$Default"));
     }
 
@@ -79,12 +93,16 @@ class TopicSubscriptionTest {
     @DisplayName("RUL-1 matching rules without actions combine with OR into one copy; no match, no copy")
     void plainRulesCombineIntoOneCopy() {
         ns.createTopic("t");
-        ns.createSubscription("t", "s", SubscriptionOptions.defaults(), List.of(
-                new RuleDescription("red", SqlFilter.parse("color = 'red'"), null),
-                new RuleDescription("big", SqlFilter.parse("n > 10"), null),
-                new RuleDescription("never", new FalseFilter(), null)));
+        ns.createSubscription(
+                "t",
+                "s",
+                SubscriptionOptions.defaults(),
+                List.of(
+                        new RuleDescription("red", SqlFilter.parse("color = 'red'"), null),
+                        new RuleDescription("big", SqlFilter.parse("n > 10"), null),
+                        new RuleDescription("never", new FalseFilter(), null)));
 
-        ns.send("t", colored("red-big", "red", 20));   // both rules match: still one copy
+        ns.send("t", colored("red-big", "red", 20)); // both rules match: still one copy
         ns.send("t", colored("red-small", "red", 1));
         ns.send("t", colored("blue-big", "blue", 20));
         ns.send("t", colored("blue-small", "blue", 1)); // no rule matches
@@ -96,14 +114,22 @@ class TopicSubscriptionTest {
     }
 
     @Test
-    @DisplayName("RUL-1 each matching rule with an action yields its own copy with RuleName; the plain copy comes first")
+    @DisplayName(
+            "RUL-1 each matching rule with an action yields its own copy with RuleName; the plain copy comes first")
     void actionRulesYieldOwnCopies() {
         ns.createTopic("t");
-        ns.createSubscription("t", "s", SubscriptionOptions.defaults(), List.of(
-                new RuleDescription("double", SqlFilter.parse("n > 0"), SqlRuleAction.parse("SET n = n * 2")),
-                new RuleDescription("plain", SqlFilter.parse("color = 'red'"), null),
-                new RuleDescription("tag", new CorrelationFilter(null, null, null, null, null, null, null, null,
-                        Map.of("color", "red")), SqlRuleAction.parse("SET tagged = 'yes'; REMOVE color"))));
+        ns.createSubscription(
+                "t",
+                "s",
+                SubscriptionOptions.defaults(),
+                List.of(
+                        new RuleDescription("double", SqlFilter.parse("n > 0"), SqlRuleAction.parse("SET n = n * 2")),
+                        new RuleDescription("plain", SqlFilter.parse("color = 'red'"), null),
+                        new RuleDescription(
+                                "tag",
+                                new CorrelationFilter(
+                                        null, null, null, null, null, null, null, null, Map.of("color", "red")),
+                                SqlRuleAction.parse("SET tagged = 'yes'; REMOVE color"))));
 
         ns.send("t", colored("m1", "red", 5));
 
@@ -149,7 +175,9 @@ class TopicSubscriptionTest {
         List<BrokeredMessage> got = drain("t", "s");
         assertEquals(List.of("before", "red", "blue-after-update"), ids(got));
         assertEquals(List.of(1L, 3L, 6L), sequenceNumbers(got));
-        assertEquals(List.of("red"), ns.listRules("t", "s").stream().map(RuleDescription::name).toList());
+        assertEquals(
+                List.of("red"),
+                ns.listRules("t", "s").stream().map(RuleDescription::name).toList());
     }
 
     // ---- RUL-5 --------------------------------------------------------------------------------
@@ -162,18 +190,27 @@ class TopicSubscriptionTest {
         ns.send("t", msg("m1"));
         ns.send("t", msg("m2"));
         ns.createSubscription("t", "late");
-        ns.createSubscription("t", "odd", SubscriptionOptions.defaults(),
+        ns.createSubscription(
+                "t",
+                "odd",
+                SubscriptionOptions.defaults(),
                 List.of(new RuleDescription("odd", SqlFilter.parse("n % 2 = 1"), null)));
         for (int n = 3; n <= 6; n++) {
             ns.clock().advance(Duration.ofSeconds(1));
-            ns.send("t", Message.builder().messageId("m" + n).applicationProperty("n", n).build());
+            ns.send(
+                    "t",
+                    Message.builder()
+                            .messageId("m" + n)
+                            .applicationProperty("n", n)
+                            .build());
         }
 
         List<BrokeredMessage> early = drain("t", "early");
         assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L), sequenceNumbers(early));
         List<BrokeredMessage> late = drain("t", "late");
         assertEquals(List.of(3L, 4L, 5L, 6L), sequenceNumbers(late), "only messages sent after it was created");
-        assertEquals(List.of(T0.plusSeconds(1), T0.plusSeconds(2), T0.plusSeconds(3), T0.plusSeconds(4)),
+        assertEquals(
+                List.of(T0.plusSeconds(1), T0.plusSeconds(2), T0.plusSeconds(3), T0.plusSeconds(4)),
                 late.stream().map(BrokeredMessage::enqueuedTime).toList());
         assertEquals(List.of(3L, 5L), sequenceNumbers(drain("t", "odd")));
     }
@@ -200,36 +237,63 @@ class TopicSubscriptionTest {
     @DisplayName("TTL-8 a subscription's effective default TTL is the smaller of the topic's and its own; it caps "
             + "message TTLs and expires there")
     void subscriptionEffectiveTtl() {
-        ns.createTopic("t", TopicOptions.builder().defaultMessageTimeToLive(Duration.ofMinutes(5)).build());
-        SubscriptionOptions dlq = SubscriptionOptions.builder().deadLetteringOnMessageExpiration(true).build();
-        ns.createSubscription("t", "topic-wins", dlq.toBuilder().defaultMessageTimeToLive(Duration.ofMinutes(30))
-                .build());
-        ns.createSubscription("t", "sub-wins", dlq.toBuilder().defaultMessageTimeToLive(Duration.ofMinutes(2))
-                .build());
+        ns.createTopic(
+                "t",
+                TopicOptions.builder()
+                        .defaultMessageTimeToLive(Duration.ofMinutes(5))
+                        .build());
+        SubscriptionOptions dlq = SubscriptionOptions.builder()
+                .deadLetteringOnMessageExpiration(true)
+                .build();
+        ns.createSubscription(
+                "t",
+                "topic-wins",
+                dlq.toBuilder().defaultMessageTimeToLive(Duration.ofMinutes(30)).build());
+        ns.createSubscription(
+                "t",
+                "sub-wins",
+                dlq.toBuilder().defaultMessageTimeToLive(Duration.ofMinutes(2)).build());
         ns.createSubscription("t", "unset", dlq);
 
-        ns.send("t", Message.builder().messageId("own-10").timeToLive(Duration.ofMinutes(10)).build());
-        ns.send("t", Message.builder().messageId("own-1").timeToLive(Duration.ofMinutes(1)).build());
+        ns.send(
+                "t",
+                Message.builder()
+                        .messageId("own-10")
+                        .timeToLive(Duration.ofMinutes(10))
+                        .build());
+        ns.send(
+                "t",
+                Message.builder()
+                        .messageId("own-1")
+                        .timeToLive(Duration.ofMinutes(1))
+                        .build());
         ns.send("t", msg("none"));
 
-        assertEquals(List.of(T0.plusSeconds(300), T0.plusSeconds(60), T0.plusSeconds(300)),
+        assertEquals(
+                List.of(T0.plusSeconds(300), T0.plusSeconds(60), T0.plusSeconds(300)),
                 ns.peek(EntityPath.subscription("t", "topic-wins"), 0, 10).stream()
-                        .map(BrokeredMessage::expiresAt).toList());
-        assertEquals(List.of(T0.plusSeconds(120), T0.plusSeconds(60), T0.plusSeconds(120)),
+                        .map(BrokeredMessage::expiresAt)
+                        .toList());
+        assertEquals(
+                List.of(T0.plusSeconds(120), T0.plusSeconds(60), T0.plusSeconds(120)),
                 ns.peek(EntityPath.subscription("t", "sub-wins"), 0, 10).stream()
-                        .map(BrokeredMessage::expiresAt).toList());
-        assertEquals(List.of(Duration.ofMinutes(5), Duration.ofMinutes(1), Duration.ofMinutes(5)),
+                        .map(BrokeredMessage::expiresAt)
+                        .toList());
+        assertEquals(
+                List.of(Duration.ofMinutes(5), Duration.ofMinutes(1), Duration.ofMinutes(5)),
                 ns.peek(EntityPath.subscription("t", "unset"), 0, 10).stream()
-                        .map(BrokeredMessage::timeToLive).toList());
+                        .map(BrokeredMessage::timeToLive)
+                        .toList());
 
         advanceMinutes(2);
-        assertEquals(List.of("own-10", "own-1", "none"),
+        assertEquals(
+                List.of("own-10", "own-1", "none"),
                 ids(ns.peek(EntityPath.subscription("t", "sub-wins").deadLetter(), 0, 10)));
         assertEquals(List.of("own-10", "none"), ids(ns.peek(EntityPath.subscription("t", "topic-wins"), 0, 10)));
         advanceMinutes(3);
         assertEquals(List.of(), drain("t", "topic-wins"));
-        List<BrokeredMessage> dead = ns.receive(EntityPath.subscription("t", "topic-wins").deadLetter(),
-                ReceiveMode.RECEIVE_AND_DELETE, 10);
+        List<BrokeredMessage> dead =
+                ns.receive(EntityPath.subscription("t", "topic-wins").deadLetter(), ReceiveMode.RECEIVE_AND_DELETE, 10);
         assertEquals(List.of("own-10", "own-1", "none"), ids(dead));
         dead.forEach(m -> assertEquals("TTLExpiredException", m.deadLetterReason()));
         assertEquals(T0.plusSeconds(300), dead.get(2).expiresAt());
@@ -239,10 +303,16 @@ class TopicSubscriptionTest {
     @DisplayName("TTL-8 with no topic default the subscription's own default applies")
     void onlySubscriptionDefault() {
         ns.createTopic("t");
-        ns.createSubscription("t", "s", SubscriptionOptions.builder()
-                .defaultMessageTimeToLive(Duration.ofMinutes(3)).build());
+        ns.createSubscription(
+                "t",
+                "s",
+                SubscriptionOptions.builder()
+                        .defaultMessageTimeToLive(Duration.ofMinutes(3))
+                        .build());
         ns.send("t", msg("m"));
-        assertEquals(T0.plusSeconds(180), ns.peek(EntityPath.subscription("t", "s"), 0, 1).get(0).expiresAt());
+        assertEquals(
+                T0.plusSeconds(180),
+                ns.peek(EntityPath.subscription("t", "s"), 0, 1).get(0).expiresAt());
         advanceMinutes(3);
         assertEquals(0, ns.runtimeInfo(EntityPath.subscription("t", "s")).totalMessageCount(), "dropped");
     }
@@ -286,7 +356,9 @@ class TopicSubscriptionTest {
     // ---- ADI-3 topics -------------------------------------------------------------------------
 
     private void idleTopic(String name) {
-        ns.createTopic(name, TopicOptions.builder().autoDeleteOnIdle(Duration.ofMinutes(10)).build());
+        ns.createTopic(
+                name,
+                TopicOptions.builder().autoDeleteOnIdle(Duration.ofMinutes(10)).build());
     }
 
     @Test
@@ -301,7 +373,8 @@ class TopicSubscriptionTest {
         assertFalse(ns.topicExists("t"));
         assertEquals(T0.plus(Duration.ofMinutes(10)), autoDeletedAt("t"));
         assertThrows(BrokerException.EntityNotFound.class, () -> ns.send("t", msg("x")));
-        assertThrows(BrokerException.EntityNotFound.class,
+        assertThrows(
+                BrokerException.EntityNotFound.class,
                 () -> ns.receive(EntityPath.subscription("t", "s"), ReceiveMode.PEEK_LOCK, 1));
         assertFalse(ns.subscriptionExists("t", "s"));
     }
@@ -358,8 +431,12 @@ class TopicSubscriptionTest {
     // ---- ADI-3 subscriptions ------------------------------------------------------------------
 
     private void idleSubscription(String topic, String name) {
-        ns.createSubscription(topic, name, SubscriptionOptions.builder().autoDeleteOnIdle(Duration.ofMinutes(10))
-                .build());
+        ns.createSubscription(
+                topic,
+                name,
+                SubscriptionOptions.builder()
+                        .autoDeleteOnIdle(Duration.ofMinutes(10))
+                        .build());
     }
 
     @Test
@@ -373,7 +450,8 @@ class TopicSubscriptionTest {
         advanceMinutes(5);
         assertFalse(ns.subscriptionExists("t", "s"));
         assertEquals(T0.plus(Duration.ofMinutes(10)), autoDeletedAt("t/Subscriptions/s"));
-        assertThrows(BrokerException.EntityNotFound.class,
+        assertThrows(
+                BrokerException.EntityNotFound.class,
                 () -> ns.receive(EntityPath.subscription("t", "s"), ReceiveMode.PEEK_LOCK, 1));
         assertTrue(ns.topicExists("t"));
         assertEquals(List.of("keep"), ns.subscriptionNames("t"));
@@ -388,13 +466,16 @@ class TopicSubscriptionTest {
         idleSubscription("t", "s");
         EntityPath s = EntityPath.subscription("t", "s");
         advanceMinutes(6);
-        ns.receive(s, ReceiveMode.PEEK_LOCK, 1);                    // T0+6
+        ns.receive(s, ReceiveMode.PEEK_LOCK, 1); // T0+6
         advanceMinutes(6);
-        ns.peek(s, 0, 1);                                           // T0+12
+        ns.peek(s, 0, 1); // T0+12
         advanceMinutes(6);
         ns.createRule("t", "s", "extra", SqlFilter.parse("1=1"), null); // T0+18
         advanceMinutes(6);
-        ns.updateSubscription("t", "s", ns.getSubscription("t", "s").toBuilder().maxDeliveryCount(3).build()); // T0+24
+        ns.updateSubscription(
+                "t",
+                "s",
+                ns.getSubscription("t", "s").toBuilder().maxDeliveryCount(3).build()); // T0+24
         advanceMinutes(9);
         assertTrue(ns.subscriptionExists("t", "s"));
         advanceMinutes(1);
@@ -408,14 +489,22 @@ class TopicSubscriptionTest {
     @DisplayName("ADI-4 a queue with auto-forwarding is never idle, an idle non-forwarding queue is deleted")
     void forwardingQueueNeverAutoDeleted() {
         ns.createQueue("dst");
-        ns.createQueue("fwd", QueueOptions.builder().forwardTo("dst").autoDeleteOnIdle(Duration.ofMinutes(5)).build());
-        ns.createQueue("idle", QueueOptions.builder().autoDeleteOnIdle(Duration.ofMinutes(5)).build());
+        ns.createQueue(
+                "fwd",
+                QueueOptions.builder()
+                        .forwardTo("dst")
+                        .autoDeleteOnIdle(Duration.ofMinutes(5))
+                        .build());
+        ns.createQueue(
+                "idle",
+                QueueOptions.builder().autoDeleteOnIdle(Duration.ofMinutes(5)).build());
         ns.clock().advance(Duration.ofDays(2));
         assertTrue(ns.queueExists("fwd"));
         assertFalse(ns.queueExists("idle"));
         assertEquals(T0.plus(Duration.ofMinutes(5)), autoDeletedAt("idle"));
         ns.send("fwd", msg("still-forwards"));
-        assertEquals(List.of("still-forwards"),
+        assertEquals(
+                List.of("still-forwards"),
                 ids(ns.receive(EntityPath.queue("dst"), ReceiveMode.RECEIVE_AND_DELETE, 10)));
     }
 
@@ -424,16 +513,28 @@ class TopicSubscriptionTest {
     void forwardingSubscriptionNeverAutoDeleted() {
         ns.createQueue("dst");
         ns.createTopic("t");
-        ns.createSubscription("t", "fwd", SubscriptionOptions.builder().forwardTo("dst")
-                .autoDeleteOnIdle(Duration.ofMinutes(5)).build());
-        ns.createSubscription("t", "plain", SubscriptionOptions.builder()
-                .autoDeleteOnIdle(Duration.ofMinutes(5)).build());
+        ns.createSubscription(
+                "t",
+                "fwd",
+                SubscriptionOptions.builder()
+                        .forwardTo("dst")
+                        .autoDeleteOnIdle(Duration.ofMinutes(5))
+                        .build());
+        ns.createSubscription(
+                "t",
+                "plain",
+                SubscriptionOptions.builder()
+                        .autoDeleteOnIdle(Duration.ofMinutes(5))
+                        .build());
         ns.clock().advance(Duration.ofDays(2));
         assertTrue(ns.subscriptionExists("t", "fwd"));
         assertFalse(ns.subscriptionExists("t", "plain"));
 
         // forwarding switched off: idle from then on
-        ns.updateSubscription("t", "fwd", ns.getSubscription("t", "fwd").toBuilder().forwardTo(null).build());
+        ns.updateSubscription(
+                "t",
+                "fwd",
+                ns.getSubscription("t", "fwd").toBuilder().forwardTo(null).build());
         Instant switchedOff = ns.clock().instant();
         advanceMinutes(5);
         assertFalse(ns.subscriptionExists("t", "fwd"));
@@ -442,12 +543,18 @@ class TopicSubscriptionTest {
     }
 
     @Test
-    @DisplayName("ADI-4 ADI-3 a topic with a forwarding subscription is not idle: that subscription is always receiving")
+    @DisplayName(
+            "ADI-4 ADI-3 a topic with a forwarding subscription is not idle: that subscription is always receiving")
     void topicWithForwardingSubscriptionStays() {
         ns.createQueue("dst");
-        ns.createTopic("t", TopicOptions.builder().autoDeleteOnIdle(Duration.ofMinutes(5)).build());
-        ns.createSubscription("t", "fwd", SubscriptionOptions.builder().forwardTo("dst").build());
-        ns.createTopic("quiet", TopicOptions.builder().autoDeleteOnIdle(Duration.ofMinutes(5)).build());
+        ns.createTopic(
+                "t",
+                TopicOptions.builder().autoDeleteOnIdle(Duration.ofMinutes(5)).build());
+        ns.createSubscription(
+                "t", "fwd", SubscriptionOptions.builder().forwardTo("dst").build());
+        ns.createTopic(
+                "quiet",
+                TopicOptions.builder().autoDeleteOnIdle(Duration.ofMinutes(5)).build());
         ns.createSubscription("quiet", "plain");
 
         ns.clock().advance(Duration.ofHours(1));

@@ -56,7 +56,9 @@ class TransactionRulesTest {
         assertEquals(List.of("e2"), ids(drain(audit)));
         List<BrokeredMessage> billing = drain(EntityPath.subscription("events", "billing"));
         assertEquals(List.of("e1", "e2"), ids(billing));
-        assertEquals(List.of(1L, 2L), billing.stream().map(BrokeredMessage::sequenceNumber).toList());
+        assertEquals(
+                List.of(1L, 2L),
+                billing.stream().map(BrokeredMessage::sequenceNumber).toList());
         assertEquals(List.of("o1"), ids(drain(EntityPath.queue("out"))));
     }
 
@@ -145,19 +147,22 @@ class TransactionRulesTest {
         ns.send("in", msg("job"));
         ns.send("out", msg("other"));
         BrokeredMessage job = ns.receive(in, ReceiveMode.PEEK_LOCK, 1).get(0);
-        BrokeredMessage other = ns.receive(EntityPath.queue("out"), ReceiveMode.PEEK_LOCK, 1).get(0);
+        BrokeredMessage other =
+                ns.receive(EntityPath.queue("out"), ReceiveMode.PEEK_LOCK, 1).get(0);
         Transaction tx = ns.beginTransaction();
         tx.send("out", List.of(msg("result")));
         tx.complete(in, job.lockToken());
 
-        BrokerException e = assertThrows(BrokerException.class,
-                () -> tx.complete(EntityPath.queue("out"), other.lockToken()));
+        BrokerException e =
+                assertThrows(BrokerException.class, () -> tx.complete(EntityPath.queue("out"), other.lockToken()));
 
         assertEquals(ErrorReason.INVALID_OPERATION, e.reason());
         assertTrue(e.getMessage().contains("cannot span multiple top-level entities"), e.getMessage());
         tx.send("events", List.of(msg("note")));
         tx.commit();
-        assertEquals(List.of("other", "result"), ids(ns.peek(EntityPath.queue("out"), 0, 10)),
+        assertEquals(
+                List.of("other", "result"),
+                ids(ns.peek(EntityPath.queue("out"), 0, 10)),
                 "the refused settlement changed nothing, the transaction went on");
         assertEquals(0, ns.runtimeInfo(in).activeMessageCount());
     }
@@ -170,7 +175,8 @@ class TransactionRulesTest {
         BrokeredMessage a = ns.receive(in, ReceiveMode.PEEK_LOCK, 1).get(0);
         ns.deadLetter(in, a.lockToken(), "r", "d", Map.of());
         BrokeredMessage b = ns.receive(in, ReceiveMode.PEEK_LOCK, 1).get(0);
-        BrokeredMessage dead = ns.receive(in.deadLetter(), ReceiveMode.PEEK_LOCK, 1).get(0);
+        BrokeredMessage dead =
+                ns.receive(in.deadLetter(), ReceiveMode.PEEK_LOCK, 1).get(0);
         Transaction tx = ns.beginTransaction();
         tx.complete(in, b.lockToken());
         tx.complete(in.deadLetter(), dead.lockToken());
@@ -210,16 +216,21 @@ class TransactionRulesTest {
     void sessionMessages() {
         ns.createQueue("sq", QueueOptions.builder().requiresSession(true).build());
         EntityPath sq = EntityPath.queue("sq");
-        ns.send("sq", List.of(Message.builder().sessionId("A").messageId("a1").build(),
-                Message.builder().sessionId("A").messageId("a2").build()));
+        ns.send(
+                "sq",
+                List.of(
+                        Message.builder().sessionId("A").messageId("a1").build(),
+                        Message.builder().sessionId("A").messageId("a2").build()));
         SessionLock a = ns.acceptSession(sq, "A", Duration.ZERO);
         List<BrokeredMessage> got = ns.receive(a, ReceiveMode.PEEK_LOCK, 2, Duration.ZERO);
 
         Transaction ok = ns.beginTransaction();
         ok.complete(sq, got.get(0).lockToken());
         ok.send("sq", List.of(Message.builder().sessionId("A").messageId("a3").build()));
-        assertThrows(BrokerException.InvalidOperation.class,
-                () -> ok.send("sq", List.of(msg("no-session"))), "SES-1 applies inside transactions");
+        assertThrows(
+                BrokerException.InvalidOperation.class,
+                () -> ok.send("sq", List.of(msg("no-session"))),
+                "SES-1 applies inside transactions");
         ok.commit();
 
         Transaction late = ns.beginTransaction();
@@ -240,17 +251,17 @@ class TransactionRulesTest {
     void timeoutFromFirstOperation() {
         Transaction tx = ns.beginTransaction();
         ns.clock().advance(Duration.ofMinutes(5));
-        tx.send("out", List.of(msg("a")));             // first operation at T0+5
+        tx.send("out", List.of(msg("a"))); // first operation at T0+5
         ns.clock().advance(Duration.ofSeconds(119));
-        tx.send("out", List.of(msg("b")));             // T0+6:59
+        tx.send("out", List.of(msg("b"))); // T0+6:59
         tx.commit();
         assertEquals(List.of("a", "b"), ids(drain(EntityPath.queue("out"))));
 
         Transaction expired = ns.beginTransaction();
         expired.send("out", List.of(msg("c")));
         ns.clock().advance(Duration.ofMinutes(2));
-        BrokerException.TransactionFailed e = assertThrows(BrokerException.TransactionFailed.class,
-                () -> expired.send("out", List.of(msg("d"))));
+        BrokerException.TransactionFailed e =
+                assertThrows(BrokerException.TransactionFailed.class, () -> expired.send("out", List.of(msg("d"))));
         assertTrue(e.getMessage().contains("timed out"), e.getMessage());
         assertEquals(ErrorReason.TRANSACTION_FAILED, e.reason());
     }
@@ -258,7 +269,8 @@ class TransactionRulesTest {
     @Test
     @DisplayName("TXN-1 a transactional send to a topic fans out on commit, with duplicate detection and rules")
     void topicSendInTransaction() {
-        ns.createTopic("dd", TopicOptions.builder().requiresDuplicateDetection(true).build());
+        ns.createTopic(
+                "dd", TopicOptions.builder().requiresDuplicateDetection(true).build());
         ns.createSubscription("dd", "s");
         ns.send("dd", msg("x"));
         Transaction tx = ns.beginTransaction();
@@ -270,7 +282,9 @@ class TransactionRulesTest {
         List<BrokeredMessage> got = drain(EntityPath.subscription("dd", "s"));
         assertEquals(List.of("x", "y", "z"), ids(got));
         assertEquals(2, scheduled[0], "reserved when scheduled, before the commit numbered y");
-        assertEquals(List.of(1L, 3L, 4L), got.stream().map(BrokeredMessage::sequenceNumber).toList(),
+        assertEquals(
+                List.of(1L, 3L, 4L),
+                got.stream().map(BrokeredMessage::sequenceNumber).toList(),
                 "y numbered at commit; z renumbered on activation (SCH-4)");
     }
 }

@@ -14,7 +14,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,7 +32,10 @@ class TtlTest {
     }
 
     private static QueueOptions deadLettering(Duration lock) {
-        return QueueOptions.builder().deadLetteringOnMessageExpiration(true).lockDuration(lock).build();
+        return QueueOptions.builder()
+                .deadLetteringOnMessageExpiration(true)
+                .lockDuration(lock)
+                .build();
     }
 
     @Test
@@ -168,8 +170,7 @@ class TtlTest {
         assertEquals(minutes(5), dead.at());
         assertEquals(1, ns.runtimeInfo(Q).deadLetterMessageCount());
         assertEquals(0, ns.runtimeInfo(Q).activeMessageCount());
-        BrokerException lost = assertThrows(BrokerException.MessageLockLost.class,
-                () -> ns.complete(Q, m.lockToken()));
+        BrokerException lost = assertThrows(BrokerException.MessageLockLost.class, () -> ns.complete(Q, m.lockToken()));
         assertEquals(ErrorReason.MESSAGE_LOCK_LOST, lost.reason());
     }
 
@@ -177,7 +178,8 @@ class TtlTest {
     @DisplayName("TTL-4 without dead-lettering, an expired message whose lock times out is dropped at the lock's end")
     void lockExpiryOfExpiredMessageDropsItWithoutDeadLettering() {
         Namespace ns = namespace();
-        ns.createQueue("q", QueueOptions.builder().lockDuration(Duration.ofSeconds(30)).build());
+        ns.createQueue(
+                "q", QueueOptions.builder().lockDuration(Duration.ofSeconds(30)).build());
         ns.send("q", msg("m1", Duration.ofSeconds(10)));
         lockOne(ns, Q);
 
@@ -210,7 +212,11 @@ class TtlTest {
     @DisplayName("TTL-6 the entity default TTL applies to messages without one and caps longer ones")
     void entityDefaultAppliesAndCaps() {
         Namespace ns = namespace();
-        ns.createQueue("q", QueueOptions.builder().defaultMessageTimeToLive(Duration.ofMinutes(10)).build());
+        ns.createQueue(
+                "q",
+                QueueOptions.builder()
+                        .defaultMessageTimeToLive(Duration.ofMinutes(10))
+                        .build());
 
         ns.send("q", List.of(msg("none"), msg("longer", Duration.ofHours(1)), msg("shorter", Duration.ofMinutes(2))));
         List<BrokeredMessage> got = ns.receive(Q, ReceiveMode.PEEK_LOCK, 3);
@@ -237,7 +243,8 @@ class TtlTest {
 
         assertEquals(Durations.MAX, created.defaultMessageTimeToLive());
         assertEquals(Durations.MAX, ns.getTopic("t").defaultMessageTimeToLive());
-        assertEquals(Duration.parse("P10675199DT2H48M5.4775807S"), ns.getQueue("q").defaultMessageTimeToLive());
+        assertEquals(
+                Duration.parse("P10675199DT2H48M5.4775807S"), ns.getQueue("q").defaultMessageTimeToLive());
         assertNull(m.timeToLive());
         assertNull(m.expiresAt());
         assertEquals(T0, m.enqueuedTime());
@@ -249,37 +256,68 @@ class TtlTest {
         Namespace ns = Namespace.builder().startingAt(T0).tier(Tier.BASIC).build();
 
         ns.createQueue("q");
-        ns.createQueue("q30", QueueOptions.builder().defaultMessageTimeToLive(Duration.ofDays(30)).build());
-        ns.createQueue("q1", QueueOptions.builder().defaultMessageTimeToLive(Duration.ofDays(1)).build());
+        ns.createQueue(
+                "q30",
+                QueueOptions.builder()
+                        .defaultMessageTimeToLive(Duration.ofDays(30))
+                        .build());
+        ns.createQueue(
+                "q1",
+                QueueOptions.builder()
+                        .defaultMessageTimeToLive(Duration.ofDays(1))
+                        .build());
         ns.send("q", msg("m1"));
 
         assertEquals(Duration.ofDays(14), ns.getQueue("q").defaultMessageTimeToLive());
         assertEquals(Duration.ofDays(14), ns.getQueue("q30").defaultMessageTimeToLive());
         assertEquals(Duration.ofDays(1), ns.getQueue("q1").defaultMessageTimeToLive());
         assertEquals(T0.plus(Duration.ofDays(14)), ns.peek(Q, 0, 1).get(0).expiresAt());
-        assertEquals(Durations.MAX, Namespace.builder().startingAt(T0).build().createQueue("s")
-                .defaultMessageTimeToLive(), "Standard keeps never");
+        assertEquals(
+                Durations.MAX,
+                Namespace.builder().startingAt(T0).build().createQueue("s").defaultMessageTimeToLive(),
+                "Standard keeps never");
     }
 
     @Test
     @DisplayName("TTL-8 a subscription's effective default TTL is the smaller of the topic's and its own")
     void subscriptionTakesSmallerDefault() {
         Namespace ns = namespace();
-        ns.createTopic("t", TopicOptions.builder().defaultMessageTimeToLive(Duration.ofMinutes(10)).build());
-        ns.createSubscription("t", "short", SubscriptionOptions.builder()
-                .defaultMessageTimeToLive(Duration.ofMinutes(5)).build());
-        ns.createSubscription("t", "long", SubscriptionOptions.builder()
-                .defaultMessageTimeToLive(Duration.ofMinutes(20)).build());
+        ns.createTopic(
+                "t",
+                TopicOptions.builder()
+                        .defaultMessageTimeToLive(Duration.ofMinutes(10))
+                        .build());
+        ns.createSubscription(
+                "t",
+                "short",
+                SubscriptionOptions.builder()
+                        .defaultMessageTimeToLive(Duration.ofMinutes(5))
+                        .build());
+        ns.createSubscription(
+                "t",
+                "long",
+                SubscriptionOptions.builder()
+                        .defaultMessageTimeToLive(Duration.ofMinutes(20))
+                        .build());
         ns.createSubscription("t", "unset");
 
         ns.send("t", msg("m1"));
 
-        assertEquals(minutes(5), ns.peek(EntityPath.subscription("t", "short"), 0, 1).get(0).expiresAt());
-        assertEquals(minutes(10), ns.peek(EntityPath.subscription("t", "long"), 0, 1).get(0).expiresAt());
-        assertEquals(minutes(10), ns.peek(EntityPath.subscription("t", "unset"), 0, 1).get(0).expiresAt());
+        assertEquals(
+                minutes(5),
+                ns.peek(EntityPath.subscription("t", "short"), 0, 1).get(0).expiresAt());
+        assertEquals(
+                minutes(10),
+                ns.peek(EntityPath.subscription("t", "long"), 0, 1).get(0).expiresAt());
+        assertEquals(
+                minutes(10),
+                ns.peek(EntityPath.subscription("t", "unset"), 0, 1).get(0).expiresAt());
         ns.clock().advance(Duration.ofMinutes(5));
         assertEquals(List.of(), ns.receive(EntityPath.subscription("t", "short"), ReceiveMode.PEEK_LOCK, 1));
-        assertEquals(1, ns.receive(EntityPath.subscription("t", "long"), ReceiveMode.PEEK_LOCK, 1).size());
+        assertEquals(
+                1,
+                ns.receive(EntityPath.subscription("t", "long"), ReceiveMode.PEEK_LOCK, 1)
+                        .size());
     }
 
     @Test
@@ -288,8 +326,15 @@ class TtlTest {
     void expiredMessageIsDeadLettered() {
         Namespace ns = namespace();
         ns.createQueue("q", deadLettering());
-        ns.send("q", Message.builder().messageId("m1").body("payload").subject("order")
-                .applicationProperty("customer", 42L).timeToLive(Duration.ofMinutes(1)).build());
+        ns.send(
+                "q",
+                Message.builder()
+                        .messageId("m1")
+                        .body("payload")
+                        .subject("order")
+                        .applicationProperty("customer", 42L)
+                        .timeToLive(Duration.ofMinutes(1))
+                        .build());
 
         ns.clock().advance(Duration.ofMinutes(1));
 
@@ -302,7 +347,8 @@ class TtlTest {
         assertEquals("payload", dead.bodyAsString());
         assertEquals("order", dead.message().subject());
         assertEquals(42L, dead.message().applicationProperties().get("customer"));
-        assertEquals(minutes(1), events(ns, JournalEvent.Type.DEAD_LETTERED).get(0).at());
+        assertEquals(
+                minutes(1), events(ns, JournalEvent.Type.DEAD_LETTERED).get(0).at());
     }
 
     @Test
@@ -396,7 +442,11 @@ class TtlTest {
             + "expiresAt; one with its own TTL does; receive computes both")
     void lazyPeekHidesComputedDefaultExpiry() {
         Namespace ns = lazyNamespace();
-        ns.createQueue("q", QueueOptions.builder().defaultMessageTimeToLive(Duration.ofMinutes(10)).build());
+        ns.createQueue(
+                "q",
+                QueueOptions.builder()
+                        .defaultMessageTimeToLive(Duration.ofMinutes(10))
+                        .build());
         ns.send("q", List.of(msg("noTtl"), msg("ownTtl", Duration.ofMinutes(5))));
 
         List<BrokeredMessage> peeked = ns.peek(Q, 0, 10);
@@ -415,7 +465,11 @@ class TtlTest {
     @DisplayName("TTL-12 EAGER: peek reports the expiry computed from the entity default")
     void eagerPeekReportsComputedDefaultExpiry() {
         Namespace ns = namespace();
-        ns.createQueue("q", QueueOptions.builder().defaultMessageTimeToLive(Duration.ofMinutes(10)).build());
+        ns.createQueue(
+                "q",
+                QueueOptions.builder()
+                        .defaultMessageTimeToLive(Duration.ofMinutes(10))
+                        .build());
         ns.send("q", msg("noTtl"));
 
         assertEquals(minutes(10), ns.peek(Q, 0, 10).get(0).expiresAt());
@@ -434,7 +488,8 @@ class TtlTest {
         BrokeredMessage dead = lockOne(ns, DLQ);
         assertEquals("m1", dead.message().messageId());
 
-        BrokerException e = assertThrows(BrokerException.InvalidOperation.class,
+        BrokerException e = assertThrows(
+                BrokerException.InvalidOperation.class,
                 () -> ns.deadLetter(DLQ, dead.lockToken(), "again", "again", Map.of()));
         assertEquals(ErrorReason.INVALID_OPERATION, e.reason());
         ns.complete(DLQ, dead.lockToken());
@@ -464,11 +519,14 @@ class TtlTest {
         JournalEvent dead = events(ns, JournalEvent.Type.DEAD_LETTERED).get(0);
         assertEquals(minutes(5), dead.at());
         assertEquals(m.sequenceNumber(), dead.sequenceNumber());
-        assertEquals("TTLExpiredException", receiveOne(ns, DLQ, ReceiveMode.RECEIVE_AND_DELETE).deadLetterReason());
+        assertEquals(
+                "TTLExpiredException",
+                receiveOne(ns, DLQ, ReceiveMode.RECEIVE_AND_DELETE).deadLetterReason());
     }
 
-    @ParameterizedTest(name = "TTL-15 PEEK-1 a deferred message past its expiry stays visible to peek as DEFERRED, "
-            + "and runtime counts agree ({0})")
+    @ParameterizedTest(
+            name = "TTL-15 PEEK-1 a deferred message past its expiry stays visible to peek as DEFERRED, "
+                    + "and runtime counts agree ({0})")
     @EnumSource(ExpiryMode.class)
     void expiredDeferredMessageStaysVisible(ExpiryMode mode) {
         Namespace ns = Namespace.builder().startingAt(T0).expiryMode(mode).build();
@@ -481,11 +539,17 @@ class TtlTest {
         ns.clock().advance(Duration.ofMinutes(5));
 
         List<BrokeredMessage> peeked = ns.peek(Q, 0, 10);
-        assertEquals(List.of("m1"), ids(peeked.stream().filter(p -> p.state() == MessageState.DEFERRED).toList()));
+        assertEquals(
+                List.of("m1"),
+                ids(peeked.stream()
+                        .filter(p -> p.state() == MessageState.DEFERRED)
+                        .toList()));
         EntityRuntimeInfo info = ns.runtimeInfo(Q);
         assertEquals(1, info.deferredMessageCount());
-        assertEquals(peeked.size(), info.activeMessageCount() + info.deferredMessageCount()
-                + info.scheduledMessageCount(), "peek shows what the counts count: " + ids(peeked));
+        assertEquals(
+                peeked.size(),
+                info.activeMessageCount() + info.deferredMessageCount() + info.scheduledMessageCount(),
+                "peek shows what the counts count: " + ids(peeked));
     }
 
     @Test
@@ -512,7 +576,12 @@ class TtlTest {
     void subscriptionExpiry() {
         Namespace ns = namespace();
         ns.createTopic("t");
-        ns.createSubscription("t", "dl", SubscriptionOptions.builder().deadLetteringOnMessageExpiration(true).build());
+        ns.createSubscription(
+                "t",
+                "dl",
+                SubscriptionOptions.builder()
+                        .deadLetteringOnMessageExpiration(true)
+                        .build());
         ns.createSubscription("t", "drop");
         EntityPath dl = EntityPath.subscription("t", "dl");
         EntityPath drop = EntityPath.subscription("t", "drop");
@@ -532,7 +601,11 @@ class TtlTest {
     @DisplayName("TTL-11 LAZY: a receive does not scan every message for expiry (30,000 single receives in "
             + "seconds, not minutes)")
     void lazyReceiveDoesNotScanAllMessages() {
-        Namespace ns = Namespace.builder().startingAt(T0).expiryMode(ExpiryMode.LAZY).journalCapacity(1).build();
+        Namespace ns = Namespace.builder()
+                .startingAt(T0)
+                .expiryMode(ExpiryMode.LAZY)
+                .journalCapacity(1)
+                .build();
         ns.createQueue("q");
         int count = 30_000;
         List<Message> batch = new ArrayList<>();

@@ -17,7 +17,9 @@ public class Accounting {
 
     private final List<String> ledger = new CopyOnWriteArrayList<>();
 
-    @JmsListener(destination = Billing.EVENTS, containerFactory = "topicJmsListenerContainerFactory",
+    @JmsListener(
+            destination = Billing.EVENTS,
+            containerFactory = "topicJmsListenerContainerFactory",
             subscription = SUBSCRIPTION)
     public void onEvent(String event) {
         ledger.add(event);

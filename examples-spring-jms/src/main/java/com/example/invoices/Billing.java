@@ -41,12 +41,15 @@ public class Billing {
             producer.send(session.createTextMessage(text));
             return null;
         });
-        jms.execute(session -> {
-            try (MessageProducer producer = session.createProducer(session.createTopic(EVENTS))) {
-                producer.send(session.createTextMessage("issued;" + invoice.id() + ";" + invoice.amountInCents()));
-            }
-            return null;
-        }, true);
+        jms.execute(
+                session -> {
+                    try (MessageProducer producer = session.createProducer(session.createTopic(EVENTS))) {
+                        producer.send(
+                                session.createTextMessage("issued;" + invoice.id() + ";" + invoice.amountInCents()));
+                    }
+                    return null;
+                },
+                true);
         billed.add(invoice.id());
     }
 

@@ -27,9 +27,12 @@ import org.springframework.boot.test.context.SpringBootTest;
  * {@code @JmsListener} containers, passwordless in its own configuration), against an emulated Premium namespace.
  */
 @SpringBootTest
-@SpringServiceBusEmulator(tier = Tier.PREMIUM, queues = {
-        @Queue(name = InvoiceService.INVOICES, maxDeliveryCount = 3),
-        @Queue(name = Billing.PAYMENTS_DUE, deadLetteringOnMessageExpiration = true)},
+@SpringServiceBusEmulator(
+        tier = Tier.PREMIUM,
+        queues = {
+            @Queue(name = InvoiceService.INVOICES, maxDeliveryCount = 3),
+            @Queue(name = Billing.PAYMENTS_DUE, deadLetteringOnMessageExpiration = true)
+        },
         // the durable subscription the service made for accounting's listener (JMS-16: <name>$<client id>$D) is
         // declared, as it stands in the production namespace: each test gets a fresh namespace (SPRING-2), and
         // the listener, attached once, resumes it there
@@ -43,10 +46,13 @@ class BillingTest {
 
     @Autowired
     InvoiceService invoices;
+
     @Autowired
     Billing billing;
+
     @Autowired
     Namespace namespace;
+
     @Autowired
     VirtualClock clock;
 
@@ -60,7 +66,8 @@ class BillingTest {
         await().atMost(WAIT).until(() -> namespace.runtimeInfo(INVOICES).totalMessageCount() == 0);
         List<BrokeredMessage> due = namespace.peek(PAYMENTS_DUE, 0, 10);
         assertEquals(1, due.size());
-        assertEquals(new MessageBody.Value(invoice.toText()), due.get(0).message().body());
+        assertEquals(
+                new MessageBody.Value(invoice.toText()), due.get(0).message().body());
         assertEquals(Billing.PAYMENT_TERM, due.get(0).timeToLive());
     }
 
@@ -106,8 +113,11 @@ class BillingTest {
 
         await().atMost(WAIT).until(() -> accounting.ledger().contains("issued;" + invoice.id() + ";500"));
         // taken from the subscription entity Service Bus names for a durable JMS subscription with a client id
-        await().atMost(WAIT).until(() -> namespace.runtimeInfo(EntityPath.subscription(Billing.EVENTS, ACCOUNTING))
-                .totalMessageCount() == 0);
+        await().atMost(WAIT)
+                .until(() -> namespace
+                                .runtimeInfo(EntityPath.subscription(Billing.EVENTS, ACCOUNTING))
+                                .totalMessageCount()
+                        == 0);
     }
 
     private static String id() {

@@ -8,5 +8,4 @@ package com.example.orders;
  * @param quantity items ordered; an order of none cannot be fulfilled
  * @param express whether a courier delivers it
  */
-public record Order(String id, String customer, int quantity, boolean express) {
-}
+public record Order(String id, String customer, int quantity, boolean express) {}

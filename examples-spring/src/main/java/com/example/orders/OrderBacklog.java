@@ -15,8 +15,9 @@ import org.springframework.stereotype.Component;
 public class OrderBacklog {
     private final ServiceBusAdministrationClient admin;
 
-    public OrderBacklog(@Value("${spring.cloud.azure.servicebus.connection-string:}") String connectionString,
-                        @Value("${spring.cloud.azure.servicebus.namespace:}") String namespace) {
+    public OrderBacklog(
+            @Value("${spring.cloud.azure.servicebus.connection-string:}") String connectionString,
+            @Value("${spring.cloud.azure.servicebus.namespace:}") String namespace) {
         ServiceBusAdministrationClientBuilder builder = new ServiceBusAdministrationClientBuilder();
         if (connectionString.isBlank()) {
             builder.credential(namespace + ".servicebus.windows.net", new DefaultAzureCredentialBuilder().build());
@@ -28,6 +29,7 @@ public class OrderBacklog {
 
     /** Express orders published and not yet collected by the courier. */
     public long awaitingCourier() {
-        return admin.getSubscriptionRuntimeProperties(OrderService.TOPIC, "express").getActiveMessageCount();
+        return admin.getSubscriptionRuntimeProperties(OrderService.TOPIC, "express")
+                .getActiveMessageCount();
     }
 }

@@ -26,17 +26,24 @@ public class OrderService {
 
     /** Publishes {@code order} and schedules its payment reminder. */
     public void place(Order order) {
-        template.sendAsync(TOPIC, MessageBuilder.withPayload(order)
-                .setHeader(ServiceBusMessageHeaders.MESSAGE_ID, order.id())
-                .setHeader(ServiceBusMessageHeaders.TIME_TO_LIVE, ORDER_TIME_TO_LIVE)
-                .setHeader("type", "order")
-                .setHeader("express", order.express())
-                .build()).block();
-        template.sendAsync(TOPIC, MessageBuilder.withPayload(order.id())
-                .setHeader(ServiceBusMessageHeaders.MESSAGE_ID, order.id() + "-reminder")
-                .setHeader(ServiceBusMessageHeaders.SCHEDULED_ENQUEUE_TIME,
-                        OffsetDateTime.now(ZoneOffset.UTC).plus(REMINDER_DELAY))
-                .setHeader("type", "payment-reminder")
-                .build()).block();
+        template.sendAsync(
+                        TOPIC,
+                        MessageBuilder.withPayload(order)
+                                .setHeader(ServiceBusMessageHeaders.MESSAGE_ID, order.id())
+                                .setHeader(ServiceBusMessageHeaders.TIME_TO_LIVE, ORDER_TIME_TO_LIVE)
+                                .setHeader("type", "order")
+                                .setHeader("express", order.express())
+                                .build())
+                .block();
+        template.sendAsync(
+                        TOPIC,
+                        MessageBuilder.withPayload(order.id())
+                                .setHeader(ServiceBusMessageHeaders.MESSAGE_ID, order.id() + "-reminder")
+                                .setHeader(
+                                        ServiceBusMessageHeaders.SCHEDULED_ENQUEUE_TIME,
+                                        OffsetDateTime.now(ZoneOffset.UTC).plus(REMINDER_DELAY))
+                                .setHeader("type", "payment-reminder")
+                                .build())
+                .block();
     }
 }

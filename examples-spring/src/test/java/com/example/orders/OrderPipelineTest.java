@@ -22,7 +22,8 @@ import org.springframework.boot.test.context.SpringBootTest;
  */
 @SpringBootTest
 @SpringServiceBusEmulator(config = "classpath:servicebus/Config.json")
-@DisplayName("SPRING-1 SPRING-5 the order pipeline: TTL expiry to the dead-letter queue, SQL filter, max delivery count")
+@DisplayName(
+        "SPRING-1 SPRING-5 the order pipeline: TTL expiry to the dead-letter queue, SQL filter, max delivery count")
 class OrderPipelineTest {
     private static final EntityPath EXPRESS = EntityPath.subscription("orders", "express");
     private static final EntityPath FULFILMENT = EntityPath.subscription("orders", "fulfilment");
@@ -30,12 +31,16 @@ class OrderPipelineTest {
 
     @Autowired
     OrderService orders;
+
     @Autowired
     Fulfilment fulfilment;
+
     @Autowired
     Namespace namespace;
+
     @Autowired
     VirtualClock clock;
+
     @Autowired
     OrderBacklog backlog;
 
@@ -68,7 +73,9 @@ class OrderPipelineTest {
         assertEquals(empty.id(), dead.message().messageId());
         assertEquals("MaxDeliveryCountExceeded", dead.deadLetterReason());
         assertEquals(3, dead.deliveryCount());
-        assertEquals(List.of(), fulfilment.shipped().stream().filter(empty.id()::equals).toList());
+        assertEquals(
+                List.of(),
+                fulfilment.shipped().stream().filter(empty.id()::equals).toList());
     }
 
     @Test

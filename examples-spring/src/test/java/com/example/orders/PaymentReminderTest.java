@@ -30,14 +30,19 @@ class PaymentReminderTest {
 
     @Autowired
     OrderService orders;
+
     @Autowired
     Fulfilment fulfilment;
+
     @Autowired
     PaymentReminders reminders;
+
     @Autowired
     Namespace namespace;
+
     @Autowired
     VirtualClock clock;
+
     @Autowired
     ServiceBusAdministrationClient admin;
 
@@ -58,7 +63,9 @@ class PaymentReminderTest {
     @Test
     void eachTestStartsWithNoMessagesAndAClockNoOtherTestMoved() {
         // another test of this context advanced the clock by a day; this test's clock starts now
-        assertTrue(clock.instant().isBefore(Instant.now().plus(Duration.ofHours(1))), clock.instant().toString());
+        assertTrue(
+                clock.instant().isBefore(Instant.now().plus(Duration.ofHours(1))),
+                clock.instant().toString());
         for (String subscription : namespace.subscriptionNames("orders")) {
             EntityRuntimeInfo info = namespace.runtimeInfo(EntityPath.subscription("orders", subscription));
             assertEquals(0, info.totalMessageCount(), subscription);

@@ -26,11 +26,15 @@ import org.junit.jupiter.api.Test;
  */
 @ServiceBusEmulator(
         queues = {
-                @Queue(name = "scratch", autoDeleteOnIdle = "PT10M"),
-                @Queue(name = "archive"),
-                @Queue(name = "relay", autoDeleteOnIdle = "PT10M", forwardTo = "archive")},
-        topics = @Topic(name = "events", autoDeleteOnIdle = "PT1H",
-                subscriptions = @Subscription(name = "probe", autoDeleteOnIdle = "PT10M")))
+            @Queue(name = "scratch", autoDeleteOnIdle = "PT10M"),
+            @Queue(name = "archive"),
+            @Queue(name = "relay", autoDeleteOnIdle = "PT10M", forwardTo = "archive")
+        },
+        topics =
+                @Topic(
+                        name = "events",
+                        autoDeleteOnIdle = "PT1H",
+                        subscriptions = @Subscription(name = "probe", autoDeleteOnIdle = "PT10M")))
 class AutoDeleteOnIdleTest {
 
     @Test
@@ -45,8 +49,10 @@ class AutoDeleteOnIdleTest {
 
     @Test
     @DisplayName("ADI-3 a peek counts as use and restarts the idle time")
-    void peekKeepsTheQueueAlive(@Entity("scratch") ServiceBusReceiverClient receiver,
-                                ServiceBusAdministrationClient admin, VirtualClock clock) {
+    void peekKeepsTheQueueAlive(
+            @Entity("scratch") ServiceBusReceiverClient receiver,
+            ServiceBusAdministrationClient admin,
+            VirtualClock clock) {
         clock.advance(Duration.ofMinutes(8));
         receiver.peekMessage();
 
@@ -59,9 +65,12 @@ class AutoDeleteOnIdleTest {
 
     @Test
     @DisplayName("ADI-3 a pending scheduled message keeps the queue alive")
-    void scheduledMessageKeepsTheQueueAlive(@Entity("scratch") ServiceBusSenderClient sender,
-                                            ServiceBusAdministrationClient admin, VirtualClock clock) {
-        sender.scheduleMessage(new ServiceBusMessage("later"), OffsetDateTime.now(clock).plusMinutes(30));
+    void scheduledMessageKeepsTheQueueAlive(
+            @Entity("scratch") ServiceBusSenderClient sender,
+            ServiceBusAdministrationClient admin,
+            VirtualClock clock) {
+        sender.scheduleMessage(
+                new ServiceBusMessage("later"), OffsetDateTime.now(clock).plusMinutes(30));
 
         clock.advance(Duration.ofMinutes(25));
         assertTrue(admin.getQueueExists("scratch"));
@@ -77,8 +86,8 @@ class AutoDeleteOnIdleTest {
 
     @Test
     @DisplayName("ADI-1 ADI-3 an idle subscription is deleted; its topic stays while it is used")
-    void idleSubscriptionIsDeleted(@Entity("events") ServiceBusSenderClient sender,
-                                   ServiceBusAdministrationClient admin, VirtualClock clock) {
+    void idleSubscriptionIsDeleted(
+            @Entity("events") ServiceBusSenderClient sender, ServiceBusAdministrationClient admin, VirtualClock clock) {
         clock.advance(Duration.ofMinutes(5));
         sender.sendMessage(new ServiceBusMessage("ping"));
 

@@ -25,12 +25,13 @@ class AutoForwardingTest {
 
     @Test
     @DisplayName("FWD-1 FWD-2 a subscription forwards its messages to a queue with a new sequence number")
-    void subscriptionForwardsToQueue(@Entity("orders") ServiceBusSenderClient sender,
-                                     @Entity("eu-orders") ServiceBusReceiverClient euOrders) {
+    void subscriptionForwardsToQueue(
+            @Entity("orders") ServiceBusSenderClient sender, @Entity("eu-orders") ServiceBusReceiverClient euOrders) {
         sender.sendMessage(new ServiceBusMessage("first"));
         sender.sendMessage(new ServiceBusMessage("second"));
 
-        ServiceBusReceivedMessage forwarded = euOrders.receiveMessages(2).stream().toList().get(1);
+        ServiceBusReceivedMessage forwarded =
+                euOrders.receiveMessages(2).stream().toList().get(1);
 
         assertEquals("second", forwarded.getBody().toString());
         assertEquals(2, forwarded.getSequenceNumber());

@@ -22,16 +22,24 @@ class ConcertTicketsTest {
 
     @Test
     @DisplayName("SEQ-3 requests are served in sequence-number order, even when they arrive in the same instant")
-    void firstComeFirstServed(@Entity("ticket-requests") ServiceBusSenderClient fans,
-                              @Entity("ticket-requests") ServiceBusReceiverClient boxOffice) {
+    void firstComeFirstServed(
+            @Entity("ticket-requests") ServiceBusSenderClient fans,
+            @Entity("ticket-requests") ServiceBusReceiverClient boxOffice) {
         fans.sendMessage(new ServiceBusMessage("alice"));
         fans.sendMessage(new ServiceBusMessage("bob"));
         fans.sendMessage(new ServiceBusMessage("carol"));
 
-        List<ServiceBusReceivedMessage> requests = boxOffice.receiveMessages(3).stream().toList();
+        List<ServiceBusReceivedMessage> requests =
+                boxOffice.receiveMessages(3).stream().toList();
 
-        assertEquals(List.of("alice", "bob", "carol"), requests.stream().map(m -> m.getBody().toString()).toList());
-        assertEquals(List.of(1L, 2L, 3L), requests.stream().map(ServiceBusReceivedMessage::getSequenceNumber).toList());
+        assertEquals(
+                List.of("alice", "bob", "carol"),
+                requests.stream().map(m -> m.getBody().toString()).toList());
+        assertEquals(
+                List.of(1L, 2L, 3L),
+                requests.stream()
+                        .map(ServiceBusReceivedMessage::getSequenceNumber)
+                        .toList());
         assertEquals(requests.get(0).getEnqueuedTime(), requests.get(2).getEnqueuedTime(), "the clock did not move");
     }
 }

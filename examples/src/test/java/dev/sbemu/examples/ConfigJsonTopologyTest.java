@@ -33,9 +33,10 @@ class ConfigJsonTopologyTest {
 
     @Test
     @DisplayName("CFG-1 subscription rules from Config.json filter and act on topic messages")
-    void rulesFromConfig(@Entity("topic.1") ServiceBusSenderClient sender,
-                         @Entity(value = "topic.1", subscription = "subscription.1") ServiceBusReceiverClient first,
-                         @Entity(value = "topic.1", subscription = "subscription.2") ServiceBusReceiverClient second) {
+    void rulesFromConfig(
+            @Entity("topic.1") ServiceBusSenderClient sender,
+            @Entity(value = "topic.1", subscription = "subscription.1") ServiceBusReceiverClient first,
+            @Entity(value = "topic.1", subscription = "subscription.2") ServiceBusReceiverClient second) {
         ServiceBusMessage text = new ServiceBusMessage("hello").setContentType("application/text");
         text.getApplicationProperties().put("prop3", "value3");
         ServiceBusMessage order = new ServiceBusMessage("order").setMessageId("123456");
@@ -44,7 +45,8 @@ class ConfigJsonTopologyTest {
         sender.sendMessage(text);
         sender.sendMessage(order);
 
-        assertEquals("hello", first.receiveMessages(1).iterator().next().getBody().toString());
+        assertEquals(
+                "hello", first.receiveMessages(1).iterator().next().getBody().toString());
         ServiceBusReceivedMessage acted = second.receiveMessages(1).iterator().next();
         assertEquals("order", acted.getBody().toString());
         assertEquals("Entity", acted.getTo(), "the rule's action set sys.To");

@@ -23,19 +23,23 @@ class DeferralTest {
 
     @Test
     @DisplayName("DLQ-4 a deferred message is skipped by receive and fetched by its sequence number")
-    void deferAndFetchLater(@Entity("shipments") ServiceBusSenderClient sender,
-                            @Entity("shipments") ServiceBusReceiverClient receiver) {
+    void deferAndFetchLater(
+            @Entity("shipments") ServiceBusSenderClient sender,
+            @Entity("shipments") ServiceBusReceiverClient receiver) {
         sender.sendMessage(new ServiceBusMessage("ship parcel 7 (payment pending)"));
         sender.sendMessage(new ServiceBusMessage("payment received for parcel 7"));
 
-        ServiceBusReceivedMessage shipment = receiver.receiveMessages(1).iterator().next();
+        ServiceBusReceivedMessage shipment =
+                receiver.receiveMessages(1).iterator().next();
         long parkedAs = shipment.getSequenceNumber();
         receiver.defer(shipment);
 
-        ServiceBusReceivedMessage payment = receiver.receiveMessages(1).iterator().next();
+        ServiceBusReceivedMessage payment =
+                receiver.receiveMessages(1).iterator().next();
         assertEquals("payment received for parcel 7", payment.getBody().toString());
         receiver.complete(payment);
-        assertEquals(0, receiver.receiveMessages(1, Duration.ofMillis(50)).stream().count());
+        assertEquals(
+                0, receiver.receiveMessages(1, Duration.ofMillis(50)).stream().count());
 
         ServiceBusReceivedMessage parked = receiver.receiveDeferredMessage(parkedAs);
         assertEquals(ServiceBusMessageState.DEFERRED, parked.getState());

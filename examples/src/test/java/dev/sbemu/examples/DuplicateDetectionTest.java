@@ -17,15 +17,20 @@ import org.junit.jupiter.api.Test;
  * Duplicate detection: a resend of a message id seen within the detection window is accepted by the
  * send and silently dropped. After the window the id is forgotten.
  */
-@ServiceBusEmulator(queues = @Queue(name = "payments", requiresDuplicateDetection = true,
-        duplicateDetectionHistoryTimeWindow = "PT10M"))
+@ServiceBusEmulator(
+        queues =
+                @Queue(
+                        name = "payments",
+                        requiresDuplicateDetection = true,
+                        duplicateDetectionHistoryTimeWindow = "PT10M"))
 class DuplicateDetectionTest {
 
     @Test
     @DisplayName("DUP-1 a retried send within the window is dropped; after the window it is accepted")
-    void retriedSendIsDropped(@Entity("payments") ServiceBusSenderClient sender,
-                              @Entity("payments") ServiceBusReceiverClient receiver,
-                              VirtualClock clock) {
+    void retriedSendIsDropped(
+            @Entity("payments") ServiceBusSenderClient sender,
+            @Entity("payments") ServiceBusReceiverClient receiver,
+            VirtualClock clock) {
         sender.sendMessage(new ServiceBusMessage("pay 5 EUR").setMessageId("payment-1"));
         sender.sendMessage(new ServiceBusMessage("pay 5 EUR").setMessageId("payment-1"));
 
@@ -34,6 +39,7 @@ class DuplicateDetectionTest {
         clock.advance(Duration.ofMinutes(10));
         sender.sendMessage(new ServiceBusMessage("pay 5 EUR").setMessageId("payment-1"));
 
-        assertEquals(2, receiver.receiveMessages(10, Duration.ofSeconds(5)).stream().count());
+        assertEquals(
+                2, receiver.receiveMessages(10, Duration.ofSeconds(5)).stream().count());
     }
 }

@@ -94,12 +94,15 @@ class FaultInjectionTest {
 
     @Test
     @DisplayName("FLT-2 a SERVICE_BUSY send is transient: the publisher backs off, retries, and the order arrives once")
-    void serviceBusyIsRetried(@Entity("orders") ServiceBusSenderClient sender,
-                              @Entity("orders") ServiceBusReceiverClient receiver,
-                              Namespace namespace, VirtualClock clock) {
+    void serviceBusyIsRetried(
+            @Entity("orders") ServiceBusSenderClient sender,
+            @Entity("orders") ServiceBusReceiverClient receiver,
+            Namespace namespace,
+            VirtualClock clock) {
         // Over AMQP (sbemu.clients=amqp) the SDK's own retry policy absorbs transient faults, with its own
         // wall-clock back-off, before the publisher's loop sees them (FLT-6): this example is about the loop.
-        assumeTrue(EmulatorClients.FULLY_QUALIFIED_NAMESPACE.equals(sender.getFullyQualifiedNamespace()),
+        assumeTrue(
+                EmulatorClients.FULLY_QUALIFIED_NAMESPACE.equals(sender.getFullyQualifiedNamespace()),
                 "the SDK retries SERVICE_BUSY itself when its clients talk to the AMQP endpoint");
         namespace.faults().on("orders").failNext(2, Operation.SEND, Failure.SERVICE_BUSY);
         List<Duration> pauses = new ArrayList<>();
@@ -111,9 +114,14 @@ class FaultInjectionTest {
         publisher.publish("order-42");
 
         assertEquals(List.of(Duration.ofSeconds(1), Duration.ofSeconds(2)), pauses);
-        assertEquals(List.of("order-42"), receiver.peekMessages(10).stream().map(m -> m.getMessageId()).toList());
-        assertEquals(2, namespace.journal().events().stream()
-                .filter(e -> e.type() == JournalEvent.Type.FAULT_INJECTED).count());
+        assertEquals(
+                List.of("order-42"),
+                receiver.peekMessages(10).stream().map(m -> m.getMessageId()).toList());
+        assertEquals(
+                2,
+                namespace.journal().events().stream()
+                        .filter(e -> e.type() == JournalEvent.Type.FAULT_INJECTED)
+                        .count());
     }
 
     @Test
@@ -131,14 +139,16 @@ class FaultInjectionTest {
 
     @Test
     @DisplayName("FLT-3 a lost lock: completing fails, the order comes again and is shipped once")
-    void lockLossIsSurvived(@Entity("orders") ServiceBusSenderClient sender,
-                            @Entity("orders") ServiceBusReceiverClient receiver, Namespace namespace) {
+    void lockLossIsSurvived(
+            @Entity("orders") ServiceBusSenderClient sender,
+            @Entity("orders") ServiceBusReceiverClient receiver,
+            Namespace namespace) {
         sender.sendMessage(new ServiceBusMessage("order-44").setMessageId("order-44"));
         namespace.faults().on("orders").failNext(1, Operation.SETTLE, Failure.MESSAGE_LOCK_LOST);
         OrderWorker worker = new OrderWorker(receiver);
 
-        worker.processAvailable();      // ships, but completing fails: the lock is gone
-        worker.processAvailable();      // the second delivery completes
+        worker.processAvailable(); // ships, but completing fails: the lock is gone
+        worker.processAvailable(); // the second delivery completes
 
         assertEquals(Set.of("order-44"), worker.shipped);
         assertEquals(0, namespace.runtimeInfo(EntityPath.queue("orders")).activeMessageCount());

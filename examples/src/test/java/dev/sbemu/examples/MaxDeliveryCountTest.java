@@ -24,18 +24,19 @@ class MaxDeliveryCountTest {
 
     @Test
     @DisplayName("DLQ-2 after maxDeliveryCount failed deliveries the message is dead-lettered")
-    void poisonMessageIsDeadLettered(@Entity("invoices") ServiceBusSenderClient sender,
-                                     @Entity("invoices") ServiceBusReceiverClient receiver,
-                                     @Entity(value = "invoices", subQueue = SubQueue.DEAD_LETTER_QUEUE)
-                                     ServiceBusReceiverClient deadLetters,
-                                     VirtualClock clock) {
+    void poisonMessageIsDeadLettered(
+            @Entity("invoices") ServiceBusSenderClient sender,
+            @Entity("invoices") ServiceBusReceiverClient receiver,
+            @Entity(value = "invoices", subQueue = SubQueue.DEAD_LETTER_QUEUE) ServiceBusReceiverClient deadLetters,
+            VirtualClock clock) {
         sender.sendMessage(new ServiceBusMessage("malformed invoice"));
 
         ServiceBusReceivedMessage first = receiver.receiveMessages(1).iterator().next();
         assertEquals(0, first.getDeliveryCount());
         receiver.abandon(first);
 
-        ServiceBusReceivedMessage second = receiver.receiveMessages(1).iterator().next();
+        ServiceBusReceivedMessage second =
+                receiver.receiveMessages(1).iterator().next();
         assertEquals(1, second.getDeliveryCount());
         clock.advance(Duration.ofSeconds(30)); // the lock times out: that counts too
 
@@ -43,26 +44,32 @@ class MaxDeliveryCountTest {
         assertEquals(2, third.getDeliveryCount());
         receiver.abandon(third);
 
-        ServiceBusReceivedMessage dead = deadLetters.receiveMessages(1).iterator().next();
+        ServiceBusReceivedMessage dead =
+                deadLetters.receiveMessages(1).iterator().next();
         assertEquals("MaxDeliveryCountExceeded", dead.getDeadLetterReason());
         assertEquals("Message could not be consumed after 3 delivery attempts.", dead.getDeadLetterErrorDescription());
-        assertEquals(0, receiver.receiveMessages(1, Duration.ofMillis(50)).stream().count());
+        assertEquals(
+                0, receiver.receiveMessages(1, Duration.ofMillis(50)).stream().count());
     }
 
     @Test
     @DisplayName("DLQ-5 a receiver can dead-letter a message itself, with a reason and a description")
-    void explicitDeadLetter(@Entity("invoices") ServiceBusSenderClient sender,
-                            @Entity("invoices") ServiceBusReceiverClient receiver,
-                            @Entity(value = "invoices", subQueue = SubQueue.DEAD_LETTER_QUEUE)
-                            ServiceBusReceiverClient deadLetters) {
+    void explicitDeadLetter(
+            @Entity("invoices") ServiceBusSenderClient sender,
+            @Entity("invoices") ServiceBusReceiverClient receiver,
+            @Entity(value = "invoices", subQueue = SubQueue.DEAD_LETTER_QUEUE) ServiceBusReceiverClient deadLetters) {
         sender.sendMessage(new ServiceBusMessage("invoice without total"));
 
-        ServiceBusReceivedMessage invoice = receiver.receiveMessages(1).iterator().next();
-        receiver.deadLetter(invoice, new com.azure.messaging.servicebus.models.DeadLetterOptions()
-                .setDeadLetterReason("ValidationFailed")
-                .setDeadLetterErrorDescription("total is missing"));
+        ServiceBusReceivedMessage invoice =
+                receiver.receiveMessages(1).iterator().next();
+        receiver.deadLetter(
+                invoice,
+                new com.azure.messaging.servicebus.models.DeadLetterOptions()
+                        .setDeadLetterReason("ValidationFailed")
+                        .setDeadLetterErrorDescription("total is missing"));
 
-        ServiceBusReceivedMessage dead = deadLetters.receiveMessages(1).iterator().next();
+        ServiceBusReceivedMessage dead =
+                deadLetters.receiveMessages(1).iterator().next();
         assertEquals("ValidationFailed", dead.getDeadLetterReason());
         assertEquals("total is missing", dead.getDeadLetterErrorDescription());
         assertEquals("invoice without total", dead.getBody().toString());

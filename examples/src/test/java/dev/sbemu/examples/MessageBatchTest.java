@@ -23,8 +23,8 @@ class MessageBatchTest {
 
     @Test
     @DisplayName("LIM-1 a batch fills up to the 256 KB Standard limit")
-    void batchFillsUpToTheLimit(@Entity("uploads") ServiceBusSenderClient sender,
-                                @Entity("uploads") ServiceBusReceiverClient receiver) {
+    void batchFillsUpToTheLimit(
+            @Entity("uploads") ServiceBusSenderClient sender, @Entity("uploads") ServiceBusReceiverClient receiver) {
         byte[] chunk = new byte[100 * 1024];
         ServiceBusMessageBatch batch = sender.createMessageBatch();
 

@@ -25,8 +25,8 @@ import org.junit.jupiter.api.Test;
  * administration client reaches the same namespace, in process (spec ADM-1). The virtual clock rules the broker on
  * this path too. (The README's "Code that builds its own clients".)
  */
-@ServiceBusEmulator(queues = @Queue(name = "orders", defaultMessageTimeToLive = "PT10M",
-        deadLetteringOnMessageExpiration = true))
+@ServiceBusEmulator(
+        queues = @Queue(name = "orders", defaultMessageTimeToLive = "PT10M", deadLetteringOnMessageExpiration = true))
 class OwnClientsTest {
 
     /** The application's own code: it builds its clients itself, the administration client too. */
@@ -35,9 +35,14 @@ class OwnClientsTest {
         private final ServiceBusAdministrationClient admin;
 
         OrderService(String connectionString) {
-            sender = new ServiceBusClientBuilder().connectionString(connectionString)
-                    .sender().queueName("orders").buildClient();
-            admin = new ServiceBusAdministrationClientBuilder().connectionString(connectionString).buildClient();
+            sender = new ServiceBusClientBuilder()
+                    .connectionString(connectionString)
+                    .sender()
+                    .queueName("orders")
+                    .buildClient();
+            admin = new ServiceBusAdministrationClientBuilder()
+                    .connectionString(connectionString)
+                    .buildClient();
         }
 
         void place(String orderId) {
@@ -58,13 +63,18 @@ class OwnClientsTest {
     @DisplayName("TTL-1 a service that builds its own clients: its unprocessed order is dead-lettered after the TTL")
     void unprocessedOrderIsDeadLettered(@ConnectionString String connectionString, VirtualClock clock) {
         try (OrderService service = new OrderService(connectionString);
-             ServiceBusReceiverClient deadLetters = new ServiceBusClientBuilder().connectionString(connectionString)
-                     .receiver().queueName("orders").subQueue(SubQueue.DEAD_LETTER_QUEUE).buildClient()) {
+                ServiceBusReceiverClient deadLetters = new ServiceBusClientBuilder()
+                        .connectionString(connectionString)
+                        .receiver()
+                        .queueName("orders")
+                        .subQueue(SubQueue.DEAD_LETTER_QUEUE)
+                        .buildClient()) {
             service.place("order-42");
             assertEquals(1, service.pendingOrders());
             clock.advance(Duration.ofMinutes(11));
 
-            assertEquals("TTLExpiredException",
+            assertEquals(
+                    "TTLExpiredException",
                     deadLetters.receiveMessages(1).iterator().next().getDeadLetterReason());
             assertEquals(0, service.pendingOrders());
         }
@@ -74,15 +84,19 @@ class OwnClientsTest {
     @DisplayName("without JUnit: ServiceBusEmulatorServer.start(namespace) serves a namespace you made")
     void withoutJUnit() {
         try (Namespace namespace = Namespace.create();
-             ServiceBusEmulatorServer server = ServiceBusEmulatorServer.start(namespace)) {
+                ServiceBusEmulatorServer server = ServiceBusEmulatorServer.start(namespace)) {
             namespace.createQueue("orders");
             try (ServiceBusSenderClient sender = new ServiceBusClientBuilder()
-                    .connectionString(server.getConnectionString()).sender().queueName("orders").buildClient()) {
+                    .connectionString(server.getConnectionString())
+                    .sender()
+                    .queueName("orders")
+                    .buildClient()) {
                 sender.sendMessage(new ServiceBusMessage("order-42"));
             }
             // the application's own administration client, from the same connection string (ADM-1)
             ServiceBusAdministrationClient admin = new ServiceBusAdministrationClientBuilder()
-                    .connectionString(server.getConnectionString()).buildClient();
+                    .connectionString(server.getConnectionString())
+                    .buildClient();
             assertEquals(1, admin.getQueueRuntimeProperties("orders").getActiveMessageCount());
         }
     }

@@ -31,15 +31,19 @@ class ProcessorTest {
 
     @Test
     @DisplayName("LOCK-2 a processor with 4 concurrent calls handles every message once and completes it")
-    void processorConsumesEveryMessage(@Entity("emails") ServiceBusSenderClient sender,
-                                       @Entity("emails") ServiceBusReceiverClient receiver,
-                                       EmulatorClients clients) {
+    void processorConsumesEveryMessage(
+            @Entity("emails") ServiceBusSenderClient sender,
+            @Entity("emails") ServiceBusReceiverClient receiver,
+            EmulatorClients clients) {
         Set<String> handled = ConcurrentHashMap.newKeySet();
         List<Throwable> errors = new CopyOnWriteArrayList<>();
-        ServiceBusProcessorClient processor = clients.processor(EntityPath.queue("emails"), ProcessorOptions.of(
-                context -> handled.add(context.getMessage().getBody().toString()),
-                error -> errors.add(error.getException()))
-                .withMaxConcurrentCalls(4));
+        ServiceBusProcessorClient processor = clients.processor(
+                EntityPath.queue("emails"),
+                ProcessorOptions.of(
+                                context -> handled.add(
+                                        context.getMessage().getBody().toString()),
+                                error -> errors.add(error.getException()))
+                        .withMaxConcurrentCalls(4));
         processor.start();
 
         for (int i = 1; i <= 20; i++) {
@@ -55,15 +59,19 @@ class ProcessorTest {
 
     @Test
     @DisplayName("SES-2 a session processor handles two sessions at once, each in order")
-    void sessionProcessorKeepsEachSessionInOrder(@Entity("carts") ServiceBusSenderClient sender,
-                                                 EmulatorClients clients) {
+    void sessionProcessorKeepsEachSessionInOrder(
+            @Entity("carts") ServiceBusSenderClient sender, EmulatorClients clients) {
         Map<String, List<String>> bySession = new ConcurrentHashMap<>();
         List<Throwable> errors = new CopyOnWriteArrayList<>();
-        ServiceBusProcessorClient processor = clients.processor(EntityPath.queue("carts"), ProcessorOptions.of(
-                context -> bySession.computeIfAbsent(context.getMessage().getSessionId(),
-                        id -> new CopyOnWriteArrayList<>()).add(context.getMessage().getBody().toString()),
-                error -> errors.add(error.getException()))
-                .withMaxConcurrentSessions(2));
+        ServiceBusProcessorClient processor = clients.processor(
+                EntityPath.queue("carts"),
+                ProcessorOptions.of(
+                                context -> bySession
+                                        .computeIfAbsent(
+                                                context.getMessage().getSessionId(), id -> new CopyOnWriteArrayList<>())
+                                        .add(context.getMessage().getBody().toString()),
+                                error -> errors.add(error.getException()))
+                        .withMaxConcurrentSessions(2));
 
         for (int item = 1; item <= 3; item++) {
             sender.sendMessage(new ServiceBusMessage("apple " + item).setSessionId("cart-1"));
@@ -71,7 +79,8 @@ class ProcessorTest {
         }
         processor.start();
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> bySession.values().stream().mapToInt(List::size).sum() == 6);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> bySession.values().stream().mapToInt(List::size).sum() == 6);
         processor.close();
 
         assertEquals(List.of(), errors);

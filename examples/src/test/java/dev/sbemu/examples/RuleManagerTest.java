@@ -29,21 +29,28 @@ class RuleManagerTest {
 
     @Test
     @DisplayName("RUL-1 RUL-2 a rule created at run time replaces $Default: only matching messages are copied")
-    void ruleManagerNarrowsTheSubscription(@Entity("prices") ServiceBusSenderClient sender,
-                                           @Entity(value = "prices", subscription = "dashboard")
-                                           ServiceBusRuleManagerClient rules,
-                                           @Entity(value = "prices", subscription = "dashboard",
-                                                   receiveMode = ServiceBusReceiveMode.RECEIVE_AND_DELETE)
-                                           ServiceBusReceiverClient dashboard) {
+    void ruleManagerNarrowsTheSubscription(
+            @Entity("prices") ServiceBusSenderClient sender,
+            @Entity(value = "prices", subscription = "dashboard") ServiceBusRuleManagerClient rules,
+            @Entity(
+                            value = "prices",
+                            subscription = "dashboard",
+                            receiveMode = ServiceBusReceiveMode.RECEIVE_AND_DELETE)
+                    ServiceBusReceiverClient dashboard) {
         rules.createRule("eur-only", new CreateRuleOptions(new SqlRuleFilter("currency = 'EUR'")));
         rules.deleteRule("$Default");
-        assertEquals(List.of("eur-only"), rules.listRules().stream().map(RuleProperties::getName).toList());
+        assertEquals(
+                List.of("eur-only"),
+                rules.listRules().stream().map(RuleProperties::getName).toList());
 
         sender.sendMessage(price("ACME", "USD"));
         sender.sendMessage(price("ACME", "EUR"));
 
-        assertEquals(List.of("ACME in EUR"), dashboard.receiveMessages(10, Duration.ofSeconds(5)).stream()
-                .map(m -> m.getBody().toString()).toList());
+        assertEquals(
+                List.of("ACME in EUR"),
+                dashboard.receiveMessages(10, Duration.ofSeconds(5)).stream()
+                        .map(m -> m.getBody().toString())
+                        .toList());
         assertEquals(0, dashboard.peekMessages(10).stream().count(), "received and deleted");
     }
 

@@ -24,22 +24,30 @@ class SessionOrderingTest {
 
     @Test
     @DisplayName("SES-2 SEQ-5 each session is delivered in order to one session receiver at a time")
-    void sessionsKeepTheirOrder(@Entity("order-steps") ServiceBusSenderClient sender,
-                                @Entity("order-steps") ServiceBusSessionReceiverClient sessions) {
+    void sessionsKeepTheirOrder(
+            @Entity("order-steps") ServiceBusSenderClient sender,
+            @Entity("order-steps") ServiceBusSessionReceiverClient sessions) {
         for (int step = 1; step <= 8; step++) {
-            String session = List.of(1, 4, 8).contains(step) ? "order-A" : List.of(2, 3, 6).contains(step)
-                    ? "order-B" : "order-C";
+            String session = List.of(1, 4, 8).contains(step)
+                    ? "order-A"
+                    : List.of(2, 3, 6).contains(step) ? "order-B" : "order-C";
             sender.sendMessage(new ServiceBusMessage("step " + step).setSessionId(session));
         }
 
         ServiceBusReceiverClient orderA = sessions.acceptSession("order-A");
         ServiceBusReceiverClient orderB = sessions.acceptSession("order-B");
 
-        List<ServiceBusReceivedMessage> fromA = orderA.receiveMessages(10).stream().toList();
-        List<ServiceBusReceivedMessage> fromB = orderB.receiveMessages(10).stream().toList();
+        List<ServiceBusReceivedMessage> fromA =
+                orderA.receiveMessages(10).stream().toList();
+        List<ServiceBusReceivedMessage> fromB =
+                orderB.receiveMessages(10).stream().toList();
 
-        assertEquals(List.of("step 1", "step 4", "step 8"), fromA.stream().map(m -> m.getBody().toString()).toList());
-        assertEquals(List.of("step 2", "step 3", "step 6"), fromB.stream().map(m -> m.getBody().toString()).toList());
+        assertEquals(
+                List.of("step 1", "step 4", "step 8"),
+                fromA.stream().map(m -> m.getBody().toString()).toList());
+        assertEquals(
+                List.of("step 2", "step 3", "step 6"),
+                fromB.stream().map(m -> m.getBody().toString()).toList());
         fromA.forEach(orderA::complete);
         fromB.forEach(orderB::complete);
         orderA.close();
@@ -48,8 +56,9 @@ class SessionOrderingTest {
 
     @Test
     @DisplayName("SES-2 acceptNextSession locks the session whose first message came first")
-    void nextAvailableSession(@Entity("order-steps") ServiceBusSenderClient sender,
-                              @Entity("order-steps") ServiceBusSessionReceiverClient sessions) {
+    void nextAvailableSession(
+            @Entity("order-steps") ServiceBusSenderClient sender,
+            @Entity("order-steps") ServiceBusSessionReceiverClient sessions) {
         sender.sendMessage(new ServiceBusMessage("first").setSessionId("order-B"));
         sender.sendMessage(new ServiceBusMessage("second").setSessionId("order-A"));
 

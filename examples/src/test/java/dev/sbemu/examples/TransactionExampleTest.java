@@ -25,10 +25,11 @@ class TransactionExampleTest {
 
     @Test
     @DisplayName("TXN-1 completing the input and sending the output commit together")
-    void completeAndSendCommitTogether(@Entity("raw") ServiceBusSenderClient rawSender,
-                                       @Entity("raw") ServiceBusReceiverClient raw,
-                                       @Entity("enriched") ServiceBusSenderClient enrichedSender,
-                                       @Entity("enriched") ServiceBusReceiverClient enriched) {
+    void completeAndSendCommitTogether(
+            @Entity("raw") ServiceBusSenderClient rawSender,
+            @Entity("raw") ServiceBusReceiverClient raw,
+            @Entity("enriched") ServiceBusSenderClient enrichedSender,
+            @Entity("enriched") ServiceBusReceiverClient enriched) {
         rawSender.sendMessage(new ServiceBusMessage("temperature=21"));
         ServiceBusReceivedMessage input = raw.receiveMessages(1).iterator().next();
 
@@ -38,17 +39,20 @@ class TransactionExampleTest {
         assertEquals(0, enriched.peekMessages(10).stream().count(), "nothing is visible before the commit");
         enrichedSender.commitTransaction(transaction);
 
-        assertEquals("temperature=21C", enriched.receiveMessages(1).iterator().next().getBody().toString());
+        assertEquals(
+                "temperature=21C",
+                enriched.receiveMessages(1).iterator().next().getBody().toString());
         assertEquals(0, raw.peekMessages(10).stream().count());
     }
 
     @Test
     @DisplayName("TXN-1 a rollback applies nothing: the input comes back once its lock runs out")
-    void rollbackAppliesNothing(@Entity("raw") ServiceBusSenderClient rawSender,
-                                @Entity("raw") ServiceBusReceiverClient raw,
-                                @Entity("enriched") ServiceBusSenderClient enrichedSender,
-                                @Entity("enriched") ServiceBusReceiverClient enriched,
-                                VirtualClock clock) {
+    void rollbackAppliesNothing(
+            @Entity("raw") ServiceBusSenderClient rawSender,
+            @Entity("raw") ServiceBusReceiverClient raw,
+            @Entity("enriched") ServiceBusSenderClient enrichedSender,
+            @Entity("enriched") ServiceBusReceiverClient enriched,
+            VirtualClock clock) {
         rawSender.sendMessage(new ServiceBusMessage("temperature=21"));
         ServiceBusReceivedMessage input = raw.receiveMessages(1).iterator().next();
 

@@ -38,7 +38,8 @@ class WebSiteDeadlineTest {
         }
 
         void submit(String orderId) {
-            work.sendMessage(new ServiceBusMessage(orderId).setMessageId(orderId).setTimeToLive(DEADLINE));
+            work.sendMessage(
+                    new ServiceBusMessage(orderId).setMessageId(orderId).setTimeToLive(DEADLINE));
         }
 
         List<String> noticesForSlowOrders() {
@@ -71,10 +72,13 @@ class WebSiteDeadlineTest {
         // ... and the rest wait past it
         clock.advance(CheckoutSite.DEADLINE);
 
-        assertEquals(List.of(
-                "Order order-3: this takes longer than usual",
-                "Order order-4: this takes longer than usual",
-                "Order order-5: this takes longer than usual"), site.noticesForSlowOrders());
-        assertEquals(0, worker.receiveMessages(10, Duration.ofMillis(50)).stream().count());
+        assertEquals(
+                List.of(
+                        "Order order-3: this takes longer than usual",
+                        "Order order-4: this takes longer than usual",
+                        "Order order-5: this takes longer than usual"),
+                site.noticesForSlowOrders());
+        assertEquals(
+                0, worker.receiveMessages(10, Duration.ofMillis(50)).stream().count());
     }
 }

@@ -28,5 +28,4 @@ import org.apiguardian.api.API;
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 @API(status = EXPERIMENTAL, since = "0.1")
-public @interface ConnectionString {
-}
+public @interface ConnectionString {}

@@ -38,8 +38,8 @@ public final class DeclaredNamespace {
      * @throws IllegalArgumentException naming the attribute, the value and the declaring class, for a declaration
      *     the service would reject, or naming the file and the JSON path for a Config.json that cannot be loaded
      */
-    public static DeclaredNamespace merge(List<ServiceBusEmulator> declarations, List<Class<?>> declaringClasses,
-                                          String annotationName) {
+    public static DeclaredNamespace merge(
+            List<ServiceBusEmulator> declarations, List<Class<?>> declaringClasses, String annotationName) {
         Objects.requireNonNull(declarations, "declarations");
         Objects.requireNonNull(declaringClasses, "declaringClasses");
         Objects.requireNonNull(annotationName, "annotationName");
@@ -52,8 +52,10 @@ public final class DeclaredNamespace {
             declared.add(new Declared(declarations.get(i), declaringClasses.get(i), annotationName));
         }
         try {
-            return new DeclaredNamespace(EmulatorDeclaration.merge(declared,
-                    (location, on) -> EmulatorConfig.load(location, on.getClassLoader()).topology()));
+            return new DeclaredNamespace(EmulatorDeclaration.merge(
+                    declared,
+                    (location, on) ->
+                            EmulatorConfig.load(location, on.getClassLoader()).topology()));
         } catch (RuntimeException e) {
             throw asIllegalArgument(e);
         }

@@ -28,5 +28,4 @@ import org.junit.jupiter.api.extension.ExtendWith;
 // registers the extension even where @ServiceBusEmulator is missing, so that it can say so
 @ExtendWith(ServiceBusEmulatorExtension.class)
 @API(status = EXPERIMENTAL, since = "0.1")
-public @interface Emulated {
-}
+public @interface Emulated {}

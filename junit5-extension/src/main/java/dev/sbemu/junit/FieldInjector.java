@@ -16,8 +16,7 @@ import org.junit.platform.commons.support.AnnotationSupport;
 /** Fills fields annotated with {@link Entity}, {@link Emulated} or {@link ConnectionString}, and describes injection targets for messages. */
 final class FieldInjector {
 
-    private FieldInjector() {
-    }
+    private FieldInjector() {}
 
     static void injectInstance(Object instance, EmulatedNamespace scope) {
         for (Field field : annotatedFields(instance.getClass(), f -> !Modifier.isStatic(f.getModifiers()))) {
@@ -47,8 +46,10 @@ final class FieldInjector {
     static void rejectUnmarkedNullFields(Object instance) {
         for (Class<?> c = instance.getClass(); c != null && c != Object.class; c = c.getSuperclass()) {
             for (Field field : c.getDeclaredFields()) {
-                if (Modifier.isStatic(field.getModifiers()) || !Injection.isInjectable(field.getType())
-                        || field.isAnnotationPresent(Entity.class) || field.isAnnotationPresent(Emulated.class)
+                if (Modifier.isStatic(field.getModifiers())
+                        || !Injection.isInjectable(field.getType())
+                        || field.isAnnotationPresent(Entity.class)
+                        || field.isAnnotationPresent(Emulated.class)
                         || field.isSynthetic()) {
                     continue;
                 }
@@ -61,8 +62,10 @@ final class FieldInjector {
                     continue;
                 }
                 throw new InjectionException(describe(field) + " is null: @ServiceBusEmulator fills only fields "
-                        + "marked for it; annotate it with " + (Injection.isPlain(field.getType()) ? "@Emulated"
-                        : "@Entity naming its queue or topic, e.g. @Entity(\"orders\")")
+                        + "marked for it; annotate it with "
+                        + (Injection.isPlain(field.getType())
+                                ? "@Emulated"
+                                : "@Entity naming its queue or topic, e.g. @Entity(\"orders\")")
                         + " (or set it in a @BeforeEach method)");
             }
         }
@@ -97,8 +100,8 @@ final class FieldInjector {
 
     static String describe(ParameterContext parameter) {
         Executable executable = parameter.getDeclaringExecutable();
-        String owner = executable instanceof Constructor<?> ? "the constructor of "
-                + executable.getDeclaringClass().getSimpleName()
+        String owner = executable instanceof Constructor<?>
+                ? "the constructor of " + executable.getDeclaringClass().getSimpleName()
                 : executable.getDeclaringClass().getSimpleName() + "." + executable.getName() + "(...)";
         return "parameter [" + parameter.getParameter().getType().getSimpleName() + " "
                 + parameter.getParameter().getName() + "] of " + owner;

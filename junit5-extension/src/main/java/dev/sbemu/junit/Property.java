@@ -26,6 +26,9 @@ public @interface Property {
 
     /** The types a property value can have. */
     enum Type {
-        STRING, LONG, DOUBLE, BOOLEAN
+        STRING,
+        LONG,
+        DOUBLE,
+        BOOLEAN
     }
 }

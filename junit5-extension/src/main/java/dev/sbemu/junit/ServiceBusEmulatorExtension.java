@@ -33,21 +33,22 @@ import org.opentest4j.TestAbortedException;
  * {@code ExtensionContext.Store} of the test (or, per class, the test class) that uses it, so JUnit closes them
  * when that test ends and parallel tests share nothing.
  */
-final class ServiceBusEmulatorExtension implements BeforeAllCallback, BeforeEachCallback,
-        BeforeTestExecutionCallback, ParameterResolver, TestExecutionExceptionHandler,
-        LifecycleMethodExecutionExceptionHandler {
+final class ServiceBusEmulatorExtension
+        implements BeforeAllCallback,
+                BeforeEachCallback,
+                BeforeTestExecutionCallback,
+                ParameterResolver,
+                TestExecutionExceptionHandler,
+                LifecycleMethodExecutionExceptionHandler {
 
     private static final ExtensionContext.Namespace STORE =
             ExtensionContext.Namespace.create(ServiceBusEmulatorExtension.class);
 
-    private record ScopeKey(String uniqueId) {
-    }
+    private record ScopeKey(String uniqueId) {}
 
-    private record DeclarationKey(String uniqueId) {
-    }
+    private record DeclarationKey(String uniqueId) {}
 
-    private record ConfigKey(String location, ClassLoader loader) {
-    }
+    private record ConfigKey(String location, ClassLoader loader) {}
 
     /** Constructors of per-method test instances see the test method's context, and so its namespace. */
     @Override
@@ -89,8 +90,8 @@ final class ServiceBusEmulatorExtension implements BeforeAllCallback, BeforeEach
 
     @Override
     public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
-        return parameter.isAnnotated(ConnectionString.class) || Injection.claims(parameter.getParameter().getType(),
-                parameter.isAnnotated(Entity.class));
+        return parameter.isAnnotated(ConnectionString.class)
+                || Injection.claims(parameter.getParameter().getType(), parameter.isAnnotated(Entity.class));
     }
 
     @Override
@@ -131,15 +132,14 @@ final class ServiceBusEmulatorExtension implements BeforeAllCallback, BeforeEach
     }
 
     @Override
-    public void handleAfterAllMethodExecutionException(ExtensionContext context, Throwable throwable)
-            throws Throwable {
+    public void handleAfterAllMethodExecutionException(ExtensionContext context, Throwable throwable) throws Throwable {
         throw withJournal(context, throwable);
     }
 
     private Throwable withJournal(ExtensionContext context, Throwable failure) {
         if (!(failure instanceof TestAbortedException)) {
-            existingScope(context).ifPresent(scope ->
-                    JournalReport.attach(failure, scope.namespace(), context.getDisplayName()));
+            existingScope(context)
+                    .ifPresent(scope -> JournalReport.attach(failure, scope.namespace(), context.getDisplayName()));
         }
         return failure;
     }
@@ -162,34 +162,44 @@ final class ServiceBusEmulatorExtension implements BeforeAllCallback, BeforeEach
                     + "test method (lifecycle = PER_METHOD), and this runs outside a test method; declare "
                     + "@ServiceBusEmulator(lifecycle = Lifecycle.PER_CLASS) to share one namespace across the class");
         }
-        EmulatedNamespace owned = owner.getStore(STORE).getOrComputeIfAbsent(new ScopeKey(owner.getUniqueId()),
-                key -> EmulatedNamespace.owning(declaration.start(), clientMode(context),
-                        declaration.tlsPort()), EmulatedNamespace.class);
+        EmulatedNamespace owned = owner.getStore(STORE)
+                .getOrComputeIfAbsent(
+                        new ScopeKey(owner.getUniqueId()),
+                        key -> EmulatedNamespace.owning(
+                                declaration.start(), clientMode(context), declaration.tlsPort()),
+                        EmulatedNamespace.class);
         ExtensionContext method = nearest(context, Method.class);
         if (method == null || method == owner) {
             return owned;
         }
-        return method.getStore(STORE).getOrComputeIfAbsent(new ScopeKey(method.getUniqueId()),
-                key -> EmulatedNamespace.borrowing(owned), EmulatedNamespace.class);
+        return method.getStore(STORE)
+                .getOrComputeIfAbsent(
+                        new ScopeKey(method.getUniqueId()),
+                        key -> EmulatedNamespace.borrowing(owned),
+                        EmulatedNamespace.class);
     }
 
     /** How the injected clients are made: the configuration parameter {@value ClientMode#PARAMETER}. */
     private static ClientMode clientMode(ExtensionContext context) {
-        return ClientMode.parse(context.getConfigurationParameter(ClientMode.PARAMETER).orElse(null));
+        return ClientMode.parse(
+                context.getConfigurationParameter(ClientMode.PARAMETER).orElse(null));
     }
 
     private Optional<EmulatedNamespace> existingScope(ExtensionContext context) {
         try {
             ExtensionContext owner = owner(context, declaration(context));
-            return owner == null ? Optional.empty() : Optional.ofNullable(owner.getStore(STORE)
-                    .get(new ScopeKey(owner.getUniqueId()), EmulatedNamespace.class));
+            return owner == null
+                    ? Optional.empty()
+                    : Optional.ofNullable(
+                            owner.getStore(STORE).get(new ScopeKey(owner.getUniqueId()), EmulatedNamespace.class));
         } catch (RuntimeException brokenDeclaration) {
             return Optional.empty();
         }
     }
 
     private static ExtensionContext owner(ExtensionContext context, EmulatorDeclaration declaration) {
-        return declaration.lifecycle() == Lifecycle.PER_CLASS ? nearest(context, Class.class)
+        return declaration.lifecycle() == Lifecycle.PER_CLASS
+                ? nearest(context, Class.class)
                 : nearest(context, Method.class);
     }
 
@@ -218,9 +228,12 @@ final class ServiceBusEmulatorExtension implements BeforeAllCallback, BeforeEach
                     + classContext.getRequiredTestClass().getSimpleName() + " with @ServiceBusEmulator (declaring "
                     + "its entities, e.g. @ServiceBusEmulator(queues = @Queue(name = \"orders\")))");
         }
-        return classContext.getStore(STORE).getOrComputeIfAbsent(new DeclarationKey(classContext.getUniqueId()),
-                key -> EmulatorDeclaration.merge(declared, (location, on) -> config(context,
-                        location, on)), EmulatorDeclaration.class);
+        return classContext
+                .getStore(STORE)
+                .getOrComputeIfAbsent(
+                        new DeclarationKey(classContext.getUniqueId()),
+                        key -> EmulatorDeclaration.merge(declared, (location, on) -> config(context, location, on)),
+                        EmulatorDeclaration.class);
     }
 
     private static List<Declared> declarations(ExtensionContext classContext) {
@@ -237,8 +250,10 @@ final class ServiceBusEmulatorExtension implements BeforeAllCallback, BeforeEach
     /** A config file's entities, parsed once per run (and class loader). */
     private static Topology config(ExtensionContext context, String location, Class<?> declaredOn) {
         ConfigKey key = new ConfigKey(location, declaredOn.getClassLoader());
-        return context.getRoot().getStore(STORE).getOrComputeIfAbsent(key,
-                k -> EmulatorConfig.load(location, k.loader()), EmulatorConfig.class).topology();
+        return context.getRoot()
+                .getStore(STORE)
+                .getOrComputeIfAbsent(key, k -> EmulatorConfig.load(location, k.loader()), EmulatorConfig.class)
+                .topology();
     }
 
     private static void configurationErrors(Runnable action) {

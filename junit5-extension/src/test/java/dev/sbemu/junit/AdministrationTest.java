@@ -20,7 +20,8 @@ class AdministrationTest {
     void ownAdministrationClient(@ConnectionString String connectionString, Namespace ns) {
         ns.send("orders", Message.ofText("order-42"));
         ServiceBusAdministrationClient admin = new ServiceBusAdministrationClientBuilder()
-                .connectionString(connectionString).buildClient();
+                .connectionString(connectionString)
+                .buildClient();
 
         assertEquals(1, admin.getQueueRuntimeProperties("orders").getActiveMessageCount());
     }

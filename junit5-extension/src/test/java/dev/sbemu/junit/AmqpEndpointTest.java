@@ -23,20 +23,28 @@ import org.junit.platform.testkit.engine.EngineTestKit;
 class AmqpEndpointTest {
 
     private static Set<String> endpointThreads() {
-        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
-                .filter(name -> name.startsWith("sbemu-amqp-")).collect(Collectors.toSet());
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(Thread::isAlive)
+                .map(Thread::getName)
+                .filter(name -> name.startsWith("sbemu-amqp-"))
+                .collect(Collectors.toSet());
     }
 
     /** The run's endpoints have stopped listening and their threads have ended. */
     private static void assertEndpointsClosed(Set<String> threadsBefore, List<String> ports) {
         for (String port : Set.copyOf(ports)) {
-            assertThrows(ConnectException.class, () -> {
-                try (Socket socket = new Socket()) {
-                    socket.connect(new InetSocketAddress("127.0.0.1", Integer.parseInt(port)), 5_000);
-                }
-            }, "port " + port + " still listens");
+            assertThrows(
+                    ConnectException.class,
+                    () -> {
+                        try (Socket socket = new Socket()) {
+                            socket.connect(new InetSocketAddress("127.0.0.1", Integer.parseInt(port)), 5_000);
+                        }
+                    },
+                    "port " + port + " still listens");
         }
-        await("the endpoints' threads to end").pollInSameThread().atMost(Duration.ofSeconds(20))
+        await("the endpoints' threads to end")
+                .pollInSameThread()
+                .atMost(Duration.ofSeconds(20))
                 .untilAsserted(() -> {
                     Set<String> now = endpointThreads();
                     now.removeAll(threadsBefore);
@@ -45,8 +53,9 @@ class AmqpEndpointTest {
     }
 
     @Test
-    @DisplayName("PER_METHOD: a test that asks for the connection string gets its namespace's endpoint, closed with it; "
-            + "a test that does not ask starts none")
+    @DisplayName(
+            "PER_METHOD: a test that asks for the connection string gets its namespace's endpoint, closed with it; "
+                    + "a test that does not ask starts none")
     void perMethod() throws IOException {
         Set<String> before = endpointThreads();
 
@@ -56,13 +65,16 @@ class AmqpEndpointTest {
         List<String> ports = Kit.reported(results, "port");
         assertEquals(2, Set.copyOf(ports).size(), "an endpoint per test method: " + ports);
         assertEquals(List.of("1", "1"), Kit.reported(results, "orders"), "each message reached its own namespace");
-        assertEquals(List.of(String.valueOf(before.size())), Kit.reported(results, "endpointThreads"),
+        assertEquals(
+                List.of(String.valueOf(before.size())),
+                Kit.reported(results, "endpointThreads"),
                 "no endpoint for a test that did not ask");
         assertEndpointsClosed(before, ports);
     }
 
     @Test
-    @DisplayName("PER_CLASS: one endpoint for the class (static field and parameters alike); a @Nested class has its own")
+    @DisplayName(
+            "PER_CLASS: one endpoint for the class (static field and parameters alike); a @Nested class has its own")
     void perClass() {
         Set<String> before = endpointThreads();
 
@@ -81,8 +93,8 @@ class AmqpEndpointTest {
     void parallel() {
         Set<String> before = endpointThreads();
 
-        EngineExecutionResults results = Kit.runInParallel(AmqpFixtures.ParallelA.class, AmqpFixtures.ParallelB.class,
-                AmqpFixtures.PerMethod.class);
+        EngineExecutionResults results = Kit.runInParallel(
+                AmqpFixtures.ParallelA.class, AmqpFixtures.ParallelB.class, AmqpFixtures.PerMethod.class);
 
         results.testEvents().assertStatistics(s -> s.started(7).succeeded(7));
         List<String> ports = Kit.reported(results, "port");
@@ -119,8 +131,10 @@ class AmqpEndpointTest {
                         AmqpFixtures.ClientsOverAmqp.class))
                 .execute();
 
-        assertEquals("Unknown value 'carrier-pigeon' of the JUnit configuration parameter sbemu.clients: use one "
-                + "of in-process, amqp", Kit.failure(results).getMessage());
+        assertEquals(
+                "Unknown value 'carrier-pigeon' of the JUnit configuration parameter sbemu.clients: use one "
+                        + "of in-process, amqp",
+                Kit.failure(results).getMessage());
     }
 
     @Test
@@ -128,8 +142,10 @@ class AmqpEndpointTest {
     void wrongType() {
         EngineExecutionResults results = Kit.run(AmqpFixtures.WrongType.class);
 
-        assertEquals("Cannot inject parameter [StringBuilder connectionString] of WrongType.test(...): "
-                + "@ConnectionString marks a String; inject the ServiceBusEmulatorServer (no annotation) for more "
-                + "than its connection string", Kit.failure(results).getMessage());
+        assertEquals(
+                "Cannot inject parameter [StringBuilder connectionString] of WrongType.test(...): "
+                        + "@ConnectionString marks a String; inject the ServiceBusEmulatorServer (no annotation) for more "
+                        + "than its connection string",
+                Kit.failure(results).getMessage());
     }
 }

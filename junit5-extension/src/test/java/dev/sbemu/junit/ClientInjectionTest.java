@@ -20,7 +20,9 @@ class ClientInjectionTest {
     @Test
     @DisplayName("the product in one test: TTL dead-lettering through injected SDK clients and the virtual clock")
     void orderExpiry() {
-        Kit.run(ClientFixtures.OrderExpiryTest.class).testEvents().assertStatistics(s -> s.succeeded(1).failed(0));
+        Kit.run(ClientFixtures.OrderExpiryTest.class)
+                .testEvents()
+                .assertStatistics(s -> s.succeeded(1).failed(0));
     }
 
     @Test
@@ -36,7 +38,8 @@ class ClientInjectionTest {
     @DisplayName("a receiver of the next available session is accepted on its first call, not at injection (which "
             + "would wait a minute for a session the test has not sent yet)")
     void nextAvailableSession() {
-        Kit.run(ClientFixtures.NextAvailableSession.class).testEvents()
+        Kit.run(ClientFixtures.NextAvailableSession.class)
+                .testEvents()
                 .assertStatistics(s -> s.succeeded(2).failed(0));
     }
 
@@ -60,15 +63,19 @@ class ClientInjectionTest {
         EngineExecutionResults results = Kit.run(ClientFixtures.ProcessorLeftRunning.class);
 
         results.testEvents().assertStatistics(s -> s.succeeded(1).failed(0));
-        assertTrue(Kit.reported(results, "threads").get(0).startsWith("sbemu-processor"),
+        assertTrue(
+                Kit.reported(results, "threads").get(0).startsWith("sbemu-processor"),
                 "the processor ran: " + Kit.reported(results, "threads"));
-        await("the processor's threads to end").pollInSameThread().atMost(Duration.ofSeconds(20))
+        await("the processor's threads to end")
+                .pollInSameThread()
+                .atMost(Duration.ofSeconds(20))
                 .untilAsserted(() -> assertEquals(Set.of(), ownThreads(ParallelExecutionTest.newThreads(before))));
     }
 
     /** Threads of our own: Reactor's process-wide schedulers (used by the SDK's async clients) are not per test. */
     private static Set<String> ownThreads(Set<String> threads) {
-        return threads.stream().filter(t -> !t.startsWith("boundedElastic-") && !t.startsWith("parallel-"))
+        return threads.stream()
+                .filter(t -> !t.startsWith("boundedElastic-") && !t.startsWith("parallel-"))
                 .collect(Collectors.toSet());
     }
 
@@ -76,9 +83,12 @@ class ClientInjectionTest {
     private static void runOnceTheAdapterHasIt(Class<?> fixture) {
         EngineExecutionResults results = Kit.run(fixture);
         results.allEvents().failed().stream()
-                .map(e -> e.getPayload(TestExecutionResult.class).orElseThrow().getThrowable().orElseThrow())
-                .forEach(failure -> assumeTrue(!causedByUnsupported(failure),
-                        "the adapter does not emulate this yet: " + failure));
+                .map(e -> e.getPayload(TestExecutionResult.class)
+                        .orElseThrow()
+                        .getThrowable()
+                        .orElseThrow())
+                .forEach(failure ->
+                        assumeTrue(!causedByUnsupported(failure), "the adapter does not emulate this yet: " + failure));
         results.testEvents().assertStatistics(s -> s.succeeded(1).failed(0));
     }
 

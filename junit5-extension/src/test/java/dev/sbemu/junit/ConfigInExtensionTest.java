@@ -28,7 +28,9 @@ class ConfigInExtensionTest {
         Throwable failure = Kit.failure(Kit.run(ConfigFixtures.MissingConfig.class));
 
         assertInstanceOf(ExtensionConfigurationException.class, failure);
-        assertEquals("classpath:config/missing.json: not found on the class path (looked for resource "
-                + "'config/missing.json')", failure.getMessage());
+        assertEquals(
+                "classpath:config/missing.json: not found on the class path (looked for resource "
+                        + "'config/missing.json')",
+                failure.getMessage());
     }
 }

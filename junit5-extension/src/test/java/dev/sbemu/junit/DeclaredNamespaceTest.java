@@ -20,19 +20,16 @@ class DeclaredNamespaceTest {
     @ServiceBusEmulator(queues = @Queue(name = "outer"), startAt = "2030-01-01T00:00:00Z")
     static class Outer {
         @ServiceBusEmulator(queues = @Queue(name = "inner"))
-        static class Inner {
-        }
+        static class Inner {}
     }
 
     @ServiceBusEmulator(startAt = "yesterday")
-    static class BadStart {
-    }
+    static class BadStart {}
 
     @ServiceBusEmulator(startAt = "2030-01-01T00:00:00Z", clock = ClockMode.RUNNING)
     static class Running {
         @ServiceBusEmulator(queues = @Queue(name = "inner"))
-        static class Inner {
-        }
+        static class Inner {}
     }
 
     private static ServiceBusEmulator on(Class<?> c) {
@@ -42,9 +39,10 @@ class DeclaredNamespaceTest {
     @Test
     @DisplayName("inner declarations add entities to the outer ones; each start() is a fresh namespace")
     void mergesOutermostFirst() {
-        DeclaredNamespace declared = DeclaredNamespace.merge(List.of(on(Outer.class), on(Outer.Inner.class)),
-                List.of(Outer.class, Outer.Inner.class), "@Twin");
-        try (Namespace first = declared.start(); Namespace second = declared.start()) {
+        DeclaredNamespace declared = DeclaredNamespace.merge(
+                List.of(on(Outer.class), on(Outer.Inner.class)), List.of(Outer.class, Outer.Inner.class), "@Twin");
+        try (Namespace first = declared.start();
+                Namespace second = declared.start()) {
             assertEquals(Instant.parse("2030-01-01T00:00:00Z"), first.clock().instant());
             assertTrue(first.queueExists("outer") && first.queueExists("inner"));
             first.send("inner", Message.ofText("only in the first"));
@@ -56,22 +54,27 @@ class DeclaredNamespaceTest {
     @DisplayName("CLK-6 the clock is frozen unless clock = RUNNING, which an inner declaration keeps")
     void clockMode() {
         try (Namespace frozen = DeclaredNamespace.merge(List.of(on(Outer.class)), List.of(Outer.class), "@Twin")
-                .start();
-             Namespace running = DeclaredNamespace.merge(List.of(on(Running.class), on(Running.Inner.class)),
-                     List.of(Running.class, Running.Inner.class), "@Twin").start()) {
+                        .start();
+                Namespace running = DeclaredNamespace.merge(
+                                List.of(on(Running.class), on(Running.Inner.class)),
+                                List.of(Running.class, Running.Inner.class),
+                                "@Twin")
+                        .start()) {
             assertEquals(ClockMode.FROZEN, frozen.clock().mode());
             assertEquals(ClockMode.RUNNING, running.clock().mode());
             assertTrue(running.queueExists("inner"));
             Instant start = Instant.parse("2030-01-01T00:00:00Z");
             assertTrue(!running.clock().instant().isBefore(start), "it runs from startAt");
-            await().atMost(Duration.ofSeconds(10)).until(() -> running.clock().instant().isAfter(start));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> running.clock().instant().isAfter(start));
         }
     }
 
     @Test
     @DisplayName("a malformed attribute fails with the attribute, the value and the annotation's own name")
     void malformedAttribute() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
                 () -> DeclaredNamespace.merge(List.of(on(BadStart.class)), List.of(BadStart.class), "@Twin"));
         assertTrue(e.getMessage().contains("startAt = \"yesterday\" in @Twin on "), e.getMessage());
     }
@@ -79,9 +82,9 @@ class DeclaredNamespaceTest {
     @Test
     @DisplayName("each declaration needs the class it sits on")
     void classesMatchDeclarations() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
                 () -> DeclaredNamespace.merge(List.of(on(Outer.class)), List.of(), "@Twin"));
-        assertEquals("1 declarations but 0 declaring classes: give the class each declaration sits on",
-                e.getMessage());
+        assertEquals("1 declarations but 0 declaring classes: give the class each declaration sits on", e.getMessage());
     }
 }

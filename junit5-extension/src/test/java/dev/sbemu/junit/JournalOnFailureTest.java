@@ -34,7 +34,8 @@ class JournalOnFailureTest {
         Throwable failure = Kit.failure(Kit.run(JournalFixtures.FailingBeforeEach.class));
 
         assertEquals("setup failed", failure.getMessage());
-        assertTrue(failure.getSuppressed()[0].getMessage().contains("SENT  orders  #1  id=order-42"),
+        assertTrue(
+                failure.getSuppressed()[0].getMessage().contains("SENT  orders  #1  id=order-42"),
                 failure.getSuppressed()[0].getMessage());
     }
 
@@ -47,8 +48,12 @@ class JournalOnFailureTest {
         passing.testEvents().assertStatistics(s -> s.succeeded(1).failed(0));
         assertEquals(0, passing.allEvents().reportingEntryPublished().count());
         aborted.testEvents().assertStatistics(s -> s.aborted(1).failed(0));
-        Throwable abort = aborted.testEvents().aborted().stream().findFirst().orElseThrow()
-                .getPayload(org.junit.platform.engine.TestExecutionResult.class).orElseThrow().getThrowable()
+        Throwable abort = aborted.testEvents().aborted().stream()
+                .findFirst()
+                .orElseThrow()
+                .getPayload(org.junit.platform.engine.TestExecutionResult.class)
+                .orElseThrow()
+                .getThrowable()
                 .orElseThrow();
         assertEquals(0, abort.getSuppressed().length);
     }

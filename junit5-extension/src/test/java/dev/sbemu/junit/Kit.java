@@ -12,12 +12,13 @@ import org.junit.platform.testkit.engine.Event;
 
 /** Runs fixture classes through the JUnit Platform test kit and reads what they recorded. */
 final class Kit {
-    private Kit() {
-    }
+    private Kit() {}
 
     static EngineExecutionResults run(Class<?>... fixtures) {
         return EngineTestKit.engine("junit-jupiter")
-                .selectors(Arrays.stream(fixtures).map(c -> selectClass(c)).toArray(org.junit.platform.engine.DiscoverySelector[]::new))
+                .selectors(Arrays.stream(fixtures)
+                        .map(c -> selectClass(c))
+                        .toArray(org.junit.platform.engine.DiscoverySelector[]::new))
                 .execute();
     }
 
@@ -28,14 +29,19 @@ final class Kit {
                 .configurationParameter("junit.jupiter.execution.parallel.mode.classes.default", "concurrent")
                 .configurationParameter("junit.jupiter.execution.parallel.config.strategy", "fixed")
                 .configurationParameter("junit.jupiter.execution.parallel.config.fixed.parallelism", "8")
-                .selectors(Arrays.stream(fixtures).map(c -> selectClass(c)).toArray(org.junit.platform.engine.DiscoverySelector[]::new))
+                .selectors(Arrays.stream(fixtures)
+                        .map(c -> selectClass(c))
+                        .toArray(org.junit.platform.engine.DiscoverySelector[]::new))
                 .execute();
     }
 
     /** The values the fixtures published under {@code key} with {@code TestReporter}, in order. */
     static List<String> reported(EngineExecutionResults results, String key) {
         return results.allEvents().reportingEntryPublished().stream()
-                .map(e -> e.getPayload(ReportEntry.class).orElseThrow().getKeyValuePairs().get(key))
+                .map(e -> e.getPayload(ReportEntry.class)
+                        .orElseThrow()
+                        .getKeyValuePairs()
+                        .get(key))
                 .filter(v -> v != null)
                 .toList();
     }
@@ -46,6 +52,10 @@ final class Kit {
         if (failed.size() != 1) {
             throw new AssertionError("expected one failure, got " + failed.size() + ": " + failed);
         }
-        return failed.get(0).getPayload(TestExecutionResult.class).orElseThrow().getThrowable().orElseThrow();
+        return failed.get(0)
+                .getPayload(TestExecutionResult.class)
+                .orElseThrow()
+                .getThrowable()
+                .orElseThrow();
     }
 }

@@ -46,7 +46,8 @@ class LifecycleTest {
         assertEquals(List.of("queues=[orders] topics=[]"), Kit.reported(results, "outer"));
         assertEquals(List.of("queues=[orders] topics=[] at 2024-01-01T00:00:00Z"), Kit.reported(results, "inherits"));
         assertEquals(List.of("queues=[orders] topics=[events] events=[audit]"), Kit.reported(results, "adds"));
-        assertEquals(List.of("queues=[archive, orders] topics=[events] events=[audit] at 2030-06-01T12:00:00Z"),
+        assertEquals(
+                List.of("queues=[archive, orders] topics=[events] events=[audit] at 2030-06-01T12:00:00Z"),
                 Kit.reported(results, "addsMore"));
     }
 }

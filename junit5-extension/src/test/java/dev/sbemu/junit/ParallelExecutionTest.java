@@ -16,7 +16,9 @@ import org.junit.platform.testkit.engine.EngineExecutionResults;
 class ParallelExecutionTest {
 
     static Set<String> liveThreads() {
-        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(Thread::isAlive)
+                .map(Thread::getName)
                 .collect(Collectors.toSet());
     }
 
@@ -31,7 +33,9 @@ class ParallelExecutionTest {
         results.testEvents().assertStatistics(s -> s.started(24).succeeded(24).failed(0));
         List<String> namespaces = Kit.reported(results, "namespace");
         assertEquals(24, Set.copyOf(namespaces).size(), "one namespace per test: " + namespaces);
-        await("threads started by the run to end").pollInSameThread().atMost(Duration.ofSeconds(20))
+        await("threads started by the run to end")
+                .pollInSameThread()
+                .atMost(Duration.ofSeconds(20))
                 .untilAsserted(() -> assertEquals(Set.of(), newThreads(before)));
     }
 

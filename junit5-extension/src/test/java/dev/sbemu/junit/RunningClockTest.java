@@ -26,8 +26,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
 
 /** {@code clock = RUNNING}: the injected clients see timers fall due as real time passes, with no call to advance. */
-@ServiceBusEmulator(clock = ClockMode.RUNNING, queues = @Queue(name = "orders", lockDuration = "PT5S",
-        deadLetteringOnMessageExpiration = true))
+@ServiceBusEmulator(
+        clock = ClockMode.RUNNING,
+        queues = @Queue(name = "orders", lockDuration = "PT5S", deadLetteringOnMessageExpiration = true))
 class RunningClockTest {
     private static final Duration BOUND = Duration.ofSeconds(15);
 
@@ -38,8 +39,8 @@ class RunningClockTest {
     @Test
     @DisplayName("CLK-7 each running namespace's clock thread ends with the namespace, per method and per class")
     void noClockThreadOutlivesItsNamespace() {
-        EngineExecutionResults results = Kit.run(RunningClockFixtures.PerMethod.class,
-                RunningClockFixtures.PerClass.class);
+        EngineExecutionResults results =
+                Kit.run(RunningClockFixtures.PerMethod.class, RunningClockFixtures.PerClass.class);
         results.testEvents().assertStatistics(s -> s.started(3).succeeded(3));
         assertEquals(List.of("RUNNING", "RUNNING", "RUNNING"), Kit.reported(results, "mode"));
         assertTrue(Kit.reported(results, "clockThreads").stream().allMatch(n -> Integer.parseInt(n) >= 1));
@@ -49,29 +50,35 @@ class RunningClockTest {
 
     private static long clockThreads() {
         return Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.isAlive() && t.getName().startsWith("sbemu-clock-")).count();
+                .filter(t -> t.isAlive() && t.getName().startsWith("sbemu-clock-"))
+                .count();
     }
 
     @Test
     @DisplayName("CLK-6 a scheduled message appears, a TTL and a lock run out as real time passes")
-    void timersFallDueAsRealTimePasses(@Entity("orders") ServiceBusSenderClient sender,
-                                       @Entity("orders") ServiceBusReceiverClient receiver,
-                                       @Entity(value = "orders", subQueue = SubQueue.DEAD_LETTER_QUEUE)
-                                       ServiceBusReceiverClient deadLetters,
-                                       VirtualClock clock, Journal journal) {
+    void timersFallDueAsRealTimePasses(
+            @Entity("orders") ServiceBusSenderClient sender,
+            @Entity("orders") ServiceBusReceiverClient receiver,
+            @Entity(value = "orders", subQueue = SubQueue.DEAD_LETTER_QUEUE) ServiceBusReceiverClient deadLetters,
+            VirtualClock clock,
+            Journal journal) {
         assertEquals(ClockMode.RUNNING, clock.mode());
         Instant start = clock.instant();
         sender.sendMessage(new ServiceBusMessage("locked").setMessageId("locked"));
-        ServiceBusReceivedMessage locked = receiver.receiveMessages(1, BOUND).iterator().next();
-        sender.sendMessage(new ServiceBusMessage("short-lived").setMessageId("short-lived")
-                .setTimeToLive(Duration.ofMillis(500)));
-        sender.scheduleMessage(new ServiceBusMessage("later").setMessageId("later"),
+        ServiceBusReceivedMessage locked =
+                receiver.receiveMessages(1, BOUND).iterator().next();
+        sender.sendMessage(
+                new ServiceBusMessage("short-lived").setMessageId("short-lived").setTimeToLive(Duration.ofMillis(500)));
+        sender.scheduleMessage(
+                new ServiceBusMessage("later").setMessageId("later"),
                 start.plusSeconds(1).atOffset(ZoneOffset.UTC));
 
-        List<String> dead = deadLetters.receiveMessages(1, BOUND).stream().map(ServiceBusReceivedMessage::getMessageId)
+        List<String> dead = deadLetters.receiveMessages(1, BOUND).stream()
+                .map(ServiceBusReceivedMessage::getMessageId)
                 .toList();
         assertEquals(List.of("short-lived"), dead, "the TTL ran out");
-        List<String> later = receiver.receiveMessages(1, BOUND).stream().map(ServiceBusReceivedMessage::getMessageId)
+        List<String> later = receiver.receiveMessages(1, BOUND).stream()
+                .map(ServiceBusReceivedMessage::getMessageId)
                 .toList();
         assertEquals(List.of("later"), later, "the scheduled message appeared");
 

@@ -19,8 +19,8 @@ class TlsPortTest {
     void tlsPort(ServiceBusEmulatorServer server) throws IOException {
         assertTrue(server.tlsPort() > 0, "a TLS port: " + server.tlsPort());
         assertNotEquals(server.port(), server.tlsPort());
-        try (SSLSocket socket = (SSLSocket) server.tlsClientContext().getSocketFactory()
-                .createSocket("localhost", server.tlsPort())) {
+        try (SSLSocket socket =
+                (SSLSocket) server.tlsClientContext().getSocketFactory().createSocket("localhost", server.tlsPort())) {
             socket.startHandshake();
             assertEquals(server.tlsCertificate(), socket.getSession().getPeerCertificates()[0]);
         }

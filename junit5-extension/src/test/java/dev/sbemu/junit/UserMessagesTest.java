@@ -35,7 +35,8 @@ class UserMessagesTest {
         Pattern cited = Pattern.compile("\\b(" + String.join("|", ids) + ")\\b");
         List<String> offenders = new ArrayList<>();
         try (Stream<Path> files = Files.walk(root)) {
-            for (Path file : files.filter(UserMessagesTest::isMainSource).sorted().toList()) {
+            for (Path file :
+                    files.filter(UserMessagesTest::isMainSource).sorted().toList()) {
                 for (Literal literal : literals(Files.readString(file))) {
                     if (cited.matcher(literal.text()).find()) {
                         offenders.add(root.relativize(file) + ":" + literal.line() + ": \"" + literal.text() + "\"");
@@ -49,8 +50,9 @@ class UserMessagesTest {
     @Test
     @DisplayName("the scanner finds literals (also text blocks) and skips comments and char literals")
     void scannerFindsLiterals() {
-        String source = "// \"TTL-1 in a comment\"\nclass A { /* \"TTL-2\" */ char c = '\"'; String s = \"a \\\"TTL-3\\\"\";\n"
-                + "String t = \"\"\"\n  TTL-4\n  \"\"\"; }";
+        String source =
+                "// \"TTL-1 in a comment\"\nclass A { /* \"TTL-2\" */ char c = '\"'; String s = \"a \\\"TTL-3\\\"\";\n"
+                        + "String t = \"\"\"\n  TTL-4\n  \"\"\"; }";
         List<String> texts = literals(source).stream().map(Literal::text).toList();
         assertEquals(List.of("a \\\"TTL-3\\\"", "\n  TTL-4\n  "), texts);
         assertFalse(texts.stream().anyMatch(t -> t.contains("TTL-1") || t.contains("TTL-2")));
@@ -67,7 +69,8 @@ class UserMessagesTest {
                 return p;
             }
         }
-        throw new IllegalStateException("docs/spec.md not found above " + Path.of("").toAbsolutePath());
+        throw new IllegalStateException(
+                "docs/spec.md not found above " + Path.of("").toAbsolutePath());
     }
 
     private static Set<String> ruleIds(Path root) {
@@ -83,8 +86,7 @@ class UserMessagesTest {
         }
     }
 
-    record Literal(int line, String text) {
-    }
+    record Literal(int line, String text) {}
 
     /** The string literals and text blocks of Java source, outside comments. */
     static List<Literal> literals(String s) {

@@ -30,8 +30,7 @@ public final class AdministrationClients {
     /** The host name the clients address the emulated namespace by. */
     public static final String HOST = InProcessAdministration.HOST;
 
-    private AdministrationClients() {
-    }
+    private AdministrationClients() {}
 
     /** A synchronous administration client for {@code namespace}. */
     public static ServiceBusAdministrationClient sync(Namespace namespace) {

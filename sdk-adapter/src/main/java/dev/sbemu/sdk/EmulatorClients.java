@@ -55,9 +55,11 @@ public final class EmulatorClients implements AutoCloseable {
     private final LockRenewals renewals;
     /** What the in-process clients share. */
     private final ClientContext context;
+
     private final List<AutoCloseable> created = new ArrayList<>();
     /** Non-null when the clients are built with the SDK's builder from a connection string. */
     private final ConnectionStringClients built;
+
     private final Runnable stopFollowingNamespace;
     private boolean closed;
 
@@ -65,8 +67,8 @@ public final class EmulatorClients implements AutoCloseable {
         this.namespace = namespace;
         this.built = built;
         this.renewals = new LockRenewals(namespace.clock());
-        this.context = new ClientContext(namespace, FULLY_QUALIFIED_NAMESPACE, renewals,
-                new TransactionRegistry(namespace));
+        this.context =
+                new ClientContext(namespace, FULLY_QUALIFIED_NAMESPACE, renewals, new TransactionRegistry(namespace));
         this.stopFollowingNamespace = namespace.onClose(this::close);
     }
 
@@ -101,7 +103,8 @@ public final class EmulatorClients implements AutoCloseable {
             return track(built.sender(requireName(queueOrTopic)));
         }
         SenderAsyncClientImpl async = newSender(queueOrTopic);
-        return track(SdkInstances.delegatingTo(ServiceBusSenderClient.class, new SenderClientImpl(async)), async::close);
+        return track(
+                SdkInstances.delegatingTo(ServiceBusSenderClient.class, new SenderClientImpl(async)), async::close);
     }
 
     /** An async sender to a queue or topic. */
@@ -124,8 +127,10 @@ public final class EmulatorClients implements AutoCloseable {
             return track(built.receiver(requireEntity(entity), Objects.requireNonNull(mode, "mode")));
         }
         ReceiverAsyncClientImpl async = newReceiver(entity, mode);
-        return track(SdkInstances.delegatingTo(ServiceBusReceiverClient.class,
-                new ReceiverClientImpl(async, DEFAULT_TRY_TIMEOUT)), async::close);
+        return track(
+                SdkInstances.delegatingTo(
+                        ServiceBusReceiverClient.class, new ReceiverClientImpl(async, DEFAULT_TRY_TIMEOUT)),
+                async::close);
     }
 
     /** An async receiver on a queue or subscription, or one of their sub-queues. */
@@ -178,8 +183,11 @@ public final class EmulatorClients implements AutoCloseable {
             return track(built.sessionReceiver(requireEntity(entity), Objects.requireNonNull(mode, "mode")));
         }
         SessionReceiverAsyncClientImpl async = newSessionReceiver(entity, mode);
-        return track(SdkInstances.delegatingTo(ServiceBusSessionReceiverClient.class,
-                new SessionReceiverClientImpl(async, DEFAULT_TRY_TIMEOUT)), async::close);
+        return track(
+                SdkInstances.delegatingTo(
+                        ServiceBusSessionReceiverClient.class,
+                        new SessionReceiverClientImpl(async, DEFAULT_TRY_TIMEOUT)),
+                async::close);
     }
 
     /** The async session receiver; its {@code acceptNextSession()} waits until a session is free. */
@@ -205,7 +213,8 @@ public final class EmulatorClients implements AutoCloseable {
     /** The async form of {@link #nextSessionReceiver}: the session is accepted on the receiver's first call. */
     public ServiceBusReceiverAsyncClient nextSessionReceiverAsync(EntityPath entity, ServiceBusReceiveMode mode) {
         ServiceBusSessionReceiverAsyncClient sessions = sessionReceiverAsync(entity, mode);
-        return track(SdkInstances.lazy(ServiceBusReceiverAsyncClient.class,
+        return track(SdkInstances.lazy(
+                ServiceBusReceiverAsyncClient.class,
                 () -> sessions.acceptNextSession().block()));
     }
 
@@ -236,15 +245,16 @@ public final class EmulatorClients implements AutoCloseable {
             return track(built.ruleManager(requireName(topic), Objects.requireNonNull(subscription, "subscription")));
         }
         RuleManagerAsyncImpl async = newRuleManager(topic, subscription);
-        return track(SdkInstances.delegatingTo(ServiceBusRuleManagerClient.class, new RuleManagerClientImpl(async)),
+        return track(
+                SdkInstances.delegatingTo(ServiceBusRuleManagerClient.class, new RuleManagerClientImpl(async)),
                 async::close);
     }
 
     /** The async rule manager; see {@link #ruleManager(String, String)}. */
     public ServiceBusRuleManagerAsyncClient ruleManagerAsync(String topic, String subscription) {
         if (built != null) {
-            return track(built.ruleManagerAsync(requireName(topic),
-                    Objects.requireNonNull(subscription, "subscription")));
+            return track(
+                    built.ruleManagerAsync(requireName(topic), Objects.requireNonNull(subscription, "subscription")));
         }
         RuleManagerAsyncImpl async = newRuleManager(topic, subscription);
         return track(SdkInstances.delegatingTo(ServiceBusRuleManagerAsyncClient.class, async), async::close);

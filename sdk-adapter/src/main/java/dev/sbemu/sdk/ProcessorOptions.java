@@ -22,11 +22,16 @@ import java.util.function.Consumer;
  *                           session before it lets the session go ({@code sessionIdleTimeout} of the SDK's
  *                           session processor builder); null for the SDK's default, its one-minute try-timeout
  */
-public record ProcessorOptions(Consumer<ServiceBusReceivedMessageContext> processMessage,
-                               Consumer<ServiceBusErrorContext> processError, int maxConcurrentCalls,
-                               int maxConcurrentSessions, boolean sessionEnabled, boolean autoComplete,
-                               Duration maxAutoLockRenewDuration, ServiceBusReceiveMode receiveMode,
-                               Duration sessionIdleTimeout) {
+public record ProcessorOptions(
+        Consumer<ServiceBusReceivedMessageContext> processMessage,
+        Consumer<ServiceBusErrorContext> processError,
+        int maxConcurrentCalls,
+        int maxConcurrentSessions,
+        boolean sessionEnabled,
+        boolean autoComplete,
+        Duration maxAutoLockRenewDuration,
+        ServiceBusReceiveMode receiveMode,
+        Duration sessionIdleTimeout) {
 
     public ProcessorOptions {
         Objects.requireNonNull(processMessage, "processMessage");
@@ -40,51 +45,115 @@ public record ProcessorOptions(Consumer<ServiceBusReceivedMessageContext> proces
             throw new IllegalArgumentException("'sessionIdleTimeout' cannot be negative.");
         }
         if (maxConcurrentSessions < 1) {
-            throw new IllegalArgumentException("maxConcurrentSessions must be at least 1, was "
-                    + maxConcurrentSessions);
+            throw new IllegalArgumentException(
+                    "maxConcurrentSessions must be at least 1, was " + maxConcurrentSessions);
         }
     }
 
     /** Options with the SDK's defaults and the given handlers. */
-    public static ProcessorOptions of(Consumer<ServiceBusReceivedMessageContext> processMessage,
-                                      Consumer<ServiceBusErrorContext> processError) {
-        return new ProcessorOptions(processMessage, processError, 1, 1, false, true, Duration.ofMinutes(5),
-                ServiceBusReceiveMode.PEEK_LOCK, null);
+    public static ProcessorOptions of(
+            Consumer<ServiceBusReceivedMessageContext> processMessage, Consumer<ServiceBusErrorContext> processError) {
+        return new ProcessorOptions(
+                processMessage,
+                processError,
+                1,
+                1,
+                false,
+                true,
+                Duration.ofMinutes(5),
+                ServiceBusReceiveMode.PEEK_LOCK,
+                null);
     }
 
     public ProcessorOptions withMaxConcurrentCalls(int n) {
-        return new ProcessorOptions(processMessage, processError, n, maxConcurrentSessions, sessionEnabled,
-                autoComplete, maxAutoLockRenewDuration, receiveMode, sessionIdleTimeout);
+        return new ProcessorOptions(
+                processMessage,
+                processError,
+                n,
+                maxConcurrentSessions,
+                sessionEnabled,
+                autoComplete,
+                maxAutoLockRenewDuration,
+                receiveMode,
+                sessionIdleTimeout);
     }
 
     public ProcessorOptions withMaxConcurrentSessions(int n) {
-        return new ProcessorOptions(processMessage, processError, maxConcurrentCalls, n, true, autoComplete,
-                maxAutoLockRenewDuration, receiveMode, sessionIdleTimeout);
+        return new ProcessorOptions(
+                processMessage,
+                processError,
+                maxConcurrentCalls,
+                n,
+                true,
+                autoComplete,
+                maxAutoLockRenewDuration,
+                receiveMode,
+                sessionIdleTimeout);
     }
 
     public ProcessorOptions withSessions() {
-        return new ProcessorOptions(processMessage, processError, maxConcurrentCalls, maxConcurrentSessions, true,
-                autoComplete, maxAutoLockRenewDuration, receiveMode, sessionIdleTimeout);
+        return new ProcessorOptions(
+                processMessage,
+                processError,
+                maxConcurrentCalls,
+                maxConcurrentSessions,
+                true,
+                autoComplete,
+                maxAutoLockRenewDuration,
+                receiveMode,
+                sessionIdleTimeout);
     }
 
     public ProcessorOptions withAutoComplete(boolean autoComplete) {
-        return new ProcessorOptions(processMessage, processError, maxConcurrentCalls, maxConcurrentSessions,
-                sessionEnabled, autoComplete, maxAutoLockRenewDuration, receiveMode, sessionIdleTimeout);
+        return new ProcessorOptions(
+                processMessage,
+                processError,
+                maxConcurrentCalls,
+                maxConcurrentSessions,
+                sessionEnabled,
+                autoComplete,
+                maxAutoLockRenewDuration,
+                receiveMode,
+                sessionIdleTimeout);
     }
 
     public ProcessorOptions withMaxAutoLockRenewDuration(Duration d) {
-        return new ProcessorOptions(processMessage, processError, maxConcurrentCalls, maxConcurrentSessions,
-                sessionEnabled, autoComplete, d, receiveMode, sessionIdleTimeout);
+        return new ProcessorOptions(
+                processMessage,
+                processError,
+                maxConcurrentCalls,
+                maxConcurrentSessions,
+                sessionEnabled,
+                autoComplete,
+                d,
+                receiveMode,
+                sessionIdleTimeout);
     }
 
     public ProcessorOptions withReceiveMode(ServiceBusReceiveMode mode) {
-        return new ProcessorOptions(processMessage, processError, maxConcurrentCalls, maxConcurrentSessions,
-                sessionEnabled, autoComplete, maxAutoLockRenewDuration, mode, sessionIdleTimeout);
+        return new ProcessorOptions(
+                processMessage,
+                processError,
+                maxConcurrentCalls,
+                maxConcurrentSessions,
+                sessionEnabled,
+                autoComplete,
+                maxAutoLockRenewDuration,
+                mode,
+                sessionIdleTimeout);
     }
 
     /** A session processor lets a session go after {@code d} of virtual time without a message (SES-6). */
     public ProcessorOptions withSessionIdleTimeout(Duration d) {
-        return new ProcessorOptions(processMessage, processError, maxConcurrentCalls, maxConcurrentSessions,
-                sessionEnabled, autoComplete, maxAutoLockRenewDuration, receiveMode, d);
+        return new ProcessorOptions(
+                processMessage,
+                processError,
+                maxConcurrentCalls,
+                maxConcurrentSessions,
+                sessionEnabled,
+                autoComplete,
+                maxAutoLockRenewDuration,
+                receiveMode,
+                d);
     }
 }

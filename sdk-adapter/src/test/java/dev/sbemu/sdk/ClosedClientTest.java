@@ -59,13 +59,15 @@ class ClosedClientTest {
     /** Runs {@code call} on its own thread and returns once that thread is blocked (waiting in the core). */
     private static <T> Blocked<T> blockedIn(Supplier<T> call) {
         CompletableFuture<T> result = new CompletableFuture<>();
-        Thread t = new Thread(() -> {
-            try {
-                result.complete(call.get());
-            } catch (Throwable e) {
-                result.completeExceptionally(e);
-            }
-        }, "blocked-call");
+        Thread t = new Thread(
+                () -> {
+                    try {
+                        result.complete(call.get());
+                    } catch (Throwable e) {
+                        result.completeExceptionally(e);
+                    }
+                },
+                "blocked-call");
         t.setDaemon(true);
         t.start();
         await().atMost(AWAIT).until(() -> t.getState() == Thread.State.TIMED_WAITING || result.isDone());
@@ -84,29 +86,32 @@ class ClosedClientTest {
     @DisplayName("CLK-5 closing a receiver ends a receiveMessages blocked on it with the SDK's terminated error")
     void closeEndsBlockedReceive() {
         ServiceBusReceiverClient receiver = clients.receiver(EntityPath.queue("q"), ServiceBusReceiveMode.PEEK_LOCK);
-        Blocked<List<ServiceBusReceivedMessage>> blocked = blockedIn(
-                () -> receiver.receiveMessages(1, LONG_WAIT).stream().collect(Collectors.toList()));
+        Blocked<List<ServiceBusReceivedMessage>> blocked =
+                blockedIn(() -> receiver.receiveMessages(1, LONG_WAIT).stream().collect(Collectors.toList()));
 
         receiver.close();
 
         RuntimeException e = assertInstanceOf(RuntimeException.class, blocked.awaitFailure());
-        assertEquals("The receiver client is terminated. Re-create the client to continue receive attempt. "
-                + "(Reason: downstream-cancel)", e.getMessage());
+        assertEquals(
+                "The receiver client is terminated. Re-create the client to continue receive attempt. "
+                        + "(Reason: downstream-cancel)",
+                e.getMessage());
     }
 
     @Test
-    @DisplayName("CLK-5 a message sent after the close is not taken by the closed receiver: the next receiver gets it at once")
+    @DisplayName(
+            "CLK-5 a message sent after the close is not taken by the closed receiver: the next receiver gets it at once")
     void noMessageTakenForClosedReceiver() {
         ServiceBusReceiverClient receiver = clients.receiver(EntityPath.queue("q"), ServiceBusReceiveMode.PEEK_LOCK);
-        Blocked<List<ServiceBusReceivedMessage>> blocked = blockedIn(
-                () -> receiver.receiveMessages(1, LONG_WAIT).stream().collect(Collectors.toList()));
+        Blocked<List<ServiceBusReceivedMessage>> blocked =
+                blockedIn(() -> receiver.receiveMessages(1, LONG_WAIT).stream().collect(Collectors.toList()));
         receiver.close();
         sender.sendMessage(new ServiceBusMessage("after close"));
         blocked.awaitFailure();
 
         ServiceBusReceiverClient next = clients.receiver(EntityPath.queue("q"), ServiceBusReceiveMode.PEEK_LOCK);
-        List<ServiceBusReceivedMessage> got = next.receiveMessages(1, Duration.ofMillis(50)).stream()
-                .collect(Collectors.toList());
+        List<ServiceBusReceivedMessage> got =
+                next.receiveMessages(1, Duration.ofMillis(50)).stream().collect(Collectors.toList());
         assertEquals(1, got.size(), "the message was locked to the closed receiver");
         assertEquals(0, got.get(0).getDeliveryCount());
         next.complete(got.get(0));
@@ -117,27 +122,29 @@ class ClosedClientTest {
     void closeEndsBlockedSessionReceive() {
         ServiceBusSenderClient sessionSender = clients.sender("sq");
         sessionSender.sendMessage(new ServiceBusMessage("first").setSessionId("A"));
-        ServiceBusSessionReceiverClient sessions = clients.sessionReceiver(EntityPath.queue("sq"),
-                ServiceBusReceiveMode.PEEK_LOCK);
+        ServiceBusSessionReceiverClient sessions =
+                clients.sessionReceiver(EntityPath.queue("sq"), ServiceBusReceiveMode.PEEK_LOCK);
         ServiceBusReceiverClient session = sessions.acceptSession("A");
         ServiceBusReceivedMessage first = session.receiveMessages(1).iterator().next();
         session.complete(first);
-        Blocked<List<ServiceBusReceivedMessage>> blocked = blockedIn(
-                () -> session.receiveMessages(1, LONG_WAIT).stream().collect(Collectors.toList()));
+        Blocked<List<ServiceBusReceivedMessage>> blocked =
+                blockedIn(() -> session.receiveMessages(1, LONG_WAIT).stream().collect(Collectors.toList()));
 
         session.close();
 
         assertInstanceOf(RuntimeException.class, blocked.awaitFailure());
         sessionSender.sendMessage(new ServiceBusMessage("second").setSessionId("A"));
         ServiceBusReceiverClient again = sessions.acceptSession("A");
-        assertEquals("second", again.receiveMessages(1).iterator().next().getBody().toString());
+        assertEquals(
+                "second", again.receiveMessages(1).iterator().next().getBody().toString());
     }
 
     @Test
-    @DisplayName("CLK-5 SES-2 closing a session receiver client ends a pending acceptNextSession at once (disposed receiver)")
+    @DisplayName(
+            "CLK-5 SES-2 closing a session receiver client ends a pending acceptNextSession at once (disposed receiver)")
     void closeEndsPendingAcceptNextSession() {
-        ServiceBusSessionReceiverClient sessions = clients.sessionReceiver(EntityPath.queue("sq"),
-                ServiceBusReceiveMode.PEEK_LOCK);
+        ServiceBusSessionReceiverClient sessions =
+                clients.sessionReceiver(EntityPath.queue("sq"), ServiceBusReceiveMode.PEEK_LOCK);
         Blocked<ServiceBusReceiverClient> blocked = blockedIn(sessions::acceptNextSession);
 
         sessions.close();
@@ -154,13 +161,13 @@ class ClosedClientTest {
     @Test
     @DisplayName("CLK-5 closing the namespace stops a processor built on it and ends a receive blocked on it")
     void namespaceCloseStopsWhatIsBuiltOnIt() {
-        ServiceBusProcessorClient processor = clients.processor(EntityPath.queue("q"),
-                ProcessorOptions.of(context -> { }, error -> { }));
+        ServiceBusProcessorClient processor =
+                clients.processor(EntityPath.queue("q"), ProcessorOptions.of(context -> {}, error -> {}));
         processor.start();
         await().atMost(AWAIT).until(() -> !processorThreads().isEmpty());
         ServiceBusReceiverClient receiver = clients.receiver(EntityPath.queue("q"), ServiceBusReceiveMode.PEEK_LOCK);
-        Blocked<List<ServiceBusReceivedMessage>> blocked = blockedIn(
-                () -> receiver.receiveMessages(1, LONG_WAIT).stream().collect(Collectors.toList()));
+        Blocked<List<ServiceBusReceivedMessage>> blocked =
+                blockedIn(() -> receiver.receiveMessages(1, LONG_WAIT).stream().collect(Collectors.toList()));
 
         ns.close();
 
@@ -170,7 +177,10 @@ class ClosedClientTest {
     }
 
     private static List<String> processorThreads() {
-        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
-                .filter(name -> name.startsWith("sbemu-processor-")).collect(Collectors.toList());
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(Thread::isAlive)
+                .map(Thread::getName)
+                .filter(name -> name.startsWith("sbemu-processor-"))
+                .collect(Collectors.toList());
     }
 }

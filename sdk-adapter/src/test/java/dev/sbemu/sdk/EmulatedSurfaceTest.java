@@ -75,8 +75,12 @@ class EmulatedSurfaceTest {
         ns.createSubscription("t", "s");
         for (int i = 0; i < 20; i++) { // so that every peek finds something
             ns.send("q", dev.sbemu.core.Message.ofText("m" + i));
-            ns.send("sq", dev.sbemu.core.Message.builder().body(new dev.sbemu.core.MessageBody.Data(new byte[1]))
-                    .sessionId(i % 2 == 0 ? "held-A" : "held-B").build());
+            ns.send(
+                    "sq",
+                    dev.sbemu.core.Message.builder()
+                            .body(new dev.sbemu.core.MessageBody.Data(new byte[1]))
+                            .sessionId(i % 2 == 0 ? "held-A" : "held-B")
+                            .build());
         }
         clients = EmulatorClients.of(ns);
     }
@@ -97,8 +101,11 @@ class EmulatedSurfaceTest {
         final java.util.concurrent.atomic.AtomicReference<Throwable> reported =
                 new java.util.concurrent.atomic.AtomicReference<>();
 
-        Fixture(String sessionId, Supplier<ServiceBusReceivedMessage> received,
-                Map<String, Class<? extends Throwable>> documentedFailures, Set<String> documentedNulls) {
+        Fixture(
+                String sessionId,
+                Supplier<ServiceBusReceivedMessage> received,
+                Map<String, Class<? extends Throwable>> documentedFailures,
+                Set<String> documentedNulls) {
             this.sessionId = sessionId;
             this.received = received;
             this.documentedFailures = documentedFailures;
@@ -121,7 +128,8 @@ class EmulatedSurfaceTest {
                 return List.of(message(), message());
             }
             if (type == ServiceBusMessageBatch.class) {
-                ServiceBusMessageBatch batch = clients.sender(sessionId == null ? "q" : "sq").createMessageBatch();
+                ServiceBusMessageBatch batch =
+                        clients.sender(sessionId == null ? "q" : "sq").createMessageBatch();
                 batch.tryAddMessage(message());
                 return batch;
             }
@@ -196,58 +204,103 @@ class EmulatedSurfaceTest {
     @Test
     void receivers() {
         ServiceBusReceiverClient receiver = clients.receiver(EntityPath.queue("q"), ServiceBusReceiveMode.PEEK_LOCK);
-        Map<String, Class<? extends Throwable>> noSession = Map.of("getSessionState", IllegalStateException.class,
-                "setSessionState", IllegalStateException.class, "renewSessionLock", IllegalStateException.class);
-        walk(ServiceBusReceiverClient.class, receiver, new Fixture(null, () -> {
-            clients.sender("q").sendMessage(new ServiceBusMessage("x"));
-            return receiver.receiveMessages(1, BLOCK).iterator().next();
-        }, noSession, Set.of("getSessionId")));
-        ServiceBusReceiverAsyncClient async = clients.receiverAsync(EntityPath.queue("q"),
-                ServiceBusReceiveMode.PEEK_LOCK);
-        walk(ServiceBusReceiverAsyncClient.class, async, new Fixture(null, () -> {
-            clients.sender("q").sendMessage(new ServiceBusMessage("x"));
-            return async.receiveMessages().blockFirst(BLOCK);
-        }, noSession, Set.of("getSessionId")));
+        Map<String, Class<? extends Throwable>> noSession = Map.of(
+                "getSessionState",
+                IllegalStateException.class,
+                "setSessionState",
+                IllegalStateException.class,
+                "renewSessionLock",
+                IllegalStateException.class);
+        walk(
+                ServiceBusReceiverClient.class,
+                receiver,
+                new Fixture(
+                        null,
+                        () -> {
+                            clients.sender("q").sendMessage(new ServiceBusMessage("x"));
+                            return receiver.receiveMessages(1, BLOCK).iterator().next();
+                        },
+                        noSession,
+                        Set.of("getSessionId")));
+        ServiceBusReceiverAsyncClient async =
+                clients.receiverAsync(EntityPath.queue("q"), ServiceBusReceiveMode.PEEK_LOCK);
+        walk(
+                ServiceBusReceiverAsyncClient.class,
+                async,
+                new Fixture(
+                        null,
+                        () -> {
+                            clients.sender("q").sendMessage(new ServiceBusMessage("x"));
+                            return async.receiveMessages().blockFirst(BLOCK);
+                        },
+                        noSession,
+                        Set.of("getSessionId")));
     }
 
     @Test
     void sessionReceivers() {
-        ServiceBusSessionReceiverClient sessions = clients.sessionReceiver(EntityPath.queue("sq"),
-                ServiceBusReceiveMode.PEEK_LOCK);
+        ServiceBusSessionReceiverClient sessions =
+                clients.sessionReceiver(EntityPath.queue("sq"), ServiceBusReceiveMode.PEEK_LOCK);
         clients.sender("sq").sendMessage(new ServiceBusMessage("x").setSessionId("A"));
         walk(ServiceBusSessionReceiverClient.class, sessions, new Fixture(null, () -> null, Map.of(), Set.of()));
-        ServiceBusSessionReceiverAsyncClient asyncSessions = clients.sessionReceiverAsync(EntityPath.queue("sq"),
-                ServiceBusReceiveMode.PEEK_LOCK);
+        ServiceBusSessionReceiverAsyncClient asyncSessions =
+                clients.sessionReceiverAsync(EntityPath.queue("sq"), ServiceBusReceiveMode.PEEK_LOCK);
         clients.sender("sq").sendMessage(new ServiceBusMessage("x").setSessionId("B"));
-        walk(ServiceBusSessionReceiverAsyncClient.class, asyncSessions, new Fixture(null, () -> null, Map.of(),
-                Set.of()));
+        walk(
+                ServiceBusSessionReceiverAsyncClient.class,
+                asyncSessions,
+                new Fixture(null, () -> null, Map.of(), Set.of()));
 
         Map<String, Class<? extends Throwable>> session = Map.of("renewMessageLock", IllegalStateException.class);
         ServiceBusReceiverClient a = clients.sessionReceiver(EntityPath.queue("sq"), ServiceBusReceiveMode.PEEK_LOCK)
                 .acceptSession("held-A");
         a.setSessionState(new byte[] {1});
-        walk(ServiceBusReceiverClient.class, a, new Fixture("held-A", () -> {
-            clients.sender("sq").sendMessage(new ServiceBusMessage("x").setSessionId("held-A"));
-            return a.receiveMessages(1, BLOCK).iterator().next();
-        }, session, Set.of()));
-        ServiceBusReceiverAsyncClient b = clients.sessionReceiverAsync(EntityPath.queue("sq"),
-                ServiceBusReceiveMode.PEEK_LOCK).acceptSession("held-B").block(BLOCK);
+        walk(
+                ServiceBusReceiverClient.class,
+                a,
+                new Fixture(
+                        "held-A",
+                        () -> {
+                            clients.sender("sq").sendMessage(new ServiceBusMessage("x").setSessionId("held-A"));
+                            return a.receiveMessages(1, BLOCK).iterator().next();
+                        },
+                        session,
+                        Set.of()));
+        ServiceBusReceiverAsyncClient b = clients.sessionReceiverAsync(
+                        EntityPath.queue("sq"), ServiceBusReceiveMode.PEEK_LOCK)
+                .acceptSession("held-B")
+                .block(BLOCK);
         b.setSessionState(new byte[] {1}).block(BLOCK);
-        walk(ServiceBusReceiverAsyncClient.class, b, new Fixture("held-B", () -> {
-            clients.sender("sq").sendMessage(new ServiceBusMessage("x").setSessionId("held-B"));
-            return b.receiveMessages().blockFirst(BLOCK);
-        }, session, Set.of()));
+        walk(
+                ServiceBusReceiverAsyncClient.class,
+                b,
+                new Fixture(
+                        "held-B",
+                        () -> {
+                            clients.sender("sq").sendMessage(new ServiceBusMessage("x").setSessionId("held-B"));
+                            return b.receiveMessages().blockFirst(BLOCK);
+                        },
+                        session,
+                        Set.of()));
     }
 
     @Test
     void processorsAndRuleManagers() {
         Fixture none = new Fixture(null, () -> null, Map.of(), Set.of("getTopicName", "getSubscriptionName"));
-        walk(ServiceBusProcessorClient.class, clients.processor(EntityPath.queue("q"),
-                ProcessorOptions.of(c -> { }, e -> { })), none);
-        walk(ServiceBusProcessorClient.class, clients.processor(EntityPath.queue("sq"),
-                ProcessorOptions.of(c -> { }, e -> { }).withSessions()), none);
-        walk(ServiceBusProcessorClient.class, clients.processor(EntityPath.subscription("t", "s"),
-                ProcessorOptions.of(c -> { }, e -> { })), new Fixture(null, () -> null, Map.of(), Set.of("getQueueName")));
+        walk(
+                ServiceBusProcessorClient.class,
+                clients.processor(EntityPath.queue("q"), ProcessorOptions.of(c -> {}, e -> {})),
+                none);
+        walk(
+                ServiceBusProcessorClient.class,
+                clients.processor(
+                        EntityPath.queue("sq"),
+                        ProcessorOptions.of(c -> {}, e -> {}).withSessions()),
+                none);
+        walk(
+                ServiceBusProcessorClient.class,
+                clients.processor(EntityPath.subscription("t", "s"), ProcessorOptions.of(c -> {}, e -> {})),
+                new Fixture(null, () -> null, Map.of(), Set.of("getQueueName")));
         Fixture rules = new Fixture(null, () -> null, Map.of(), Set.of());
         walk(ServiceBusRuleManagerClient.class, clients.ruleManager("t", "s"), rules);
         walk(ServiceBusRuleManagerAsyncClient.class, clients.ruleManagerAsync("t", "s"), rules);
@@ -258,7 +311,8 @@ class EmulatedSurfaceTest {
         Set<String> notEmulated = new TreeSet<>();
         List<Method> methods = new ArrayList<>();
         for (Method m : type.getDeclaredMethods()) {
-            if (Modifier.isPublic(m.getModifiers()) && !Modifier.isStatic(m.getModifiers())
+            if (Modifier.isPublic(m.getModifiers())
+                    && !Modifier.isStatic(m.getModifiers())
                     && !m.getName().equals("close")) {
                 methods.add(m);
             }
@@ -311,7 +365,8 @@ class EmulatedSurfaceTest {
 
     /** Runs a reactive result, as a caller would; returns what it produced (a list for a stream). */
     private Object settle(Method m, Object result) {
-        if (result instanceof Mono<?> mono && m.getName().startsWith("renew")
+        if (result instanceof Mono<?> mono
+                && m.getName().startsWith("renew")
                 && Arrays.asList(m.getParameterTypes()).contains(Duration.class)) {
             // automatic renewal runs on the virtual clock and completes when its duration has passed
             var done = mono.toFuture();
@@ -329,7 +384,8 @@ class EmulatedSurfaceTest {
         }
         if (result instanceof Flux<?> flux) {
             return m.getName().equals("receiveMessages") && m.getParameterCount() == 0
-                    ? flux.take(1).collectList().block(BLOCK) : flux.collectList().block(BLOCK);
+                    ? flux.take(1).collectList().block(BLOCK)
+                    : flux.collectList().block(BLOCK);
         }
         if (result instanceof Iterable<?> iterable && !(result instanceof Collection<?>)) {
             List<Object> all = new ArrayList<>();
@@ -341,8 +397,8 @@ class EmulatedSurfaceTest {
 
     private static void checkResult(String name, Method m, Object result, Fixture f) {
         Type returned = m.getGenericReturnType();
-        boolean voidish = m.getReturnType() == void.class || (returned instanceof ParameterizedType p
-                && p.getActualTypeArguments()[0] == Void.class);
+        boolean voidish = m.getReturnType() == void.class
+                || (returned instanceof ParameterizedType p && p.getActualTypeArguments()[0] == Void.class);
         if (voidish || f.documentedNulls.contains(m.getName())) {
             return;
         }
@@ -364,7 +420,12 @@ class EmulatedSurfaceTest {
     }
 
     private static String signature(Method m) {
-        return m.getName() + "(" + String.join(",", Arrays.stream(m.getParameterTypes())
-                .map(Class::getSimpleName).toArray(String[]::new)) + ")";
+        return m.getName() + "("
+                + String.join(
+                        ",",
+                        Arrays.stream(m.getParameterTypes())
+                                .map(Class::getSimpleName)
+                                .toArray(String[]::new))
+                + ")";
     }
 }

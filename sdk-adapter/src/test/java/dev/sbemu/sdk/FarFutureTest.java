@@ -43,8 +43,12 @@ class FarFutureTest {
 
     @BeforeEach
     void setUp() {
-        ns = Namespace.builder().startingAt(Instant.parse("2030-01-01T00:00:00Z")).build();
-        ns.createQueue("q", QueueOptions.builder().deadLetteringOnMessageExpiration(true).build());
+        ns = Namespace.builder()
+                .startingAt(Instant.parse("2030-01-01T00:00:00Z"))
+                .build();
+        ns.createQueue(
+                "q",
+                QueueOptions.builder().deadLetteringOnMessageExpiration(true).build());
         clients = EmulatorClients.of(ns);
         sender = clients.sender("q");
         receiver = clients.receiver(EntityPath.queue("q"), ServiceBusReceiveMode.PEEK_LOCK);
@@ -66,7 +70,8 @@ class FarFutureTest {
 
         ServiceBusAdministrationClient admin = clients.administrationClient();
         assertEquals(1, admin.getQueueRuntimeProperties("q").getActiveMessageCount());
-        List<ServiceBusReceivedMessage> got = receiver.receiveMessages(1, SHORT).stream().collect(Collectors.toList());
+        List<ServiceBusReceivedMessage> got =
+                receiver.receiveMessages(1, SHORT).stream().collect(Collectors.toList());
         assertEquals(1, got.size());
         assertEquals(1, got.get(0).getSequenceNumber());
         receiver.complete(got.get(0));
@@ -78,8 +83,8 @@ class FarFutureTest {
     @DisplayName("CLK-4 the clock refuses to go past the latest instant, with a clear IllegalArgumentException")
     void clockRefusesPastLatest() {
         Instant before = ns.clock().instant();
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> ns.clock().advanceTo(Instant.MAX));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> ns.clock().advanceTo(Instant.MAX));
         assertTrue(e.getMessage().contains("cannot go past 9999-12-31T23:59:59.999Z"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> ns.clock().advance(Duration.ofSeconds(Long.MAX_VALUE)));
         assertThrows(IllegalArgumentException.class, () -> VirtualClock.startingAt(Instant.MAX));
@@ -94,19 +99,25 @@ class FarFutureTest {
             + "and no sequence number is used")
     void scheduleRefusedPastLatest() {
         // OffsetDateTime.MAX fails in the SDK's own serializer, before anything is sent: GENERAL_ERROR around it
-        ServiceBusException sdk = assertThrows(ServiceBusException.class,
+        ServiceBusException sdk = assertThrows(
+                ServiceBusException.class,
                 () -> sender.scheduleMessage(new ServiceBusMessage("never"), OffsetDateTime.MAX));
         assertEquals(ServiceBusFailureReason.GENERAL_ERROR, sdk.getReason());
         assertInstanceOf(DateTimeException.class, sdk.getCause());
         // a time the SDK can carry but the service cannot represent is refused by the emulator
         OffsetDateTime year10000 = OffsetDateTime.of(10_000, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC);
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
                 () -> sender.scheduleMessage(new ServiceBusMessage("never"), year10000));
         assertTrue(e.getMessage().contains("scheduledEnqueueTime"), e.getMessage());
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> sender.sendMessage(new ServiceBusMessage("never").setScheduledEnqueueTime(year10000)));
-        assertTrue(ns.journal().events().stream().noneMatch(ev -> ev.type() == JournalEvent.Type.SCHEDULED
-                || ev.type() == JournalEvent.Type.SENT), ns.journal().format());
+        assertTrue(
+                ns.journal().events().stream()
+                        .noneMatch(
+                                ev -> ev.type() == JournalEvent.Type.SCHEDULED || ev.type() == JournalEvent.Type.SENT),
+                ns.journal().format());
 
         sender.sendMessage(new ServiceBusMessage("first"));
         assertEquals(1, receiver.receiveMessages(1, SHORT).iterator().next().getSequenceNumber());

@@ -73,8 +73,8 @@ class FaultInjectionTest {
         return receiver.receiveMessages(n, SHORT).stream().collect(Collectors.toList());
     }
 
-    private static ServiceBusException assertServiceBusException(ServiceBusFailureReason reason, boolean transient_,
-                                                                 Runnable call) {
+    private static ServiceBusException assertServiceBusException(
+            ServiceBusFailureReason reason, boolean transient_, Runnable call) {
         ServiceBusException e = assertThrows(ServiceBusException.class, call::run);
         assertEquals(reason, e.getReason(), e.toString());
         assertEquals(transient_, e.isTransient(), "isTransient of " + reason);
@@ -89,19 +89,21 @@ class FaultInjectionTest {
         "MESSAGE_LOCK_LOST, MESSAGE_LOCK_LOST, false",
         "SESSION_LOCK_LOST, SESSION_LOCK_LOST, false",
         "ENTITY_DISABLED, MESSAGING_ENTITY_DISABLED, false",
-        "ENTITY_DELETED, MESSAGING_ENTITY_NOT_FOUND, false"})
+        "ENTITY_DELETED, MESSAGING_ENTITY_NOT_FOUND, false"
+    })
     void everyFailureAsTheSdkReportsIt(Failure failure, String reasonName, boolean transient_) throws Exception {
-        ServiceBusFailureReason reason = (ServiceBusFailureReason) ServiceBusFailureReason.class.getField(reasonName)
-                .get(null);
+        ServiceBusFailureReason reason = (ServiceBusFailureReason)
+                ServiceBusFailureReason.class.getField(reasonName).get(null);
         ns.faults().on("orders").failNext(1, Operation.SEND, failure);
 
-        assertServiceBusException(reason, transient_,
-                () -> sender.sendMessage(new ServiceBusMessage("lost")));
+        assertServiceBusException(reason, transient_, () -> sender.sendMessage(new ServiceBusMessage("lost")));
 
         if (failure != Failure.ENTITY_DELETED) {
             sender.sendMessage(new ServiceBusMessage("kept"));
             List<ServiceBusReceivedMessage> got = receive(5);
-            assertEquals(List.of("kept"), got.stream().map(m -> m.getBody().toString()).toList(),
+            assertEquals(
+                    List.of("kept"),
+                    got.stream().map(m -> m.getBody().toString()).toList(),
                     "the failed send left nothing behind; the next one went through");
         } else {
             assertFalse(ns.queueExists("orders"));
@@ -114,8 +116,7 @@ class FaultInjectionTest {
         sender.sendMessage(new ServiceBusMessage("a"));
         ns.faults().on(ORDERS).failNext(1, Operation.RECEIVE, Failure.SERVICE_TIMEOUT);
 
-        assertServiceBusException(ServiceBusFailureReason.SERVICE_TIMEOUT, true,
-                () -> receive(1));
+        assertServiceBusException(ServiceBusFailureReason.SERVICE_TIMEOUT, true, () -> receive(1));
 
         ServiceBusReceivedMessage m = receive(1).get(0);
         assertEquals(0, m.getDeliveryCount(), "the failed receive delivered nothing");
@@ -128,8 +129,7 @@ class FaultInjectionTest {
         ServiceBusReceivedMessage first = receive(1).get(0);
         ns.faults().on(ORDERS).failNext(1, Operation.SETTLE, Failure.MESSAGE_LOCK_LOST);
 
-        assertServiceBusException(ServiceBusFailureReason.MESSAGE_LOCK_LOST, false,
-                () -> receiver.complete(first));
+        assertServiceBusException(ServiceBusFailureReason.MESSAGE_LOCK_LOST, false, () -> receiver.complete(first));
 
         ServiceBusReceivedMessage again = receive(1).get(0);
         assertEquals(1, again.getDeliveryCount());
@@ -145,10 +145,8 @@ class FaultInjectionTest {
         ns.faults().on(ORDERS).failNext(1, Operation.RENEW_LOCK, Failure.SERVICE_BUSY);
         ns.faults().on(ORDERS).failNext(1, Operation.SETTLE, Failure.SERVICE_BUSY);
 
-        assertServiceBusException(ServiceBusFailureReason.SERVICE_BUSY, true,
-                () -> receiver.renewMessageLock(m));
-        assertServiceBusException(ServiceBusFailureReason.SERVICE_BUSY, true,
-                () -> receiver.abandon(m));
+        assertServiceBusException(ServiceBusFailureReason.SERVICE_BUSY, true, () -> receiver.renewMessageLock(m));
+        assertServiceBusException(ServiceBusFailureReason.SERVICE_BUSY, true, () -> receiver.abandon(m));
 
         receiver.complete(m);
     }
@@ -185,13 +183,20 @@ class FaultInjectionTest {
         ServiceBusReceiverClient session = sessions.acceptSession("cart-1");
         ns.faults().on(CARTS).failNext(1, Operation.RECEIVE, Failure.SESSION_LOCK_LOST);
 
-        RuntimeException e = assertThrows(RuntimeException.class,
+        RuntimeException e = assertThrows(
+                RuntimeException.class,
                 () -> session.receiveMessages(1, SHORT).stream().count());
 
-        assertEquals("The receiver client is terminated. Re-create the client to continue receive attempt. "
-                + "(Reason: upstream-completion)", e.getMessage(), "the SDK ends a session's stream without an error");
-        assertEquals(ServiceBusFailureReason.SESSION_LOCK_LOST, assertThrows(ServiceBusException.class,
-                session::renewSessionLock).getReason(), "the session's lock is really gone");
+        assertEquals(
+                "The receiver client is terminated. Re-create the client to continue receive attempt. "
+                        + "(Reason: upstream-completion)",
+                e.getMessage(),
+                "the SDK ends a session's stream without an error");
+        assertEquals(
+                ServiceBusFailureReason.SESSION_LOCK_LOST,
+                assertThrows(ServiceBusException.class, session::renewSessionLock)
+                        .getReason(),
+                "the session's lock is really gone");
     }
 
     @Test
@@ -202,8 +207,7 @@ class FaultInjectionTest {
 
         ns.faults().loseLock(ORDERS, java.util.UUID.fromString(m.getLockToken()));
 
-        assertServiceBusException(ServiceBusFailureReason.MESSAGE_LOCK_LOST, false,
-                () -> receiver.complete(m));
+        assertServiceBusException(ServiceBusFailureReason.MESSAGE_LOCK_LOST, false, () -> receiver.complete(m));
     }
 
     @Test
@@ -211,7 +215,8 @@ class FaultInjectionTest {
     void sendDelayedByVirtualTime() throws Exception {
         ns.faults().on("orders").delayNext(1, Operation.SEND, Duration.ofSeconds(10));
 
-        CompletableFuture<Void> sent = CompletableFuture.runAsync(() -> sender.sendMessage(new ServiceBusMessage("slow")));
+        CompletableFuture<Void> sent =
+                CompletableFuture.runAsync(() -> sender.sendMessage(new ServiceBusMessage("slow")));
         await().atMost(10, TimeUnit.SECONDS).until(() -> faultEvents().size() == 1);
         assertFalse(sent.isDone());
         ns.clock().advance(Duration.ofSeconds(10));
@@ -226,13 +231,15 @@ class FaultInjectionTest {
         ns.faults().on(ORDERS).failNext(1, Operation.RECEIVE, Failure.SERVICE_BUSY);
         List<ServiceBusErrorContext> errors = new CopyOnWriteArrayList<>();
         List<String> processed = new CopyOnWriteArrayList<>();
-        ServiceBusProcessorClient processor = clients.processor(ORDERS, ProcessorOptions.of(
-                c -> processed.add(c.getMessage().getBody().toString()), errors::add));
+        ServiceBusProcessorClient processor = clients.processor(
+                ORDERS,
+                ProcessorOptions.of(c -> processed.add(c.getMessage().getBody().toString()), errors::add));
         sender.sendMessage(new ServiceBusMessage("a"));
 
         processor.start();
         await().atMost(10, TimeUnit.SECONDS).until(() -> !errors.isEmpty());
-        ServiceBusException e = assertInstanceOf(ServiceBusException.class, errors.get(0).getException());
+        ServiceBusException e =
+                assertInstanceOf(ServiceBusException.class, errors.get(0).getException());
         assertEquals(ServiceBusFailureReason.SERVICE_BUSY, e.getReason());
         assertEquals(ServiceBusErrorSource.RECEIVE, errors.get(0).getErrorSource());
         await().atMost(20, TimeUnit.SECONDS).until(() -> processed.equals(List.of("a")));
@@ -240,6 +247,8 @@ class FaultInjectionTest {
     }
 
     private List<JournalEvent> faultEvents() {
-        return ns.journal().events().stream().filter(e -> e.type() == JournalEvent.Type.FAULT_INJECTED).toList();
+        return ns.journal().events().stream()
+                .filter(e -> e.type() == JournalEvent.Type.FAULT_INJECTED)
+                .toList();
     }
 }

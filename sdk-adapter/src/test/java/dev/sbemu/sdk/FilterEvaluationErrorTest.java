@@ -32,12 +32,19 @@ class FilterEvaluationErrorTest {
 
     @BeforeEach
     void setUp() {
-        ns = Namespace.builder().startingAt(Instant.parse("2030-01-01T00:00:00Z")).build();
+        ns = Namespace.builder()
+                .startingAt(Instant.parse("2030-01-01T00:00:00Z"))
+                .build();
         ns.createTopic("t");
         List<RuleDescription> ratio = List.of(new RuleDescription("ratio", SqlFilter.parse("a / b = 2"), null));
         ns.createSubscription("t", "dead-letters", SubscriptionOptions.defaults(), ratio);
-        ns.createSubscription("t", "drops", SubscriptionOptions.builder()
-                .deadLetteringOnFilterEvaluationExceptions(false).build(), ratio);
+        ns.createSubscription(
+                "t",
+                "drops",
+                SubscriptionOptions.builder()
+                        .deadLetteringOnFilterEvaluationExceptions(false)
+                        .build(),
+                ratio);
         clients = EmulatorClients.of(ns);
         sender = clients.sender("t");
     }
@@ -49,9 +56,14 @@ class FilterEvaluationErrorTest {
     }
 
     private List<ServiceBusReceivedMessage> drain(String subscription, SubQueue subQueue) {
-        return clients.receiver(subQueue == SubQueue.DEAD_LETTER_QUEUE
-                        ? EntityPath.subscription("t", subscription).deadLetter() : EntityPath.subscription("t", subscription),
-                ServiceBusReceiveMode.RECEIVE_AND_DELETE).receiveMessages(10, SHORT).stream()
+        return clients
+                .receiver(
+                        subQueue == SubQueue.DEAD_LETTER_QUEUE
+                                ? EntityPath.subscription("t", subscription).deadLetter()
+                                : EntityPath.subscription("t", subscription),
+                        ServiceBusReceiveMode.RECEIVE_AND_DELETE)
+                .receiveMessages(10, SHORT)
+                .stream()
                 .collect(Collectors.toList());
     }
 
@@ -72,11 +84,17 @@ class FilterEvaluationErrorTest {
         assertEquals("zero", dead.get(0).getBody().toString());
         assertEquals("DivideByZeroException", dead.get(0).getDeadLetterReason());
         assertEquals("Attempted to divide by zero.", dead.get(0).getDeadLetterErrorDescription());
-        assertEquals(List.of("two"), drain("dead-letters", SubQueue.NONE).stream().map(m -> m.getBody().toString())
-                .collect(Collectors.toList()));
+        assertEquals(
+                List.of("two"),
+                drain("dead-letters", SubQueue.NONE).stream()
+                        .map(m -> m.getBody().toString())
+                        .collect(Collectors.toList()));
 
         assertTrue(drain("drops", SubQueue.DEAD_LETTER_QUEUE).isEmpty());
-        assertEquals(List.of("two"), drain("drops", SubQueue.NONE).stream().map(m -> m.getBody().toString())
-                .collect(Collectors.toList()));
+        assertEquals(
+                List.of("two"),
+                drain("drops", SubQueue.NONE).stream()
+                        .map(m -> m.getBody().toString())
+                        .collect(Collectors.toList()));
     }
 }

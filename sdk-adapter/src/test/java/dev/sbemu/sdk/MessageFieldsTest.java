@@ -66,8 +66,12 @@ class MessageFieldsTest {
         ServiceBusMessage sent = new ServiceBusMessage("body").setMessageId("m-1");
         AmqpAnnotatedMessage raw = sent.getRawAmqpMessage();
         raw.getHeader().setPriority((short) 7).setDurable(true).setFirstAcquirer(true);
-        raw.getProperties().setUserId(new byte[] {1, 2, 3}).setContentEncoding("gzip").setGroupSequence(42L)
-                .setAbsoluteExpiryTime(EXPIRY).setCreationTime(CREATED);
+        raw.getProperties()
+                .setUserId(new byte[] {1, 2, 3})
+                .setContentEncoding("gzip")
+                .setGroupSequence(42L)
+                .setAbsoluteExpiryTime(EXPIRY)
+                .setCreationTime(CREATED);
         raw.getDeliveryAnnotations().put("x-opt-hop", "edge-1");
         raw.getDeliveryAnnotations().put("x-count", 5L);
         raw.getFooter().put("checksum", "abc");
@@ -87,7 +91,8 @@ class MessageFieldsTest {
         assertEquals(Long.valueOf(42), properties.getGroupSequence(), "group-sequence");
         assertEquals(EXPIRY, properties.getAbsoluteExpiryTime(), "absolute-expiry-time");
         assertEquals(CREATED, properties.getCreationTime(), "creation-time");
-        assertEquals(Map.of("x-opt-hop", "edge-1", "x-count", 5L), raw.getDeliveryAnnotations(), "delivery annotations");
+        assertEquals(
+                Map.of("x-opt-hop", "edge-1", "x-count", 5L), raw.getDeliveryAnnotations(), "delivery annotations");
         assertEquals(Map.of("checksum", "abc", "x-size", 4), raw.getFooter(), "footer");
         assertEquals("m-1", got.getMessageId());
         assertEquals("body", got.getBody().toString());
@@ -102,7 +107,8 @@ class MessageFieldsTest {
         sender.sendMessage(everyField());
         sender.sendMessages(List.of(everyField(), new ServiceBusMessage("plain")));
         assertEveryField(receiver.peekMessage());
-        List<ServiceBusReceivedMessage> got = receiver.receiveMessages(3, WAIT).stream().toList();
+        List<ServiceBusReceivedMessage> got =
+                receiver.receiveMessages(3, WAIT).stream().toList();
         assertEquals(3, got.size());
         assertEveryField(got.get(0));
         assertEveryField(got.get(1));
@@ -142,12 +148,20 @@ class MessageFieldsTest {
         ServiceBusSenderClient sender = clients.sender("q");
         sender.sendMessage(new ServiceBusMessage(AmqpMessageBody.fromValue(Map.of("k", 12L))));
         sender.sendMessage(new ServiceBusMessage(AmqpMessageBody.fromSequence(List.of("a", 1, true))));
-        List<ServiceBusReceivedMessage> got = clients.receiver(EntityPath.queue("q"),
-                ServiceBusReceiveMode.RECEIVE_AND_DELETE).receiveMessages(2, WAIT).stream().toList();
-        assertEquals(AmqpMessageBodyType.VALUE, got.get(0).getRawAmqpMessage().getBody().getBodyType());
+        List<ServiceBusReceivedMessage> got = clients
+                .receiver(EntityPath.queue("q"), ServiceBusReceiveMode.RECEIVE_AND_DELETE)
+                .receiveMessages(2, WAIT)
+                .stream()
+                .toList();
+        assertEquals(
+                AmqpMessageBodyType.VALUE,
+                got.get(0).getRawAmqpMessage().getBody().getBodyType());
         assertEquals(Map.of("k", 12L), got.get(0).getRawAmqpMessage().getBody().getValue());
-        assertEquals(AmqpMessageBodyType.SEQUENCE, got.get(1).getRawAmqpMessage().getBody().getBodyType());
-        assertEquals(List.of("a", 1, true), got.get(1).getRawAmqpMessage().getBody().getSequence());
+        assertEquals(
+                AmqpMessageBodyType.SEQUENCE,
+                got.get(1).getRawAmqpMessage().getBody().getBodyType());
+        assertEquals(
+                List.of("a", 1, true), got.get(1).getRawAmqpMessage().getBody().getSequence());
     }
 
     @Test
@@ -157,8 +171,11 @@ class MessageFieldsTest {
         sender.sendMessage(new ServiceBusMessage("one"));
         sender.sendMessages(List.of(new ServiceBusMessage("two"), new ServiceBusMessage("three")));
         sender.scheduleMessage(new ServiceBusMessage("four"), START.atOffset(ZoneOffset.UTC));
-        List<ServiceBusReceivedMessage> got = clients.receiver(EntityPath.queue("q"),
-                ServiceBusReceiveMode.RECEIVE_AND_DELETE).receiveMessages(4, WAIT).stream().toList();
+        List<ServiceBusReceivedMessage> got = clients
+                .receiver(EntityPath.queue("q"), ServiceBusReceiveMode.RECEIVE_AND_DELETE)
+                .receiveMessages(4, WAIT)
+                .stream()
+                .toList();
         assertEquals(4, got.size());
         Set<String> ids = new HashSet<>();
         for (ServiceBusReceivedMessage m : got) {
@@ -177,7 +194,9 @@ class MessageFieldsTest {
         }
         clients.sender("q").sendMessages(messages);
         assertEquals(4_500, ns.runtimeInfo(EntityPath.queue("q")).activeMessageCount());
-        List<String> ids = ns.peek(EntityPath.queue("q"), 1, 2).stream().map(m -> m.message().messageId()).toList();
+        List<String> ids = ns.peek(EntityPath.queue("q"), 1, 2).stream()
+                .map(m -> m.message().messageId())
+                .toList();
         assertNotEquals(ids.get(0), ids.get(1));
     }
 }

@@ -40,6 +40,7 @@ class ProcessorClientTest {
     private static final Duration AWAIT = Duration.ofSeconds(10);
     /** Shorter than the SDK's 5-second receive back-off that a prompt stop cuts short. */
     private static final Duration PROMPT = Duration.ofSeconds(4);
+
     private Namespace ns;
     private EmulatorClients clients;
     private ServiceBusSenderClient sender;
@@ -47,8 +48,11 @@ class ProcessorClientTest {
 
     @BeforeEach
     void setUp() {
-        ns = Namespace.builder().startingAt(Instant.parse("2030-01-01T00:00:00Z")).build();
-        ns.createQueue("q", QueueOptions.builder().lockDuration(Duration.ofSeconds(30)).build());
+        ns = Namespace.builder()
+                .startingAt(Instant.parse("2030-01-01T00:00:00Z"))
+                .build();
+        ns.createQueue(
+                "q", QueueOptions.builder().lockDuration(Duration.ofSeconds(30)).build());
         clients = EmulatorClients.of(ns);
         sender = clients.sender("q");
     }
@@ -60,14 +64,17 @@ class ProcessorClientTest {
     }
 
     private ServiceBusProcessorClient processor(Consumer<ServiceBusReceivedMessageContext> handler, int concurrency) {
-        return clients.processor(EntityPath.queue("q"),
-                ProcessorOptions.of(handler, errors::add).withMaxConcurrentCalls(concurrency));
+        return clients.processor(
+                EntityPath.queue("q"), ProcessorOptions.of(handler, errors::add).withMaxConcurrentCalls(concurrency));
     }
 
     /** The live worker threads of processors (named sbemu-processor-...). */
     private static List<String> workerThreads() {
-        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
-                .filter(name -> name.startsWith("sbemu-processor-")).collect(Collectors.toList());
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(Thread::isAlive)
+                .map(Thread::getName)
+                .filter(name -> name.startsWith("sbemu-processor-"))
+                .collect(Collectors.toList());
     }
 
     private long activeCount() {
@@ -80,11 +87,13 @@ class ProcessorClientTest {
     void processesAndCompletes() {
         Set<String> bodies = ConcurrentHashMap.newKeySet();
         Set<String> threads = ConcurrentHashMap.newKeySet();
-        ServiceBusProcessorClient processor = processor(ctx -> {
-            assertEquals("q", ctx.getEntityPath());
-            bodies.add(ctx.getMessage().getBody().toString());
-            threads.add(Thread.currentThread().getName());
-        }, 3);
+        ServiceBusProcessorClient processor = processor(
+                ctx -> {
+                    assertEquals("q", ctx.getEntityPath());
+                    bodies.add(ctx.getMessage().getBody().toString());
+                    threads.add(Thread.currentThread().getName());
+                },
+                3);
         for (int i = 0; i < 20; i++) {
             sender.sendMessage(new ServiceBusMessage("m" + i));
         }
@@ -105,9 +114,11 @@ class ProcessorClientTest {
     @Test
     @DisplayName("DLQ-2 a throwing handler: USER_CALLBACK error, message abandoned, then dead-lettered")
     void handlerThrows() {
-        ServiceBusProcessorClient processor = processor(ctx -> {
-            throw new IllegalStateException("boom");
-        }, 1);
+        ServiceBusProcessorClient processor = processor(
+                ctx -> {
+                    throw new IllegalStateException("boom");
+                },
+                1);
         sender.sendMessage(new ServiceBusMessage("x"));
         processor.start();
         await().atMost(AWAIT).until(() -> ns.runtimeInfo(EntityPath.queue("q")).deadLetterMessageCount() == 1);
@@ -136,14 +147,16 @@ class ProcessorClientTest {
     void autoLockRenewal() throws Exception {
         CountDownLatch inHandler = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        ServiceBusProcessorClient processor = processor(ctx -> {
-            inHandler.countDown();
-            try {
-                release.await(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, 1);
+        ServiceBusProcessorClient processor = processor(
+                ctx -> {
+                    inHandler.countDown();
+                    try {
+                        release.await(10, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                },
+                1);
         sender.sendMessage(new ServiceBusMessage("x"));
         processor.start();
         assertTrue(inHandler.await(10, TimeUnit.SECONDS));
@@ -157,8 +170,8 @@ class ProcessorClientTest {
     @Test
     @DisplayName("LIM-3 a missing entity: the error handler gets MESSAGING_ENTITY_NOT_FOUND; stop is prompt")
     void missingEntity() {
-        ServiceBusProcessorClient processor = clients.processor(EntityPath.queue("missing"),
-                ProcessorOptions.of(ctx -> { }, errors::add));
+        ServiceBusProcessorClient processor =
+                clients.processor(EntityPath.queue("missing"), ProcessorOptions.of(ctx -> {}, errors::add));
         processor.start();
         await().atMost(AWAIT).until(() -> !errors.isEmpty());
         // the worker is in the SDK's 5-second back-off now: a prompt close ends well before it would
@@ -174,7 +187,8 @@ class ProcessorClientTest {
     @DisplayName("stop wakes idle workers promptly; start again resumes")
     void stopAndRestart() {
         Set<String> bodies = ConcurrentHashMap.newKeySet();
-        ServiceBusProcessorClient processor = processor(ctx -> bodies.add(ctx.getMessage().getBody().toString()), 2);
+        ServiceBusProcessorClient processor =
+                processor(ctx -> bodies.add(ctx.getMessage().getBody().toString()), 2);
         processor.start();
         await().atMost(AWAIT).until(() -> workerThreads().size() == 2);
         processor.stop();

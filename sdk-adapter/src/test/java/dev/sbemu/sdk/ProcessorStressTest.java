@@ -38,6 +38,7 @@ class ProcessorStressTest {
     private static final Duration LOCK = Duration.ofSeconds(5);
     /** Each step expires every lock that is not being renewed. */
     private static final Duration STEP = LOCK.plusSeconds(1);
+
     private static final Duration AWAIT = Duration.ofMinutes(2);
 
     private Namespace ns;
@@ -49,8 +50,15 @@ class ProcessorStressTest {
 
     @BeforeEach
     void setUp() {
-        ns = Namespace.builder().startingAt(Instant.parse("2030-01-01T00:00:00Z")).build();
-        ns.createQueue("q", QueueOptions.builder().lockDuration(LOCK).maxDeliveryCount(2_000).build());
+        ns = Namespace.builder()
+                .startingAt(Instant.parse("2030-01-01T00:00:00Z"))
+                .build();
+        ns.createQueue(
+                "q",
+                QueueOptions.builder()
+                        .lockDuration(LOCK)
+                        .maxDeliveryCount(2_000)
+                        .build());
         clients = EmulatorClients.of(ns);
     }
 
@@ -83,18 +91,23 @@ class ProcessorStressTest {
         Consumer<ServiceBusReceivedMessageContext> handler = this::handle;
         List<ServiceBusProcessorClient> processors = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
-            ServiceBusProcessorClient p = clients.processor(EntityPath.queue("q"),
-                    ProcessorOptions.of(handler, errors::add).withMaxConcurrentCalls(4).withAutoComplete(false)
+            ServiceBusProcessorClient p = clients.processor(
+                    EntityPath.queue("q"),
+                    ProcessorOptions.of(handler, errors::add)
+                            .withMaxConcurrentCalls(4)
+                            .withAutoComplete(false)
                             .withMaxAutoLockRenewDuration(Duration.ofDays(365)));
             processors.add(p);
             p.start();
         }
         AtomicBoolean done = new AtomicBoolean();
-        Thread clockMover = new Thread(() -> {
-            while (!done.get()) {
-                ns.clock().advance(STEP);
-            }
-        }, "clock-mover");
+        Thread clockMover = new Thread(
+                () -> {
+                    while (!done.get()) {
+                        ns.clock().advance(STEP);
+                    }
+                },
+                "clock-mover");
         clockMover.start();
         try {
             ServiceBusSenderClient sender = clients.sender("q");

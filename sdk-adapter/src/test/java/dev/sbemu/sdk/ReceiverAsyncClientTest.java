@@ -42,7 +42,8 @@ class ReceiverAsyncClientTest {
     @BeforeEach
     void setUp() {
         ns = Namespace.builder().startingAt(START).build();
-        ns.createQueue("q", QueueOptions.builder().lockDuration(Duration.ofSeconds(30)).build());
+        ns.createQueue(
+                "q", QueueOptions.builder().lockDuration(Duration.ofSeconds(30)).build());
         clients = EmulatorClients.of(ns);
         sender = clients.sender("q");
         receiver = clients.receiverAsync(EntityPath.queue("q"), ServiceBusReceiveMode.PEEK_LOCK);
@@ -82,7 +83,9 @@ class ReceiverAsyncClientTest {
         subscription.dispose();
         sender.sendMessage(new ServiceBusMessage("second"));
         ServiceBusReceivedMessage second = clients.receiver(EntityPath.queue("q"), ServiceBusReceiveMode.PEEK_LOCK)
-                .receiveMessages(1, BLOCK).iterator().next();
+                .receiveMessages(1, BLOCK)
+                .iterator()
+                .next();
         assertEquals("second", second.getBody().toString());
         assertEquals(0, second.getDeliveryCount());
         assertEquals(1, got.size());
@@ -92,13 +95,14 @@ class ReceiverAsyncClientTest {
     @DisplayName("close completes a running stream and refuses further operations")
     void closeCompletes() {
         AtomicBoolean completed = new AtomicBoolean();
-        receiver.receiveMessages().subscribe(m -> { }, e -> { }, () -> completed.set(true));
+        receiver.receiveMessages().subscribe(m -> {}, e -> {}, () -> completed.set(true));
         receiver.close();
         await().atMost(BLOCK).untilTrue(completed);
-        IllegalStateException closed = assertThrows(IllegalStateException.class,
-                () -> receiver.peekMessage().block(BLOCK));
+        IllegalStateException closed = assertThrows(
+                IllegalStateException.class, () -> receiver.peekMessage().block(BLOCK));
         assertEquals("Cannot perform operation 'peek' on a disposed receiver.", closed.getMessage());
-        assertThrows(IllegalStateException.class, () -> receiver.receiveMessages().blockFirst(BLOCK));
+        assertThrows(
+                IllegalStateException.class, () -> receiver.receiveMessages().blockFirst(BLOCK));
     }
 
     @Test
@@ -107,22 +111,33 @@ class ReceiverAsyncClientTest {
         sender.sendMessage(new ServiceBusMessage("a"));
         sender.sendMessage(new ServiceBusMessage("b"));
         assertEquals("a", receiver.peekMessage().block(BLOCK).getBody().toString());
-        assertEquals(List.of("b"), receiver.peekMessages(5).map(m -> m.getBody().toString()).collectList()
-                .block(BLOCK));
+        assertEquals(
+                List.of("b"),
+                receiver.peekMessages(5)
+                        .map(m -> m.getBody().toString())
+                        .collectList()
+                        .block(BLOCK));
         assertNull(receiver.peekMessage().block(BLOCK));
         assertEquals(2, receiver.peekMessages(5, 0).count().block(BLOCK));
-        List<ServiceBusReceivedMessage> two = receiver.receiveMessages().take(2).collectList().block(BLOCK);
+        List<ServiceBusReceivedMessage> two =
+                receiver.receiveMessages().take(2).collectList().block(BLOCK);
         receiver.defer(two.get(0)).block(BLOCK);
-        ServiceBusReceivedMessage deferred = receiver.receiveDeferredMessage(two.get(0).getSequenceNumber())
-                .block(BLOCK);
+        ServiceBusReceivedMessage deferred =
+                receiver.receiveDeferredMessage(two.get(0).getSequenceNumber()).block(BLOCK);
         assertEquals(ServiceBusMessageState.DEFERRED, deferred.getState());
-        receiver.deadLetter(deferred, new DeadLetterOptions().setDeadLetterReason("r")).block(BLOCK);
+        receiver.deadLetter(deferred, new DeadLetterOptions().setDeadLetterReason("r"))
+                .block(BLOCK);
         ns.clock().advance(Duration.ofSeconds(20));
-        assertEquals(START.plusSeconds(50), receiver.renewMessageLock(two.get(1)).block(BLOCK).toInstant());
+        assertEquals(
+                START.plusSeconds(50),
+                receiver.renewMessageLock(two.get(1)).block(BLOCK).toInstant());
         ns.clock().advance(Duration.ofSeconds(31));
-        ServiceBusException lost = assertThrows(ServiceBusException.class,
-                () -> receiver.complete(two.get(1)).block(BLOCK));
+        ServiceBusException lost = assertThrows(
+                ServiceBusException.class, () -> receiver.complete(two.get(1)).block(BLOCK));
         assertEquals(ServiceBusFailureReason.MESSAGE_LOCK_LOST, lost.getReason());
-        assertTrue(receiver.receiveDeferredMessages(List.of(12345L)).collectList().block(BLOCK).isEmpty());
+        assertTrue(receiver.receiveDeferredMessages(List.of(12345L))
+                .collectList()
+                .block(BLOCK)
+                .isEmpty());
     }
 }

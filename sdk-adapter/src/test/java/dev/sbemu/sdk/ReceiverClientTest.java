@@ -51,7 +51,12 @@ class ReceiverClientTest {
     @BeforeEach
     void setUp() {
         ns = Namespace.builder().startingAt(START).build();
-        ns.createQueue("q", QueueOptions.builder().lockDuration(Duration.ofSeconds(30)).maxDeliveryCount(3).build());
+        ns.createQueue(
+                "q",
+                QueueOptions.builder()
+                        .lockDuration(Duration.ofSeconds(30))
+                        .maxDeliveryCount(3)
+                        .build());
         clients = EmulatorClients.of(ns);
         sender = clients.sender("q");
         receiver = clients.receiver(EntityPath.queue("q"), ServiceBusReceiveMode.PEEK_LOCK);
@@ -126,16 +131,21 @@ class ReceiverClientTest {
     @DisplayName("PAR-5 a receive-and-delete receiver that got fewer than it asked for takes later messages at once, "
             + "until it is closed")
     void receiveAndDeleteKeepsCredit() {
-        ServiceBusReceiverClient rad = clients.receiver(EntityPath.queue("q"), ServiceBusReceiveMode.RECEIVE_AND_DELETE);
+        ServiceBusReceiverClient rad =
+                clients.receiver(EntityPath.queue("q"), ServiceBusReceiveMode.RECEIVE_AND_DELETE);
         assertEquals(0, rad.receiveMessages(2, SHORT).stream().count());
         sender.sendMessage(new ServiceBusMessage("a"));
         sender.sendMessage(new ServiceBusMessage("b"));
         sender.sendMessage(new ServiceBusMessage("c"));
-        await().atMost(Duration.ofSeconds(10)).until(() -> ns.runtimeInfo(EntityPath.queue("q")).activeMessageCount() == 1);
-        List<String> got = rad.receiveMessages(1, SHORT).stream().map(m -> m.getBody().toString()).toList();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> ns.runtimeInfo(EntityPath.queue("q")).activeMessageCount() == 1);
+        List<String> got = rad.receiveMessages(1, SHORT).stream()
+                .map(m -> m.getBody().toString())
+                .toList();
         assertEquals(List.of("a"), got, "the first message the credit took");
         // that window asked for 1 more than it took from what was waiting: the credit takes "c" too, as the SDK's does
-        await().atMost(Duration.ofSeconds(10)).until(() -> ns.runtimeInfo(EntityPath.queue("q")).activeMessageCount() == 0);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> ns.runtimeInfo(EntityPath.queue("q")).activeMessageCount() == 0);
         assertNotNull(rad.receiveMessages(1, SHORT).iterator().next().getLockToken(), "a delivery tag as lock token");
         rad.close();
         sender.sendMessage(new ServiceBusMessage("d"));
@@ -145,12 +155,13 @@ class ReceiverClientTest {
     @Test
     @DisplayName("DLQ-3 settling in RECEIVE_AND_DELETE fails client-side as the SDK does")
     void settleInReceiveAndDelete() {
-        ServiceBusReceiverClient rad = clients.receiver(EntityPath.queue("q"), ServiceBusReceiveMode.RECEIVE_AND_DELETE);
+        ServiceBusReceiverClient rad =
+                clients.receiver(EntityPath.queue("q"), ServiceBusReceiveMode.RECEIVE_AND_DELETE);
         sender.sendMessage(new ServiceBusMessage("x"));
         ServiceBusReceivedMessage m = rad.receiveMessages(1, SHORT).iterator().next();
         UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, () -> rad.complete(m));
-        assertEquals("'COMPLETED' is not supported on a receiver opened in ReceiveMode.RECEIVE_AND_DELETE.",
-                e.getMessage());
+        assertEquals(
+                "'COMPLETED' is not supported on a receiver opened in ReceiveMode.RECEIVE_AND_DELETE.", e.getMessage());
         assertTrue(rad.receiveMessages(1, SHORT).stream().findAny().isEmpty());
     }
 
@@ -160,8 +171,8 @@ class ReceiverClientTest {
         sender.sendMessage(new ServiceBusMessage("x"));
         ServiceBusReceivedMessage peeked = receiver.peekMessage();
         assertNull(peeked.getLockToken());
-        UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
-                () -> receiver.complete(peeked));
+        UnsupportedOperationException e =
+                assertThrows(UnsupportedOperationException.class, () -> receiver.complete(peeked));
         assertTrue(e.getMessage().startsWith("This operation is not supported for peeked messages."));
     }
 
@@ -174,10 +185,12 @@ class ReceiverClientTest {
         ServiceBusReceivedMessage first = receiver.peekMessage();
         long base = first.getSequenceNumber();
         assertEquals(base, receiver.peekMessage(base).getSequenceNumber());
-        List<Long> next = receiver.peekMessages(2).stream().map(ServiceBusReceivedMessage::getSequenceNumber)
+        List<Long> next = receiver.peekMessages(2).stream()
+                .map(ServiceBusReceivedMessage::getSequenceNumber)
                 .collect(Collectors.toList());
         assertEquals(List.of(base + 1, base + 2), next);
-        List<Long> from = receiver.peekMessages(10, base).stream().map(ServiceBusReceivedMessage::getSequenceNumber)
+        List<Long> from = receiver.peekMessages(10, base).stream()
+                .map(ServiceBusReceivedMessage::getSequenceNumber)
                 .collect(Collectors.toList());
         assertEquals(5, from.size());
         assertEquals(base + 3, receiver.peekMessage().getSequenceNumber());
@@ -199,9 +212,12 @@ class ReceiverClientTest {
         assertEquals(m.getSequenceNumber(), again.getSequenceNumber());
         assertNotNull(again.getLockToken());
         receiver.complete(again);
-        assertEquals(0, receiver.receiveDeferredMessageBatch(List.of(m.getSequenceNumber())).stream().count());
-        ServiceBusException missing = assertThrows(ServiceBusException.class,
-                () -> receiver.receiveDeferredMessage(m.getSequenceNumber()));
+        assertEquals(
+                0,
+                receiver.receiveDeferredMessageBatch(List.of(m.getSequenceNumber())).stream()
+                        .count());
+        ServiceBusException missing =
+                assertThrows(ServiceBusException.class, () -> receiver.receiveDeferredMessage(m.getSequenceNumber()));
         assertEquals(ServiceBusFailureReason.GENERAL_ERROR, missing.getReason());
     }
 
@@ -210,12 +226,17 @@ class ReceiverClientTest {
     void deadLetter() {
         sender.sendMessage(new ServiceBusMessage("x"));
         ServiceBusReceivedMessage m = receive(1).get(0);
-        receiver.deadLetter(m, new DeadLetterOptions().setDeadLetterReason("bad").setDeadLetterErrorDescription("why")
-                .setPropertiesToModify(Map.of("p", 1)));
-        ServiceBusReceiverClient dlq = clients.receiver(EntityPath.queue("q").withSubQueue(EntityPath.Part.DEAD_LETTER_QUEUE),
-                ServiceBusReceiveMode.PEEK_LOCK);
+        receiver.deadLetter(
+                m,
+                new DeadLetterOptions()
+                        .setDeadLetterReason("bad")
+                        .setDeadLetterErrorDescription("why")
+                        .setPropertiesToModify(Map.of("p", 1)));
+        ServiceBusReceiverClient dlq = clients.receiver(
+                EntityPath.queue("q").withSubQueue(EntityPath.Part.DEAD_LETTER_QUEUE), ServiceBusReceiveMode.PEEK_LOCK);
         assertEquals("q/$deadletterqueue", dlq.getEntityPath());
-        ServiceBusReceivedMessage dead = dlq.receiveMessages(1, SHORT).iterator().next();
+        ServiceBusReceivedMessage dead =
+                dlq.receiveMessages(1, SHORT).iterator().next();
         assertEquals("bad", dead.getDeadLetterReason());
         assertEquals("why", dead.getDeadLetterErrorDescription());
         assertEquals(1, dead.getApplicationProperties().get("p"));
@@ -257,8 +278,8 @@ class ReceiverClientTest {
             sender.sendMessage(new ServiceBusMessage("m" + i));
         }
         // with a minute to wait, the receive still returns what is there at once: well within half of it
-        CompletableFuture<Long> got = CompletableFuture.supplyAsync(
-                () -> receiver.receiveMessages(10, Duration.ofMinutes(1)).stream().count());
+        CompletableFuture<Long> got = CompletableFuture.supplyAsync(() ->
+                receiver.receiveMessages(10, Duration.ofMinutes(1)).stream().count());
         await().atMost(Duration.ofSeconds(30)).until(got::isDone);
         assertEquals(3, got.join());
         assertEquals(0, receiver.receiveMessages(2, SHORT).stream().count());
@@ -270,17 +291,24 @@ class ReceiverClientTest {
     void notFound() {
         ServiceBusReceiverClient missing = clients.receiver(EntityPath.queue("nope"), ServiceBusReceiveMode.PEEK_LOCK);
         IterableStream<ServiceBusReceivedMessage> result = missing.receiveMessages(1, SHORT);
-        RuntimeException e = assertThrows(RuntimeException.class, () -> result.stream().count());
-        assertEquals("The receiver client is terminated. Re-create the client to continue receive attempt. "
-                + "(Reason: upstream-error)", e.getMessage());
+        RuntimeException e =
+                assertThrows(RuntimeException.class, () -> result.stream().count());
+        assertEquals(
+                "The receiver client is terminated. Re-create the client to continue receive attempt. "
+                        + "(Reason: upstream-error)",
+                e.getMessage());
         AmqpException cause = assertInstanceOf(AmqpException.class, e.getCause());
         assertEquals(AmqpErrorCondition.NOT_FOUND, cause.getErrorCondition());
         assertEquals(false, cause.isTransient());
-        ServiceBusException send = assertThrows(ServiceBusException.class,
-                () -> clients.sender("nope").sendMessage(new ServiceBusMessage("x")));
+        ServiceBusException send = assertThrows(
+                ServiceBusException.class, () -> clients.sender("nope").sendMessage(new ServiceBusMessage("x")));
         assertEquals(ServiceBusFailureReason.MESSAGING_ENTITY_NOT_FOUND, send.getReason());
         ns.createQueue("nope");
-        assertSame(e, assertThrows(RuntimeException.class, () -> missing.receiveMessages(1, SHORT).stream().count()),
+        assertSame(
+                e,
+                assertThrows(
+                        RuntimeException.class,
+                        () -> missing.receiveMessages(1, SHORT).stream().count()),
                 "the receiver stays terminated");
     }
 
@@ -300,7 +328,10 @@ class ReceiverClientTest {
         receiver.close();
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> receiver.peekMessage());
         assertEquals("Cannot perform operation 'peek' on a disposed receiver.", e.getMessage());
-        assertInstanceOf(IllegalStateException.class, assertThrows(RuntimeException.class,
-                () -> receiver.receiveMessages(1, SHORT).stream().count()));
+        assertInstanceOf(
+                IllegalStateException.class,
+                assertThrows(
+                        RuntimeException.class,
+                        () -> receiver.receiveMessages(1, SHORT).stream().count()));
     }
 }

@@ -56,9 +56,12 @@ class RoundTripTest {
     }
 
     /** What the receiver must show for one sent message. */
-    private record Expected(ServiceBusMessage sent, Map<String, Object> properties, AmqpMessageBodyType bodyType,
-                            Object body, Duration ttl) {
-    }
+    private record Expected(
+            ServiceBusMessage sent,
+            Map<String, Object> properties,
+            AmqpMessageBodyType bodyType,
+            Object body,
+            Duration ttl) {}
 
     @Test
     @DisplayName("TTL-16 DLQ-2 SEQ-1 1,000 random messages keep every property, type and body kind")
@@ -69,7 +72,9 @@ class RoundTripTest {
         for (int i = 0; i < 1000; i++) {
             Expected expected = randomMessage(random, i);
             sender.sendMessage(expected.sent());
-            ServiceBusReceivedMessage got = receiver.receiveMessages(1, Duration.ofSeconds(5)).iterator().next();
+            ServiceBusReceivedMessage got = receiver.receiveMessages(1, Duration.ofSeconds(5))
+                    .iterator()
+                    .next();
             check(expected, got, i);
             receiver.complete(got);
         }
@@ -125,7 +130,8 @@ class RoundTripTest {
         }
         Duration ttl = null;
         if (r.nextBoolean()) {
-            ttl = Duration.ofMillis(1000 + (long) (r.nextDouble() * Duration.ofDays(49).toMillis()))
+            ttl = Duration.ofMillis(
+                            1000 + (long) (r.nextDouble() * Duration.ofDays(49).toMillis()))
                     .plusNanos(r.nextInt(1_000_000));
             m.setTimeToLive(ttl);
         }
@@ -185,10 +191,9 @@ class RoundTripTest {
             }
             case 10: {
                 // the wire carries .NET ticks in UTC: the offset and sub-tick precision are lost
-                OffsetDateTime odt = OffsetDateTime.ofInstant(START.plusNanos(r.nextLong() & 0xFFFFFFFFFFFFL),
-                        ZoneOffset.ofHours(r.nextInt(25) - 12));
-                OffsetDateTime back = odt.toInstant().atOffset(ZoneOffset.UTC)
-                        .withNano(odt.getNano() / 100 * 100);
+                OffsetDateTime odt = OffsetDateTime.ofInstant(
+                        START.plusNanos(r.nextLong() & 0xFFFFFFFFFFFFL), ZoneOffset.ofHours(r.nextInt(25) - 12));
+                OffsetDateTime back = odt.toInstant().atOffset(ZoneOffset.UTC).withNano(odt.getNano() / 100 * 100);
                 return new Object[] {odt, back};
             }
             case 11: {
@@ -214,7 +219,8 @@ class RoundTripTest {
         assertEquals(e.bodyType(), got.getRawAmqpMessage().getBody().getBodyType(), at);
         switch (e.bodyType()) {
             case DATA -> assertArrayEquals((byte[]) e.body(), got.getBody().toBytes(), at);
-            case VALUE -> assertEquals(e.body(), got.getRawAmqpMessage().getBody().getValue(), at);
+            case VALUE ->
+                assertEquals(e.body(), got.getRawAmqpMessage().getBody().getValue(), at);
             default -> assertEquals(e.body(), got.getRawAmqpMessage().getBody().getSequence(), at);
         }
         if (sent.getMessageId() != null) {
@@ -260,7 +266,9 @@ class RoundTripTest {
     void noTtl() {
         clients.sender("q").sendMessage(new ServiceBusMessage("x"));
         ServiceBusReceivedMessage got = clients.receiver(EntityPath.queue("q"), ServiceBusReceiveMode.PEEK_LOCK)
-                .receiveMessages(1, Duration.ofSeconds(5)).iterator().next();
+                .receiveMessages(1, Duration.ofSeconds(5))
+                .iterator()
+                .next();
         assertEquals(Duration.ZERO, got.getTimeToLive());
         assertEquals(got.getEnqueuedTime(), got.getExpiresAt());
     }
@@ -283,6 +291,7 @@ class RoundTripTest {
         sender.cancelScheduledMessages(more);
         sender.cancelScheduledMessage(12345); // unknown: the SDK reads message-not-found as success
         ns.clock().advance(Duration.ofMinutes(10));
-        assertEquals(0, receiver.receiveMessages(5, Duration.ofMillis(50)).stream().count());
+        assertEquals(
+                0, receiver.receiveMessages(5, Duration.ofMillis(50)).stream().count());
     }
 }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.azure.core.amqp.exception.AmqpErrorCondition;
 import com.azure.core.amqp.exception.AmqpException;
@@ -80,8 +79,10 @@ class RuleManagerTest {
     @DisplayName("RUL-2 RUL-4 a SQL rule with an action is created in the core, listed back, and filters messages")
     void sqlRule() {
         rules.deleteRule("$Default");
-        rules.createRule("red", new CreateRuleOptions(new SqlRuleFilter("color = 'red'"))
-                .setAction(new SqlRuleAction("SET tagged = 'yes'")));
+        rules.createRule(
+                "red",
+                new CreateRuleOptions(new SqlRuleFilter("color = 'red'"))
+                        .setAction(new SqlRuleAction("SET tagged = 'yes'")));
         RuleDescription core = ns.getRule("t", "s", "red");
         assertEquals(SqlFilter.parse("color = 'red'"), core.filter());
         assertEquals("SET tagged = 'yes'", core.action().expression());
@@ -97,8 +98,10 @@ class RuleManagerTest {
         blue.getApplicationProperties().put("color", "blue");
         sender.sendMessage(red);
         sender.sendMessage(blue);
-        List<ServiceBusReceivedMessage> got = clients.receiver(EntityPath.subscription("t", "s"),
-                ServiceBusReceiveMode.RECEIVE_AND_DELETE).receiveMessages(10, Duration.ofMillis(50)).stream()
+        List<ServiceBusReceivedMessage> got = clients
+                .receiver(EntityPath.subscription("t", "s"), ServiceBusReceiveMode.RECEIVE_AND_DELETE)
+                .receiveMessages(10, Duration.ofMillis(50))
+                .stream()
                 .collect(Collectors.toList());
         assertEquals(1, got.size());
         assertEquals("yes", got.get(0).getApplicationProperties().get("tagged"));
@@ -108,19 +111,22 @@ class RuleManagerTest {
     @Test
     @DisplayName("RUL-3 correlation, true and false filters map both ways")
     void otherFilters() {
-        CorrelationRuleFilter correlation = new CorrelationRuleFilter().setCorrelationId("c1").setLabel("subject")
-                .setContentType("text/plain").setSessionId("s1");
+        CorrelationRuleFilter correlation = new CorrelationRuleFilter()
+                .setCorrelationId("c1")
+                .setLabel("subject")
+                .setContentType("text/plain")
+                .setSessionId("s1");
         correlation.getProperties().put("region", "eu");
         correlation.getProperties().put("priority", 5);
         rules.createRule("corr", new CreateRuleOptions(correlation));
         rules.createRule("none", new CreateRuleOptions(new FalseRuleFilter()));
         rules.createRule("all", new CreateRuleOptions());
-        CorrelationFilter core = (CorrelationFilter) ns.getRule("t", "s", "corr").filter();
+        CorrelationFilter core =
+                (CorrelationFilter) ns.getRule("t", "s", "corr").filter();
         assertEquals("c1", core.correlationId());
         assertEquals("subject", core.subject());
         assertEquals(Map.of("region", "eu", "priority", 5), core.properties());
-        Map<String, RuleProperties> listed = list().stream().collect(Collectors.toMap(RuleProperties::getName,
-                r -> r));
+        Map<String, RuleProperties> listed = list().stream().collect(Collectors.toMap(RuleProperties::getName, r -> r));
         CorrelationRuleFilter back = (CorrelationRuleFilter) listed.get("corr").getFilter();
         assertEquals("c1", back.getCorrelationId());
         assertEquals("subject", back.getLabel());
@@ -152,44 +158,54 @@ class RuleManagerTest {
         rules.createRule("typed", new CreateRuleOptions(correlation));
 
         assertEquals(typed, ((CorrelationFilter) ns.getRule("t", "s", "typed").filter()).properties());
-        Map<String, Object> listed = ((CorrelationRuleFilter) list().stream().filter(r -> r.getName().equals("typed"))
-                .findFirst().orElseThrow().getFilter()).getProperties();
+        Map<String, Object> listed = ((CorrelationRuleFilter) list().stream()
+                        .filter(r -> r.getName().equals("typed"))
+                        .findFirst()
+                        .orElseThrow()
+                        .getFilter())
+                .getProperties();
         typed.forEach((name, value) -> assertEquals(String.valueOf(value), listed.get(name), name));
 
         CorrelationRuleFilter dated = new CorrelationRuleFilter();
         dated.getProperties().put("when", java.time.OffsetDateTime.parse("2030-01-01T00:00:00Z"));
-        assertThrows(RuntimeException.class, () -> rules.createRule("dated", new CreateRuleOptions(dated)),
+        assertThrows(
+                RuntimeException.class,
+                () -> rules.createRule("dated", new CreateRuleOptions(dated)),
                 "AMQP has no encoding for java.time types (proton-j's encoder refuses them)");
     }
 
     @Test
     @DisplayName("RUL-2 a malformed SQL filter is refused as the service refuses it (argument-error)")
     void badFilter() {
-        ServiceBusException e = assertThrows(ServiceBusException.class,
+        ServiceBusException e = assertThrows(
+                ServiceBusException.class,
                 () -> rules.createRule("bad", new CreateRuleOptions(new SqlRuleFilter("color = = 'red'"))));
         assertEquals(ServiceBusFailureReason.GENERAL_ERROR, e.getReason());
         AmqpException cause = assertInstanceOf(AmqpException.class, e.getCause());
         assertEquals(AmqpErrorCondition.ARGUMENT_ERROR, cause.getErrorCondition());
-        assertThrows(ServiceBusException.class, () -> rules.createRule("bad",
-                new CreateRuleOptions().setAction(new SqlRuleAction("SET"))));
+        assertThrows(
+                ServiceBusException.class,
+                () -> rules.createRule("bad", new CreateRuleOptions().setAction(new SqlRuleAction("SET"))));
         assertEquals(1, list().size());
     }
 
     @Test
     @DisplayName("RUL-1 duplicate and missing rules, and the SDK's own argument checks")
     void errors() {
-        ServiceBusException duplicate = assertThrows(ServiceBusException.class,
-                () -> rules.createRule("$Default", new CreateRuleOptions()));
+        ServiceBusException duplicate =
+                assertThrows(ServiceBusException.class, () -> rules.createRule("$Default", new CreateRuleOptions()));
         assertEquals(ServiceBusFailureReason.MESSAGING_ENTITY_ALREADY_EXISTS, duplicate.getReason());
         ServiceBusException missing = assertThrows(ServiceBusException.class, () -> rules.deleteRule("nope"));
         assertEquals(ServiceBusFailureReason.MESSAGING_ENTITY_NOT_FOUND, missing.getReason());
-        IllegalArgumentException empty = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException empty = assertThrows(
+                IllegalArgumentException.class,
                 () -> rules.createRule("x", new CreateRuleOptions().setAction(new EmptyRuleAction())));
         assertEquals("This API supports the addition of only filters with SqlRuleActions.", empty.getMessage());
         assertThrows(NullPointerException.class, () -> rules.createRule("x", null));
         assertThrows(NullPointerException.class, () -> rules.createRule(null, new CreateRuleOptions()));
         assertThrows(IllegalArgumentException.class, () -> rules.deleteRule(""));
-        ServiceBusException noSubscription = assertThrows(ServiceBusException.class,
+        ServiceBusException noSubscription = assertThrows(
+                ServiceBusException.class,
                 () -> clients.ruleManager("t", "gone").listRules().stream().count());
         assertEquals(ServiceBusFailureReason.MESSAGING_ENTITY_NOT_FOUND, noSubscription.getReason());
         rules.close();
@@ -202,9 +218,11 @@ class RuleManagerTest {
     @DisplayName("RUL-1 the async rule manager creates, lists and deletes")
     void async() {
         ServiceBusRuleManagerAsyncClient async = clients.ruleManagerAsync("t", "s");
-        async.createRule("sql", new CreateRuleOptions(new SqlRuleFilter("n > 1"))).block(BLOCK);
-        assertEquals(List.of("$Default", "sql"), async.listRules().map(RuleProperties::getName).collectList()
-                .block(BLOCK));
+        async.createRule("sql", new CreateRuleOptions(new SqlRuleFilter("n > 1")))
+                .block(BLOCK);
+        assertEquals(
+                List.of("$Default", "sql"),
+                async.listRules().map(RuleProperties::getName).collectList().block(BLOCK));
         async.deleteRule("sql").block(BLOCK);
         assertEquals(1, async.listRules().count().block(BLOCK));
         async.close();

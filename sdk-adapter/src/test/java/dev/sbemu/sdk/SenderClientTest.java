@@ -64,9 +64,10 @@ class SenderClientTest {
 
     private List<String> drain() {
         // closed after: a receive-and-delete receiver keeps its credit out and would take later messages (PAR-5)
-        try (ServiceBusReceiverClient deleting = clients.receiver(EntityPath.queue("q"),
-                ServiceBusReceiveMode.RECEIVE_AND_DELETE)) {
-            return deleting.receiveMessages(500, Duration.ofMillis(50)).stream().map(m -> m.getBody().toString())
+        try (ServiceBusReceiverClient deleting =
+                clients.receiver(EntityPath.queue("q"), ServiceBusReceiveMode.RECEIVE_AND_DELETE)) {
+            return deleting.receiveMessages(500, Duration.ofMillis(50)).stream()
+                    .map(m -> m.getBody().toString())
                     .collect(Collectors.toList());
         }
     }
@@ -95,8 +96,8 @@ class SenderClientTest {
         assertTrue(batch.tryAddMessage(new ServiceBusMessage("4")));
         assertEquals(STANDARD_LIMIT, batch.getMaxSizeInBytes());
         sender.sendMessages(batch);
-        ServiceBusMessageBatch small = sender.createMessageBatch(new CreateMessageBatchOptions()
-                .setMaximumSizeInBytes(1024));
+        ServiceBusMessageBatch small =
+                sender.createMessageBatch(new CreateMessageBatchOptions().setMaximumSizeInBytes(1024));
         assertEquals(1024, small.getMaxSizeInBytes());
         sender.sendMessages(small); // empty: nothing sent
         sender.sendMessages(List.of());
@@ -130,22 +131,26 @@ class SenderClientTest {
         ServiceBusMessageBatch batch = async.createMessageBatch().block(BLOCK);
         batch.tryAddMessage(new ServiceBusMessage("3"));
         async.sendMessages(batch).block(BLOCK);
-        ServiceBusMessageBatch sized = async.createMessageBatch(new CreateMessageBatchOptions()
-                .setMaximumSizeInBytes(2048)).block(BLOCK);
+        ServiceBusMessageBatch sized = async.createMessageBatch(
+                        new CreateMessageBatchOptions().setMaximumSizeInBytes(2048))
+                .block(BLOCK);
         assertEquals(2048, sized.getMaxSizeInBytes());
         var lazy = async.sendMessage(new ServiceBusMessage("never subscribed"));
         Long seq = async.scheduleMessage(new ServiceBusMessage("s"), at(5)).block(BLOCK);
-        List<Long> seqs = async.scheduleMessages(List.of(new ServiceBusMessage("t"), new ServiceBusMessage("u")),
-                at(5)).collectList().block(BLOCK);
+        List<Long> seqs = async.scheduleMessages(List.of(new ServiceBusMessage("t"), new ServiceBusMessage("u")), at(5))
+                .collectList()
+                .block(BLOCK);
         async.cancelScheduledMessage(seq).block(BLOCK);
         async.cancelScheduledMessages(seqs.subList(1, 2)).block(BLOCK);
         assertEquals(List.of("1", "2", "3"), drain());
         ns.clock().advance(Duration.ofSeconds(5));
         assertEquals(List.of("t"), drain());
         assertNotNull(lazy);
-        IllegalArgumentException tooBig = assertThrows(IllegalArgumentException.class, () -> async
-                .createMessageBatch(new CreateMessageBatchOptions().setMaximumSizeInBytes(STANDARD_LIMIT + 1))
-                .block(BLOCK));
+        IllegalArgumentException tooBig = assertThrows(
+                IllegalArgumentException.class,
+                () -> async.createMessageBatch(
+                                new CreateMessageBatchOptions().setMaximumSizeInBytes(STANDARD_LIMIT + 1))
+                        .block(BLOCK));
         assertTrue(tooBig.getMessage().contains("larger than the link size"), tooBig.getMessage());
     }
 
@@ -171,9 +176,11 @@ class SenderClientTest {
         ServiceBusMessage huge = new ServiceBusMessage(new byte[STANDARD_LIMIT + 1]);
         ServiceBusException e = assertThrows(ServiceBusException.class, () -> sender.sendMessage(huge));
         assertEquals(ServiceBusFailureReason.MESSAGE_SIZE_EXCEEDED, e.getReason());
-        assertEquals(AmqpErrorCondition.LINK_PAYLOAD_SIZE_EXCEEDED,
+        assertEquals(
+                AmqpErrorCondition.LINK_PAYLOAD_SIZE_EXCEEDED,
                 assertInstanceOf(AmqpException.class, e.getCause()).getErrorCondition());
-        ServiceBusException a = assertThrows(ServiceBusException.class, () -> async.sendMessage(huge).block(BLOCK));
+        ServiceBusException a = assertThrows(
+                ServiceBusException.class, () -> async.sendMessage(huge).block(BLOCK));
         assertEquals(ServiceBusFailureReason.MESSAGE_SIZE_EXCEEDED, a.getReason());
         ServiceBusException inList = assertThrows(ServiceBusException.class, () -> sender.sendMessages(List.of(huge)));
         assertEquals(ServiceBusFailureReason.MESSAGE_SIZE_EXCEEDED, inList.getReason());
@@ -187,8 +194,8 @@ class SenderClientTest {
         ServiceBusMessage near = new ServiceBusMessage(new byte[STANDARD_LIMIT - 2048]);
         sender.sendMessage(near);
         assertTrue(drain().isEmpty());
-        IllegalArgumentException inList = assertThrows(IllegalArgumentException.class,
-                () -> sender.sendMessages(List.of(near)));
+        IllegalArgumentException inList =
+                assertThrows(IllegalArgumentException.class, () -> sender.sendMessages(List.of(near)));
         assertTrue(inList.getMessage().contains("is too big to send even in a batch"), inList.getMessage());
     }
 
@@ -196,7 +203,8 @@ class SenderClientTest {
     @DisplayName("sendMessages(iterable) splits into as many batches as the link size needs")
     void manyBatches() {
         List<ServiceBusMessage> messages = IntStream.range(0, 600)
-                .mapToObj(i -> new ServiceBusMessage(new byte[1024]).setMessageId("m" + i)).collect(Collectors.toList());
+                .mapToObj(i -> new ServiceBusMessage(new byte[1024]).setMessageId("m" + i))
+                .collect(Collectors.toList());
         sender.sendMessages(messages);
         assertEquals(600, ns.runtimeInfo(EntityPath.queue("q")).activeMessageCount());
     }
@@ -204,30 +212,37 @@ class SenderClientTest {
     @Test
     @DisplayName("LIM-3 unknown entity, closed sender, argument checks")
     void errors() {
-        ServiceBusException missing = assertThrows(ServiceBusException.class,
-                () -> clients.sender("nope").sendMessage(new ServiceBusMessage("x")));
+        ServiceBusException missing = assertThrows(
+                ServiceBusException.class, () -> clients.sender("nope").sendMessage(new ServiceBusMessage("x")));
         assertEquals(ServiceBusFailureReason.MESSAGING_ENTITY_NOT_FOUND, missing.getReason());
         assertThrows(NullPointerException.class, () -> sender.sendMessage(null));
         assertThrows(NullPointerException.class, () -> sender.scheduleMessage(new ServiceBusMessage("x"), null));
         sender.close();
-        IllegalStateException closed = assertThrows(IllegalStateException.class,
-                () -> sender.sendMessage(new ServiceBusMessage("x")));
+        IllegalStateException closed =
+                assertThrows(IllegalStateException.class, () -> sender.sendMessage(new ServiceBusMessage("x")));
         assertEquals("Cannot perform operation 'sendMessage' on a disposed sender.", closed.getMessage());
         async.close();
-        assertThrows(IllegalStateException.class, () -> async.createTransaction().block(BLOCK));
+        assertThrows(
+                IllegalStateException.class, () -> async.createTransaction().block(BLOCK));
     }
 
     @Test
-    @DisplayName("TTL-17 a TTL under a millisecond (zero, 1 ns) is not sent: the entity default applies, never by default")
+    @DisplayName(
+            "TTL-17 a TTL under a millisecond (zero, 1 ns) is not sent: the entity default applies, never by default")
     void subMillisecondTtlIsNotSent() {
-        ns.createQueue("tenMinutes", QueueOptions.builder().defaultMessageTimeToLive(Duration.ofMinutes(10)).build());
+        ns.createQueue(
+                "tenMinutes",
+                QueueOptions.builder()
+                        .defaultMessageTimeToLive(Duration.ofMinutes(10))
+                        .build());
         ServiceBusSenderClient toDefault = clients.sender("tenMinutes");
         for (Duration ttl : List.of(Duration.ZERO, Duration.ofNanos(1))) {
             sender.sendMessage(new ServiceBusMessage("q " + ttl).setTimeToLive(ttl));
             toDefault.sendMessage(new ServiceBusMessage("ten " + ttl).setTimeToLive(ttl));
         }
-        ServiceBusReceivedMessage peeked = clients.receiver(EntityPath.queue("tenMinutes"),
-                ServiceBusReceiveMode.PEEK_LOCK).peekMessage();
+        ServiceBusReceivedMessage peeked = clients.receiver(
+                        EntityPath.queue("tenMinutes"), ServiceBusReceiveMode.PEEK_LOCK)
+                .peekMessage();
         assertEquals(Duration.ofMinutes(10), peeked.getTimeToLive());
 
         ns.clock().advance(Duration.ofMinutes(11));

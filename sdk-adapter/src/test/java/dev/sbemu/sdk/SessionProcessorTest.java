@@ -56,14 +56,19 @@ class SessionProcessorTest {
         }
     }
 
-    private ServiceBusProcessorClient processor(Consumer<ServiceBusReceivedMessageContext> handler,
-                                                int sessions, int calls) {
-        return clients.processor(EntityPath.queue("sq"), ProcessorOptions.of(handler, e -> { })
-                .withMaxConcurrentSessions(sessions).withMaxConcurrentCalls(calls));
+    private ServiceBusProcessorClient processor(
+            Consumer<ServiceBusReceivedMessageContext> handler, int sessions, int calls) {
+        return clients.processor(
+                EntityPath.queue("sq"),
+                ProcessorOptions.of(handler, e -> {})
+                        .withMaxConcurrentSessions(sessions)
+                        .withMaxConcurrentCalls(calls));
     }
 
     private long sessionsReleased() {
-        return ns.journal().events().stream().filter(e -> e.type() == JournalEvent.Type.SESSION_RELEASED).count();
+        return ns.journal().events().stream()
+                .filter(e -> e.type() == JournalEvent.Type.SESSION_RELEASED)
+                .count();
     }
 
     @Test
@@ -74,15 +79,25 @@ class SessionProcessorTest {
         send("cart", 2);
         ServiceBusSenderClient results = clients.sender("results");
         List<Throwable> errors = new CopyOnWriteArrayList<>();
-        ServiceBusProcessorClient processor = clients.processor(EntityPath.queue("sq"), ProcessorOptions.of(c -> {
-            ServiceBusTransactionContext tx = results.createTransaction();
-            results.sendMessage(new ServiceBusMessage("done " + c.getMessage().getBody()), tx);
-            c.complete(new CompleteOptions().setTransactionContext(tx));
-            results.commitTransaction(tx);
-        }, e -> errors.add(e.getException())).withSessions().withAutoComplete(false));
+        ServiceBusProcessorClient processor = clients.processor(
+                EntityPath.queue("sq"),
+                ProcessorOptions.of(
+                                c -> {
+                                    ServiceBusTransactionContext tx = results.createTransaction();
+                                    results.sendMessage(
+                                            new ServiceBusMessage(
+                                                    "done " + c.getMessage().getBody()),
+                                            tx);
+                                    c.complete(new CompleteOptions().setTransactionContext(tx));
+                                    results.commitTransaction(tx);
+                                },
+                                e -> errors.add(e.getException()))
+                        .withSessions()
+                        .withAutoComplete(false));
 
         processor.start();
-        await().atMost(WAIT).until(() -> ns.runtimeInfo(EntityPath.queue("results")).activeMessageCount() == 2);
+        await().atMost(WAIT)
+                .until(() -> ns.runtimeInfo(EntityPath.queue("results")).activeMessageCount() == 2);
         processor.close();
 
         assertEquals(List.of(), errors);
@@ -94,9 +109,11 @@ class SessionProcessorTest {
     void sessionIdleTimeoutFromOptions() {
         send("cart", 1);
         List<String> seen = new CopyOnWriteArrayList<>();
-        ServiceBusProcessorClient processor = clients.processor(EntityPath.queue("sq"),
-                ProcessorOptions.of(c -> seen.add(c.getMessage().getBody().toString()), e -> { })
-                        .withSessions().withSessionIdleTimeout(Duration.ofSeconds(10)));
+        ServiceBusProcessorClient processor = clients.processor(
+                EntityPath.queue("sq"),
+                ProcessorOptions.of(c -> seen.add(c.getMessage().getBody().toString()), e -> {})
+                        .withSessions()
+                        .withSessionIdleTimeout(Duration.ofSeconds(10)));
         processor.start();
         await().atMost(WAIT).until(() -> seen.size() == 1);
 
@@ -112,7 +129,8 @@ class SessionProcessorTest {
     void sessionIdleTimeoutDefault() {
         send("cart", 1);
         List<String> seen = new CopyOnWriteArrayList<>();
-        ServiceBusProcessorClient processor = processor(c -> seen.add(c.getMessage().getBody().toString()), 1, 1);
+        ServiceBusProcessorClient processor =
+                processor(c -> seen.add(c.getMessage().getBody().toString()), 1, 1);
         processor.start();
         await().atMost(WAIT).until(() -> seen.size() == 1);
 
@@ -126,9 +144,13 @@ class SessionProcessorTest {
     @Test
     @DisplayName("SES-6 a negative sessionIdleTimeout is refused as the SDK's builder refuses it")
     void negativeSessionIdleTimeout() {
-        ProcessorOptions options = ProcessorOptions.of(c -> { }, e -> { });
-        assertEquals("'sessionIdleTimeout' cannot be negative.", assertThrows(IllegalArgumentException.class,
-                () -> options.withSessionIdleTimeout(Duration.ofSeconds(-1))).getMessage());
+        ProcessorOptions options = ProcessorOptions.of(c -> {}, e -> {});
+        assertEquals(
+                "'sessionIdleTimeout' cannot be negative.",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> options.withSessionIdleTimeout(Duration.ofSeconds(-1)))
+                        .getMessage());
     }
 
     @Test
@@ -138,10 +160,14 @@ class SessionProcessorTest {
         send("B", 3);
         send("C", 3);
         Map<String, List<String>> seen = new ConcurrentHashMap<>();
-        ServiceBusProcessorClient processor = processor(c -> seen.computeIfAbsent(c.getMessage().getSessionId(),
-                k -> new CopyOnWriteArrayList<>()).add(c.getMessage().getBody().toString()), 1, 1);
+        ServiceBusProcessorClient processor = processor(
+                c -> seen.computeIfAbsent(c.getMessage().getSessionId(), k -> new CopyOnWriteArrayList<>())
+                        .add(c.getMessage().getBody().toString()),
+                1,
+                1);
         processor.start();
-        await().atMost(WAIT).until(() -> seen.values().stream().mapToInt(List::size).sum() == 9);
+        await().atMost(WAIT)
+                .until(() -> seen.values().stream().mapToInt(List::size).sum() == 9);
         assertEquals(List.of("A0", "A1", "A2"), seen.get("A"));
         assertEquals(List.of("B0", "B1", "B2"), seen.get("B"));
         assertEquals(List.of("C0", "C1", "C2"), seen.get("C"));
@@ -155,14 +181,17 @@ class SessionProcessorTest {
         send("A", 1);
         send("B", 1);
         CountDownLatch both = new CountDownLatch(2);
-        ServiceBusProcessorClient processor = processor(c -> {
-            both.countDown();
-            try {
-                both.await(5, TimeUnit.SECONDS); // returns at once only if the other session runs too
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, 2, 1);
+        ServiceBusProcessorClient processor = processor(
+                c -> {
+                    both.countDown();
+                    try {
+                        both.await(5, TimeUnit.SECONDS); // returns at once only if the other session runs too
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                },
+                2,
+                1);
         processor.start();
         assertTrue(both.await(5, TimeUnit.SECONDS));
         processor.stop();
@@ -174,15 +203,18 @@ class SessionProcessorTest {
         send("A", 2);
         CountDownLatch both = new CountDownLatch(2);
         List<String> threads = new CopyOnWriteArrayList<>();
-        ServiceBusProcessorClient processor = processor(c -> {
-            threads.add(Thread.currentThread().getName());
-            both.countDown();
-            try {
-                both.await(5, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, 1, 2);
+        ServiceBusProcessorClient processor = processor(
+                c -> {
+                    threads.add(Thread.currentThread().getName());
+                    both.countDown();
+                    try {
+                        both.await(5, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                },
+                1,
+                2);
         processor.start();
         assertTrue(both.await(5, TimeUnit.SECONDS), threads.toString());
         processor.close();
@@ -201,8 +233,10 @@ class SessionProcessorTest {
         assertTrue(!processor.isRunning());
         send("A", 1);
         List<String> bodies = new ArrayList<>();
-        clients.sessionReceiver(EntityPath.queue("sq"), com.azure.messaging.servicebus.models.ServiceBusReceiveMode
-                .PEEK_LOCK).acceptSession("A").receiveMessages(5, Duration.ofMillis(100))
+        clients.sessionReceiver(
+                        EntityPath.queue("sq"), com.azure.messaging.servicebus.models.ServiceBusReceiveMode.PEEK_LOCK)
+                .acceptSession("A")
+                .receiveMessages(5, Duration.ofMillis(100))
                 .forEach(m -> bodies.add(m.getBody().toString()));
         assertEquals(List.of("A0"), bodies);
     }

@@ -48,7 +48,9 @@ class SessionReceiverAsyncClientTest {
     @BeforeEach
     void setUp() {
         ns = Namespace.builder().startingAt(START).build();
-        ns.createQueue("sq", QueueOptions.builder().requiresSession(true).lockDuration(LOCK).build());
+        ns.createQueue(
+                "sq",
+                QueueOptions.builder().requiresSession(true).lockDuration(LOCK).build());
         ns.createQueue("plain");
         clients = EmulatorClients.of(ns);
         sender = clients.sender("sq");
@@ -99,23 +101,28 @@ class SessionReceiverAsyncClientTest {
         ServiceBusReceiverAsyncClient x = sessions.acceptSession("X").block(BLOCK);
         assertEquals("X", x.getSessionId());
         try (EmulatorClients otherBuilder = EmulatorClients.of(ns)) {
-            ServiceBusSessionReceiverAsyncClient other = otherBuilder.sessionReceiverAsync(EntityPath.queue("sq"),
-                    ServiceBusReceiveMode.PEEK_LOCK);
-            AmqpException e = assertThrows(AmqpException.class, () -> other.acceptSession("X").block(BLOCK));
+            ServiceBusSessionReceiverAsyncClient other =
+                    otherBuilder.sessionReceiverAsync(EntityPath.queue("sq"), ServiceBusReceiveMode.PEEK_LOCK);
+            AmqpException e = assertThrows(
+                    AmqpException.class, () -> other.acceptSession("X").block(BLOCK));
             assertEquals(AmqpErrorCondition.SESSION_CANNOT_BE_LOCKED, e.getErrorCondition());
             assertFalse(e.isTransient());
         }
         assertEquals("X", sessions.acceptSession("X").block(BLOCK).getSessionId());
-        assertThrows(NullPointerException.class, () -> sessions.acceptSession(null).block(BLOCK));
-        assertThrows(IllegalArgumentException.class, () -> sessions.acceptSession("").block(BLOCK));
+        assertThrows(
+                NullPointerException.class, () -> sessions.acceptSession(null).block(BLOCK));
+        assertThrows(
+                IllegalArgumentException.class, () -> sessions.acceptSession("").block(BLOCK));
     }
 
     @Test
     @DisplayName("SES-5 a session receiver on a non-session queue fails as not supported")
     void nonSessionEntity() {
-        ServiceBusSessionReceiverAsyncClient onPlain = clients.sessionReceiverAsync(EntityPath.queue("plain"),
-                ServiceBusReceiveMode.PEEK_LOCK);
-        assertThrows(UnsupportedOperationException.class, () -> onPlain.acceptNextSession().block(BLOCK));
+        ServiceBusSessionReceiverAsyncClient onPlain =
+                clients.sessionReceiverAsync(EntityPath.queue("plain"), ServiceBusReceiveMode.PEEK_LOCK);
+        assertThrows(
+                UnsupportedOperationException.class,
+                () -> onPlain.acceptNextSession().block(BLOCK));
     }
 
     @Test
@@ -127,15 +134,20 @@ class SessionReceiverAsyncClientTest {
         a.setSessionState(new byte[] {1, 2}).block(BLOCK);
         assertArrayEquals(new byte[] {1, 2}, a.getSessionState().block(BLOCK));
         ns.clock().advance(Duration.ofSeconds(10));
-        assertEquals(START.plusSeconds(10).plus(LOCK).atOffset(ZoneOffset.UTC), a.renewSessionLock().block(BLOCK));
+        assertEquals(
+                START.plusSeconds(10).plus(LOCK).atOffset(ZoneOffset.UTC),
+                a.renewSessionLock().block(BLOCK));
         assertEquals("a1", a.peekMessage().block(BLOCK).getBody().toString());
         ServiceBusReceivedMessage m = a.receiveMessages().blockFirst(BLOCK);
         ns.clock().advance(LOCK.plusSeconds(1));
-        ServiceBusException lost = assertThrows(ServiceBusException.class, () -> a.complete(m).block(BLOCK));
+        ServiceBusException lost =
+                assertThrows(ServiceBusException.class, () -> a.complete(m).block(BLOCK));
         assertEquals(ServiceBusFailureReason.SESSION_LOCK_LOST, lost.getReason());
-        IllegalStateException onPlain = assertThrows(IllegalStateException.class, () -> clients.receiverAsync(
-                EntityPath.queue("plain"), ServiceBusReceiveMode.PEEK_LOCK).renewSessionLock(Duration.ofMinutes(1))
-                .block(BLOCK));
+        IllegalStateException onPlain = assertThrows(
+                IllegalStateException.class,
+                () -> clients.receiverAsync(EntityPath.queue("plain"), ServiceBusReceiveMode.PEEK_LOCK)
+                        .renewSessionLock(Duration.ofMinutes(1))
+                        .block(BLOCK));
         assertEquals("Cannot renew session lock on a non-session receiver.", onPlain.getMessage());
     }
 
@@ -144,14 +156,15 @@ class SessionReceiverAsyncClientTest {
     void autoRenew() {
         ServiceBusReceiverAsyncClient a = sessions.acceptSession("A").block(BLOCK);
         List<Object> signals = new CopyOnWriteArrayList<>();
-        a.renewSessionLock(Duration.ofMinutes(2)).subscribe(v -> { }, signals::add, () -> signals.add("done"));
+        a.renewSessionLock(Duration.ofMinutes(2)).subscribe(v -> {}, signals::add, () -> signals.add("done"));
         for (int i = 0; i < 8; i++) {
             ns.clock().advance(Duration.ofSeconds(15));
         }
         assertTrue(signals.contains("done"), signals.toString());
         a.setSessionState(new byte[] {7}).block(BLOCK); // still held at 120 s: last renewed at 100 s
         ns.clock().advance(Duration.ofSeconds(11));
-        ServiceBusException lost = assertThrows(ServiceBusException.class, () -> a.getSessionState().block(BLOCK));
+        ServiceBusException lost = assertThrows(
+                ServiceBusException.class, () -> a.getSessionState().block(BLOCK));
         assertEquals(ServiceBusFailureReason.SESSION_LOCK_LOST, lost.getReason());
     }
 
@@ -162,13 +175,13 @@ class SessionReceiverAsyncClientTest {
         ServiceBusReceiverAsyncClient a = sessions.acceptNextSession().block(BLOCK);
         assertEquals("a1", a.receiveMessages().blockFirst(BLOCK).getBody().toString());
         sessions.close();
-        ServiceBusSessionReceiverAsyncClient other = clients.sessionReceiverAsync(EntityPath.queue("sq"),
-                ServiceBusReceiveMode.PEEK_LOCK);
+        ServiceBusSessionReceiverAsyncClient other =
+                clients.sessionReceiverAsync(EntityPath.queue("sq"), ServiceBusReceiveMode.PEEK_LOCK);
         ServiceBusReceiverAsyncClient again = other.acceptSession("A").block(BLOCK);
         ServiceBusReceivedMessage redelivered = again.receiveMessages().blockFirst(BLOCK);
         assertEquals(1, redelivered.getDeliveryCount());
-        IllegalStateException closed = assertThrows(IllegalStateException.class,
-                () -> a.getSessionState().block(BLOCK));
+        IllegalStateException closed = assertThrows(
+                IllegalStateException.class, () -> a.getSessionState().block(BLOCK));
         assertInstanceOf(IllegalStateException.class, closed);
     }
 }

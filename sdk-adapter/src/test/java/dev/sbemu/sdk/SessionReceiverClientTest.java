@@ -56,8 +56,13 @@ class SessionReceiverClientTest {
     @BeforeEach
     void setUp() {
         ns = Namespace.builder().startingAt(START).build();
-        ns.createQueue("sq", QueueOptions.builder().requiresSession(true).lockDuration(LOCK).maxDeliveryCount(5)
-                .build());
+        ns.createQueue(
+                "sq",
+                QueueOptions.builder()
+                        .requiresSession(true)
+                        .lockDuration(LOCK)
+                        .maxDeliveryCount(5)
+                        .build());
         ns.createQueue("plain");
         clients = EmulatorClients.of(ns);
         sender = clients.sender("sq");
@@ -106,7 +111,8 @@ class SessionReceiverClientTest {
     @Test
     @DisplayName("SES-2 nextSessionReceiver accepts the next available session on first use, not when it is made")
     void nextSessionReceiverAcceptsOnFirstUse() {
-        ServiceBusReceiverClient next = clients.nextSessionReceiver(EntityPath.queue("sq"),
+        ServiceBusReceiverClient next = clients.nextSessionReceiver(
+                EntityPath.queue("sq"),
                 ServiceBusReceiveMode.PEEK_LOCK); // nothing sent yet: accepting now would wait for a session
         next.toString(); // accepts nothing
         send("B", "b1");
@@ -116,8 +122,12 @@ class SessionReceiverClientTest {
         ServiceBusReceiverClient other = sessions.acceptNextSession();
         assertEquals("A", other.getSessionId(), "B is held by the first receiver");
         next.close();
-        assertEquals("B", clients.sessionReceiver(EntityPath.queue("sq"), ServiceBusReceiveMode.PEEK_LOCK)
-                .acceptSession("B").getSessionId(), "closing the receiver released its session");
+        assertEquals(
+                "B",
+                clients.sessionReceiver(EntityPath.queue("sq"), ServiceBusReceiveMode.PEEK_LOCK)
+                        .acceptSession("B")
+                        .getSessionId(),
+                "closing the receiver released its session");
     }
 
     @Test
@@ -127,11 +137,12 @@ class SessionReceiverClientTest {
         ServiceBusReceiverClient first = sessions.acceptSession("X"); // a named session can be empty
         assertEquals("X", first.getSessionId());
         EmulatorClients otherBuilder = EmulatorClients.of(ns);
-        ServiceBusSessionReceiverClient other = otherBuilder.sessionReceiver(EntityPath.queue("sq"),
-                ServiceBusReceiveMode.PEEK_LOCK);
+        ServiceBusSessionReceiverClient other =
+                otherBuilder.sessionReceiver(EntityPath.queue("sq"), ServiceBusReceiveMode.PEEK_LOCK);
         AmqpException e = assertThrows(AmqpException.class, () -> other.acceptSession("X"));
         assertEquals(AmqpErrorCondition.SESSION_CANNOT_BE_LOCKED, e.getErrorCondition());
-        assertEquals(ServiceBusFailureReason.SESSION_CANNOT_BE_LOCKED,
+        assertEquals(
+                ServiceBusFailureReason.SESSION_CANNOT_BE_LOCKED,
                 new ServiceBusException(e, com.azure.messaging.servicebus.ServiceBusErrorSource.RECEIVE).getReason());
         first.close(); // releases the session
         assertEquals("X", other.acceptSession("X").getSessionId());
@@ -147,11 +158,13 @@ class SessionReceiverClientTest {
         send("X", "x2");
         ServiceBusReceiverClient first = sessions.acceptSession("X");
         assertEquals("x1", receive(first, 1).get(0).getBody().toString());
-        ServiceBusReceiverClient second = clients.sessionReceiver(EntityPath.queue("sq"), ServiceBusReceiveMode.PEEK_LOCK)
+        ServiceBusReceiverClient second = clients.sessionReceiver(
+                        EntityPath.queue("sq"), ServiceBusReceiveMode.PEEK_LOCK)
                 .acceptSession("X");
         assertEquals("x2", receive(second, 1).get(0).getBody().toString(), "the same link, the same session");
         second.close();
-        assertEquals("X", sessions.acceptSession("X").getSessionId(), "closing it ended the link: a new one is attached");
+        assertEquals(
+                "X", sessions.acceptSession("X").getSessionId(), "closing it ended the link: a new one is attached");
     }
 
     @Test
@@ -161,10 +174,10 @@ class SessionReceiverClientTest {
         try (LockRenewals renewals = new LockRenewals(ns.clock())) {
             Duration tryTimeout = Duration.ofMillis(300);
             ClientContext context = new ClientContext(ns, "ns", renewals, transactions);
-            SessionReceiverAsyncClientImpl async = new SessionReceiverAsyncClientImpl(context, EntityPath.queue("sq"),
-                    ServiceBusReceiveMode.PEEK_LOCK, tryTimeout);
-            ServiceBusSessionReceiverClient quick = SdkInstances.delegatingTo(ServiceBusSessionReceiverClient.class,
-                    new SessionReceiverClientImpl(async, tryTimeout));
+            SessionReceiverAsyncClientImpl async = new SessionReceiverAsyncClientImpl(
+                    context, EntityPath.queue("sq"), ServiceBusReceiveMode.PEEK_LOCK, tryTimeout);
+            ServiceBusSessionReceiverClient quick = SdkInstances.delegatingTo(
+                    ServiceBusSessionReceiverClient.class, new SessionReceiverClientImpl(async, tryTimeout));
             IllegalStateException e = assertThrows(IllegalStateException.class, quick::acceptNextSession);
             assertEquals("com.microsoft:timeout", e.getMessage());
             TimeoutException timeout = assertInstanceOf(TimeoutException.class, e.getCause());
@@ -235,29 +248,33 @@ class SessionReceiverClientTest {
     @Test
     @DisplayName("SES-5 a session receiver on a non-session queue, a plain receiver on a session queue, both fail")
     void wrongKindOfReceiver() {
-        ServiceBusSessionReceiverClient onPlain = clients.sessionReceiver(EntityPath.queue("plain"),
-                ServiceBusReceiveMode.PEEK_LOCK);
-        UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
-                onPlain::acceptNextSession);
+        ServiceBusSessionReceiverClient onPlain =
+                clients.sessionReceiver(EntityPath.queue("plain"), ServiceBusReceiveMode.PEEK_LOCK);
+        UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, onPlain::acceptNextSession);
         assertTrue(e.getMessage().contains("does not require sessions"), e.getMessage());
-        ServiceBusReceiverClient plainOnSession = clients.receiver(EntityPath.queue("sq"),
-                ServiceBusReceiveMode.PEEK_LOCK);
-        RuntimeException refused = assertThrows(RuntimeException.class,
+        ServiceBusReceiverClient plainOnSession =
+                clients.receiver(EntityPath.queue("sq"), ServiceBusReceiveMode.PEEK_LOCK);
+        RuntimeException refused = assertThrows(
+                RuntimeException.class,
                 () -> plainOnSession.receiveMessages(1, SHORT).stream().count());
         assertTrue(refused.getMessage().endsWith("(Reason: upstream-error)"), refused.getMessage());
-        UnsupportedOperationException notAllowed = assertInstanceOf(UnsupportedOperationException.class,
-                refused.getCause(), "PAR-2: amqp:not-allowed, as the SDK's AMQP layer raises it");
+        UnsupportedOperationException notAllowed = assertInstanceOf(
+                UnsupportedOperationException.class,
+                refused.getCause(),
+                "PAR-2: amqp:not-allowed, as the SDK's AMQP layer raises it");
         assertTrue(notAllowed.getMessage().contains("requires sessions"), notAllowed.getMessage());
-        AmqpException missing = assertThrows(AmqpException.class, () -> clients.sessionReceiver(
-                EntityPath.queue("nope"), ServiceBusReceiveMode.PEEK_LOCK).acceptSession("A"));
+        AmqpException missing = assertThrows(
+                AmqpException.class,
+                () -> clients.sessionReceiver(EntityPath.queue("nope"), ServiceBusReceiveMode.PEEK_LOCK)
+                        .acceptSession("A"));
         assertEquals(AmqpErrorCondition.NOT_FOUND, missing.getErrorCondition());
     }
 
     @Test
     @DisplayName("SES-1 a message without session id is refused by a session queue")
     void sendWithoutSessionId() {
-        ServiceBusException e = assertThrows(ServiceBusException.class,
-                () -> sender.sendMessage(new ServiceBusMessage("no session")));
+        ServiceBusException e =
+                assertThrows(ServiceBusException.class, () -> sender.sendMessage(new ServiceBusMessage("no session")));
         assertTrue(e.getMessage().contains("SessionId was not set"), e.getMessage());
     }
 
@@ -293,10 +310,10 @@ class SessionReceiverClientTest {
         assertEquals("a2", again.getBody().toString());
         a.deadLetter(again);
         assertTrue(a.receiveDeferredMessageBatch(List.of(got.get(0).getSequenceNumber())).stream()
-                .findAny().isEmpty());
+                .findAny()
+                .isEmpty());
         IllegalStateException renew = assertThrows(IllegalStateException.class, () -> a.renewMessageLock(again));
-        assertEquals("Renewing message lock is an invalid operation when working with sessions.",
-                renew.getMessage());
+        assertEquals("Renewing message lock is an invalid operation when working with sessions.", renew.getMessage());
     }
 
     @Test
@@ -315,8 +332,8 @@ class SessionReceiverClientTest {
     @DisplayName("SES-2 PAR-5 receive-and-delete from a session")
     void receiveAndDelete() {
         send("A", "a1");
-        ServiceBusSessionReceiverClient deleting = clients.sessionReceiver(EntityPath.queue("sq"),
-                ServiceBusReceiveMode.RECEIVE_AND_DELETE);
+        ServiceBusSessionReceiverClient deleting =
+                clients.sessionReceiver(EntityPath.queue("sq"), ServiceBusReceiveMode.RECEIVE_AND_DELETE);
         ServiceBusReceiverClient a = deleting.acceptNextSession();
         ServiceBusReceivedMessage m = receive(a, 1).get(0);
         assertNotNull(m.getLockToken(), "PAR-5: the delivery tag, as the service sends one");
@@ -331,9 +348,10 @@ class SessionReceiverClientTest {
     void overlongSessionIdRefused() {
         String id = "s".repeat(129);
         // the SDK itself refuses the send ("sessionId cannot be longer than 128 characters.")
-        assertThrows(IllegalArgumentException.class, () -> sender.sendMessage(new ServiceBusMessage("m").setSessionId(id)));
-        IllegalArgumentException accept = assertThrows(IllegalArgumentException.class,
-                () -> sessions.acceptSession(id));
+        assertThrows(
+                IllegalArgumentException.class, () -> sender.sendMessage(new ServiceBusMessage("m").setSessionId(id)));
+        IllegalArgumentException accept =
+                assertThrows(IllegalArgumentException.class, () -> sessions.acceptSession(id));
         assertTrue(accept.getMessage().contains("at most 128 characters"), accept.getMessage());
         assertEquals(128, sessions.acceptSession("s".repeat(128)).getSessionId().length());
     }

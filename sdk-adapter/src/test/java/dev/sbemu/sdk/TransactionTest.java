@@ -61,8 +61,8 @@ class TransactionTest {
 
     private List<ServiceBusReceivedMessage> receive(String queue, int n) {
         // closed after: a receive-and-delete receiver keeps its credit out and would take later messages (PAR-5)
-        try (ServiceBusReceiverClient deleting = clients.receiver(EntityPath.queue(queue),
-                ServiceBusReceiveMode.RECEIVE_AND_DELETE)) {
+        try (ServiceBusReceiverClient deleting =
+                clients.receiver(EntityPath.queue(queue), ServiceBusReceiveMode.RECEIVE_AND_DELETE)) {
             return deleting.receiveMessages(n, SHORT).stream().collect(Collectors.toList());
         }
     }
@@ -85,16 +85,20 @@ class TransactionTest {
         var batch = sender.createMessageBatch();
         batch.tryAddMessage(new ServiceBusMessage("d"));
         sender.sendMessages(batch, tx);
-        Long scheduled = sender.scheduleMessage(new ServiceBusMessage("e"),
-                START.plusSeconds(60).atOffset(ZoneOffset.UTC), tx);
+        Long scheduled = sender.scheduleMessage(
+                new ServiceBusMessage("e"), START.plusSeconds(60).atOffset(ZoneOffset.UTC), tx);
         assertNotNull(scheduled);
-        sender.scheduleMessages(List.of(new ServiceBusMessage("f")), START.plusSeconds(60).atOffset(ZoneOffset.UTC), tx)
+        sender.scheduleMessages(
+                        List.of(new ServiceBusMessage("f")),
+                        START.plusSeconds(60).atOffset(ZoneOffset.UTC),
+                        tx)
                 .forEach(n -> assertTrue(n > 0));
         assertTrue(receive("out", 10).isEmpty(), "nothing visible before commit");
         assertEquals(1, ns.peek(EntityPath.queue("in"), 0, 10).size(), "the input is still there, locked");
         sender.commitTransaction(tx);
-        assertEquals(List.of("a", "b", "c", "d"), receive("out", 10).stream().map(m -> m.getBody().toString())
-                .collect(Collectors.toList()));
+        assertEquals(
+                List.of("a", "b", "c", "d"),
+                receive("out", 10).stream().map(m -> m.getBody().toString()).collect(Collectors.toList()));
         assertTrue(ns.peek(EntityPath.queue("in"), 0, 10).isEmpty());
         ns.clock().advance(Duration.ofSeconds(60));
         assertEquals(2, receive("out", 10).size());
@@ -125,14 +129,19 @@ class TransactionTest {
         ServiceBusTransactionContext tx = receiver.createTransaction();
         receiver.abandon(abandoned, new AbandonOptions().setTransactionContext(tx));
         receiver.defer(deferred, new DeferOptions().setTransactionContext(tx));
-        receiver.deadLetter(dead, new DeadLetterOptions().setDeadLetterReason("bad").setTransactionContext(tx));
+        receiver.deadLetter(
+                dead, new DeadLetterOptions().setDeadLetterReason("bad").setTransactionContext(tx));
         receiver.commitTransaction(tx);
-        var states = ns.peek(EntityPath.queue("in"), 0, 10).stream().collect(Collectors.toMap(
-                m -> m.sequenceNumber(), m -> m.state()));
+        var states = ns.peek(EntityPath.queue("in"), 0, 10).stream()
+                .collect(Collectors.toMap(m -> m.sequenceNumber(), m -> m.state()));
         assertEquals(MessageState.ACTIVE, states.get(abandoned.getSequenceNumber()));
         assertEquals(MessageState.DEFERRED, states.get(deferred.getSequenceNumber()));
-        ServiceBusReceivedMessage dlq = clients.receiver(EntityPath.queue("in").withSubQueue(EntityPath.Part.DEAD_LETTER_QUEUE),
-                ServiceBusReceiveMode.PEEK_LOCK).receiveMessages(1, SHORT).iterator().next();
+        ServiceBusReceivedMessage dlq = clients.receiver(
+                        EntityPath.queue("in").withSubQueue(EntityPath.Part.DEAD_LETTER_QUEUE),
+                        ServiceBusReceiveMode.PEEK_LOCK)
+                .receiveMessages(1, SHORT)
+                .iterator()
+                .next();
         assertEquals("bad", dlq.getDeadLetterReason());
     }
 
@@ -151,8 +160,8 @@ class TransactionTest {
     @Test
     @DisplayName("TXN-1 argument checks as in the SDK")
     void argumentChecks() {
-        NullPointerException npe = assertThrows(NullPointerException.class,
-                () -> sender.sendMessage(new ServiceBusMessage("a"), null));
+        NullPointerException npe =
+                assertThrows(NullPointerException.class, () -> sender.sendMessage(new ServiceBusMessage("a"), null));
         assertEquals("'transactionContext' cannot be null.", npe.getMessage());
         assertThrows(NullPointerException.class, () -> receiver.commitTransaction(null));
         assertThrows(NullPointerException.class, () -> sender.rollbackTransaction(null));
@@ -162,14 +171,18 @@ class TransactionTest {
     @DisplayName("TXN-1 async sender and receiver take part in a transaction")
     void async() {
         ServiceBusSenderAsyncClient asyncSender = clients.senderAsync("out");
-        ServiceBusReceiverAsyncClient asyncReceiver = clients.receiverAsync(EntityPath.queue("in"),
-                ServiceBusReceiveMode.PEEK_LOCK);
+        ServiceBusReceiverAsyncClient asyncReceiver =
+                clients.receiverAsync(EntityPath.queue("in"), ServiceBusReceiveMode.PEEK_LOCK);
         clients.sender("in").sendMessage(new ServiceBusMessage("work"));
         ServiceBusReceivedMessage in = asyncReceiver.receiveMessages().blockFirst(BLOCK);
         ServiceBusTransactionContext tx = asyncReceiver.createTransaction().block(BLOCK);
-        asyncReceiver.complete(in, new CompleteOptions().setTransactionContext(tx)).block(BLOCK);
+        asyncReceiver
+                .complete(in, new CompleteOptions().setTransactionContext(tx))
+                .block(BLOCK);
         asyncSender.sendMessage(new ServiceBusMessage("a"), tx).block(BLOCK);
-        asyncSender.scheduleMessage(new ServiceBusMessage("s"), START.plusSeconds(5).atOffset(ZoneOffset.UTC), tx)
+        asyncSender
+                .scheduleMessage(
+                        new ServiceBusMessage("s"), START.plusSeconds(5).atOffset(ZoneOffset.UTC), tx)
                 .block(BLOCK);
         assertTrue(receive("out", 10).isEmpty());
         asyncSender.commitTransaction(tx).block(BLOCK);

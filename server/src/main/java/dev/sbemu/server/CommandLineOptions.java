@@ -31,22 +31,37 @@ public final class CommandLineOptions {
     public static final int DEFAULT_HTTP_PORT = 5300;
 
     /** Variables of Microsoft's emulator image (and its SQL Server container) that are accepted and ignored. */
-    static final List<String> IGNORED_VARIABLES = List.of("ACCEPT_EULA", "SQL_SERVER", "MSSQL_SA_PASSWORD",
-            "SQL_WAIT_INTERVAL");
+    static final List<String> IGNORED_VARIABLES =
+            List.of("ACCEPT_EULA", "SQL_SERVER", "MSSQL_SA_PASSWORD", "SQL_WAIT_INTERVAL");
 
     private enum Option {
         AMQP_PORT("amqp-port", "PORT", "the AMQP port, 0 for an ephemeral one (default " + DEFAULT_AMQP_PORT + ")"),
-        HTTP_PORT("http-port", "PORT", "the HTTP port: management REST, /health, /__admin/; 0 for an ephemeral one "
-                + "(default " + DEFAULT_HTTP_PORT + ", or EMULATOR_HTTP_PORT). The AMQP port speaks HTTP too"),
-        AMQPS_PORT("amqps-port", "PORT", "also listen for AMQP over TLS (amqps://) there, with a self-signed "
-                + "certificate made at start; 0 for an ephemeral one, 5671 for JMS clients (default: no TLS port)"),
-        BIND_ADDRESS("bind-address", "ADDRESS", "the address to listen on (default 127.0.0.1; 0.0.0.0 in a "
-                + "container, which makes the server reachable from the network)"),
-        CONFIG("config", "PATH", "a Config.json in Microsoft's emulator's format (default "
-                + DEFAULT_CONFIG + " when present; else the namespace starts empty)"),
+        HTTP_PORT(
+                "http-port",
+                "PORT",
+                "the HTTP port: management REST, /health, /__admin/; 0 for an ephemeral one " + "(default "
+                        + DEFAULT_HTTP_PORT + ", or EMULATOR_HTTP_PORT). The AMQP port speaks HTTP too"),
+        AMQPS_PORT(
+                "amqps-port",
+                "PORT",
+                "also listen for AMQP over TLS (amqps://) there, with a self-signed "
+                        + "certificate made at start; 0 for an ephemeral one, 5671 for JMS clients (default: no TLS port)"),
+        BIND_ADDRESS(
+                "bind-address",
+                "ADDRESS",
+                "the address to listen on (default 127.0.0.1; 0.0.0.0 in a "
+                        + "container, which makes the server reachable from the network)"),
+        CONFIG(
+                "config",
+                "PATH",
+                "a Config.json in Microsoft's emulator's format (default " + DEFAULT_CONFIG
+                        + " when present; else the namespace starts empty)"),
         KEY("key", "KEY", "the only shared access key accepted (default: any key, as Microsoft's emulator)"),
-        CLOCK("clock", "running|frozen", "running (default): the clock follows the wall clock; frozen: it moves "
-                + "only through POST /__admin/clock/advance"),
+        CLOCK(
+                "clock",
+                "running|frozen",
+                "running (default): the clock follows the wall clock; frozen: it moves "
+                        + "only through POST /__admin/clock/advance"),
         START_AT("start-at", "INSTANT", "the clock's start, ISO-8601 such as 2030-01-01T00:00:00Z (default: now)"),
         TIER("tier", "basic|standard|premium", "the namespace's tier: message size and TTL limits (default standard)"),
         JOURNAL_CAPACITY("journal-capacity", "N", "the most events GET /__admin/journal keeps (default 10000)");
@@ -79,6 +94,7 @@ public final class CommandLineOptions {
     private final int httpPort;
     /** The TLS port, or -1 for none. */
     private final int amqpsPort;
+
     private final InetAddress bindAddress;
     private final Path config;
     private final boolean configGiven;
@@ -91,7 +107,11 @@ public final class CommandLineOptions {
     private final boolean version;
     private final List<String> ignoredVariables;
 
-    private CommandLineOptions(Map<Option, String> values, boolean help, boolean version, Path defaultConfig,
+    private CommandLineOptions(
+            Map<Option, String> values,
+            boolean help,
+            boolean version,
+            Path defaultConfig,
             List<String> ignoredVariables) {
         this.help = help;
         this.version = version;
@@ -168,8 +188,8 @@ public final class CommandLineOptions {
             }
             int eq = arg.indexOf('=');
             String flag = arg.substring(2, eq < 0 ? arg.length() : eq);
-            Option option = Option.byFlag(flag).orElseThrow(
-                    () -> new UsageException("unknown option --" + flag + " (see --help)"));
+            Option option = Option.byFlag(flag)
+                    .orElseThrow(() -> new UsageException("unknown option --" + flag + " (see --help)"));
             String value;
             if (eq >= 0) {
                 value = arg.substring(eq + 1);
@@ -199,14 +219,21 @@ public final class CommandLineOptions {
                 .append("An in-memory Azure Service Bus with Microsoft's emulator's defaults: AMQP on 5672, HTTP on ")
                 .append("5300.\n\nOptions (each also an environment variable):\n");
         for (Option option : Option.values()) {
-            text.append(String.format(Locale.ROOT, "  --%-30s %s%n      %s%n", option.flag + " " + option.valueName,
-                    option.variable(), option.description));
+            text.append(String.format(
+                    Locale.ROOT,
+                    "  --%-30s %s%n      %s%n",
+                    option.flag + " " + option.valueName,
+                    option.variable(),
+                    option.description));
         }
         text.append(String.format(Locale.ROOT, "  --%-30s print this text%n", "help"))
                 .append(String.format(Locale.ROOT, "  --%-30s print the version%n", "version"))
-                .append("\n").append(String.join(", ", IGNORED_VARIABLES))
-                .append(" (Microsoft's emulator's and SQL Server's) are accepted and ignored: no SQL Server is needed.\n")
-                .append("Exit codes: 0 after SIGTERM or SIGINT, 2 for a bad option or Config.json, 1 when a port cannot ")
+                .append("\n")
+                .append(String.join(", ", IGNORED_VARIABLES))
+                .append(
+                        " (Microsoft's emulator's and SQL Server's) are accepted and ignored: no SQL Server is needed.\n")
+                .append(
+                        "Exit codes: 0 after SIGTERM or SIGINT, 2 for a bad option or Config.json, 1 when a port cannot ")
                 .append("be bound.\n");
         return text.toString();
     }
@@ -221,8 +248,8 @@ public final class CommandLineOptions {
         try {
             number = Integer.parseInt(value);
         } catch (NumberFormatException e) {
-            throw new UsageException("--" + option.flag + ": '" + value + "' is not a number (" + option.variable()
-                    + " likewise)");
+            throw new UsageException(
+                    "--" + option.flag + ": '" + value + "' is not a number (" + option.variable() + " likewise)");
         }
         if (number < min || number > max) {
             throw new UsageException("--" + option.flag + ": " + number + " is out of range " + min + ".." + max);
@@ -271,8 +298,8 @@ public final class CommandLineOptions {
             try {
                 return OffsetDateTime.parse(value).toInstant();
             } catch (DateTimeException again) {
-                throw new UsageException("--start-at: '" + value + "' is not an ISO-8601 instant such as "
-                        + "2030-01-01T00:00:00Z");
+                throw new UsageException(
+                        "--start-at: '" + value + "' is not an ISO-8601 instant such as " + "2030-01-01T00:00:00Z");
             }
         }
     }

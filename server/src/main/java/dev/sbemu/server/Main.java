@@ -15,8 +15,7 @@ public final class Main {
     /** How long the shutdown may take before the process exits regardless. */
     static final long SHUTDOWN_BUDGET_MILLIS = 900;
 
-    private Main() {
-    }
+    private Main() {}
 
     /** Starts the server and waits for the process to be stopped. */
     public static void main(String[] args) throws InterruptedException {
@@ -34,8 +33,8 @@ public final class Main {
      * Parses the options and starts the server; on {@code --help} or {@code --version} prints and returns null; on a
      * bad option or Config.json prints one line to {@code err} and exits with 2 (1 when a port cannot be bound).
      */
-    static StandaloneServer launch(List<String> args, Map<String, String> environment, PrintStream out,
-            PrintStream err) {
+    static StandaloneServer launch(
+            List<String> args, Map<String, String> environment, PrintStream out, PrintStream err) {
         Outcome outcome = tryLaunch(args, environment, out, err);
         if (outcome.exitCode() >= 0) {
             err.flush();
@@ -84,6 +83,5 @@ public final class Main {
     }
 
     /** The exit code (-1 while running) and the server started, if any. */
-    record Outcome(int exitCode, StandaloneServer server) {
-    }
+    record Outcome(int exitCode, StandaloneServer server) {}
 }

@@ -29,8 +29,8 @@ public final class StandaloneServer implements AutoCloseable {
     private final String connectionString;
     private boolean closed;
 
-    private StandaloneServer(Namespace namespace, ServiceBusEmulatorServer endpoint, PrintStream out,
-            String connectionString) {
+    private StandaloneServer(
+            Namespace namespace, ServiceBusEmulatorServer endpoint, PrintStream out, String connectionString) {
         this.namespace = namespace;
         this.endpoint = endpoint;
         this.out = out;
@@ -54,7 +54,8 @@ public final class StandaloneServer implements AutoCloseable {
                 throw new UsageException("bad Config.json: " + oneLine(e.getMessage()));
             }
         }
-        Namespace.Builder builder = Namespace.builder().clockMode(options.clockMode()).tier(options.tier());
+        Namespace.Builder builder =
+                Namespace.builder().clockMode(options.clockMode()).tier(options.tier());
         options.startAt().ifPresent(builder::startingAt);
         options.journalCapacity().ifPresent(builder::journalCapacity);
         Namespace namespace = builder.build();
@@ -84,14 +85,18 @@ public final class StandaloneServer implements AutoCloseable {
             try {
                 endpoint = server.start();
             } catch (UncheckedIOException e) {
-                throw new StartException("cannot listen on " + options.bindAddress().getHostAddress() + " port "
-                        + options.amqpPort() + " (AMQP) or " + options.httpPort() + " (HTTP)"
-                        + (options.amqpsPort() >= 0 ? " or " + options.amqpsPort() + " (AMQPS)" : "") + ": "
-                        + oneLine(String.valueOf(e.getCause() != null ? e.getCause().getMessage() : e.getMessage())),
+                throw new StartException(
+                        "cannot listen on " + options.bindAddress().getHostAddress() + " port "
+                                + options.amqpPort() + " (AMQP) or " + options.httpPort() + " (HTTP)"
+                                + (options.amqpsPort() >= 0 ? " or " + options.amqpsPort() + " (AMQPS)" : "") + ": "
+                                + oneLine(String.valueOf(
+                                        e.getCause() != null ? e.getCause().getMessage() : e.getMessage())),
                         e);
             }
-            String host = options.bindAddress().isAnyLocalAddress() || options.bindAddress().isLoopbackAddress()
-                    ? "localhost" : hostOf(options.bindAddress());
+            String host = options.bindAddress().isAnyLocalAddress()
+                            || options.bindAddress().isLoopbackAddress()
+                    ? "localhost"
+                    : hostOf(options.bindAddress());
             String connectionString = "Endpoint=sb://" + host
                     + (endpoint.port() == CommandLineOptions.DEFAULT_AMQP_PORT ? "" : ":" + endpoint.port())
                     + ";SharedAccessKeyName=" + ServiceBusEmulatorServer.KEY_NAME + ";SharedAccessKey="
@@ -114,7 +119,8 @@ public final class StandaloneServer implements AutoCloseable {
             for (String warning : config.warnings()) {
                 out.println("Config.json: " + warning);
             }
-            out.println("Topology: " + config.source() + " (" + namespace.queueNames().size() + " queues, "
+            out.println("Topology: " + config.source() + " ("
+                    + namespace.queueNames().size() + " queues, "
                     + namespace.topicNames().size() + " topics)");
         } else {
             out.println("Topology: no Config.json at " + CommandLineOptions.DEFAULT_CONFIG
@@ -123,9 +129,10 @@ public final class StandaloneServer implements AutoCloseable {
         out.println("Clock: " + options.clockMode().name().toLowerCase(java.util.Locale.ROOT) + ", now "
                 + namespace.clock().instant() + " (move it with POST /__admin/clock/advance)");
         out.println("Tier: " + options.tier().name().toLowerCase(java.util.Locale.ROOT));
-        out.println(options.key().isPresent()
-                ? "Keys: only tokens signed with the --key key are accepted"
-                : "Keys: any shared access key is accepted, as by Microsoft's emulator (--key KEY checks one)");
+        out.println(
+                options.key().isPresent()
+                        ? "Keys: only tokens signed with the --key key are accepted"
+                        : "Keys: any shared access key is accepted, as by Microsoft's emulator (--key KEY checks one)");
         InetAddress bind = options.bindAddress();
         String address = hostOf(bind);
         out.println("AMQP: " + address + ":" + endpoint.port() + " (HTTP is served there too)");
@@ -139,8 +146,10 @@ public final class StandaloneServer implements AutoCloseable {
         }
         if (!bind.isLoopbackAddress()) {
             out.println("Listening on " + address + ": the server is reachable from the network ("
-                    + (endpoint.tlsPort() >= 0 ? "TLS on the AMQPS port only, with a self-signed certificate"
-                    : "no TLS") + "; "
+                    + (endpoint.tlsPort() >= 0
+                            ? "TLS on the AMQPS port only, with a self-signed certificate"
+                            : "no TLS")
+                    + "; "
                     + (options.key().isPresent() ? "one key" : "any key") + ")");
         }
         out.println("Connection string: " + connectionString);

@@ -51,11 +51,14 @@ final class WarmUp implements Runnable {
             // java.util.logging's configuration: every endpoint class has a logger
             java.util.logging.Logger.getLogger("dev.sbemu");
             // the JDK HTTP server's Date header (sun.net.httpserver.ExchangeImpl): CLDR names and time-zone names
-            DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss zzz", Locale.US).withZone(ZoneId.of("GMT"))
+            DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss zzz", Locale.US)
+                    .withZone(ZoneId.of("GMT"))
                     .format(Instant.now());
             loadClasses();
             // proton-j is the endpoint's dependency, not the server's (ArchitectureTest): reached by name
-            Class.forName(PROTON_TRANSPORT_FACTORY, true, loader).getMethod("create").invoke(null);
+            Class.forName(PROTON_TRANSPORT_FACTORY, true, loader)
+                    .getMethod("create")
+                    .invoke(null);
         } catch (ReflectiveOperationException e) {
             // a proton-j without that factory: the network thread builds its tables on the first connection
         } catch (RuntimeException | LinkageError e) {

@@ -50,7 +50,10 @@ class MainTest {
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
     private Main.Outcome launch(Map<String, String> env, String... args) {
-        return Main.tryLaunch(List.of(args), env, new PrintStream(out, true, StandardCharsets.UTF_8),
+        return Main.tryLaunch(
+                List.of(args),
+                env,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
     }
 
@@ -64,7 +67,8 @@ class MainTest {
 
     private static long endpointThreads() {
         return Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.isAlive() && t.getName().startsWith("sbemu-amqp-")).count();
+                .filter(t -> t.isAlive() && t.getName().startsWith("sbemu-amqp-"))
+                .count();
     }
 
     @Test
@@ -80,20 +84,35 @@ class MainTest {
             assertEquals("amqp:connection:forced", error.getCondition().toString());
             assertTrue(error.getDescription().contains("shutting down"), error.getDescription());
         }
-        try (dev.sbemu.core.Namespace namespace = dev.sbemu.core.Namespace.builder().build();
-             dev.sbemu.amqp.ServiceBusEmulatorServer endpoint = dev.sbemu.amqp.ServiceBusEmulatorServer.start(namespace);
-             RawAmqpConnection client = RawAmqpConnection.open(endpoint.port(), Duration.ofSeconds(10))) {
+        try (dev.sbemu.core.Namespace namespace =
+                        dev.sbemu.core.Namespace.builder().build();
+                dev.sbemu.amqp.ServiceBusEmulatorServer endpoint =
+                        dev.sbemu.amqp.ServiceBusEmulatorServer.start(namespace);
+                RawAmqpConnection client = RawAmqpConnection.open(endpoint.port(), Duration.ofSeconds(10))) {
             endpoint.close();
-            assertEquals("com.microsoft:operation-cancelled", client.awaitClose().getCondition().toString());
+            assertEquals(
+                    "com.microsoft:operation-cancelled",
+                    client.awaitClose().getCondition().toString());
         }
     }
 
     @Test
-    @DisplayName("SRV-6 with a Config.json it creates the entities, listens on both ports and prints the ready line last")
+    @DisplayName(
+            "SRV-6 with a Config.json it creates the entities, listens on both ports and prints the ready line last")
     void startsFromConfig() throws Exception {
         Path config = Files.writeString(dir.resolve("Config.json"), CONFIG);
-        Main.Outcome outcome = launch(Map.of("ACCEPT_EULA", "Y"), "--amqp-port", "0", "--http-port", "0",
-                "--config", config.toString(), "--clock", "frozen", "--start-at", "2030-01-01T00:00:00Z");
+        Main.Outcome outcome = launch(
+                Map.of("ACCEPT_EULA", "Y"),
+                "--amqp-port",
+                "0",
+                "--http-port",
+                "0",
+                "--config",
+                config.toString(),
+                "--clock",
+                "frozen",
+                "--start-at",
+                "2030-01-01T00:00:00Z");
         try (StandaloneServer server = outcome.server()) {
             assertEquals(-1, outcome.exitCode());
             assertNotNull(server);
@@ -104,18 +123,24 @@ class MainTest {
             assertTrue(out().contains("any shared access key is accepted"), out());
             assertTrue(out().contains("AMQP: 127.0.0.1:" + server.amqpPort()), out());
             assertTrue(out().contains("HTTP: http://127.0.0.1:" + server.httpPort()), out());
-            assertTrue(out().contains("Connection string: Endpoint=sb://localhost:" + server.amqpPort()
-                    + ";SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=SAS_KEY_VALUE;"
-                    + "UseDevelopmentEmulator=true;"), out());
+            assertTrue(
+                    out().contains("Connection string: Endpoint=sb://localhost:" + server.amqpPort()
+                            + ";SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=SAS_KEY_VALUE;"
+                            + "UseDevelopmentEmulator=true;"),
+                    out());
             assertEquals(List.of("orders"), server.namespace().queueNames());
             assertEquals(3, server.namespace().getQueue("orders").maxDeliveryCount());
             assertEquals(List.of("audit"), server.namespace().subscriptionNames("events"));
             assertEquals(ClockMode.FROZEN, server.namespace().clock().mode());
-            assertEquals(Instant.parse("2030-01-01T00:00:00Z"), server.namespace().clock().instant());
+            assertEquals(
+                    Instant.parse("2030-01-01T00:00:00Z"),
+                    server.namespace().clock().instant());
             for (int port : new int[] {server.httpPort(), server.amqpPort()}) {
-                HttpResponse<String> health = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + port + "/health")).build(),
-                        HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> health = HttpClient.newHttpClient()
+                        .send(
+                                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health"))
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString());
                 assertEquals(200, health.statusCode());
             }
         }
@@ -129,15 +154,20 @@ class MainTest {
         Path config = writeConfig();
         Main.Outcome outcome = launch(Map.of(), "--amqp-port", "0", "--http-port", "0", "--config", config.toString());
         try (StandaloneServer server = outcome.server()) {
-            assertTrue(out().contains("HTTP: http://127.0.0.1:" + server.httpPort()
-                    + " (management REST API, /health, /__admin/; AMQP is served there too)"), out());
-            String overHttpPort = server.connectionString().replace("localhost:" + server.amqpPort() + ";",
-                    "localhost:" + server.httpPort() + ";");
+            assertTrue(
+                    out().contains("HTTP: http://127.0.0.1:" + server.httpPort()
+                            + " (management REST API, /health, /__admin/; AMQP is served there too)"),
+                    out());
+            String overHttpPort = server.connectionString()
+                    .replace("localhost:" + server.amqpPort() + ";", "localhost:" + server.httpPort() + ";");
             assertTrue(overHttpPort.contains(":" + server.httpPort() + ";"), overHttpPort);
-            ServiceBusClientBuilder clients = new ServiceBusClientBuilder().connectionString(overHttpPort)
+            ServiceBusClientBuilder clients = new ServiceBusClientBuilder()
+                    .connectionString(overHttpPort)
                     .retryOptions(new AmqpRetryOptions().setMaxRetries(1).setTryTimeout(Duration.ofSeconds(15)));
-            try (ServiceBusSenderClient sender = clients.sender().queueName("orders").buildClient();
-                 ServiceBusReceiverClient receiver = clients.receiver().queueName("orders").buildClient()) {
+            try (ServiceBusSenderClient sender =
+                            clients.sender().queueName("orders").buildClient();
+                    ServiceBusReceiverClient receiver =
+                            clients.receiver().queueName("orders").buildClient()) {
                 sender.sendMessage(new ServiceBusMessage("via 5300"));
                 List<ServiceBusReceivedMessage> got = receiver.receiveMessages(1, Duration.ofSeconds(10)).stream()
                         .toList();
@@ -163,9 +193,12 @@ class MainTest {
         Main.Outcome outcome = launch(Map.of("SBEMU_AMQPS_PORT", "0"), "--amqp-port", "0", "--http-port", "0");
         try (StandaloneServer server = outcome.server()) {
             assertTrue(server.amqpsPort() > 0, out());
-            String line = out().lines().filter(l -> l.startsWith("AMQPS: ")).findFirst().orElseThrow();
-            String store = line.substring(line.indexOf("trust store ") + "trust store ".length(),
-                    line.indexOf(", password"));
+            String line = out().lines()
+                    .filter(l -> l.startsWith("AMQPS: "))
+                    .findFirst()
+                    .orElseThrow();
+            String store =
+                    line.substring(line.indexOf("trust store ") + "trust store ".length(), line.indexOf(", password"));
             java.security.KeyStore trust = java.security.KeyStore.getInstance("PKCS12");
             try (java.io.InputStream in = java.nio.file.Files.newInputStream(Path.of(store))) {
                 trust.load(in, dev.sbemu.amqp.ServiceBusEmulatorServer.TLS_TRUST_STORE_PASSWORD.toCharArray());
@@ -175,13 +208,14 @@ class MainTest {
             managers.init(trust);
             javax.net.ssl.SSLContext context = javax.net.ssl.SSLContext.getInstance("TLS");
             context.init(null, managers.getTrustManagers(), null);
-            try (javax.net.ssl.SSLSocket socket = (javax.net.ssl.SSLSocket) context.getSocketFactory()
-                    .createSocket("localhost", server.amqpsPort())) {
+            try (javax.net.ssl.SSLSocket socket = (javax.net.ssl.SSLSocket)
+                    context.getSocketFactory().createSocket("localhost", server.amqpsPort())) {
                 socket.startHandshake();
             }
         }
         out.reset();
-        try (StandaloneServer server = launch(Map.of(), "--amqp-port", "0", "--http-port", "0").server()) {
+        try (StandaloneServer server =
+                launch(Map.of(), "--amqp-port", "0", "--http-port", "0").server()) {
             assertEquals(-1, server.amqpsPort());
             assertTrue(out().lines().noneMatch(l -> l.startsWith("AMQPS: ")), out());
         }
@@ -217,8 +251,8 @@ class MainTest {
     void badConfig() throws IOException {
         long before = endpointThreads();
         Path malformed = Files.writeString(dir.resolve("Malformed.json"), "{ \"UserConfig\": [ ");
-        Main.Outcome outcome = launch(Map.of(), "--amqp-port", "0", "--http-port", "0", "--config",
-                malformed.toString());
+        Main.Outcome outcome =
+                launch(Map.of(), "--amqp-port", "0", "--http-port", "0", "--config", malformed.toString());
         assertEquals(2, outcome.exitCode());
         assertTrue(err().startsWith("sbemu-server: bad Config.json: "), err());
         assertTrue(err().contains("Malformed.json"), err());
@@ -242,11 +276,11 @@ class MainTest {
     void portInUse() throws IOException {
         long before = endpointThreads();
         try (ServerSocket taken = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            Main.Outcome outcome = launch(Map.of(), "--amqp-port", String.valueOf(taken.getLocalPort()),
-                    "--http-port", "0");
+            Main.Outcome outcome =
+                    launch(Map.of(), "--amqp-port", String.valueOf(taken.getLocalPort()), "--http-port", "0");
             assertEquals(1, outcome.exitCode());
-            assertTrue(err().startsWith("sbemu-server: cannot listen on 127.0.0.1 port " + taken.getLocalPort()),
-                    err());
+            assertTrue(
+                    err().startsWith("sbemu-server: cannot listen on 127.0.0.1 port " + taken.getLocalPort()), err());
             assertEquals(1, err().lines().count(), err());
         }
         assertEquals(before, endpointThreads());

@@ -54,7 +54,11 @@ final class RawAmqpConnection implements AutoCloseable {
         encoder.writeObject(open);
         body.flip();
         ByteBuffer frame = ByteBuffer.allocate(8 + body.remaining());
-        frame.putInt(8 + body.remaining()).put((byte) 2).put((byte) 0).putShort((short) 0).put(body);
+        frame.putInt(8 + body.remaining())
+                .put((byte) 2)
+                .put((byte) 0)
+                .putShort((short) 0)
+                .put(body);
         OutputStream out = socket.getOutputStream();
         out.write(AMQP_HEADER);
         out.write(frame.array());
@@ -65,13 +69,13 @@ final class RawAmqpConnection implements AutoCloseable {
     Object nextPerformative() throws IOException {
         while (true) {
             int size = in.readInt();
-            if (size == 0x414D5150) {     // "AMQP": the server's protocol header
+            if (size == 0x414D5150) { // "AMQP": the server's protocol header
                 in.readInt();
                 continue;
             }
             int dataOffset = in.readUnsignedByte() * 4;
-            in.readUnsignedByte();      // type
-            in.readUnsignedShort();     // channel
+            in.readUnsignedByte(); // type
+            in.readUnsignedShort(); // channel
             in.skipNBytes(dataOffset - 8);
             byte[] body = new byte[size - dataOffset];
             in.readFully(body);

@@ -73,17 +73,19 @@ class ServerJarTest {
 
         ServerProcess(Process process) {
             this.process = process;
-            Thread reader = new Thread(() -> {
-                try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                        StandardCharsets.UTF_8))) {
-                    for (String line; (line = in.readLine()) != null; ) {
-                        output.add(line);
-                        lines.add(line);
-                    }
-                } catch (IOException e) {
-                    // the process ended
-                }
-            }, "server-output");
+            Thread reader = new Thread(
+                    () -> {
+                        try (BufferedReader in = new BufferedReader(
+                                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                            for (String line; (line = in.readLine()) != null; ) {
+                                output.add(line);
+                                lines.add(line);
+                            }
+                        } catch (IOException e) {
+                            // the process ended
+                        }
+                    },
+                    "server-output");
             reader.setDaemon(true);
             reader.start();
         }
@@ -104,14 +106,15 @@ class ServerJarTest {
                     break;
                 }
             }
-            throw new AssertionError("no line matching " + pattern + " within " + START_TIMEOUT + "; output: " + output);
+            throw new AssertionError(
+                    "no line matching " + pattern + " within " + START_TIMEOUT + "; output: " + output);
         }
     }
 
     private ServerProcess start(Map<String, String> env, String... args) throws IOException {
         assertTrue(Files.isRegularFile(JAR), JAR + " is missing: run after package");
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-jar", JAR.toString()));
+        List<String> command = new ArrayList<>(
+                List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", JAR.toString()));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().keySet().removeIf(name -> name.startsWith("SBEMU_") || name.equals("EMULATOR_HTTP_PORT"));
@@ -138,39 +141,57 @@ class ServerJarTest {
 
             private void rewrite(HttpPipelineCallContext context) {
                 UrlBuilder url = UrlBuilder.parse(context.getHttpRequest().getUrl());
-                context.getHttpRequest().setUrl(url.setScheme("http").setHost("localhost").setPort(httpPort)
-                        .toString());
+                context.getHttpRequest()
+                        .setUrl(url.setScheme("http")
+                                .setHost("localhost")
+                                .setPort(httpPort)
+                                .toString());
             }
         };
     }
 
     @Test
-    @DisplayName("SRV-6 SRV-7 the jar on ephemeral ports with Microsoft's connection string (localhost, SAS_KEY_VALUE): send, "
-            + "receive, complete, a transaction, a 10-minute TTL dead-lettered after POST /__admin/clock/advance PT11M, "
-            + "the administration client over HTTP; SIGTERM closes with amqp:connection:forced and exits 0 within a second")
+    @DisplayName(
+            "SRV-6 SRV-7 the jar on ephemeral ports with Microsoft's connection string (localhost, SAS_KEY_VALUE): send, "
+                    + "receive, complete, a transaction, a 10-minute TTL dead-lettered after POST /__admin/clock/advance PT11M, "
+                    + "the administration client over HTTP; SIGTERM closes with amqp:connection:forced and exits 0 within a second")
     void javaSdkAgainstTheJar() throws Exception {
-        ServerProcess server = start(Map.of("ACCEPT_EULA", "Y", "SQL_WAIT_INTERVAL", "15"),
-                "--amqp-port", "0", "--http-port", "0", "--config", CONFIG.toString());
-        int amqpPort = Integer.parseInt(server.await(Pattern.compile("^AMQP: 127\\.0\\.0\\.1:(\\d+) ")).group(1));
-        int httpPort = Integer.parseInt(server.await(Pattern.compile("^HTTP: http://127\\.0\\.0\\.1:(\\d+) ")).group(1));
+        ServerProcess server = start(
+                Map.of("ACCEPT_EULA", "Y", "SQL_WAIT_INTERVAL", "15"),
+                "--amqp-port",
+                "0",
+                "--http-port",
+                "0",
+                "--config",
+                CONFIG.toString());
+        int amqpPort = Integer.parseInt(
+                server.await(Pattern.compile("^AMQP: 127\\.0\\.0\\.1:(\\d+) ")).group(1));
+        int httpPort = Integer.parseInt(server.await(Pattern.compile("^HTTP: http://127\\.0\\.0\\.1:(\\d+) "))
+                .group(1));
         server.await(Pattern.compile("^" + Pattern.quote(StandaloneServer.READY_LINE) + "$"));
-        String connectionString = "Endpoint=sb://localhost:" + amqpPort + ";SharedAccessKeyName=RootManageSharedAccessKey;"
-                + "SharedAccessKey=SAS_KEY_VALUE;UseDevelopmentEmulator=true;";
+        String connectionString =
+                "Endpoint=sb://localhost:" + amqpPort + ";SharedAccessKeyName=RootManageSharedAccessKey;"
+                        + "SharedAccessKey=SAS_KEY_VALUE;UseDevelopmentEmulator=true;";
         ServiceBusClientBuilder clients = new ServiceBusClientBuilder().connectionString(connectionString);
         HttpClient http = HttpClient.newHttpClient();
 
         try (ServiceBusSenderClient sender = clients.sender().queueName("basic").buildClient();
-             ServiceBusReceiverClient receiver = clients.receiver().queueName("basic").buildClient()) {
+                ServiceBusReceiverClient receiver =
+                        clients.receiver().queueName("basic").buildClient()) {
             sender.sendMessage(new ServiceBusMessage("hello").setMessageId("java-1"));
-            ServiceBusReceivedMessage message = receiver.receiveMessages(1, WAIT).stream().findFirst().orElseThrow();
+            ServiceBusReceivedMessage message =
+                    receiver.receiveMessages(1, WAIT).stream().findFirst().orElseThrow();
             assertEquals("hello", message.getBody().toString());
             receiver.complete(message);
             assertNull(receiver.peekMessage());
         }
 
-        try (ServiceBusSenderClient sender = clients.sender().queueName("transactions").buildClient();
-             ServiceBusReceiverClient receiver = clients.receiver().queueName("transactions")
-                     .receiveMode(ServiceBusReceiveMode.RECEIVE_AND_DELETE).buildClient()) {
+        try (ServiceBusSenderClient sender =
+                        clients.sender().queueName("transactions").buildClient();
+                ServiceBusReceiverClient receiver = clients.receiver()
+                        .queueName("transactions")
+                        .receiveMode(ServiceBusReceiveMode.RECEIVE_AND_DELETE)
+                        .buildClient()) {
             ServiceBusTransactionContext rolledBack = sender.createTransaction();
             sender.sendMessage(new ServiceBusMessage("never"), rolledBack);
             sender.rollbackTransaction(rolledBack);
@@ -178,42 +199,52 @@ class ServerJarTest {
             sender.sendMessage(new ServiceBusMessage("committed"), committed);
             sender.commitTransaction(committed);
             List<String> bodies = receiver.receiveMessages(10, Duration.ofSeconds(2)).stream()
-                    .map(m -> m.getBody().toString()).toList();
+                    .map(m -> m.getBody().toString())
+                    .toList();
             assertEquals(List.of("committed"), bodies);
         }
 
-        try (ServiceBusSenderClient sender = clients.sender().queueName("expiring").buildClient();
-             ServiceBusReceiverClient deadLetters = clients.receiver().queueName("expiring")
-                     .subQueue(SubQueue.DEAD_LETTER_QUEUE).receiveMode(ServiceBusReceiveMode.RECEIVE_AND_DELETE)
-                     .buildClient()) {
-            sender.sendMessage(new ServiceBusMessage("perishable").setMessageId("java-ttl")
-                    .setTimeToLive(Duration.ofMinutes(10)));
-            var advanced = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort
-                            + "/__admin/clock/advance")).header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"duration\":\"PT11M\"}")).build(),
+        try (ServiceBusSenderClient sender =
+                        clients.sender().queueName("expiring").buildClient();
+                ServiceBusReceiverClient deadLetters = clients.receiver()
+                        .queueName("expiring")
+                        .subQueue(SubQueue.DEAD_LETTER_QUEUE)
+                        .receiveMode(ServiceBusReceiveMode.RECEIVE_AND_DELETE)
+                        .buildClient()) {
+            sender.sendMessage(
+                    new ServiceBusMessage("perishable").setMessageId("java-ttl").setTimeToLive(Duration.ofMinutes(10)));
+            var advanced = http.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/__admin/clock/advance"))
+                            .header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString("{\"duration\":\"PT11M\"}"))
+                            .build(),
                     java.net.http.HttpResponse.BodyHandlers.ofString());
             assertEquals(200, advanced.statusCode(), advanced.body());
-            ServiceBusReceivedMessage expired = deadLetters.receiveMessages(1, WAIT).stream().findFirst()
-                    .orElseThrow();
+            ServiceBusReceivedMessage expired =
+                    deadLetters.receiveMessages(1, WAIT).stream().findFirst().orElseThrow();
             assertEquals("java-ttl", expired.getMessageId());
             assertEquals("TTLExpiredException", expired.getDeadLetterReason());
         }
 
         ServiceBusAdministrationClient admin = new ServiceBusAdministrationClientBuilder()
-                .connectionString(connectionString).addPolicy(plainHttp(httpPort)).buildClient();
+                .connectionString(connectionString)
+                .addPolicy(plainHttp(httpPort))
+                .buildClient();
         admin.createQueue("created-by-java", new CreateQueueOptions().setMaxDeliveryCount(3));
-        try (ServiceBusSenderClient sender = clients.sender().queueName("created-by-java").buildClient()) {
+        try (ServiceBusSenderClient sender =
+                clients.sender().queueName("created-by-java").buildClient()) {
             sender.sendMessages(List.of(new ServiceBusMessage("a"), new ServiceBusMessage("b")));
         }
         assertEquals(2, admin.getQueueRuntimeProperties("created-by-java").getActiveMessageCount());
         assertEquals(3, admin.getQueue("created-by-java").getMaxDeliveryCount());
 
         // a client still connected when the server is stopped
-        try (ServiceBusSenderClient connected = clients.sender().queueName("basic").buildClient();
-             RawAmqpConnection raw = RawAmqpConnection.open(amqpPort, Duration.ofSeconds(10))) {
+        try (ServiceBusSenderClient connected =
+                        clients.sender().queueName("basic").buildClient();
+                RawAmqpConnection raw = RawAmqpConnection.open(amqpPort, Duration.ofSeconds(10))) {
             connected.sendMessage(new ServiceBusMessage("before the stop"));
             long stopping = System.nanoTime();
-            server.process.toHandle().destroy();   // SIGTERM (Process.destroy would also close our end of its output)
+            server.process.toHandle().destroy(); // SIGTERM (Process.destroy would also close our end of its output)
             org.apache.qpid.proton.amqp.transport.ErrorCondition goodbye = raw.awaitClose();
             assertEquals("amqp:connection:forced", goodbye.getCondition().toString(), goodbye.toString());
             assertTrue(goodbye.getDescription().contains("shutting down"), goodbye.getDescription());
@@ -239,8 +270,8 @@ class ServerJarTest {
 
         Path malformed = Files.createTempFile("Config", ".json");
         Files.writeString(malformed, "{ // a comment is fine, this is not\n  \"UserConfig\": ");
-        ServerProcess badConfig = start(Map.of(), "--amqp-port", "0", "--http-port", "0",
-                "--config", malformed.toString());
+        ServerProcess badConfig =
+                start(Map.of(), "--amqp-port", "0", "--http-port", "0", "--config", malformed.toString());
         assertTrue(badConfig.process.waitFor(30, TimeUnit.SECONDS));
         assertEquals(2, badConfig.process.exitValue());
         badConfig.await(Pattern.compile("^sbemu-server: bad Config.json: .*Config.*\\.json"));
@@ -252,13 +283,19 @@ class ServerJarTest {
     @DisplayName("SRV-8 the jar carries no JUnit, Mockito, Byte Buddy or Objenesis, and says its version")
     void jarContents() throws Exception {
         try (JarFile jar = new JarFile(JAR.toFile())) {
-            List<String> unwanted = jar.stream().map(e -> e.getName())
-                    .filter(n -> n.startsWith("org/junit/") || n.startsWith("org/mockito/")
-                            || n.startsWith("net/bytebuddy/") || n.startsWith("org/objenesis/")
+            List<String> unwanted = jar.stream()
+                    .map(e -> e.getName())
+                    .filter(n -> n.startsWith("org/junit/")
+                            || n.startsWith("org/mockito/")
+                            || n.startsWith("net/bytebuddy/")
+                            || n.startsWith("org/objenesis/")
                             || n.startsWith("org/opentest4j/"))
-                    .limit(5).toList();
+                    .limit(5)
+                    .toList();
             assertEquals(List.of(), unwanted);
-            assertEquals("dev.sbemu.server.Main", jar.getManifest().getMainAttributes().getValue("Main-Class"));
+            assertEquals(
+                    "dev.sbemu.server.Main",
+                    jar.getManifest().getMainAttributes().getValue("Main-Class"));
         }
         ServerProcess version = start(Map.of(), "--version");
         assertTrue(version.process.waitFor(30, TimeUnit.SECONDS));

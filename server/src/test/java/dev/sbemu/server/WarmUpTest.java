@@ -25,8 +25,11 @@ class WarmUpTest {
         List<String> listed;
         try (InputStream in = WarmUp.class.getResourceAsStream(WarmUp.CLASS_LIST)) {
             assertNotNull(in, "the class list is packaged beside WarmUp");
-            listed = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().map(String::strip)
-                    .filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+            listed = new String(in.readAllBytes(), StandardCharsets.UTF_8)
+                    .lines()
+                    .map(String::strip)
+                    .filter(l -> !l.isEmpty() && !l.startsWith("#"))
+                    .toList();
         }
         assertTrue(listed.size() > 100, "the list has the endpoint's classes: " + listed.size());
         assertTrue(listed.contains("dev.sbemu.amqp.internal.HttpFront"), "the HTTP side is listed");
@@ -34,17 +37,22 @@ class WarmUpTest {
         // the JDK's own classes differ from one JDK to the next (the list is written on 17): only the project's and
         // its libraries' classes must all be there
         Set<String> jdkPackages = ModuleLayer.boot().modules().stream()
-                .flatMap(m -> m.getPackages().stream()).collect(Collectors.toSet());
+                .flatMap(m -> m.getPackages().stream())
+                .collect(Collectors.toSet());
         ClassLoader loader = getClass().getClassLoader();
-        List<String> missing = listed.stream().filter(name -> !loads(name, loader)).toList();
+        List<String> missing =
+                listed.stream().filter(name -> !loads(name, loader)).toList();
         List<String> missingOutsideTheJdk = missing.stream()
                 .filter(name -> !jdkPackages.contains(name.substring(0, name.lastIndexOf('.'))))
-                .filter(name -> !JDK_PREFIXES.matcher(name).lookingAt()).toList();
+                .filter(name -> !JDK_PREFIXES.matcher(name).lookingAt())
+                .toList();
         assertEquals(List.of(), missingOutsideTheJdk, "classes not found: rerun benchmarks/server/classlist.py");
 
         WarmUp warmUp = WarmUp.on(loader);
         assertEquals(listed.size() - missing.size(), warmUp.loadClasses(), "the warm-up loads every class found");
-        assertNotNull(Class.forName(WarmUp.PROTON_TRANSPORT_FACTORY).getMethod("create").invoke(null));
+        assertNotNull(Class.forName(WarmUp.PROTON_TRANSPORT_FACTORY)
+                .getMethod("create")
+                .invoke(null));
     }
 
     private static boolean loads(String name, ClassLoader loader) {

@@ -23,17 +23,25 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
 
 /** Spring Cloud Azure's auto-configured clients reach the emulated namespace with no connection property in the test. */
-@SpringBootTest(classes = TestApplication.class, properties = {
-        "spring.cloud.azure.servicebus.entity-name=orders", "spring.cloud.azure.servicebus.entity-type=queue",
-        "spring.cloud.azure.servicebus.consumer.receive-mode=peek_lock"})
-@SpringServiceBusEmulator(queues = @Queue(name = "orders", defaultMessageTimeToLive = "PT10M",
-        deadLetteringOnMessageExpiration = true), startAt = "2026-01-01T00:00:00Z")
-@DisplayName("SPRING-1 Spring Cloud Azure's auto-configured clients reach the emulated namespace with no property in the test")
+@SpringBootTest(
+        classes = TestApplication.class,
+        properties = {
+            "spring.cloud.azure.servicebus.entity-name=orders",
+            "spring.cloud.azure.servicebus.entity-type=queue",
+            "spring.cloud.azure.servicebus.consumer.receive-mode=peek_lock"
+        })
+@SpringServiceBusEmulator(
+        queues = @Queue(name = "orders", defaultMessageTimeToLive = "PT10M", deadLetteringOnMessageExpiration = true),
+        startAt = "2026-01-01T00:00:00Z")
+@DisplayName(
+        "SPRING-1 Spring Cloud Azure's auto-configured clients reach the emulated namespace with no property in the test")
 class ConnectionTest {
     @Autowired
     ServiceBusSenderClient sender;
+
     @Autowired
     ServiceBusReceiverClient receiver;
+
     @Autowired
     EmulatedServiceBus emulator;
 
@@ -41,15 +49,20 @@ class ConnectionTest {
     void autoConfiguredClientsSendAndReceiveThroughTheEndpoint() {
         sender.sendMessage(new ServiceBusMessage("order-42"));
 
-        List<ServiceBusReceivedMessage> got = receiver.receiveMessages(1, Duration.ofSeconds(30)).stream().toList();
+        List<ServiceBusReceivedMessage> got =
+                receiver.receiveMessages(1, Duration.ofSeconds(30)).stream().toList();
         assertEquals("order-42", got.get(0).getBody().toString());
         receiver.complete(got.get(0));
-        assertTrue(emulator.journal().format().contains("COMPLETED"), emulator.journal().format());
+        assertTrue(
+                emulator.journal().format().contains("COMPLETED"),
+                emulator.journal().format());
     }
 
     @Test
-    void theVirtualClockExpiresWhatTheApplicationSent(@Autowired VirtualClock clock, @Autowired Namespace namespace,
-                                                      @Autowired ServiceBusAdministrationClient admin) {
+    void theVirtualClockExpiresWhatTheApplicationSent(
+            @Autowired VirtualClock clock,
+            @Autowired Namespace namespace,
+            @Autowired ServiceBusAdministrationClient admin) {
         sender.sendMessage(new ServiceBusMessage("order-43"));
         clock.advance(Duration.ofMinutes(11));
 
@@ -59,8 +72,8 @@ class ConnectionTest {
     }
 
     @Test
-    void theInjectedBeansAreThoseOfTheCurrentNamespace(@Autowired Namespace namespace, @Autowired VirtualClock clock,
-                                                       @Autowired Journal journal) {
+    void theInjectedBeansAreThoseOfTheCurrentNamespace(
+            @Autowired Namespace namespace, @Autowired VirtualClock clock, @Autowired Journal journal) {
         assertSame(emulator.namespace(), namespace);
         assertSame(namespace.clock(), clock);
         assertSame(namespace.journal(), journal);

@@ -15,10 +15,10 @@ import java.lang.reflect.Field;
 import java.util.List;
 import org.apache.qpid.jms.JmsConnectionFactory;
 import org.apache.qpid.jms.policy.JmsDefaultPrefetchPolicy;
-import org.messaginghub.pooled.jms.JmsPoolConnectionFactory;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.messaginghub.pooled.jms.JmsPoolConnectionFactory;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.core.env.Environment;
@@ -30,8 +30,10 @@ import org.springframework.jms.core.JmsTemplate;
 class JmsStarterConnectionTest {
     @Autowired
     JmsTemplate jms;
+
     @Autowired
     Environment environment;
+
     @Autowired
     EmulatedServiceBus emulator;
 
@@ -39,7 +41,8 @@ class JmsStarterConnectionTest {
     @DisplayName("SPRING-7 the JMS starter's connection string, passwordless off, the declared namespace's tier")
     void theStarterIsConfiguredForTheNamespace() {
         // azure-servicebus-jms's parser would read UseDevelopmentEmulator, or a trailing ';', into the key
-        assertEquals(emulator.connectionString().replace(";UseDevelopmentEmulator=true;", ""),
+        assertEquals(
+                emulator.connectionString().replace(";UseDevelopmentEmulator=true;", ""),
                 environment.getProperty("spring.jms.servicebus.connection-string"));
         assertEquals("false", environment.getProperty("spring.jms.servicebus.passwordless-enabled"));
         assertEquals("premium", environment.getProperty("spring.jms.servicebus.pricing-tier"));
@@ -63,16 +66,18 @@ class JmsStarterConnectionTest {
     @DisplayName("SPRING-8 the starter's factory speaks plain AMQP to the endpoint's port, keeping its own options")
     void theFactoryPointsAtTheEndpoint(@Autowired ConnectionFactory connectionFactory) throws Exception {
         // the starter's bean: pooled-jms's pool (on the class path through the starter) around its own
-        ServiceBusJmsConnectionFactory factory = (ServiceBusJmsConnectionFactory)
-                ((JmsPoolConnectionFactory) connectionFactory).getConnectionFactory();
+        ServiceBusJmsConnectionFactory factory =
+                (ServiceBusJmsConnectionFactory) ((JmsPoolConnectionFactory) connectionFactory).getConnectionFactory();
         Field qpid = ServiceBusJmsConnectionFactory.class.getDeclaredField("factory");
         qpid.setAccessible(true);
         String uri = ((JmsConnectionFactory) qpid.get(factory)).getRemoteURI();
         String port = emulator.connectionString().replaceAll(".*Endpoint=sb://127\\.0\\.0\\.1:(\\d+);.*", "$1");
         assertTrue(uri.contains("amqp://127.0.0.1:" + port), uri);
         // azure-servicebus-jms's jms.prefetchPolicy.all=0, applied when it built the factory, stays
-        assertEquals(0, ((JmsDefaultPrefetchPolicy) ((JmsConnectionFactory) qpid.get(factory)).getPrefetchPolicy())
-                .getQueuePrefetch());
+        assertEquals(
+                0,
+                ((JmsDefaultPrefetchPolicy) ((JmsConnectionFactory) qpid.get(factory)).getPrefetchPolicy())
+                        .getQueuePrefetch());
     }
 
     /**
@@ -81,11 +86,16 @@ class JmsStarterConnectionTest {
      * starter's behaviour, not sbemu's, which keeps the URI the factory built (SPRING-8).
      */
     @Nested
-    @SpringBootTest(classes = TestApplication.class, properties = {"spring.jms.servicebus.prefetch-policy.all=5",
-            "spring.jms.servicebus.prefetch-policy.queue-prefetch=7"})
+    @SpringBootTest(
+            classes = TestApplication.class,
+            properties = {
+                "spring.jms.servicebus.prefetch-policy.all=5",
+                "spring.jms.servicebus.prefetch-policy.queue-prefetch=7"
+            })
     class ThePrefetchPolicyProperties {
         @Test
-        @DisplayName("SPRING-8 the starter's prefetch-policy properties come after the factory's URI: the prefetch stays 0")
+        @DisplayName(
+                "SPRING-8 the starter's prefetch-policy properties come after the factory's URI: the prefetch stays 0")
         void doNotReachQpidJms(@Autowired ConnectionFactory connectionFactory) throws Exception {
             ServiceBusJmsConnectionFactory factory = (ServiceBusJmsConnectionFactory)
                     ((JmsPoolConnectionFactory) connectionFactory).getConnectionFactory();
@@ -93,8 +103,8 @@ class JmsStarterConnectionTest {
             assertEquals("7", factory.getSettings().getConfigurationOptions().get("jms.prefetchPolicy.queuePrefetch"));
             Field qpid = ServiceBusJmsConnectionFactory.class.getDeclaredField("factory");
             qpid.setAccessible(true);
-            JmsDefaultPrefetchPolicy policy = (JmsDefaultPrefetchPolicy)
-                    ((JmsConnectionFactory) qpid.get(factory)).getPrefetchPolicy();
+            JmsDefaultPrefetchPolicy policy =
+                    (JmsDefaultPrefetchPolicy) ((JmsConnectionFactory) qpid.get(factory)).getPrefetchPolicy();
             // ... but Qpid JMS has azure-servicebus-jms's jms.prefetchPolicy.all=0 from the constructor
             assertEquals(0, policy.getQueuePrefetch());
             assertEquals(0, policy.getTopicPrefetch());

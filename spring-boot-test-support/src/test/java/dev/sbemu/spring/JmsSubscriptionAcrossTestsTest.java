@@ -27,7 +27,8 @@ import org.springframework.stereotype.Component;
  * A durable-subscription {@code @JmsListener}, attached once for the context, reads its subscription in every test's
  * fresh namespace, though the test does not declare it.
  */
-@SpringBootTest(classes = {TestApplication.class, JmsSubscriptionAcrossTestsTest.Audit.class},
+@SpringBootTest(
+        classes = {TestApplication.class, JmsSubscriptionAcrossTestsTest.Audit.class},
         properties = "spring.jms.servicebus.topic-client-id=app")
 @SpringServiceBusEmulator(tier = Tier.PREMIUM, topics = @Topic(name = "events"))
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -42,7 +43,9 @@ class JmsSubscriptionAcrossTestsTest {
     static class Audit {
         final List<String> seen = new CopyOnWriteArrayList<>();
 
-        @JmsListener(destination = "events", containerFactory = "topicJmsListenerContainerFactory",
+        @JmsListener(
+                destination = "events",
+                containerFactory = "topicJmsListenerContainerFactory",
                 subscription = "audit")
         void onEvent(String event) {
             seen.add(event);
@@ -51,6 +54,7 @@ class JmsSubscriptionAcrossTestsTest {
 
     @Autowired
     JmsTemplate jms;
+
     @Autowired
     Audit audit;
 
@@ -66,18 +70,24 @@ class JmsSubscriptionAcrossTestsTest {
     @Order(2)
     void theNextTestsNamespaceHasItAtOnceEmpty(@Autowired Namespace namespace) {
         assertEquals(List.of(SUBSCRIPTION), namespace.subscriptionNames("events"));
-        assertEquals(0, namespace.runtimeInfo(EntityPath.subscription("events", SUBSCRIPTION)).totalMessageCount());
+        assertEquals(
+                0,
+                namespace
+                        .runtimeInfo(EntityPath.subscription("events", SUBSCRIPTION))
+                        .totalMessageCount());
         publish("second");
         await().atMost(WAIT).until(() -> audit.seen.contains("second"));
         assertTrue(audit.seen.containsAll(List.of("first", "second")), audit.seen.toString());
     }
 
     private void publish(String text) {
-        jms.execute(session -> {
-            try (MessageProducer producer = session.createProducer(session.createTopic("events"))) {
-                producer.send(session.createTextMessage(text));
-            }
-            return null;
-        }, true);
+        jms.execute(
+                session -> {
+                    try (MessageProducer producer = session.createProducer(session.createTopic("events"))) {
+                        producer.send(session.createTextMessage(text));
+                    }
+                    return null;
+                },
+                true);
     }
 }

@@ -28,19 +28,28 @@ class JournalOnFailureTest {
         List<Event> failures;
         runningFixture = true;
         try {
-            failures = EngineTestKit.engine("junit-jupiter").selectors(selectClass(FailingFixture.class))
-                    .execute().testEvents().failed().list();
+            failures = EngineTestKit.engine("junit-jupiter")
+                    .selectors(selectClass(FailingFixture.class))
+                    .execute()
+                    .testEvents()
+                    .failed()
+                    .list();
         } finally {
             runningFixture = false;
         }
         assertEquals(1, failures.size());
-        Throwable failure = failures.get(0).getPayload(org.junit.platform.engine.TestExecutionResult.class)
-                .orElseThrow().getThrowable().orElseThrow();
+        Throwable failure = failures.get(0)
+                .getPayload(org.junit.platform.engine.TestExecutionResult.class)
+                .orElseThrow()
+                .getThrowable()
+                .orElseThrow();
         assertEquals("the order was not processed", failure.getMessage());
         assertEquals(1, failure.getSuppressed().length);
         String journal = failure.getSuppressed()[0].getMessage();
-        assertTrue(journal.startsWith("Service Bus journal of orderIsProcessed() (virtual time now "
-                + "2026-01-01T00:00:00Z):"), journal);
+        assertTrue(
+                journal.startsWith(
+                        "Service Bus journal of orderIsProcessed() (virtual time now " + "2026-01-01T00:00:00Z):"),
+                journal);
         assertTrue(journal.contains("SENT  orders  #1  id=order-42"), journal);
     }
 
@@ -50,9 +59,12 @@ class JournalOnFailureTest {
 
     /** Run by the test kit only (disabled when a build selects it directly). */
     @EnabledIf("dev.sbemu.spring.JournalOnFailureTest#runningFixture")
-    @SpringBootTest(classes = TestApplication.class,
-            properties = {"spring.cloud.azure.servicebus.producer.entity-name=orders",
-                "spring.cloud.azure.servicebus.producer.entity-type=queue"})
+    @SpringBootTest(
+            classes = TestApplication.class,
+            properties = {
+                "spring.cloud.azure.servicebus.producer.entity-name=orders",
+                "spring.cloud.azure.servicebus.producer.entity-type=queue"
+            })
     @SpringServiceBusEmulator(queues = @Queue(name = "orders"), startAt = "2026-01-01T00:00:00Z")
     static class FailingFixture {
         @Autowired

@@ -23,8 +23,12 @@ import org.springframework.context.annotation.Configuration;
  * An application that builds its own administration client from Spring Cloud Azure's connection string (a bean of
  * its own, used at start-up to create a queue) reaches the emulated namespace with no test-only code (spec ADM-1).
  */
-@SpringBootTest(classes = {TestApplication.class, OwnAdministrationClientTest.Administration.class}, properties = {
-        "spring.cloud.azure.servicebus.entity-name=orders", "spring.cloud.azure.servicebus.entity-type=queue"})
+@SpringBootTest(
+        classes = {TestApplication.class, OwnAdministrationClientTest.Administration.class},
+        properties = {
+            "spring.cloud.azure.servicebus.entity-name=orders",
+            "spring.cloud.azure.servicebus.entity-type=queue"
+        })
 @SpringServiceBusEmulator(queues = @Queue(name = "orders"))
 @DisplayName("ADM-1 Spring: the application's own administration client bean reaches the emulated namespace")
 class OwnAdministrationClientTest {
@@ -35,7 +39,9 @@ class OwnAdministrationClientTest {
         @Bean
         ServiceBusAdministrationClient serviceBusAdministrationClient(
                 @Value("${spring.cloud.azure.servicebus.connection-string}") String connectionString) {
-            return new ServiceBusAdministrationClientBuilder().connectionString(connectionString).buildClient();
+            return new ServiceBusAdministrationClientBuilder()
+                    .connectionString(connectionString)
+                    .buildClient();
         }
 
         @Bean
@@ -67,14 +73,16 @@ class OwnAdministrationClientTest {
 
     @Autowired
     ServiceBusAdministrationClient admin;
+
     @Autowired
     ServiceBusSenderClient sender;
+
     @Autowired
     EmulatedServiceBus emulator;
 
     @Test
-    void theApplicationsAdministrationClientReachesTheNamespace(@Autowired Namespace namespace,
-                                                              @Autowired AuditQueue auditQueue) {
+    void theApplicationsAdministrationClientReachesTheNamespace(
+            @Autowired Namespace namespace, @Autowired AuditQueue auditQueue) {
         assertSame(emulator.namespace(), namespace);
         // each test starts on a fresh namespace with the declared entities (SPRING-2): what the application
         // created at start-up went with the first one, so it creates the queue again, as a restart would

@@ -24,10 +24,15 @@ import org.springframework.boot.test.context.SpringBootTest;
  * {@link SharedContextContract}'s but for {@code reset}, which is not part of the context's identity: this
  * class runs on the same cached context and still starts with an empty queue and the clock at {@code startAt}.
  */
-@SpringBootTest(classes = TestApplication.class,
-        properties = {"spring.cloud.azure.servicebus.producer.entity-name=orders",
-                "spring.cloud.azure.servicebus.producer.entity-type=queue"})
-@SpringServiceBusEmulator(queues = @Queue(name = "orders"), startAt = "2026-01-01T00:00:00Z",
+@SpringBootTest(
+        classes = TestApplication.class,
+        properties = {
+            "spring.cloud.azure.servicebus.producer.entity-name=orders",
+            "spring.cloud.azure.servicebus.producer.entity-type=queue"
+        })
+@SpringServiceBusEmulator(
+        queues = @Queue(name = "orders"),
+        startAt = "2026-01-01T00:00:00Z",
         reset = Reset.BEFORE_EACH_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @DisplayName("SPRING-2 reset = BEFORE_EACH_CLASS: the methods of a class share the namespace")
@@ -36,8 +41,10 @@ class ResetBeforeEachClassTest {
 
     @Autowired
     ServiceBusSenderClient sender;
+
     @Autowired
     Namespace namespace;
+
     @Autowired
     VirtualClock clock;
 

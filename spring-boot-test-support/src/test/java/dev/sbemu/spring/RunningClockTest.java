@@ -22,15 +22,21 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 
 /** {@code clock = RUNNING}: the application's clients see the namespace's timers fall due as real time passes. */
-@SpringBootTest(classes = TestApplication.class, properties = {
-        "spring.cloud.azure.servicebus.entity-name=orders", "spring.cloud.azure.servicebus.entity-type=queue",
-        "spring.cloud.azure.servicebus.consumer.receive-mode=peek_lock"})
+@SpringBootTest(
+        classes = TestApplication.class,
+        properties = {
+            "spring.cloud.azure.servicebus.entity-name=orders",
+            "spring.cloud.azure.servicebus.entity-type=queue",
+            "spring.cloud.azure.servicebus.consumer.receive-mode=peek_lock"
+        })
 @SpringServiceBusEmulator(queues = @Queue(name = "orders"), clock = ClockMode.RUNNING)
 class RunningClockTest {
     @Autowired
     ServiceBusSenderClient sender;
+
     @Autowired
     ServiceBusReceiverClient receiver;
+
     @Autowired
     EmulatedServiceBus emulator;
 
@@ -41,11 +47,13 @@ class RunningClockTest {
         Instant at = clock.instant().plusSeconds(1).truncatedTo(ChronoUnit.MILLIS); // AMQP carries milliseconds
         sender.scheduleMessage(new ServiceBusMessage("reminder"), at.atOffset(ZoneOffset.UTC));
 
-        List<ServiceBusReceivedMessage> got = receiver.receiveMessages(1, Duration.ofSeconds(30)).stream().toList();
+        List<ServiceBusReceivedMessage> got =
+                receiver.receiveMessages(1, Duration.ofSeconds(30)).stream().toList();
         assertEquals("reminder", got.get(0).getBody().toString());
         receiver.complete(got.get(0));
         assertEquals(at, got.get(0).getEnqueuedTime().toInstant(), "enqueued at its scheduled instant");
-        assertTrue(emulator.journal().events().stream().noneMatch(e -> e.type() == JournalEvent.Type.CLOCK_ADVANCED),
+        assertTrue(
+                emulator.journal().events().stream().noneMatch(e -> e.type() == JournalEvent.Type.CLOCK_ADVANCED),
                 emulator.journal().format());
     }
 }

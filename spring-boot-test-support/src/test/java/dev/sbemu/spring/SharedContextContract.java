@@ -23,9 +23,12 @@ import org.springframework.context.ApplicationContext;
  * endpoint and one auto-configured sender; each test method still starts with an empty queue and the clock
  * at {@code startAt}, whatever the test before it (of this class or the other) sent or advanced.
  */
-@SpringBootTest(classes = TestApplication.class,
-        properties = {"spring.cloud.azure.servicebus.producer.entity-name=orders",
-                "spring.cloud.azure.servicebus.producer.entity-type=queue"})
+@SpringBootTest(
+        classes = TestApplication.class,
+        properties = {
+            "spring.cloud.azure.servicebus.producer.entity-name=orders",
+            "spring.cloud.azure.servicebus.producer.entity-type=queue"
+        })
 @SpringServiceBusEmulator(queues = @Queue(name = "orders"), startAt = "2026-01-01T00:00:00Z")
 abstract class SharedContextContract {
     private static final AtomicReference<ApplicationContext> FIRST_CONTEXT = new AtomicReference<>();
@@ -33,10 +36,13 @@ abstract class SharedContextContract {
 
     @Autowired
     ApplicationContext context;
+
     @Autowired
     ServiceBusSenderClient sender;
+
     @Autowired
     Namespace namespace;
+
     @Autowired
     VirtualClock clock;
 

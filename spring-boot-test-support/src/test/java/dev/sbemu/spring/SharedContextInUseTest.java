@@ -41,15 +41,23 @@ class SharedContextInUseTest {
 
     @Test
     void aTestStartingWhileAnotherHoldsTheNamespaceFailsAndTheOtherKeepsItsState() {
-        List<Event> failures = run(true).testEvents().assertStatistics(s -> s.started(2).succeeded(1).failed(1))
-                .failed().list();
-        Throwable failure = failures.get(0).getPayload(TestExecutionResult.class).orElseThrow().getThrowable()
+        List<Event> failures = run(true)
+                .testEvents()
+                .assertStatistics(s -> s.started(2).succeeded(1).failed(1))
+                .failed()
+                .list();
+        Throwable failure = failures.get(0)
+                .getPayload(TestExecutionResult.class)
+                .orElseThrow()
+                .getThrowable()
                 .orElseThrow();
         assertEquals(IllegalStateException.class, failure.getClass());
         String message = failure.getMessage();
-        assertTrue(message.startsWith("sbemu: SharedContextInUseTest$Second.usesTheNamespace() started while "
-                + "SharedContextInUseTest$First.holdsTheNamespace() is still using the emulated Service Bus namespace "
-                + "of the same Spring application context."), message);
+        assertTrue(
+                message.startsWith("sbemu: SharedContextInUseTest$Second.usesTheNamespace() started while "
+                        + "SharedContextInUseTest$First.holdsTheNamespace() is still using the emulated Service Bus namespace "
+                        + "of the same Spring application context."),
+                message);
         assertTrue(message.contains("@ResourceLock"), message);
         // the refused test used no namespace: no journal of the other test's
         assertEquals(0, failure.getSuppressed().length);
@@ -84,15 +92,20 @@ class SharedContextInUseTest {
     }
 
     /** The fixtures' shared declaration: one cached context. */
-    @SpringBootTest(classes = TestApplication.class,
-            properties = {"spring.cloud.azure.servicebus.producer.entity-name=orders",
-                "spring.cloud.azure.servicebus.producer.entity-type=queue"})
+    @SpringBootTest(
+            classes = TestApplication.class,
+            properties = {
+                "spring.cloud.azure.servicebus.producer.entity-name=orders",
+                "spring.cloud.azure.servicebus.producer.entity-type=queue"
+            })
     @SpringServiceBusEmulator(queues = @Queue(name = "orders"), startAt = "2026-01-01T00:00:00Z")
     abstract static class Fixture {
         @Autowired
         ServiceBusSenderClient sender;
+
         @Autowired
         Namespace namespace;
+
         @Autowired
         EmulatedServiceBus serviceBus;
 

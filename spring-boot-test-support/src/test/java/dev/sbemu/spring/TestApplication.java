@@ -4,5 +4,4 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 
 /** The application of this module's tests: Spring Cloud Azure's auto-configuration and nothing else. */
 @SpringBootApplication
-public class TestApplication {
-}
+public class TestApplication {}

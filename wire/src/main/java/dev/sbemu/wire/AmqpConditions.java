@@ -9,8 +9,7 @@ import dev.sbemu.core.ErrorReason;
  * Not a user API.
  */
 public final class AmqpConditions {
-    private AmqpConditions() {
-    }
+    private AmqpConditions() {}
 
     /** The condition for {@code reason}, e.g. {@code amqp:not-found} for {@code ENTITY_NOT_FOUND}. */
     public static String of(ErrorReason reason) {

@@ -59,6 +59,7 @@ public final class AmqpMessages {
     public static final Symbol PARTITION_KEY = Symbol.valueOf("x-opt-partition-key");
     /** JMS 2.0's delivery time (Qpid JMS's {@code JMSDeliveryTime}), taken as the scheduled enqueue time. */
     public static final Symbol DELIVERY_TIME = Symbol.valueOf("x-opt-delivery-time");
+
     public static final Symbol ENQUEUE_SEQUENCE_NUMBER = Symbol.valueOf("x-opt-enqueue-sequence-number");
     public static final Symbol DEAD_LETTER_SOURCE = Symbol.valueOf("x-opt-deadletter-source");
     public static final Symbol MESSAGE_STATE = Symbol.valueOf("x-opt-message-state");
@@ -66,13 +67,18 @@ public final class AmqpMessages {
      * The annotations the broker stamps on what it delivers: a sender's own values for them are ignored on input
      * (MSG-1; the protocol guide: x-opt-enqueued-time "ignored on input").
      */
-    private static final java.util.Set<Symbol> STAMPED = java.util.Set.of(SEQUENCE_NUMBER, ENQUEUED_TIME, LOCKED_UNTIL,
-            ENQUEUE_SEQUENCE_NUMBER, DEAD_LETTER_SOURCE, MESSAGE_STATE, Symbol.valueOf("x-opt-lock-token"));
+    private static final java.util.Set<Symbol> STAMPED = java.util.Set.of(
+            SEQUENCE_NUMBER,
+            ENQUEUED_TIME,
+            LOCKED_UNTIL,
+            ENQUEUE_SEQUENCE_NUMBER,
+            DEAD_LETTER_SOURCE,
+            MESSAGE_STATE,
+            Symbol.valueOf("x-opt-lock-token"));
     /** The largest TTL the AMQP header can carry: a uint32 of milliseconds (TTL-16). */
     public static final long MAX_HEADER_TTL_MILLIS = 0xFFFF_FFFFL;
 
-    private AmqpMessages() {
-    }
+    private AmqpMessages() {}
 
     // ---- what a sender sends --------------------------------------------------------------------
 
@@ -85,10 +91,17 @@ public final class AmqpMessages {
         Message.Builder b = Message.builder().body(body(amqp.getBody()));
         Properties p = amqp.getProperties();
         if (p != null) {
-            b.messageId(string(p.getMessageId())).correlationId(string(p.getCorrelationId())).to(p.getTo())
-                    .replyTo(p.getReplyTo()).subject(p.getSubject()).sessionId(p.getGroupId())
+            b.messageId(string(p.getMessageId()))
+                    .correlationId(string(p.getCorrelationId()))
+                    .to(p.getTo())
+                    .replyTo(p.getReplyTo())
+                    .subject(p.getSubject())
+                    .sessionId(p.getGroupId())
                     .replyToSessionId(p.getReplyToGroupId())
-                    .contentType(p.getContentType() == null ? null : p.getContentType().toString());
+                    .contentType(
+                            p.getContentType() == null
+                                    ? null
+                                    : p.getContentType().toString());
         }
         Header header = amqp.getHeader();
         if (header != null && header.getTtl() != null && header.getTtl().longValue() > 0) {
@@ -100,12 +113,15 @@ public final class AmqpMessages {
             for (Map.Entry<Symbol, Object> e : annotations.getValue().entrySet()) {
                 if (SCHEDULED_ENQUEUE_TIME.equals(e.getKey()) && e.getValue() instanceof Date date) {
                     b.scheduledEnqueueTime(date.toInstant());
-                } else if (DELIVERY_TIME.equals(e.getKey()) && !annotations.getValue().containsKey(SCHEDULED_ENQUEUE_TIME)
+                } else if (DELIVERY_TIME.equals(e.getKey())
+                        && !annotations.getValue().containsKey(SCHEDULED_ENQUEUE_TIME)
                         && (e.getValue() instanceof Long || e.getValue() instanceof Date)) {
                     // JMS 2.0's delivery delay as Qpid JMS sends it (milliseconds since the epoch): the scheduled
                     // enqueue time, as the service takes it; the annotation stays for JMS consumers (JMS-12)
-                    b.scheduledEnqueueTime(e.getValue() instanceof Date date ? date.toInstant()
-                            : java.time.Instant.ofEpochMilli((Long) e.getValue()));
+                    b.scheduledEnqueueTime(
+                            e.getValue() instanceof Date date
+                                    ? date.toInstant()
+                                    : java.time.Instant.ofEpochMilli((Long) e.getValue()));
                     b.messageAnnotation(e.getKey().toString(), e.getValue());
                 } else if (PARTITION_KEY.equals(e.getKey())) {
                     b.partitionKey((String) e.getValue());
@@ -167,7 +183,9 @@ public final class AmqpMessages {
             decoder.setBuffer(null);
         }
         Message message = toCore(amqp);
-        return data == null ? message : message.toBuilder().body(new MessageBody.DataSections(data)).build();
+        return data == null
+                ? message
+                : message.toBuilder().body(new MessageBody.DataSections(data)).build();
     }
 
     private static final ThreadLocal<DecoderImpl> DECODERS = ThreadLocal.withInitial(() -> {
@@ -183,26 +201,35 @@ public final class AmqpMessages {
     public static Map<String, Object> propertiesFromWire(Map<?, ?> wire) {
         Map<String, Object> values = new LinkedHashMap<>();
         if (wire != null) {
-            wire.forEach((name, value) -> values.put(String.valueOf(name), value instanceof DescribedType described
-                    ? MessageUtils.describedToOrigin(described) : value));
+            wire.forEach((name, value) -> values.put(
+                    String.valueOf(name),
+                    value instanceof DescribedType described ? MessageUtils.describedToOrigin(described) : value));
         }
         return values;
     }
 
     /** The Java SDK's serializer always sends a user-id, empty when unset: one shared value for it. */
-    private static final AmqpFields EMPTY_USER_ID = AmqpFields.builder().userId(new byte[0]).build();
+    private static final AmqpFields EMPTY_USER_ID =
+            AmqpFields.builder().userId(new byte[0]).build();
 
     /** The fields the broker carries without acting on them (MSG-1), as the sender put them on the wire. */
-    private static AmqpFields amqpFields(Header header, Properties p, DeliveryAnnotations deliveryAnnotations,
-                                         Footer footer) {
+    private static AmqpFields amqpFields(
+            Header header, Properties p, DeliveryAnnotations deliveryAnnotations, Footer footer) {
         boolean noHeaderField = header == null
                 || header.getPriority() == null && header.getDurable() == null && header.getFirstAcquirer() == null;
-        boolean noPropertiesField = p == null || p.getContentEncoding() == null && p.getGroupSequence() == null
-                && p.getAbsoluteExpiryTime() == null && p.getCreationTime() == null
-                && typedId(p.getMessageId()) == null && typedId(p.getCorrelationId()) == null;
-        boolean noAnnotations = (deliveryAnnotations == null || deliveryAnnotations.getValue() == null
-                || deliveryAnnotations.getValue().isEmpty())
-                && (footer == null || footer.getValue() == null || footer.getValue().isEmpty());
+        boolean noPropertiesField = p == null
+                || p.getContentEncoding() == null
+                        && p.getGroupSequence() == null
+                        && p.getAbsoluteExpiryTime() == null
+                        && p.getCreationTime() == null
+                        && typedId(p.getMessageId()) == null
+                        && typedId(p.getCorrelationId()) == null;
+        boolean noAnnotations = (deliveryAnnotations == null
+                        || deliveryAnnotations.getValue() == null
+                        || deliveryAnnotations.getValue().isEmpty())
+                && (footer == null
+                        || footer.getValue() == null
+                        || footer.getValue().isEmpty());
         if (noHeaderField && noPropertiesField && noAnnotations) {
             // what the Java SDK sends for a message that sets none of them: an empty user-id, or none at all
             Binary userId = p == null ? null : p.getUserId();
@@ -215,17 +242,34 @@ public final class AmqpMessages {
         }
         AmqpFields.Builder f = AmqpFields.builder();
         if (header != null) {
-            f.priority(header.getPriority() == null ? null : header.getPriority().intValue())
-                    .durable(header.getDurable()).firstAcquirer(header.getFirstAcquirer());
+            f.priority(
+                            header.getPriority() == null
+                                    ? null
+                                    : header.getPriority().intValue())
+                    .durable(header.getDurable())
+                    .firstAcquirer(header.getFirstAcquirer());
         }
         if (p != null) {
             Binary userId = p.getUserId();
             f.userId(userId == null ? null : bytes(userId))
-                    .contentEncoding(p.getContentEncoding() == null ? null : p.getContentEncoding().toString())
-                    .groupSequence(p.getGroupSequence() == null ? null : p.getGroupSequence().longValue())
-                    .absoluteExpiryTime(p.getAbsoluteExpiryTime() == null ? null : p.getAbsoluteExpiryTime().toInstant())
-                    .creationTime(p.getCreationTime() == null ? null : p.getCreationTime().toInstant())
-                    .typedMessageId(typedId(p.getMessageId())).typedCorrelationId(typedId(p.getCorrelationId()));
+                    .contentEncoding(
+                            p.getContentEncoding() == null
+                                    ? null
+                                    : p.getContentEncoding().toString())
+                    .groupSequence(
+                            p.getGroupSequence() == null
+                                    ? null
+                                    : p.getGroupSequence().longValue())
+                    .absoluteExpiryTime(
+                            p.getAbsoluteExpiryTime() == null
+                                    ? null
+                                    : p.getAbsoluteExpiryTime().toInstant())
+                    .creationTime(
+                            p.getCreationTime() == null
+                                    ? null
+                                    : p.getCreationTime().toInstant())
+                    .typedMessageId(typedId(p.getMessageId()))
+                    .typedCorrelationId(typedId(p.getCorrelationId()));
         }
         if (deliveryAnnotations != null && deliveryAnnotations.getValue() != null) {
             deliveryAnnotations.getValue().forEach((name, value) -> f.deliveryAnnotation(name.toString(), value));
@@ -269,15 +313,20 @@ public final class AmqpMessages {
         if (binary == null) {
             return new byte[0];
         }
-        return Arrays.copyOfRange(binary.getArray(), binary.getArrayOffset(),
-                binary.getArrayOffset() + binary.getLength());
+        return Arrays.copyOfRange(
+                binary.getArray(), binary.getArrayOffset(), binary.getArrayOffset() + binary.getLength());
     }
 
     private static MessageBody body(Section section) {
         if (section instanceof Data data) {
             Binary binary = data.getValue();
-            return new MessageBody.Data(binary == null ? new byte[0] : Arrays.copyOfRange(binary.getArray(),
-                    binary.getArrayOffset(), binary.getArrayOffset() + binary.getLength()));
+            return new MessageBody.Data(
+                    binary == null
+                            ? new byte[0]
+                            : Arrays.copyOfRange(
+                                    binary.getArray(),
+                                    binary.getArrayOffset(),
+                                    binary.getArrayOffset() + binary.getLength()));
         }
         if (section instanceof AmqpValue value) {
             return new MessageBody.Value(value.getValue());
@@ -300,7 +349,8 @@ public final class AmqpMessages {
     public static org.apache.qpid.proton.message.Message toAmqp(BrokeredMessage brokered) {
         Message m = brokered.message();
         org.apache.qpid.proton.message.Message amqp = m.body() instanceof MessageBody.DataSections sections
-                ? new DataSectionsMessage(sections) : Proton.message();
+                ? new DataSectionsMessage(sections)
+                : Proton.message();
 
         AmqpFields fields = m.amqp();
         Header header = new Header();
@@ -322,8 +372,8 @@ public final class AmqpMessages {
 
         Properties p = new Properties();
         p.setMessageId(fields.typedMessageId() != null ? wireId(fields.typedMessageId()) : m.messageId());
-        p.setCorrelationId(fields.typedCorrelationId() != null ? wireId(fields.typedCorrelationId())
-                : m.correlationId());
+        p.setCorrelationId(
+                fields.typedCorrelationId() != null ? wireId(fields.typedCorrelationId()) : m.correlationId());
         p.setTo(m.to());
         p.setReplyTo(m.replyTo());
         p.setSubject(m.subject());
@@ -470,6 +520,8 @@ public final class AmqpMessages {
     }
 
     private static int bodyHint(org.apache.qpid.proton.message.Message message) {
-        return message.getBody() instanceof Data data && data.getValue() != null ? data.getValue().getLength() : 0;
+        return message.getBody() instanceof Data data && data.getValue() != null
+                ? data.getValue().getLength()
+                : 0;
     }
 }

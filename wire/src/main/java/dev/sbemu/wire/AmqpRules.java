@@ -27,8 +27,7 @@ import org.apache.qpid.proton.amqp.UnknownDescribedType;
  * from {@code new SqlRuleFilter("1=1")}.
  */
 public final class AmqpRules {
-    private AmqpRules() {
-    }
+    private AmqpRules() {}
 
     /**
      * The core rule for the {@code rule-description} map of an add-rule request, parsed as the service
@@ -60,11 +59,16 @@ public final class AmqpRules {
         }
         Map<String, Object> c = (Map<String, Object>) wire.get(ManagementConstants.CORRELATION_FILTER);
         Map<String, Object> properties = (Map<String, Object>) c.get(ManagementConstants.CORRELATION_FILTER_PROPERTIES);
-        return new CorrelationFilter((String) c.get(ManagementConstants.CORRELATION_ID),
-                (String) c.get(ManagementConstants.MESSAGE_ID), (String) c.get(ManagementConstants.TO),
-                (String) c.get(ManagementConstants.REPLY_TO), (String) c.get(ManagementConstants.LABEL),
-                (String) c.get(ManagementConstants.SESSION_ID), (String) c.get(ManagementConstants.REPLY_TO_SESSION_ID),
-                (String) c.get(ManagementConstants.CONTENT_TYPE), properties == null ? Map.of() : properties);
+        return new CorrelationFilter(
+                (String) c.get(ManagementConstants.CORRELATION_ID),
+                (String) c.get(ManagementConstants.MESSAGE_ID),
+                (String) c.get(ManagementConstants.TO),
+                (String) c.get(ManagementConstants.REPLY_TO),
+                (String) c.get(ManagementConstants.LABEL),
+                (String) c.get(ManagementConstants.SESSION_ID),
+                (String) c.get(ManagementConstants.REPLY_TO_SESSION_ID),
+                (String) c.get(ManagementConstants.CONTENT_TYPE),
+                properties == null ? Map.of() : properties);
     }
 
     private static SqlRuleAction action(Map<String, Object> wire) {
@@ -87,10 +91,11 @@ public final class AmqpRules {
     private static DescribedType describe(RuleDescription rule) {
         DescribedType action = rule.action() == null
                 ? new UnknownDescribedType(ServiceBusConstants.EMPTY_RULE_ACTION_NAME, List.of())
-                : new UnknownDescribedType(ServiceBusConstants.SQL_RULE_ACTION_NAME,
-                List.of(rule.action().expression()));
-        return new UnknownDescribedType(ServiceBusConstants.RULE_DESCRIPTION_NAME,
-                List.of(describe(rule.filter()), action, rule.name()));
+                : new UnknownDescribedType(
+                        ServiceBusConstants.SQL_RULE_ACTION_NAME,
+                        List.of(rule.action().expression()));
+        return new UnknownDescribedType(
+                ServiceBusConstants.RULE_DESCRIPTION_NAME, List.of(describe(rule.filter()), action, rule.name()));
     }
 
     private static DescribedType describe(RuleFilter filter) {

@@ -9,8 +9,7 @@ import java.util.function.Supplier;
 
 /** Tells the {@link EndpointObserver}s on the class path that an endpoint started, and later that it closed. */
 public final class EndpointObservers {
-    private EndpointObservers() {
-    }
+    private EndpointObservers() {}
 
     /**
      * Tells every observer on the class path (loaded once, with {@link EndpointObserver}'s class loader) that an
@@ -24,7 +23,8 @@ public final class EndpointObservers {
         List<AutoCloseable> handles = new ArrayList<>();
         try {
             for (EndpointObserver observer : Loaded.OBSERVERS) {
-                handles.add(Objects.requireNonNull(observer.started(namespace, keyName, key),
+                handles.add(Objects.requireNonNull(
+                        observer.started(namespace, keyName, key),
                         () -> observer.getClass().getName() + ".started returned null"));
             }
         } catch (RuntimeException | Error e) {
@@ -55,8 +55,8 @@ public final class EndpointObservers {
                 try {
                     handle.close();
                 } catch (Exception e) {
-                    System.getLogger(EndpointObservers.class.getName()).log(System.Logger.Level.WARNING,
-                            "sbemu: an endpoint observer failed to close: " + e, e);
+                    System.getLogger(EndpointObservers.class.getName())
+                            .log(System.Logger.Level.WARNING, "sbemu: an endpoint observer failed to close: " + e, e);
                 }
             }
         }
@@ -68,7 +68,8 @@ public final class EndpointObservers {
 
         private static List<EndpointObserver> load() {
             List<EndpointObserver> out = new ArrayList<>();
-            ServiceLoader.load(EndpointObserver.class, EndpointObserver.class.getClassLoader()).forEach(out::add);
+            ServiceLoader.load(EndpointObserver.class, EndpointObserver.class.getClassLoader())
+                    .forEach(out::add);
             return List.copyOf(out);
         }
     }

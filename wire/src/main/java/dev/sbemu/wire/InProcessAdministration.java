@@ -22,11 +22,11 @@ public final class InProcessAdministration {
     public static final String HOST = "sbemu.servicebus.windows.net";
     /** The api-version the emulator reports in self links (the SDK's own is sent and accepted). */
     private static final String API_VERSION = "2021-05";
+
     private static final String CONNECTION_STRING = "Endpoint=sb://" + HOST + "/;"
             + "SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=c2JlbXUtZW11bGF0b3Ita2V5";
 
-    private InProcessAdministration() {
-    }
+    private InProcessAdministration() {}
 
     /**
      * The in-process HTTP transport that answers the administration client's requests from {@code namespace}
@@ -34,7 +34,8 @@ public final class InProcessAdministration {
      */
     public static HttpClient httpClient(Namespace namespace) {
         Objects.requireNonNull(namespace, "namespace");
-        return new ManagementHttpClient(new ManagementRouter(namespace, HOST, API_VERSION, namespace.clock().instant()));
+        return new ManagementHttpClient(new ManagementRouter(
+                namespace, HOST, API_VERSION, namespace.clock().instant()));
     }
 
     /**

@@ -30,7 +30,8 @@ public final class ManagementHandler {
     public static ManagementHandler of(Namespace namespace, String host) {
         Objects.requireNonNull(namespace, "namespace");
         Objects.requireNonNull(host, "host");
-        return new ManagementHandler(new ManagementRouter(namespace, host, API_VERSION, namespace.clock().instant()));
+        return new ManagementHandler(new ManagementRouter(
+                namespace, host, API_VERSION, namespace.clock().instant()));
     }
 
     /**
@@ -55,6 +56,5 @@ public final class ManagementHandler {
      * @param contentType the body's media type, or null when there is no body
      * @param body the body, empty when there is none
      */
-    public record Response(int status, String contentType, String body) {
-    }
+    public record Response(int status, String contentType, String body) {}
 }

@@ -62,8 +62,12 @@ class AmqpMessagesTest {
     void severalDataSections() {
         Properties properties = new Properties();
         properties.setMessageId("m");
-        byte[] sent = encode(new Header(), properties, new Data(new Binary(new byte[] {1, 2})),
-                new Data(new Binary(new byte[] {3})), new Data(new Binary(new byte[0])),
+        byte[] sent = encode(
+                new Header(),
+                properties,
+                new Data(new Binary(new byte[] {1, 2})),
+                new Data(new Binary(new byte[] {3})),
+                new Data(new Binary(new byte[0])),
                 new Footer(Map.of(Symbol.valueOf("sum"), "x")));
 
         Message core = AmqpMessages.toCore(sent, 0, sent.length);
@@ -75,11 +79,26 @@ class AmqpMessagesTest {
         assertEquals(Map.of("sum", "x"), core.amqp().footer());
         assertEquals("m", core.messageId());
 
-        BrokeredMessage brokered = new BrokeredMessage(core, 1, Instant.EPOCH, null, null, UUID.randomUUID(),
-                Instant.EPOCH, 0, MessageState.ACTIVE, null, 0, null, -1);
+        BrokeredMessage brokered = new BrokeredMessage(
+                core,
+                1,
+                Instant.EPOCH,
+                null,
+                null,
+                UUID.randomUUID(),
+                Instant.EPOCH,
+                0,
+                MessageState.ACTIVE,
+                null,
+                0,
+                null,
+                -1);
         List<Object> out = sections(AmqpMessages.encode(AmqpMessages.toAmqp(brokered)));
-        List<byte[]> data = out.stream().filter(Data.class::isInstance)
-                .map(d -> ((Data) d).getValue().getArray()).map(b -> b.clone()).toList();
+        List<byte[]> data = out.stream()
+                .filter(Data.class::isInstance)
+                .map(d -> ((Data) d).getValue().getArray())
+                .map(b -> b.clone())
+                .toList();
         assertEquals(3, data.size(), "three data sections on the wire: " + out);
         assertArrayEquals(new byte[] {3}, Arrays.copyOf(data.get(1), 1));
         Footer footer = assertInstanceOf(Footer.class, out.get(out.size() - 1), "the footer comes last");

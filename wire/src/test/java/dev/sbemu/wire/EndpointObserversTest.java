@@ -28,19 +28,27 @@ class EndpointObserversTest {
     void startAndCloseReachTheObservers() {
         EndpointObservers.Registration registration =
                 EndpointObservers.endpointStarted(() -> namespace, "RootManageSharedAccessKey", "k1");
-        assertEquals(List.of("second started RootManageSharedAccessKey", "started RootManageSharedAccessKey k1 true"),
+        assertEquals(
+                List.of("second started RootManageSharedAccessKey", "started RootManageSharedAccessKey k1 true"),
                 RecordingObserver.EVENTS);
 
         registration.close();
         registration.close();
-        assertEquals(List.of("second started RootManageSharedAccessKey", "started RootManageSharedAccessKey k1 true",
-                "second closed RootManageSharedAccessKey", "closed RootManageSharedAccessKey"), RecordingObserver.EVENTS);
+        assertEquals(
+                List.of(
+                        "second started RootManageSharedAccessKey",
+                        "started RootManageSharedAccessKey k1 true",
+                        "second closed RootManageSharedAccessKey",
+                        "closed RootManageSharedAccessKey"),
+                RecordingObserver.EVENTS);
     }
 
     @Test
-    @DisplayName("an observer that fails to start fails the endpoint's start, and those already told are told it closed")
+    @DisplayName(
+            "an observer that fails to start fails the endpoint's start, and those already told are told it closed")
     void aFailingObserverUndoesTheOthers() {
-        IllegalStateException e = assertThrows(IllegalStateException.class,
+        IllegalStateException e = assertThrows(
+                IllegalStateException.class,
                 () -> EndpointObservers.endpointStarted(() -> namespace, RecordingObserver.FAILING, "k"));
         assertEquals("refused failing", e.getMessage());
         assertEquals(List.of("second started failing", "second closed failing"), RecordingObserver.EVENTS);

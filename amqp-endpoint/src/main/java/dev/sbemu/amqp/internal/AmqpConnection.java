@@ -21,8 +21,8 @@ import org.apache.qpid.proton.engine.Link;
 import org.apache.qpid.proton.engine.Receiver;
 import org.apache.qpid.proton.engine.Sasl;
 import org.apache.qpid.proton.engine.SaslListener;
-import org.apache.qpid.proton.engine.SslDomain;
 import org.apache.qpid.proton.engine.Session;
+import org.apache.qpid.proton.engine.SslDomain;
 import org.apache.qpid.proton.engine.Transport;
 import org.apache.qpid.proton.engine.TransportException;
 
@@ -40,12 +40,14 @@ final class AmqpConnection {
     private static final Logger LOG = Logger.getLogger(AmqpConnection.class.getName());
     /** How long a connection the endpoint closed waits for the client to read the close and hang up. */
     private static final long CLOSE_GRACE_MILLIS = 2_000;
+
     private static final String PLAIN = "PLAIN";
     private static final Symbol DELAYED_DELIVERY = Symbol.valueOf("DELAYED_DELIVERY");
     /** Qpid JMS creates shared subscriptions only on a peer that offers this (JMS-16). */
     private static final Symbol SHARED_SUBS = Symbol.valueOf("SHARED-SUBS");
     /** Qpid JMS's anonymous producer then sends through one link with no target address (JMS-23). */
     private static final Symbol ANONYMOUS_RELAY = Symbol.valueOf("ANONYMOUS-RELAY");
+
     private static final String ANONYMOUS = "ANONYMOUS";
 
     private final EventLoop loop;
@@ -53,14 +55,17 @@ final class AmqpConnection {
     private final EndpointOptions options;
     /** proton-j's side, null until the first bytes say AMQP ({@link #startAmqp}). */
     private Transport transport;
+
     private Connection connection;
     private Collector collector;
     private final LinkRouter router;
     /** Past the connection limit: its open is answered with a close (AMQP-19). */
     private final boolean refused;
+
     private final long authDeadline;
     /** When bytes last came in, on the loop's clock. */
     private long lastInput;
+
     private final List<LinkHandler> handlers = new ArrayList<>();
     private SelectionKey key;
     private boolean socketClosed;
@@ -68,10 +73,12 @@ final class AmqpConnection {
     private boolean authorized;
     /** Set once the endpoint closed the connection: input is discarded until the client hangs up or this passes. */
     private long hangUpAt;
+
     private boolean hangingUp;
     private boolean logged;
     /** SASL authentication failed: the client's abort that follows is not worth a log line. */
     private boolean saslRefused;
+
     private volatile boolean backedUp;
     private int sessions;
     private int links;
@@ -120,7 +127,8 @@ final class AmqpConnection {
         collector = Collector.Factory.create();
         transport.setMaxFrameSize(options.maxFrameSize());
         transport.setChannelMax(options.channelMax());
-        transport.setIdleTimeout((int) Math.min(Integer.MAX_VALUE, options.idleTimeout().toMillis()));
+        transport.setIdleTimeout(
+                (int) Math.min(Integer.MAX_VALUE, options.idleTimeout().toMillis()));
         Sasl sasl = transport.sasl();
         sasl.server();
         sasl.allowSkip(true);
@@ -129,8 +137,7 @@ final class AmqpConnection {
         sasl.setMechanisms(PLAIN, ANONYMOUS);
         sasl.setListener(new SaslListener() {
             @Override
-            public void onSaslMechanisms(Sasl s, Transport t) {
-            }
+            public void onSaslMechanisms(Sasl s, Transport t) {}
 
             @Override
             public void onSaslInit(Sasl s, Transport t) {
@@ -152,16 +159,13 @@ final class AmqpConnection {
             }
 
             @Override
-            public void onSaslChallenge(Sasl s, Transport t) {
-            }
+            public void onSaslChallenge(Sasl s, Transport t) {}
 
             @Override
-            public void onSaslResponse(Sasl s, Transport t) {
-            }
+            public void onSaslResponse(Sasl s, Transport t) {}
 
             @Override
-            public void onSaslOutcome(Sasl s, Transport t) {
-            }
+            public void onSaslOutcome(Sasl s, Transport t) {}
         });
         if (tls != null) {
             // after the settings and SASL (each initialises the transport): the SSL layer wraps SASL and AMQP
@@ -185,9 +189,10 @@ final class AmqpConnection {
         }
         String user = text.substring(first + 1, second);
         String password = text.substring(second + 1);
-        if (context.keyName().equals(user) && MessageDigest.isEqual(
-                context.key().getBytes(StandardCharsets.UTF_8),
-                withoutEmulatorTail(password).getBytes(StandardCharsets.UTF_8))) {
+        if (context.keyName().equals(user)
+                && MessageDigest.isEqual(
+                        context.key().getBytes(StandardCharsets.UTF_8),
+                        withoutEmulatorTail(password).getBytes(StandardCharsets.UTF_8))) {
             return true;
         }
         return password.startsWith("SharedAccessSignature ") && CbsNode.refusal(context, password) == null;
@@ -229,8 +234,8 @@ final class AmqpConnection {
     }
 
     /** Timers on the loop's clock (a session accept's timeout), soonest first; loop thread only. */
-    private final java.util.PriorityQueue<Timer> timers = new java.util.PriorityQueue<>(
-            java.util.Comparator.comparingLong(Timer::at));
+    private final java.util.PriorityQueue<Timer> timers =
+            new java.util.PriorityQueue<>(java.util.Comparator.comparingLong(Timer::at));
 
     /** A timer of this connection: runs its action on the loop thread once the loop's clock reaches {@code at}. */
     record Timer(long at, Runnable action, java.util.Collection<Timer> in) {
@@ -315,7 +320,7 @@ final class AmqpConnection {
             }
         } catch (IOException e) {
             if (transport == null) {
-                closeSocket();      // gone before a word
+                closeSocket(); // gone before a word
                 return;
             }
             transport.close_tail();
@@ -339,7 +344,7 @@ final class AmqpConnection {
         ByteBuffer head = ByteBuffer.allocate(FIRST_READ);
         int read = channel.read(head);
         if (read < 0) {
-            closeSocket();      // gone before a word
+            closeSocket(); // gone before a word
             return false;
         }
         if (read == 0) {
@@ -384,8 +389,10 @@ final class AmqpConnection {
             // a client that does not trust the certificate, or that speaks plain AMQP to the TLS port (JMS-31): the
             // connection ends without an AMQP word (no AMQP was spoken), the others go on
             logged = true;
-            LOG.log(Level.INFO, "sbemu AMQP endpoint: the TLS handshake with " + peer + " failed: "
-                    + e.getCause().getMessage());
+            LOG.log(
+                    Level.INFO,
+                    "sbemu AMQP endpoint: the TLS handshake with " + peer + " failed: "
+                            + e.getCause().getMessage());
         }
         if (!logged && saslRefused) {
             logged = true;
@@ -393,8 +400,9 @@ final class AmqpConnection {
         }
         if (!logged) {
             logged = true;
-            LOG.log(Level.INFO, "sbemu AMQP endpoint: closing the connection from " + peer
-                    + " after malformed input: " + e);
+            LOG.log(
+                    Level.INFO,
+                    "sbemu AMQP endpoint: closing the connection from " + peer + " after malformed input: " + e);
             LOG.log(Level.FINE, "sbemu AMQP endpoint: the malformed input's failure", e);
         }
         endAll();
@@ -415,8 +423,10 @@ final class AmqpConnection {
         if (!logged) {
             logged = true;
             if (e instanceof RuntimeException || e instanceof AssertionError) {
-                LOG.log(Level.WARNING, "sbemu AMQP endpoint: dropping the connection from " + peer
-                        + " after an unexpected failure", e);
+                LOG.log(
+                        Level.WARNING,
+                        "sbemu AMQP endpoint: dropping the connection from " + peer + " after an unexpected failure",
+                        e);
             } else {
                 LOG.log(Level.WARNING, "sbemu AMQP endpoint: dropping the connection from " + peer + " after " + e);
             }
@@ -454,8 +464,11 @@ final class AmqpConnection {
                 LOG.fine("sbemu AMQP endpoint: no AMQP open in time, dropping the connection");
                 abort();
             } else {
-                closeWith(new ErrorCondition(AmqpErrors.UNAUTHORIZED, "No valid token was put on $cbs within "
-                        + options.handshakeTimeout().toMillis() + " ms of connecting; the connection is closed."));
+                closeWith(new ErrorCondition(
+                        AmqpErrors.UNAUTHORIZED,
+                        "No valid token was put on $cbs within "
+                                + options.handshakeTimeout().toMillis()
+                                + " ms of connecting; the connection is closed."));
             }
             return 0;
         }
@@ -471,8 +484,10 @@ final class AmqpConnection {
         long idleAt = lastInput + options.idleTimeout().toMillis();
         if (now >= idleAt) {
             // before proton-j's own idle check, which would close with amqp:resource-limit-exceeded (non-transient)
-            closeWith(new ErrorCondition(AmqpErrors.CONNECTION_FORCED, "The connection was inactive for more than "
-                    + "the allowed " + options.idleTimeout().toMillis() + " milliseconds and is closed by sbemu."));
+            closeWith(new ErrorCondition(
+                    AmqpErrors.CONNECTION_FORCED,
+                    "The connection was inactive for more than " + "the allowed "
+                            + options.idleTimeout().toMillis() + " milliseconds and is closed by sbemu."));
             return 0;
         }
         long next = transport.tick(now);
@@ -575,8 +590,10 @@ final class AmqpConnection {
                 connection.setOfferedCapabilities(new Symbol[] {DELAYED_DELIVERY, SHARED_SUBS, ANONYMOUS_RELAY});
                 connection.open();
                 if (refused) {
-                    closeWith(new ErrorCondition(AmqpErrors.RESOURCE_LIMIT_EXCEEDED, "The endpoint has "
-                            + options.maxConnections() + " connections open, its limit; the connection is refused."));
+                    closeWith(new ErrorCondition(
+                            AmqpErrors.RESOURCE_LIMIT_EXCEEDED,
+                            "The endpoint has " + options.maxConnections()
+                                    + " connections open, its limit; the connection is refused."));
                 }
             }
             case CONNECTION_REMOTE_CLOSE -> {
@@ -586,12 +603,13 @@ final class AmqpConnection {
             case SESSION_REMOTE_OPEN -> {
                 Session session = event.getSession();
                 if (session.getLocalState() == EndpointState.UNINITIALIZED) {
-                    session.setIncomingCapacity((int) Math.min(Integer.MAX_VALUE,
-                            (long) options.sessionWindow() * options.maxFrameSize()));
+                    session.setIncomingCapacity(
+                            (int) Math.min(Integer.MAX_VALUE, (long) options.sessionWindow() * options.maxFrameSize()));
                     session.open();
                     sessions++;
                     if (sessions > options.channelMax() + 1) {
-                        session.setCondition(new ErrorCondition(AmqpErrors.RESOURCE_LIMIT_EXCEEDED,
+                        session.setCondition(new ErrorCondition(
+                                AmqpErrors.RESOURCE_LIMIT_EXCEEDED,
                                 "At most " + (options.channelMax() + 1) + " sessions per connection."));
                         session.close();
                     }
@@ -612,8 +630,11 @@ final class AmqpConnection {
                         // refused attaches the client never detaches: it floods
                         closeWith(new ErrorCondition(AmqpErrors.RESOURCE_LIMIT_EXCEEDED, "Too many links attached."));
                     } else if (handlers.size() >= options.linkMax()) {
-                        router.refuse(link, new ErrorCondition(AmqpErrors.RESOURCE_LIMIT_EXCEEDED, "At most "
-                                + options.linkMax() + " links may be attached on one connection."));
+                        router.refuse(
+                                link,
+                                new ErrorCondition(
+                                        AmqpErrors.RESOURCE_LIMIT_EXCEEDED,
+                                        "At most " + options.linkMax() + " links may be attached on one connection."));
                     } else {
                         router.attach(link);
                     }
@@ -623,7 +644,7 @@ final class AmqpConnection {
                 // a client's detach is answered with a detach, and the link is freed (AMQP-19)
                 Link link = event.getLink();
                 if (event.getType() == Event.Type.LINK_REMOTE_CLOSE && link.getContext() instanceof LinkHandler h) {
-                    h.onPeerClosed();   // a detach with closed=true: a JMS unsubscribe (JMS-18)
+                    h.onPeerClosed(); // a detach with closed=true: a JMS unsubscribe (JMS-18)
                 }
                 end(link);
                 if (link.getLocalState() != EndpointState.CLOSED) {
@@ -640,18 +661,23 @@ final class AmqpConnection {
             case DELIVERY -> {
                 Link link = event.getLink();
                 Session session = link.getSession();
-                if (link instanceof Receiver && session.getLocalState() == EndpointState.ACTIVE
+                if (link instanceof Receiver
+                        && session.getLocalState() == EndpointState.ACTIVE
                         && session.getIncomingBytes() > session.getIncomingCapacity()) {
                     // the client sent past the session's incoming window (AMQP 1.0 2.5.6): the session ends, what
                     // still comes on its links is dropped unread (AMQP-19)
-                    endSession(session, new ErrorCondition(AmqpErrors.WINDOW_VIOLATION, "The session's incoming "
-                            + "window of " + options.sessionWindow() + " frames was exceeded: "
-                            + session.getIncomingBytes() + " bytes unread."));
+                    endSession(
+                            session,
+                            new ErrorCondition(
+                                    AmqpErrors.WINDOW_VIOLATION,
+                                    "The session's incoming "
+                                            + "window of " + options.sessionWindow() + " frames was exceeded: "
+                                            + session.getIncomingBytes() + " bytes unread."));
                 }
                 if (link.getContext() instanceof LinkHandler h) {
                     h.onDelivery(event.getDelivery());
                     if (link.getContext() != h) {
-                        handlers.remove(h);     // the handler detached its link (a delivery cut off)
+                        handlers.remove(h); // the handler detached its link (a delivery cut off)
                     }
                 } else if (link instanceof Receiver receiver) {
                     // a link the endpoint detached (a delivery cut off at its size): the rest is dropped unread
@@ -663,8 +689,10 @@ final class AmqpConnection {
                 if (!logged) {
                     logged = true;
                     // a client whose SASL authentication failed aborts: not worth more than a fine line (JMS-1)
-                    LOG.log(saslRefused ? Level.FINE : Level.INFO, "sbemu AMQP endpoint: closing the connection from "
-                            + peer + " after malformed input: " + transport.getCondition());
+                    LOG.log(
+                            saslRefused ? Level.FINE : Level.INFO,
+                            "sbemu AMQP endpoint: closing the connection from " + peer + " after malformed input: "
+                                    + transport.getCondition());
                 }
             }
             case TRANSPORT_CLOSED -> closeSocket();
@@ -761,7 +789,7 @@ final class AmqpConnection {
                 transport.pop(written);
             }
             if (written == 0) {
-                backedUp = true;    // the socket takes no more: the client does not read (fast enough)
+                backedUp = true; // the socket takes no more: the client does not read (fast enough)
                 key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
                 return;
             }

@@ -35,8 +35,7 @@ final class AmqpErrors {
     /** What the endpoint says on every link and connection when it closes (AMQP-14). */
     static final Symbol SHUTDOWN = Symbol.valueOf("com.microsoft:operation-cancelled");
 
-    private AmqpErrors() {
-    }
+    private AmqpErrors() {}
 
     /** The condition the service sends for {@code e}'s reason. */
     static Symbol condition(BrokerException e) {
@@ -58,8 +57,8 @@ final class AmqpErrors {
             return new ErrorCondition(DECODE_ERROR, e.getMessage());
         }
         if (e instanceof java.util.concurrent.RejectedExecutionException) {
-            return new ErrorCondition(RESOURCE_LIMIT_EXCEEDED, "The endpoint's worker threads are all busy: "
-                    + e.getMessage());
+            return new ErrorCondition(
+                    RESOURCE_LIMIT_EXCEEDED, "The endpoint's worker threads are all busy: " + e.getMessage());
         }
         if (e instanceof IllegalArgumentException || e instanceof FilterSyntaxException) {
             return new ErrorCondition(ARGUMENT_ERROR, String.valueOf(e.getMessage()));
@@ -69,8 +68,10 @@ final class AmqpErrors {
 
     /** The error of every link and connection of an endpoint that closes (AMQP-14). */
     static ErrorCondition shutdown() {
-        return new ErrorCondition(SHUTDOWN, "The sbemu endpoint was closed (ServiceBusEmulatorServer.close()); "
-                + "it no longer serves this namespace.");
+        return new ErrorCondition(
+                SHUTDOWN,
+                "The sbemu endpoint was closed (ServiceBusEmulatorServer.close()); "
+                        + "it no longer serves this namespace.");
     }
 
     /**
@@ -78,8 +79,10 @@ final class AmqpErrors {
      * which the SDKs take as transient and retry, as against a service node being restarted.
      */
     static ErrorCondition serverStopping() {
-        return new ErrorCondition(CONNECTION_FORCED, "The sbemu server is shutting down (it was asked to stop, e.g. "
-                + "by SIGTERM); the connection is closed. Reconnect once the server is back.");
+        return new ErrorCondition(
+                CONNECTION_FORCED,
+                "The sbemu server is shutting down (it was asked to stop, e.g. "
+                        + "by SIGTERM); the connection is closed. Reconnect once the server is back.");
     }
 
     /** The error of every link of a server that is being stopped: the link's counterpart of {@link #serverStopping}. */
@@ -105,7 +108,8 @@ final class AmqpErrors {
             case "amqp:not-implemented" -> 501;
             case "com.microsoft:timeout" -> 408;
             case "com.microsoft:server-busy" -> 503;
-            case "com.microsoft:message-lock-lost", "com.microsoft:session-lock-lost",
+            case "com.microsoft:message-lock-lost",
+                    "com.microsoft:session-lock-lost",
                     "com.microsoft:session-cannot-be-locked" -> 410;
             case "amqp:resource-limit-exceeded" -> 403;
             default -> 500;

@@ -19,8 +19,7 @@ import java.util.List;
  * the same topology, no messages, the clock back where it stood.
  */
 final class Blueprint {
-    private record Sub(String topic, String name, SubscriptionOptions options, List<RuleDescription> rules) {
-    }
+    private record Sub(String topic, String name, SubscriptionOptions options, List<RuleDescription> rules) {}
 
     private final Instant start;
     private final ClockMode mode;
@@ -45,8 +44,8 @@ final class Blueprint {
             topicNames.add(topic);
             topics.add(namespace.getTopic(topic));
             for (String sub : namespace.subscriptionNames(topic)) {
-                subscriptions.add(new Sub(topic, sub, namespace.getSubscription(topic, sub),
-                        namespace.listRules(topic, sub)));
+                subscriptions.add(
+                        new Sub(topic, sub, namespace.getSubscription(topic, sub), namespace.listRules(topic, sub)));
             }
         }
     }
@@ -57,7 +56,11 @@ final class Blueprint {
 
     /** A new namespace with the blueprint's topology, its clock at the blueprint's start, in its mode. */
     Namespace build() {
-        Namespace fresh = Namespace.builder().startingAt(start).clockMode(mode).tier(tier).expiryMode(expiryMode)
+        Namespace fresh = Namespace.builder()
+                .startingAt(start)
+                .clockMode(mode)
+                .tier(tier)
+                .expiryMode(expiryMode)
                 .build();
         try {
             List<Runnable> pending = new ArrayList<>();

@@ -32,8 +32,12 @@ final class BrowseLink implements AmqpConnection.LinkBound {
     private boolean closed;
 
     /** @param selector the browser's selector as a SQL filter, or null to show every message */
-    BrowseLink(EndpointContext context, AmqpConnection connection, Sender sender, EntityPath entity,
-               dev.sbemu.core.filter.SqlFilter selector) {
+    BrowseLink(
+            EndpointContext context,
+            AmqpConnection connection,
+            Sender sender,
+            EntityPath entity,
+            dev.sbemu.core.filter.SqlFilter selector) {
         this.selector = selector;
         this.context = context;
         this.connection = connection;
@@ -52,7 +56,7 @@ final class BrowseLink implements AmqpConnection.LinkBound {
         boolean more = true;
         while (!closed && more && sender.getCredit() > 0) {
             if (connection.backedUp() && !sender.getDrain()) {
-                return;     // the client's next flow, once it read what came, goes on (AMQP-19)
+                return; // the client's next flow, once it read what came, goes on (AMQP-19)
             }
             List<BrokeredMessage> batch;
             try {

@@ -37,7 +37,8 @@ final class CbsNode implements RequestLink.Node {
     public RequestLink.Response handle(Message request, DeliveryState state) {
         String operation = RequestLink.operation(request);
         if (!"put-token".equals(operation)) {
-            return RequestLink.Response.error(new ErrorCondition(AmqpErrors.NOT_IMPLEMENTED,
+            return RequestLink.Response.error(new ErrorCondition(
+                    AmqpErrors.NOT_IMPLEMENTED,
                     "The $cbs operation '" + operation + "' is not supported; only put-token is."));
         }
         Object token = request.getBody() instanceof AmqpValue value ? value.getValue() : null;

@@ -34,6 +34,7 @@ import java.util.concurrent.atomic.AtomicLong;
 final class ControlApi {
     /** The most messages one listing returns. */
     static final int MAX_LISTED = 1_000;
+
     private static final int PEEK_PAGE = 250;
 
     /** A JSON answer. */
@@ -91,7 +92,8 @@ final class ControlApi {
 
     private Answer route(String method, List<String> path, Map<String, String> query, String body) {
         String first = path.isEmpty() ? "" : path.get(0).toLowerCase(Locale.ROOT);
-        String rest = String.join("/", path.subList(Math.min(1, path.size()), path.size())).toLowerCase(Locale.ROOT);
+        String rest = String.join("/", path.subList(Math.min(1, path.size()), path.size()))
+                .toLowerCase(Locale.ROOT);
         switch (first) {
             case "openapi.json" -> {
                 require(method, "GET", path);
@@ -108,7 +110,11 @@ final class ControlApi {
                 require(method, "POST", path);
                 reset.run();
                 scripts.clear();
-                return ok(obj("status", "reset", "clock", clockJson(context.namespace().clock())));
+                return ok(obj(
+                        "status",
+                        "reset",
+                        "clock",
+                        clockJson(context.namespace().clock())));
             }
             case "faults" -> {
                 return faults(method, rest, body, path);
@@ -142,14 +148,18 @@ final class ControlApi {
     }
 
     private static Refusal notFound(List<String> path) {
-        return new Refusal(404, "NotFound", "No control operation at /__admin/" + String.join("/", path)
-                + "; see /__admin/openapi.json.");
+        return new Refusal(
+                404,
+                "NotFound",
+                "No control operation at /__admin/" + String.join("/", path) + "; see /__admin/openapi.json.");
     }
 
     private static void require(String method, String expected, List<String> path) {
         if (!method.equals(expected)) {
-            throw new Refusal(405, "MethodNotAllowed", method + " is not allowed on /__admin/" + String.join("/", path)
-                    + "; use " + expected + ".");
+            throw new Refusal(
+                    405,
+                    "MethodNotAllowed",
+                    method + " is not allowed on /__admin/" + String.join("/", path) + "; use " + expected + ".");
         }
     }
 
@@ -163,8 +173,8 @@ final class ControlApi {
                 require(method, "POST", path);
                 Duration d = duration(Json.readObject(body).get("duration"), "duration");
                 if (d.isNegative()) {
-                    throw new IllegalArgumentException("The clock cannot move backwards: duration " + d
-                            + " is negative.");
+                    throw new IllegalArgumentException(
+                            "The clock cannot move backwards: duration " + d + " is negative.");
                 }
                 clock.advance(d);
             }
@@ -206,8 +216,8 @@ final class ControlApi {
         try {
             return Duration.parse(text);
         } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException("'" + field + "' is not an ISO-8601 duration (such as \"PT11M\"): '"
-                    + text + "'.");
+            throw new IllegalArgumentException(
+                    "'" + field + "' is not an ISO-8601 duration (such as \"PT11M\"): '" + text + "'.");
         }
     }
 
@@ -219,8 +229,8 @@ final class ControlApi {
         try {
             return Instant.parse(text);
         } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException("'instant' is not an ISO-8601 instant (such as "
-                    + "\"2026-01-01T10:00:00Z\"): '" + text + "'.");
+            throw new IllegalArgumentException(
+                    "'instant' is not an ISO-8601 instant (such as " + "\"2026-01-01T10:00:00Z\"): '" + text + "'.");
         }
     }
 
@@ -296,24 +306,38 @@ final class ControlApi {
                     String action = string(spec, "action");
                     Faults.Operation operation = enumValue(Faults.Operation.class, spec.get("operation"), "operation");
                     Faults.Script script = switch (action) {
-                        case "failNext" -> target.failNext(intValue(spec, "count", 1), operation,
-                                enumValue(Faults.Failure.class, spec.get("failure"), "failure"));
-                        case "failFraction" -> target.failFraction(number(spec, "fraction").doubleValue(),
-                                spec.get("seed") == null ? 0 : number(spec, "seed").longValue(), operation,
-                                enumValue(Faults.Failure.class, spec.get("failure"), "failure"));
-                        case "delayNext" -> target.delayNext(intValue(spec, "count", 1), operation,
-                                duration(spec.get("delay"), "delay"));
-                        case "delayNextInRealTime" -> target.delayNextInRealTime(intValue(spec, "count", 1),
-                                operation, duration(spec.get("delay"), "delay"));
-                        default -> throw new IllegalArgumentException("Unknown fault action '" + action
-                                + "'; use failNext, failFraction, delayNext or delayNextInRealTime.");
+                        case "failNext" ->
+                            target.failNext(
+                                    intValue(spec, "count", 1),
+                                    operation,
+                                    enumValue(Faults.Failure.class, spec.get("failure"), "failure"));
+                        case "failFraction" ->
+                            target.failFraction(
+                                    number(spec, "fraction").doubleValue(),
+                                    spec.get("seed") == null
+                                            ? 0
+                                            : number(spec, "seed").longValue(),
+                                    operation,
+                                    enumValue(Faults.Failure.class, spec.get("failure"), "failure"));
+                        case "delayNext" ->
+                            target.delayNext(
+                                    intValue(spec, "count", 1), operation, duration(spec.get("delay"), "delay"));
+                        case "delayNextInRealTime" ->
+                            target.delayNextInRealTime(
+                                    intValue(spec, "count", 1), operation, duration(spec.get("delay"), "delay"));
+                        default ->
+                            throw new IllegalArgumentException("Unknown fault action '" + action
+                                    + "'; use failNext, failFraction, delayNext or delayNextInRealTime.");
                     };
                     long id = scriptIds.incrementAndGet();
                     scripts.put(id, script);
                     return new Answer(201, Json.write(scriptJson(id, script)));
                 }
-                default -> throw new Refusal(405, "MethodNotAllowed", method + " is not allowed on /__admin/faults;"
-                        + " use GET, POST or DELETE.");
+                default ->
+                    throw new Refusal(
+                            405,
+                            "MethodNotAllowed",
+                            method + " is not allowed on /__admin/faults;" + " use GET, POST or DELETE.");
             }
         }
         require(method, "DELETE", path);
@@ -344,7 +368,8 @@ final class ControlApi {
             return faults.onAnyEntity();
         }
         Object subscription = spec.get("subscription");
-        return subscription == null ? faults.on(entity.toString())
+        return subscription == null
+                ? faults.on(entity.toString())
                 : faults.on(EntityPath.subscription(entity.toString(), subscription.toString()));
     }
 
@@ -383,8 +408,8 @@ final class ControlApi {
     private static EntityPath entity(Map<String, String> query) {
         String name = query.get("entity");
         if (name == null || name.isBlank()) {
-            throw new IllegalArgumentException("Name the entity: ?entity=<queue or topic>[&subscription=<name>]"
-                    + "[&subQueue=deadletter].");
+            throw new IllegalArgumentException(
+                    "Name the entity: ?entity=<queue or topic>[&subscription=<name>]" + "[&subQueue=deadletter].");
         }
         String subscription = query.get("subscription");
         EntityPath path = subscription == null ? EntityPath.queue(name) : EntityPath.subscription(name, subscription);
@@ -393,9 +418,10 @@ final class ControlApi {
             case "", "none" -> path;
             case "deadletter", "dead_letter_queue", "$deadletterqueue" -> path.deadLetter();
             case "transferdeadletter", "transfer_dead_letter_queue" ->
-                    path.withSubQueue(EntityPath.Part.TRANSFER_DEAD_LETTER_QUEUE);
-            default -> throw new IllegalArgumentException("'subQueue' must be deadletter or transferdeadletter, was '"
-                    + subQueue + "'.");
+                path.withSubQueue(EntityPath.Part.TRANSFER_DEAD_LETTER_QUEUE);
+            default ->
+                throw new IllegalArgumentException(
+                        "'subQueue' must be deadletter or transferdeadletter, was '" + subQueue + "'.");
         };
     }
 
@@ -449,7 +475,9 @@ final class ControlApi {
         if (m.message().sessionId() != null) {
             out.put("sessionId", m.message().sessionId());
         }
-        out.put("enqueuedTime", m.enqueuedTime() == null ? null : m.enqueuedTime().toString());
+        out.put(
+                "enqueuedTime",
+                m.enqueuedTime() == null ? null : m.enqueuedTime().toString());
         if (m.scheduledEnqueueTime() != null) {
             out.put("scheduledEnqueueTime", m.scheduledEnqueueTime().toString());
         }
@@ -472,8 +500,10 @@ final class ControlApi {
             out.put("body", String.valueOf(m.message().body()));
         }
         Map<String, Object> properties = new LinkedHashMap<>();
-        m.message().applicationProperties().forEach((k, v) -> properties.put(k, v == null ? null
-                : v instanceof Boolean || v instanceof Number ? v : v.toString()));
+        m.message()
+                .applicationProperties()
+                .forEach((k, v) -> properties.put(
+                        k, v == null ? null : v instanceof Boolean || v instanceof Number ? v : v.toString()));
         out.put("applicationProperties", properties);
         return out;
     }
@@ -492,14 +522,18 @@ final class ControlApi {
             }
         }
         while (true) {
-            int n = namespace.receive(entity, ReceiveMode.RECEIVE_AND_DELETE, PEEK_PAGE).size();
+            int n = namespace
+                    .receive(entity, ReceiveMode.RECEIVE_AND_DELETE, PEEK_PAGE)
+                    .size();
             purged += n;
             if (n == 0) {
                 break;
             }
         }
         if (!deferred.isEmpty()) {
-            purged += namespace.receiveDeferred(entity, ReceiveMode.RECEIVE_AND_DELETE, deferred).size();
+            purged += namespace
+                    .receiveDeferred(entity, ReceiveMode.RECEIVE_AND_DELETE, deferred)
+                    .size();
         }
         if (!scheduled.isEmpty() && !entity.isSubscription() && entity.subQueue() == EntityPath.Part.NONE) {
             namespace.cancelScheduled(entity.topicOrQueue(), scheduled);

@@ -40,8 +40,8 @@ final class CoordinatorLink extends ReceivingLink {
             if (body instanceof Discharge discharge) {
                 return discharge(discharge.getTxnId(), Boolean.TRUE.equals(discharge.getFail()));
             }
-            return AmqpErrors.rejected(new ErrorCondition(AmqpErrors.NOT_IMPLEMENTED,
-                    "The coordinator takes Declare and Discharge only."));
+            return AmqpErrors.rejected(new ErrorCondition(
+                    AmqpErrors.NOT_IMPLEMENTED, "The coordinator takes Declare and Discharge only."));
         } catch (RuntimeException e) {
             return AmqpErrors.rejected(AmqpErrors.of(e));
         }

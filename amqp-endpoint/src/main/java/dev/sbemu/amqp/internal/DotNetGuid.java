@@ -8,12 +8,13 @@ import java.util.UUID;
  * (docs/amqp.md, "Received messages"). The SDKs convert them back; so must we, both ways.
  */
 final class DotNetGuid {
-    private DotNetGuid() {
-    }
+    private DotNetGuid() {}
 
     static byte[] toBytes(UUID uuid) {
-        byte[] bytes = ByteBuffer.allocate(16).putLong(uuid.getMostSignificantBits())
-                .putLong(uuid.getLeastSignificantBits()).array();
+        byte[] bytes = ByteBuffer.allocate(16)
+                .putLong(uuid.getMostSignificantBits())
+                .putLong(uuid.getLeastSignificantBits())
+                .array();
         swap(bytes);
         return bytes;
     }

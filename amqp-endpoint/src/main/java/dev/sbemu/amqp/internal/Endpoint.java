@@ -20,14 +20,17 @@ public final class Endpoint implements AutoCloseable {
     private final HttpSplice splice;
     /** The TLS port's certificate and contexts, or null when there is no TLS port. */
     private final TlsMaterial tls;
+
     private volatile Blueprint blueprint;
     /** A namespace a reset built: the endpoint closes it when it is replaced or the endpoint closes. */
     private Namespace owned;
+
     private volatile boolean resetting;
     private volatile boolean closed;
     /** The served namespace's state for {@code /health}: false once it is closed under the endpoint. */
     private volatile boolean servedOpen;
-    private Runnable unwatch = () -> { };
+
+    private Runnable unwatch = () -> {};
 
     public Endpoint(Namespace namespace, String keyName, String key, EndpointOptions options) {
         this(namespace, keyName, key, options, -1);
@@ -47,8 +50,8 @@ public final class Endpoint implements AutoCloseable {
      * @param httpPort the HTTP port ({@code 0} for an ephemeral one), a second listener that speaks both protocols
      *     like the AMQP port, or -1 for none: HTTP is served on the AMQP port either way
      */
-    public Endpoint(Namespace namespace, String keyName, String key, boolean anyKey, EndpointOptions options,
-            int httpPort) {
+    public Endpoint(
+            Namespace namespace, String keyName, String key, boolean anyKey, EndpointOptions options, int httpPort) {
         this(namespace, keyName, key, anyKey, options, httpPort, -1);
     }
 
@@ -56,25 +59,39 @@ public final class Endpoint implements AutoCloseable {
      * @param tlsPort the port for AMQP over TLS ({@code 0} for an ephemeral one), with a certificate made for this
      *     endpoint (JMS-30; needs BouncyCastle on the class path), or -1 for none
      */
-    public Endpoint(Namespace namespace, String keyName, String key, boolean anyKey, EndpointOptions options,
-            int httpPort, int tlsPort) {
+    public Endpoint(
+            Namespace namespace,
+            String keyName,
+            String key,
+            boolean anyKey,
+            EndpointOptions options,
+            int httpPort,
+            int tlsPort) {
         this.tls = tlsPort < 0 ? null : TlsMaterial.create(options.bindAddress());
         String name = "sbemu-amqp-" + COUNT.incrementAndGet();
-        this.context = new EndpointContext(namespace, keyName, key != null ? key : randomKey(), anyKey, options,
-                name);
+        this.context = new EndpointContext(namespace, keyName, key != null ? key : randomKey(), anyKey, options, name);
         this.blueprint = Blueprint.of(namespace);
         try {
             // both ports are listeners of the one loop: the same limits, timeouts and sniffing (HTTP-1)
-            this.loop = new EventLoop(options, (loop, channel, refused, secure) -> new AmqpConnection(loop, channel,
-                    context, refused, secure ? tls.domain() : null), name, httpPort, tlsPort);
+            this.loop = new EventLoop(
+                    options,
+                    (loop, channel, refused, secure) ->
+                            new AmqpConnection(loop, channel, context, refused, secure ? tls.domain() : null),
+                    name,
+                    httpPort,
+                    tlsPort);
         } catch (RuntimeException e) {
             context.close();
             closeTls();
             throw e;
         }
         try {
-            this.http = new HttpFront(context, new ControlApi(context, this::reset),
-                    () -> !closed && !resetting && servedOpen, "127.0.0.1:" + loop.port(), name);
+            this.http = new HttpFront(
+                    context,
+                    new ControlApi(context, this::reset),
+                    () -> !closed && !resetting && servedOpen,
+                    "127.0.0.1:" + loop.port(),
+                    name);
         } catch (RuntimeException e) {
             loop.close();
             context.close();

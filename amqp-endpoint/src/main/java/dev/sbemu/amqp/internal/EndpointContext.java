@@ -13,8 +13,8 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.qpid.proton.amqp.Binary;
@@ -39,6 +39,7 @@ final class EndpointContext implements AutoCloseable {
     private final Map<Binary, List<Runnable>> rollbackActions = new ConcurrentHashMap<>();
     /** The transactions an operation joined (a declared transaction without one carries over, AMQP-16). */
     private final Set<Binary> used = ConcurrentHashMap.newKeySet();
+
     private final Map<String, SessionLock> sessions = new ConcurrentHashMap<>();
     private final Set<OutgoingLink> outgoing = ConcurrentHashMap.newKeySet();
     /** The links consuming from each JMS subscription (by its name, which holds the client id), over all connections. */
@@ -49,8 +50,8 @@ final class EndpointContext implements AutoCloseable {
     }
 
     /** @param anyKey whether a token signed with any key under any key name is accepted (Microsoft's emulator's way) */
-    EndpointContext(Namespace namespace, String keyName, String key, boolean anyKey, EndpointOptions options,
-            String name) {
+    EndpointContext(
+            Namespace namespace, String keyName, String key, boolean anyKey, EndpointOptions options, String name) {
         this.namespace = namespace;
         this.keyName = keyName;
         this.key = key;
@@ -63,8 +64,14 @@ final class EndpointContext implements AutoCloseable {
             return t;
         };
         // bounded: work past the limit is refused (RejectedExecutionException), never queued without end (AMQP-19)
-        this.workers = new ThreadPoolExecutor(0, options.workerThreads(), 60, TimeUnit.SECONDS,
-                new SynchronousQueue<>(), threads, new ThreadPoolExecutor.AbortPolicy());
+        this.workers = new ThreadPoolExecutor(
+                0,
+                options.workerThreads(),
+                60,
+                TimeUnit.SECONDS,
+                new SynchronousQueue<>(),
+                threads,
+                new ThreadPoolExecutor.AbortPolicy());
     }
 
     Namespace namespace() {
@@ -171,8 +178,10 @@ final class EndpointContext implements AutoCloseable {
     /** Registers a new transaction; its id is the 16 bytes of its UUID. */
     Binary declare(Transaction transaction) {
         UUID id = transaction.id();
-        Binary txnId = new Binary(ByteBuffer.allocate(16).putLong(id.getMostSignificantBits())
-                .putLong(id.getLeastSignificantBits()).array());
+        Binary txnId = new Binary(ByteBuffer.allocate(16)
+                .putLong(id.getMostSignificantBits())
+                .putLong(id.getLeastSignificantBits())
+                .array());
         transactions.put(txnId, transaction);
         return txnId;
     }
@@ -209,9 +218,12 @@ final class EndpointContext implements AutoCloseable {
      * rollback (JMS-8). Nothing for a state outside a transaction.
      */
     void onRollback(DeliveryState state, Runnable action) {
-        if (state instanceof TransactionalState transactional && transactional.getTxnId() != null
+        if (state instanceof TransactionalState transactional
+                && transactional.getTxnId() != null
                 && transactions.containsKey(transactional.getTxnId())) {
-            rollbackActions.computeIfAbsent(transactional.getTxnId(), id -> new CopyOnWriteArrayList<>()).add(action);
+            rollbackActions
+                    .computeIfAbsent(transactional.getTxnId(), id -> new CopyOnWriteArrayList<>())
+                    .add(action);
         }
     }
 

@@ -26,16 +26,28 @@ import java.util.Objects;
  * @param maxRequestSize the largest {@code $cbs} request (a token); larger deliveries are cut off
  * @param unauthenticatedCredit the credit of a {@code $cbs} link before the connection has a token
  */
-public record EndpointOptions(InetAddress bindAddress, int port, int maxConnections, int maxFrameSize,
-                              Duration idleTimeout, int channelMax, int linkMax, int sessionWindow, int linkCredit,
-                              int workerThreads, Duration handshakeTimeout, Duration maxOperationTimeout,
-                              int maxRequestSize, int unauthenticatedCredit) {
+public record EndpointOptions(
+        InetAddress bindAddress,
+        int port,
+        int maxConnections,
+        int maxFrameSize,
+        Duration idleTimeout,
+        int channelMax,
+        int linkMax,
+        int sessionWindow,
+        int linkCredit,
+        int workerThreads,
+        Duration handshakeTimeout,
+        Duration maxOperationTimeout,
+        int maxRequestSize,
+        int unauthenticatedCredit) {
 
     public EndpointOptions {
         Objects.requireNonNull(bindAddress, "bindAddress");
         positive("maxConnections", maxConnections);
         if (maxFrameSize < 512) {
-            throw new IllegalArgumentException("maxFrameSize must be at least 512 (AMQP's minimum), was " + maxFrameSize);
+            throw new IllegalArgumentException(
+                    "maxFrameSize must be at least 512 (AMQP's minimum), was " + maxFrameSize);
         }
         positive("idleTimeout", idleTimeout);
         if (channelMax < 0 || channelMax > 65_535) {
@@ -56,8 +68,21 @@ public record EndpointOptions(InetAddress bindAddress, int port, int maxConnecti
 
     /** The defaults (docs/spec.md AMQP-19). */
     public static EndpointOptions defaults() {
-        return new EndpointOptions(InetAddress.getLoopbackAddress(), 0, 5_000, 64 * 1024, Duration.ofMinutes(1),
-                1_023, 1_000, 2_048, 500, 512, Duration.ofSeconds(30), Duration.ofMinutes(5), 64 * 1024, 10);
+        return new EndpointOptions(
+                InetAddress.getLoopbackAddress(),
+                0,
+                5_000,
+                64 * 1024,
+                Duration.ofMinutes(1),
+                1_023,
+                1_000,
+                2_048,
+                500,
+                512,
+                Duration.ofSeconds(30),
+                Duration.ofMinutes(5),
+                64 * 1024,
+                10);
     }
 
     private static void positive(String name, int value) {
@@ -73,74 +98,218 @@ public record EndpointOptions(InetAddress bindAddress, int port, int maxConnecti
     }
 
     public EndpointOptions withBindAddress(InetAddress value) {
-        return new EndpointOptions(value, port, maxConnections, maxFrameSize, idleTimeout, channelMax, linkMax,
-                sessionWindow, linkCredit, workerThreads, handshakeTimeout, maxOperationTimeout, maxRequestSize,
+        return new EndpointOptions(
+                value,
+                port,
+                maxConnections,
+                maxFrameSize,
+                idleTimeout,
+                channelMax,
+                linkMax,
+                sessionWindow,
+                linkCredit,
+                workerThreads,
+                handshakeTimeout,
+                maxOperationTimeout,
+                maxRequestSize,
                 unauthenticatedCredit);
     }
 
     public EndpointOptions withPort(int value) {
-        return new EndpointOptions(bindAddress, value, maxConnections, maxFrameSize, idleTimeout, channelMax, linkMax,
-                sessionWindow, linkCredit, workerThreads, handshakeTimeout, maxOperationTimeout, maxRequestSize,
+        return new EndpointOptions(
+                bindAddress,
+                value,
+                maxConnections,
+                maxFrameSize,
+                idleTimeout,
+                channelMax,
+                linkMax,
+                sessionWindow,
+                linkCredit,
+                workerThreads,
+                handshakeTimeout,
+                maxOperationTimeout,
+                maxRequestSize,
                 unauthenticatedCredit);
     }
 
     public EndpointOptions withMaxConnections(int value) {
-        return new EndpointOptions(bindAddress, port, value, maxFrameSize, idleTimeout, channelMax, linkMax,
-                sessionWindow, linkCredit, workerThreads, handshakeTimeout, maxOperationTimeout, maxRequestSize,
+        return new EndpointOptions(
+                bindAddress,
+                port,
+                value,
+                maxFrameSize,
+                idleTimeout,
+                channelMax,
+                linkMax,
+                sessionWindow,
+                linkCredit,
+                workerThreads,
+                handshakeTimeout,
+                maxOperationTimeout,
+                maxRequestSize,
                 unauthenticatedCredit);
     }
 
     public EndpointOptions withMaxFrameSize(int value) {
-        return new EndpointOptions(bindAddress, port, maxConnections, value, idleTimeout, channelMax, linkMax,
-                sessionWindow, linkCredit, workerThreads, handshakeTimeout, maxOperationTimeout, maxRequestSize,
+        return new EndpointOptions(
+                bindAddress,
+                port,
+                maxConnections,
+                value,
+                idleTimeout,
+                channelMax,
+                linkMax,
+                sessionWindow,
+                linkCredit,
+                workerThreads,
+                handshakeTimeout,
+                maxOperationTimeout,
+                maxRequestSize,
                 unauthenticatedCredit);
     }
 
     public EndpointOptions withIdleTimeout(Duration value) {
-        return new EndpointOptions(bindAddress, port, maxConnections, maxFrameSize, value, channelMax, linkMax,
-                sessionWindow, linkCredit, workerThreads, handshakeTimeout, maxOperationTimeout, maxRequestSize,
+        return new EndpointOptions(
+                bindAddress,
+                port,
+                maxConnections,
+                maxFrameSize,
+                value,
+                channelMax,
+                linkMax,
+                sessionWindow,
+                linkCredit,
+                workerThreads,
+                handshakeTimeout,
+                maxOperationTimeout,
+                maxRequestSize,
                 unauthenticatedCredit);
     }
 
     public EndpointOptions withChannelMax(int value) {
-        return new EndpointOptions(bindAddress, port, maxConnections, maxFrameSize, idleTimeout, value, linkMax,
-                sessionWindow, linkCredit, workerThreads, handshakeTimeout, maxOperationTimeout, maxRequestSize,
+        return new EndpointOptions(
+                bindAddress,
+                port,
+                maxConnections,
+                maxFrameSize,
+                idleTimeout,
+                value,
+                linkMax,
+                sessionWindow,
+                linkCredit,
+                workerThreads,
+                handshakeTimeout,
+                maxOperationTimeout,
+                maxRequestSize,
                 unauthenticatedCredit);
     }
 
     public EndpointOptions withLinkMax(int value) {
-        return new EndpointOptions(bindAddress, port, maxConnections, maxFrameSize, idleTimeout, channelMax, value,
-                sessionWindow, linkCredit, workerThreads, handshakeTimeout, maxOperationTimeout, maxRequestSize,
+        return new EndpointOptions(
+                bindAddress,
+                port,
+                maxConnections,
+                maxFrameSize,
+                idleTimeout,
+                channelMax,
+                value,
+                sessionWindow,
+                linkCredit,
+                workerThreads,
+                handshakeTimeout,
+                maxOperationTimeout,
+                maxRequestSize,
                 unauthenticatedCredit);
     }
 
     public EndpointOptions withSessionWindow(int value) {
-        return new EndpointOptions(bindAddress, port, maxConnections, maxFrameSize, idleTimeout, channelMax, linkMax,
-                value, linkCredit, workerThreads, handshakeTimeout, maxOperationTimeout, maxRequestSize,
+        return new EndpointOptions(
+                bindAddress,
+                port,
+                maxConnections,
+                maxFrameSize,
+                idleTimeout,
+                channelMax,
+                linkMax,
+                value,
+                linkCredit,
+                workerThreads,
+                handshakeTimeout,
+                maxOperationTimeout,
+                maxRequestSize,
                 unauthenticatedCredit);
     }
 
     public EndpointOptions withLinkCredit(int value) {
-        return new EndpointOptions(bindAddress, port, maxConnections, maxFrameSize, idleTimeout, channelMax, linkMax,
-                sessionWindow, value, workerThreads, handshakeTimeout, maxOperationTimeout, maxRequestSize,
+        return new EndpointOptions(
+                bindAddress,
+                port,
+                maxConnections,
+                maxFrameSize,
+                idleTimeout,
+                channelMax,
+                linkMax,
+                sessionWindow,
+                value,
+                workerThreads,
+                handshakeTimeout,
+                maxOperationTimeout,
+                maxRequestSize,
                 unauthenticatedCredit);
     }
 
     public EndpointOptions withWorkerThreads(int value) {
-        return new EndpointOptions(bindAddress, port, maxConnections, maxFrameSize, idleTimeout, channelMax, linkMax,
-                sessionWindow, linkCredit, value, handshakeTimeout, maxOperationTimeout, maxRequestSize,
+        return new EndpointOptions(
+                bindAddress,
+                port,
+                maxConnections,
+                maxFrameSize,
+                idleTimeout,
+                channelMax,
+                linkMax,
+                sessionWindow,
+                linkCredit,
+                value,
+                handshakeTimeout,
+                maxOperationTimeout,
+                maxRequestSize,
                 unauthenticatedCredit);
     }
 
     public EndpointOptions withHandshakeTimeout(Duration value) {
-        return new EndpointOptions(bindAddress, port, maxConnections, maxFrameSize, idleTimeout, channelMax, linkMax,
-                sessionWindow, linkCredit, workerThreads, value, maxOperationTimeout, maxRequestSize,
+        return new EndpointOptions(
+                bindAddress,
+                port,
+                maxConnections,
+                maxFrameSize,
+                idleTimeout,
+                channelMax,
+                linkMax,
+                sessionWindow,
+                linkCredit,
+                workerThreads,
+                value,
+                maxOperationTimeout,
+                maxRequestSize,
                 unauthenticatedCredit);
     }
 
     public EndpointOptions withMaxOperationTimeout(Duration value) {
-        return new EndpointOptions(bindAddress, port, maxConnections, maxFrameSize, idleTimeout, channelMax, linkMax,
-                sessionWindow, linkCredit, workerThreads, handshakeTimeout, value, maxRequestSize,
+        return new EndpointOptions(
+                bindAddress,
+                port,
+                maxConnections,
+                maxFrameSize,
+                idleTimeout,
+                channelMax,
+                linkMax,
+                sessionWindow,
+                linkCredit,
+                workerThreads,
+                handshakeTimeout,
+                value,
+                maxRequestSize,
                 unauthenticatedCredit);
     }
 }

@@ -11,24 +11,25 @@ import java.util.Locale;
 final class EntityAddress {
     private static final String SUBSCRIPTIONS = "/subscriptions/";
 
-    private EntityAddress() {
-    }
+    private EntityAddress() {}
 
     /** The entity a receiver link's source address names. */
     static EntityPath parse(String address) {
         String path = strip(address);
         EntityPath.Part subQueue = EntityPath.Part.NONE;
         String lower = path.toLowerCase(Locale.ROOT);
-        if (lower.endsWith(EntityPath.Part.TRANSFER_DEAD_LETTER_QUEUE.pathSuffix().toLowerCase(Locale.ROOT))) {
+        if (lower.endsWith(
+                EntityPath.Part.TRANSFER_DEAD_LETTER_QUEUE.pathSuffix().toLowerCase(Locale.ROOT))) {
             subQueue = EntityPath.Part.TRANSFER_DEAD_LETTER_QUEUE;
         } else if (lower.endsWith(EntityPath.Part.DEAD_LETTER_QUEUE.pathSuffix())) {
             subQueue = EntityPath.Part.DEAD_LETTER_QUEUE;
         }
         path = path.substring(0, path.length() - subQueue.pathSuffix().length());
         int subscriptions = path.toLowerCase(Locale.ROOT).indexOf(SUBSCRIPTIONS);
-        EntityPath entity = subscriptions < 0 ? EntityPath.queue(path)
-                : EntityPath.subscription(path.substring(0, subscriptions),
-                path.substring(subscriptions + SUBSCRIPTIONS.length()));
+        EntityPath entity = subscriptions < 0
+                ? EntityPath.queue(path)
+                : EntityPath.subscription(
+                        path.substring(0, subscriptions), path.substring(subscriptions + SUBSCRIPTIONS.length()));
         return entity.withSubQueue(subQueue);
     }
 

@@ -46,6 +46,7 @@ final class EventLoop implements AutoCloseable {
     private final ServerSocketChannel second;
     /** The TLS listener (AMQP over TLS, JMS-30), or null. */
     private final ServerSocketChannel tls;
+
     private final Thread thread;
     private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final Acceptor accept;
@@ -56,9 +57,11 @@ final class EventLoop implements AutoCloseable {
     private volatile boolean closing;
     /** The loop has stopped (or is stopping) for good. */
     private volatile boolean closed;
+
     private volatile int connectionCount;
     /** Loop thread: when the goodbye was said, and how long the loop then waits for the clients. */
     private boolean goodbyeSaid;
+
     private final long maxStep;
     private long clock;
     private long lastReal = nowMillis();
@@ -78,8 +81,12 @@ final class EventLoop implements AutoCloseable {
         this.accept = accept;
         this.options = options;
         this.name = name;
-        this.maxStep = Math.max(1_000, Math.min(options.idleTimeout().toMillis(), options.handshakeTimeout().toMillis())
-                / 2);
+        this.maxStep = Math.max(
+                1_000,
+                Math.min(
+                                options.idleTimeout().toMillis(),
+                                options.handshakeTimeout().toMillis())
+                        / 2);
         Selector opened = null;
         ServerSocketChannel first = null;
         ServerSocketChannel other = null;
@@ -98,8 +105,10 @@ final class EventLoop implements AutoCloseable {
             if (e instanceof RuntimeException unchecked) {
                 throw unchecked;
             }
-            throw new UncheckedIOException("Cannot listen on " + options.bindAddress().getHostAddress() + ":"
-                    + binding + ": " + e.getMessage(), (IOException) e);
+            throw new UncheckedIOException(
+                    "Cannot listen on " + options.bindAddress().getHostAddress() + ":" + binding + ": "
+                            + e.getMessage(),
+                    (IOException) e);
         }
         selector = opened;
         server = first;
@@ -109,8 +118,7 @@ final class EventLoop implements AutoCloseable {
         thread.start();
     }
 
-    private static ServerSocketChannel listen(Selector selector, EndpointOptions options, int port)
-            throws IOException {
+    private static ServerSocketChannel listen(Selector selector, EndpointOptions options, int port) throws IOException {
         ServerSocketChannel channel = ServerSocketChannel.open();
         try {
             channel.bind(new InetSocketAddress(options.bindAddress(), port));
@@ -155,8 +163,8 @@ final class EventLoop implements AutoCloseable {
     /** Fails unless called on the loop thread: proton-j's objects are touched there only. */
     void checkThread() {
         if (Thread.currentThread() != thread) {
-            throw new IllegalStateException("sbemu AMQP endpoint: proton-j touched outside the network thread "
-                    + name + ", on " + Thread.currentThread().getName());
+            throw new IllegalStateException("sbemu AMQP endpoint: proton-j touched outside the network thread " + name
+                    + ", on " + Thread.currentThread().getName());
         }
     }
 
@@ -257,15 +265,18 @@ final class EventLoop implements AutoCloseable {
                 failure = e;
             }
         } catch (Throwable e) {
-            failure = e;    // logged below: the thread ends here
+            failure = e; // logged below: the thread ends here
         } finally {
             closed = true;
             if (failure != null) {
-                LOG.log(Level.SEVERE, "sbemu AMQP endpoint " + name + " on port " + port()
-                        + (second != null ? " (and " + secondPort() + ")" : "")
-                        + (tls != null ? " (and TLS " + tlsPort() + ")" : "")
-                        + " cannot go on: it closed its listener(s) and its " + connections.size()
-                        + " connection(s); start a new server", failure);
+                LOG.log(
+                        Level.SEVERE,
+                        "sbemu AMQP endpoint " + name + " on port " + port()
+                                + (second != null ? " (and " + secondPort() + ")" : "")
+                                + (tls != null ? " (and TLS " + tlsPort() + ")" : "")
+                                + " cannot go on: it closed its listener(s) and its " + connections.size()
+                                + " connection(s); start a new server",
+                        failure);
             }
             try {
                 server.close();
@@ -322,7 +333,7 @@ final class EventLoop implements AutoCloseable {
                 connections.add(connection);
                 connectionCount = connections.size();
             } catch (java.nio.channels.ClosedChannelException e) {
-                return;     // the listener closed
+                return; // the listener closed
             } catch (IOException | RuntimeException e) {
                 LOG.log(Level.WARNING, "sbemu AMQP endpoint: could not accept a connection: " + e);
                 if (channel == null) {

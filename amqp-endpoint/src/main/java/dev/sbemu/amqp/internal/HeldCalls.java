@@ -29,6 +29,7 @@ final class HeldCalls {
     private int out;
     /** The calls waiting for the worker; guarded by itself, as is {@link #draining}. */
     private final ArrayDeque<Runnable> queue = new ArrayDeque<>();
+
     private boolean draining;
 
     HeldCalls(EndpointContext context, EventLoop loop) {

@@ -35,6 +35,7 @@ import java.util.logging.Logger;
 final class HttpFront implements AutoCloseable {
     /** The largest request body taken (an entity description is a few KB). */
     static final int MAX_BODY = 1024 * 1024;
+
     private static final Logger LOG = Logger.getLogger(HttpFront.class.getName());
     private static final String JSON = "application/json; charset=utf-8";
 
@@ -56,24 +57,29 @@ final class HttpFront implements AutoCloseable {
     private final ThreadPoolExecutor executor;
     private volatile Managed managed;
 
-    private record Managed(Namespace namespace, ManagementHandler handler) {
-    }
+    private record Managed(Namespace namespace, ManagementHandler handler) {}
 
     /**
      * @param host how the namespace is named in management answers
      */
-    HttpFront(EndpointContext context, ControlApi control, BooleanSupplier healthy, String host,
-              String name) {
+    HttpFront(EndpointContext context, ControlApi control, BooleanSupplier healthy, String host, String name) {
         this.context = context;
         this.control = control;
         this.healthy = healthy;
         this.host = host;
         AtomicInteger count = new AtomicInteger();
-        this.executor = new ThreadPoolExecutor(4, 4, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(256), r -> {
-            Thread t = new Thread(r, name + "-http-" + count.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        }, new ThreadPoolExecutor.CallerRunsPolicy());
+        this.executor = new ThreadPoolExecutor(
+                4,
+                4,
+                60,
+                TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(256),
+                r -> {
+                    Thread t = new Thread(r, name + "-http-" + count.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                },
+                new ThreadPoolExecutor.CallerRunsPolicy());
         this.executor.allowCoreThreadTimeOut(true);
         InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
         try {
@@ -95,7 +101,8 @@ final class HttpFront implements AutoCloseable {
     /** Where the AMQP listener hands HTTP connections over to. */
     InetSocketAddress address() {
         InetSocketAddress a = server.getAddress();
-        return a.getAddress().isAnyLocalAddress() ? new InetSocketAddress(InetAddress.getLoopbackAddress(), a.getPort())
+        return a.getAddress().isAnyLocalAddress()
+                ? new InetSocketAddress(InetAddress.getLoopbackAddress(), a.getPort())
                 : a;
     }
 
@@ -116,8 +123,9 @@ final class HttpFront implements AutoCloseable {
             try {
                 body = readBody(exchange.getRequestBody());
             } catch (TooLarge e) {
-                json(exchange, ControlApi.error(413, "RequestTooLarge", "The request body is over " + MAX_BODY
-                        + " bytes."));
+                json(
+                        exchange,
+                        ControlApi.error(413, "RequestTooLarge", "The request body is over " + MAX_BODY + " bytes."));
                 return;
             }
             String lower = rawPath == null ? "" : rawPath.toLowerCase(java.util.Locale.ROOT);
@@ -134,8 +142,9 @@ final class HttpFront implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "HTTP request failed inside the endpoint", e);
             try {
-                json(exchange, ControlApi.error(500, "InternalError", e.getClass().getSimpleName() + ": "
-                        + e.getMessage()));
+                json(
+                        exchange,
+                        ControlApi.error(500, "InternalError", e.getClass().getSimpleName() + ": " + e.getMessage()));
             } catch (IOException | RuntimeException ignored) {
                 // the response was already started
             }
@@ -157,12 +166,15 @@ final class HttpFront implements AutoCloseable {
                 ? "MissingToken: the request has no Authorization header; send a SharedAccessSignature token."
                 : CbsNode.refusal(context, authorization);
         if (refusal != null) {
-            send(exchange, 401, "application/xml; charset=utf-8",
+            send(
+                    exchange,
+                    401,
+                    "application/xml; charset=utf-8",
                     "<Error><Code>401</Code><Detail>" + escape(refusal) + "</Detail></Error>");
             return;
         }
-        ManagementHandler.Response answer = handler().handle(method, rawPath, rawQuery,
-                exchange.getRequestHeaders().getFirst("If-Match"), body);
+        ManagementHandler.Response answer = handler()
+                .handle(method, rawPath, rawQuery, exchange.getRequestHeaders().getFirst("If-Match"), body);
         send(exchange, answer.status(), answer.contentType(), answer.body());
     }
 
@@ -225,7 +237,8 @@ final class HttpFront implements AutoCloseable {
         }
         for (String pair : rawQuery.split("&")) {
             int eq = pair.indexOf('=');
-            out.put(URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8),
+            out.put(
+                    URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8),
                     eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
         }
         return out;

@@ -40,7 +40,7 @@ final class HttpSplice implements AutoCloseable {
     /** True when {@code first} starts an HTTP request line (an HTTP method's first letter; AMQP starts with 'A'). */
     static boolean isHttpStart(byte first) {
         return switch (first) {
-            case 'G', 'P', 'D', 'H', 'O', 'T', 'C' -> true;   // GET POST PUT PATCH DELETE HEAD OPTIONS TRACE CONNECT
+            case 'G', 'P', 'D', 'H', 'O', 'T', 'C' -> true; // GET POST PUT PATCH DELETE HEAD OPTIONS TRACE CONNECT
             default -> false;
         };
     }

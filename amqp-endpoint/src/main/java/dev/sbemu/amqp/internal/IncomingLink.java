@@ -20,7 +20,7 @@ final class IncomingLink extends ReceivingLink {
     private final EndpointContext context;
     private final String entity;
     private final HeldCalls calls;
-    private Runnable whenClosed = () -> { };
+    private Runnable whenClosed = () -> {};
 
     IncomingLink(EndpointContext context, Receiver receiver, String entity, HeldCalls calls) {
         super(receiver);

@@ -18,8 +18,7 @@ final class JmsSelector {
             "JMSReplyTo", "sys.ReplyTo",
             "JMSDestination", "sys.To");
 
-    private JmsSelector() {
-    }
+    private JmsSelector() {}
 
     /** {@code selector} with its JMS header names replaced by the system properties they stand for. */
     static String toSqlFilter(String selector) {
@@ -34,7 +33,7 @@ final class JmsSelector {
                 while (end < n) {
                     if (selector.charAt(end) == close) {
                         if (close != ']' && end + 1 < n && selector.charAt(end + 1) == close) {
-                            end += 2;   // a doubled quote inside the literal
+                            end += 2; // a doubled quote inside the literal
                             continue;
                         }
                         break;
@@ -46,8 +45,8 @@ final class JmsSelector {
                 i = end;
             } else if (Character.isJavaIdentifierStart(c)) {
                 int end = i + 1;
-                while (end < n && (Character.isJavaIdentifierPart(selector.charAt(end))
-                        || selector.charAt(end) == '.')) {
+                while (end < n
+                        && (Character.isJavaIdentifierPart(selector.charAt(end)) || selector.charAt(end) == '.')) {
                     end++;
                 }
                 String word = selector.substring(i, end);

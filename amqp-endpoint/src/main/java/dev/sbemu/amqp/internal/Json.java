@@ -8,8 +8,7 @@ import java.util.Map;
 
 /** JSON for the HTTP control API: a writer for maps, lists and scalars, and a reader of untyped objects. */
 final class Json {
-    private Json() {
-    }
+    private Json() {}
 
     /** Writes maps (keys as strings), collections, strings, numbers, booleans and null; anything else as its text. */
     static String write(Object value) {

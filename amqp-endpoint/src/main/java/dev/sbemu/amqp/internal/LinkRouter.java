@@ -52,6 +52,7 @@ final class LinkRouter {
     /** {@code ServiceBusJmsConnectionFactorySettings}' open properties (JMS-27). */
     private static final Symbol QUEUE_AUTO_DELETE =
             Symbol.valueOf("com.microsoft:queue-auto-delete-on-idle-duration-in-seconds");
+
     private static final Symbol TOPIC_AUTO_DELETE =
             Symbol.valueOf("com.microsoft:topic-auto-delete-on-idle-duration-in-seconds");
     private static final Symbol SUBSCRIBER_AUTO_DELETE =
@@ -60,10 +61,12 @@ final class LinkRouter {
     private static final Symbol GLOBAL = Symbol.valueOf("global");
     /** Qpid JMS's selector filter key (its value is described by {@code apache.org:selector-filter:string}). */
     private static final Symbol JMS_SELECTOR = Symbol.valueOf("jms-selector");
+
     private static final String MANAGEMENT = "/$management";
     private static final String CBS = "$cbs";
     /** .NET ticks (100 ns since 0001-01-01) at the Unix epoch. */
     private static final long EPOCH_TICKS = 621_355_968_000_000_000L;
+
     private static final Duration DEFAULT_ACCEPT_WAIT = Duration.ofMinutes(1);
 
     private final AmqpConnection connection;
@@ -99,9 +102,14 @@ final class LinkRouter {
             // credit, so an unauthenticated client cannot make the endpoint buffer much (AMQP-13)
             receiver.setMaxMessageSize(UnsignedLong.valueOf(context.options().maxRequestSize()));
             RequestLink cbs = new RequestLink(receiver, new CbsNode(context, connection), this, null);
-            cbs.limits(() -> connection.isAuthorized() ? context.options().linkCredit()
-                    : context.options().unauthenticatedCredit(), () -> connection.isAuthorized() ? Long.MAX_VALUE
-                    : context.options().unauthenticatedCredit(), null);
+            cbs.limits(
+                    () -> connection.isAuthorized()
+                            ? context.options().linkCredit()
+                            : context.options().unauthenticatedCredit(),
+                    () -> connection.isAuthorized()
+                            ? Long.MAX_VALUE
+                            : context.options().unauthenticatedCredit(),
+                    null);
             open(receiver, cbs);
             return;
         }
@@ -112,8 +120,8 @@ final class LinkRouter {
             EntityPath entity = EntityAddress.parse(address.substring(0, address.length() - MANAGEMENT.length()));
             if (exists(entity, receiver)) {
                 // a request carries up to a message of the entity (schedule-message), plus its envelope
-                receiver.setMaxMessageSize(UnsignedLong.valueOf(
-                        (long) maxMessageSize(entity.topicOrQueue()) + context.options().maxRequestSize()));
+                receiver.setMaxMessageSize(UnsignedLong.valueOf((long) maxMessageSize(entity.topicOrQueue())
+                        + context.options().maxRequestSize()));
                 HeldCalls calls = new HeldCalls(context, connection.loop());
                 RequestLink management = new RequestLink(receiver, new ManagementNode(context, entity), this, calls);
                 management.limits(() -> context.options().linkCredit(), calls);
@@ -153,7 +161,8 @@ final class LinkRouter {
      */
     private void attachTemporary(Receiver receiver, Target requested) {
         Symbol[] capabilities = requested.getCapabilities();
-        boolean topic = capabilities != null && java.util.Arrays.asList(capabilities).contains(TEMPORARY_TOPIC);
+        boolean topic =
+                capabilities != null && java.util.Arrays.asList(capabilities).contains(TEMPORARY_TOPIC);
         String name = "sbemu-temp-" + java.util.UUID.randomUUID();
         Namespace ns = context.namespace();
         if (ns.tier() != Tier.PREMIUM) {
@@ -163,11 +172,21 @@ final class LinkRouter {
         try {
             Duration idle = autoDeleteOnIdle(receiver, topic ? TOPIC_AUTO_DELETE : QUEUE_AUTO_DELETE);
             if (topic) {
-                ns.createTopic(name, idle == null ? dev.sbemu.core.TopicOptions.defaults()
-                        : dev.sbemu.core.TopicOptions.builder().autoDeleteOnIdle(idle).build());
+                ns.createTopic(
+                        name,
+                        idle == null
+                                ? dev.sbemu.core.TopicOptions.defaults()
+                                : dev.sbemu.core.TopicOptions.builder()
+                                        .autoDeleteOnIdle(idle)
+                                        .build());
             } else {
-                ns.createQueue(name, idle == null ? dev.sbemu.core.QueueOptions.defaults()
-                        : dev.sbemu.core.QueueOptions.builder().autoDeleteOnIdle(idle).build());
+                ns.createQueue(
+                        name,
+                        idle == null
+                                ? dev.sbemu.core.QueueOptions.defaults()
+                                : dev.sbemu.core.QueueOptions.builder()
+                                        .autoDeleteOnIdle(idle)
+                                        .build());
             }
         } catch (RuntimeException e) {
             refuse(receiver, AmqpErrors.of(e));
@@ -226,8 +245,10 @@ final class LinkRouter {
             return;
         }
         ReceiveMode mode = sender.getRemoteSenderSettleMode() == SenderSettleMode.SETTLED
-                ? ReceiveMode.RECEIVE_AND_DELETE : ReceiveMode.PEEK_LOCK;
-        if (!entity.isSubscription() && entity.subQueue() == EntityPath.Part.NONE
+                ? ReceiveMode.RECEIVE_AND_DELETE
+                : ReceiveMode.PEEK_LOCK;
+        if (!entity.isSubscription()
+                && entity.subQueue() == EntityPath.Part.NONE
                 && context.namespace().topicExists(entity.topicOrQueue())) {
             // before the browse check: a durable subscription's source has the distribution mode copy too
             attachTopicConsumer(sender, source, entity.topicOrQueue(), mode);
@@ -237,7 +258,7 @@ final class LinkRouter {
         boolean browse = BrowseLink.COPY.equals(source.getDistributionMode());
         if ((browse || filter != null && filter.containsKey(JMS_SELECTOR))
                 && context.namespace().tier() != Tier.PREMIUM) {
-            refuse(sender, premiumOnly());     // Standard: no browsers, no selectors (JMS-26)
+            refuse(sender, premiumOnly()); // Standard: no browsers, no selectors (JMS-26)
             return;
         }
         if (browse) {
@@ -253,8 +274,12 @@ final class LinkRouter {
             return;
         }
         if (filter != null && filter.containsKey(JMS_SELECTOR)) {
-            refuse(sender, new ErrorCondition(AmqpErrors.NOT_IMPLEMENTED, "Message selectors are supported on "
-                    + "topic subscriptions and queue browsers, not on queue receivers."));   // JMS-21
+            refuse(
+                    sender,
+                    new ErrorCondition(
+                            AmqpErrors.NOT_IMPLEMENTED,
+                            "Message selectors are supported on "
+                                    + "topic subscriptions and queue browsers, not on queue receivers.")); // JMS-21
             return;
         }
         if (filter != null && filter.containsKey(SESSION_FILTER)) {
@@ -278,14 +303,21 @@ final class LinkRouter {
             refuse(sender, premiumOnly());
             return;
         }
-        List<Symbol> capabilities = source.getCapabilities() == null ? List.of()
-                : java.util.Arrays.asList(source.getCapabilities());
+        List<Symbol> capabilities =
+                source.getCapabilities() == null ? List.of() : java.util.Arrays.asList(source.getCapabilities());
         boolean shared = capabilities.contains(SHARED);
         boolean durable = source.getDurable() != null && source.getDurable() != TerminusDurability.NONE
                 || source.getExpiryPolicy() == TerminusExpiryPolicy.NEVER;
         String clientId = capabilities.contains(GLOBAL) ? "" : containerId(sender);
-        String base = shared || durable ? baseName(sender.getName())
-                : "jms-" + java.util.UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        String base = shared || durable
+                ? baseName(sender.getName())
+                : "jms-"
+                        + java.util
+                                .UUID
+                                .randomUUID()
+                                .toString()
+                                .replace("-", "")
+                                .substring(0, 12);
         String name = base + "$" + clientId + (durable ? "$D" : "$ND");
         List<RuleDescription> rules = List.of();
         try {
@@ -301,9 +333,14 @@ final class LinkRouter {
         // unshared consumer of one name exclude each other (JMS-17)
         String key = name;
         if (!context.addJmsConsumer(key, !shared)) {
-            refuse(sender, new ErrorCondition(AmqpErrors.NOT_ALLOWED, "Cannot create a new consumer on subscriber "
-                    + name + " because there is already a subscriber using the same name with an active consumer "
-                    + "on the same or different topic."));
+            refuse(
+                    sender,
+                    new ErrorCondition(
+                            AmqpErrors.NOT_ALLOWED,
+                            "Cannot create a new consumer on subscriber "
+                                    + name
+                                    + " because there is already a subscriber using the same name with an active consumer "
+                                    + "on the same or different topic."));
             return;
         }
         try {
@@ -312,24 +349,34 @@ final class LinkRouter {
             } else if (shared && ns.subscriptionExists(topic, name) && !sameRules(ns, topic, name, rules)) {
                 // JMS: a shared subscription with consumers cannot change its selector (JMS-17)
                 context.removeJmsConsumer(key);
-                refuse(sender, new ErrorCondition(AmqpErrors.NOT_ALLOWED, "The shared subscription " + name
-                        + " has active consumers with another selector."));
+                refuse(
+                        sender,
+                        new ErrorCondition(
+                                AmqpErrors.NOT_ALLOWED,
+                                "The shared subscription " + name + " has active consumers with another selector."));
                 return;
             }
             if (!ns.subscriptionExists(topic, name)) {
                 Duration idle = autoDeleteOnIdle(sender, SUBSCRIBER_AUTO_DELETE);
-                ns.createSubscription(topic, name, idle == null ? SubscriptionOptions.defaults()
-                        : SubscriptionOptions.builder().autoDeleteOnIdle(idle).build(), rules);
+                ns.createSubscription(
+                        topic,
+                        name,
+                        idle == null
+                                ? SubscriptionOptions.defaults()
+                                : SubscriptionOptions.builder()
+                                        .autoDeleteOnIdle(idle)
+                                        .build(),
+                        rules);
             }
         } catch (RuntimeException e) {
-            if (!ns.subscriptionExists(topic, name)) {     // else another connection created it meanwhile
+            if (!ns.subscriptionExists(topic, name)) { // else another connection created it meanwhile
                 context.removeJmsConsumer(key);
                 refuse(sender, AmqpErrors.of(e));
                 return;
             }
         }
-        OutgoingLink link = new OutgoingLink(context, connection, sender, EntityPath.subscription(topic, name), mode,
-                null);
+        OutgoingLink link =
+                new OutgoingLink(context, connection, sender, EntityPath.subscription(topic, name), mode, null);
         link.whenClosed(() -> {
             int left = context.removeJmsConsumer(key);
             if (durable || left > 0) {
@@ -362,9 +409,14 @@ final class LinkRouter {
 
     /** Whether the subscription's filters are those of {@code rules} ({@code $Default}'s when it is empty). */
     private static boolean sameRules(Namespace ns, String topic, String name, List<RuleDescription> rules) {
-        List<dev.sbemu.core.filter.RuleFilter> wanted = (rules.isEmpty() ? List.of(RuleDescription.defaultRule())
-                : rules).stream().map(RuleDescription::filter).toList();
-        return ns.listRules(topic, name).stream().map(RuleDescription::filter).toList().equals(wanted);
+        List<dev.sbemu.core.filter.RuleFilter> wanted = (rules.isEmpty()
+                        ? List.of(RuleDescription.defaultRule())
+                        : rules)
+                .stream().map(RuleDescription::filter).toList();
+        return ns.listRules(topic, name).stream()
+                .map(RuleDescription::filter)
+                .toList()
+                .equals(wanted);
     }
 
     /**
@@ -391,14 +443,19 @@ final class LinkRouter {
             }
         }
         if (topic == null) {
-            refuse(sender, new ErrorCondition(AmqpErrors.NOT_FOUND, "The messaging entity '" + name
-                    + "' could not be found."));
+            refuse(
+                    sender,
+                    new ErrorCondition(
+                            AmqpErrors.NOT_FOUND, "The messaging entity '" + name + "' could not be found."));
             return;
         }
         String key = name;
         if (context.jmsConsumers(key) > 0) {
-            refuse(sender, new ErrorCondition(AmqpErrors.NOT_ALLOWED, "Cannot unsubscribe " + name + ": the "
-                    + "durable subscription has an active consumer."));
+            refuse(
+                    sender,
+                    new ErrorCondition(
+                            AmqpErrors.NOT_ALLOWED,
+                            "Cannot unsubscribe " + name + ": the " + "durable subscription has an active consumer."));
             return;
         }
         Source found = new Source();
@@ -410,7 +467,8 @@ final class LinkRouter {
         String subscriptionTopic = topic;
         open(sender, new Unsubscribe(sender, () -> {
             try {
-                if (context.namespace() == ns && ns.subscriptionExists(subscriptionTopic, name)
+                if (context.namespace() == ns
+                        && ns.subscriptionExists(subscriptionTopic, name)
                         && context.jmsConsumers(key) == 0) {
                     ns.deleteSubscription(subscriptionTopic, name);
                 }
@@ -431,7 +489,8 @@ final class LinkRouter {
     /** The source's JMS selector as a SQL filter (JMS header names mapped, JMS-20), or null without one. */
     private static SqlFilter selectorOf(Source source) {
         Object selector = source.getFilter() == null ? null : source.getFilter().get(JMS_SELECTOR);
-        if (selector instanceof DescribedType described && described.getDescribed() instanceof String jms
+        if (selector instanceof DescribedType described
+                && described.getDescribed() instanceof String jms
                 && !jms.isBlank()) {
             return SqlFilter.parse(JmsSelector.toSqlFilter(jms));
         }
@@ -463,8 +522,9 @@ final class LinkRouter {
 
     /** What the service answers a Standard namespace's JMS 2.0 request (JMS-26). */
     private static ErrorCondition premiumOnly() {
-        return new ErrorCondition(AmqpErrors.NOT_ALLOWED, "Full JMS 2.0 parity over AMQP is a feature supported "
-                + "only by a Premium Messaging namespace.");
+        return new ErrorCondition(
+                AmqpErrors.NOT_ALLOWED,
+                "Full JMS 2.0 parity over AMQP is a feature supported " + "only by a Premium Messaging namespace.");
     }
 
     /**
@@ -487,8 +547,10 @@ final class LinkRouter {
         PendingAttach pending = new PendingAttach(sender);
         sender.setContext(pending);
         connection.track(pending);
-        Duration wait = acceptWait(sender.getRemoteProperties() == null ? null
-                : sender.getRemoteProperties().get(TIMEOUT));
+        Duration wait = acceptWait(
+                sender.getRemoteProperties() == null
+                        ? null
+                        : sender.getRemoteProperties().get(TIMEOUT));
         if (context.namespace().faults().delaysScripted()) {
             try {
                 context.work(() -> acceptOnWorker(pending, sender, entity, mode, sessionId, wait));
@@ -502,16 +564,19 @@ final class LinkRouter {
         pending.timer = connection.after(wait, () -> {
             pending.timer = null;
             if (pending.end()) {
-                refused(pending, sender, AmqpErrors.of(new dev.sbemu.core.BrokerException.ServiceTimeout(
-                        "No session available to accept on '" + entity + "' within " + wait + ".")));
+                refused(
+                        pending,
+                        sender,
+                        AmqpErrors.of(new dev.sbemu.core.BrokerException.ServiceTimeout(
+                                "No session available to accept on '" + entity + "' within " + wait + ".")));
             }
         });
         acceptOnLoop(pending, sender, entity, mode, sessionId);
     }
 
     /** Loop thread: one try of a session accept without waiting; registers for a wake-up when none was free. */
-    private void acceptOnLoop(PendingAttach pending, Sender sender, EntityPath entity, ReceiveMode mode,
-                              String sessionId) {
+    private void acceptOnLoop(
+            PendingAttach pending, Sender sender, EntityPath entity, ReceiveMode mode, String sessionId) {
         if (pending.ended) {
             return;
         }
@@ -520,10 +585,12 @@ final class LinkRouter {
         try {
             lock = ns.acceptSessionIfAvailable(entity, sessionId);
             if (lock == null) {
-                pending.wait = ns.whenSessionAvailable(entity, () -> connection.loop().execute(() -> {
-                    pending.wait = null;
-                    acceptOnLoop(pending, sender, entity, mode, sessionId);
-                }));
+                pending.wait = ns.whenSessionAvailable(
+                        entity,
+                        () -> connection.loop().execute(() -> {
+                            pending.wait = null;
+                            acceptOnLoop(pending, sender, entity, mode, sessionId);
+                        }));
                 return;
             }
         } catch (RuntimeException e) {
@@ -533,7 +600,7 @@ final class LinkRouter {
             return;
         }
         if (!pending.end()) {
-            ns.releaseSession(lock);    // the link went meanwhile: the session is free again
+            ns.releaseSession(lock); // the link went meanwhile: the session is free again
             return;
         }
         context.holdSession(lock);
@@ -561,8 +628,13 @@ final class LinkRouter {
         return n.longValue() >= max.toMillis() ? max : Duration.ofMillis(n.longValue());
     }
 
-    private void acceptOnWorker(PendingAttach pending, Sender sender, EntityPath entity, ReceiveMode mode,
-                                String sessionId, Duration wait) {
+    private void acceptOnWorker(
+            PendingAttach pending,
+            Sender sender,
+            EntityPath entity,
+            ReceiveMode mode,
+            String sessionId,
+            Duration wait) {
         SessionLock lock;
         try {
             lock = context.namespace().acceptSession(entity, sessionId, wait);
@@ -582,8 +654,8 @@ final class LinkRouter {
     }
 
     /** Loop thread: the session is locked: the attach is answered with it (AMQP-6). */
-    private void attachSession(PendingAttach pending, Sender sender, EntityPath entity, ReceiveMode mode,
-                               SessionLock lock) {
+    private void attachSession(
+            PendingAttach pending, Sender sender, EntityPath entity, ReceiveMode mode, SessionLock lock) {
         {
             connection.untrack(pending);
             if (pending.closed || sender.getLocalState() != EndpointState.UNINITIALIZED) {
@@ -594,8 +666,11 @@ final class LinkRouter {
             Source local = (Source) sender.getRemoteSource();
             Map<Symbol, Object> echoed = new HashMap<>(local.getFilter());
             // in the form it came: the Go SDK (go-amqp) sends and reads it as a described value (AMQP-6)
-            echoed.put(SESSION_FILTER, local.getFilter().get(SESSION_FILTER) instanceof DescribedType asked
-                    ? new UnknownDescribedType(asked.getDescriptor(), lock.sessionId()) : lock.sessionId());
+            echoed.put(
+                    SESSION_FILTER,
+                    local.getFilter().get(SESSION_FILTER) instanceof DescribedType asked
+                            ? new UnknownDescribedType(asked.getDescriptor(), lock.sessionId())
+                            : lock.sessionId());
             local.setFilter(echoed);
             Map<Symbol, Object> properties = new HashMap<>();
             properties.put(LOCKED_UNTIL_UTC, ticks(lock.lockedUntil()));
@@ -641,7 +716,7 @@ final class LinkRouter {
                 Namespace.ReceiveWait registered = wait;
                 wait = null;
                 try {
-                    registered.cancel();    // passes the wake-up on if it came meanwhile
+                    registered.cancel(); // passes the wake-up on if it came meanwhile
                 } catch (RuntimeException e) {
                     LOG.fine(() -> "sbemu AMQP endpoint: cancelling a session wait failed: " + e);
                 }
@@ -652,7 +727,7 @@ final class LinkRouter {
         @Override
         public void onClosed() {
             closed = true;
-            end();      // the client detached, or the connection ended: the accept is given up
+            end(); // the client detached, or the connection ended: the accept is given up
         }
     }
 
@@ -664,14 +739,18 @@ final class LinkRouter {
         if (connection.isAuthorized()) {
             return true;
         }
-        refuse(link, new ErrorCondition(AmqpErrors.UNAUTHORIZED,
-                "Unauthorized access: put a valid token on $cbs before attaching links."));
+        refuse(
+                link,
+                new ErrorCondition(
+                        AmqpErrors.UNAUTHORIZED,
+                        "Unauthorized access: put a valid token on $cbs before attaching links."));
         return false;
     }
 
     private boolean exists(EntityPath entity, Link link) {
         Namespace ns = context.namespace();
-        boolean exists = entity.isSubscription() ? ns.subscriptionExists(entity.topicOrQueue(), entity.subscription())
+        boolean exists = entity.isSubscription()
+                ? ns.subscriptionExists(entity.topicOrQueue(), entity.subscription())
                 : ns.queueExists(entity.topicOrQueue()) || ns.topicExists(entity.topicOrQueue());
         if (!exists) {
             refuse(link, AmqpErrors.entityNotFound(entity.toString()));
@@ -681,9 +760,11 @@ final class LinkRouter {
 
     private int maxMessageSize(String entity) {
         Namespace ns = context.namespace();
-        Long kilobytes = ns.queueExists(entity) ? ns.getQueue(entity).maxMessageSizeInKilobytes()
+        Long kilobytes = ns.queueExists(entity)
+                ? ns.getQueue(entity).maxMessageSizeInKilobytes()
                 : ns.getTopic(entity).maxMessageSizeInKilobytes();
-        return ns.tier() == Tier.PREMIUM && kilobytes != null ? (int) (kilobytes * 1024)
+        return ns.tier() == Tier.PREMIUM && kilobytes != null
+                ? (int) (kilobytes * 1024)
                 : ns.tier().defaultMaxMessageSizeBytes();
     }
 

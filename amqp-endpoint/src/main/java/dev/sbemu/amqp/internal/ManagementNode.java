@@ -3,11 +3,11 @@ package dev.sbemu.amqp.internal;
 import dev.sbemu.core.BrokerException;
 import dev.sbemu.core.BrokeredMessage;
 import dev.sbemu.core.EntityPath;
+import dev.sbemu.core.MessageOperations;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.ReceiveMode;
 import dev.sbemu.core.RuleDescription;
 import dev.sbemu.core.SessionLock;
-import dev.sbemu.core.MessageOperations;
 import dev.sbemu.wire.AmqpMessages;
 import dev.sbemu.wire.AmqpRules;
 import java.lang.reflect.Array;
@@ -48,11 +48,14 @@ final class ManagementNode implements RequestLink.Node {
             return operate(request, state);
         } catch (NullPointerException | ClassCastException e) {
             if (!thrownHere(e)) {
-                throw e;    // the broker's own failure: an internal error, not the client's
+                throw e; // the broker's own failure: an internal error, not the client's
             }
             // a field missing or of the wrong type in the request's body (AMQP-19)
-            return new RequestLink.Response(400, "The request body of '" + RequestLink.operation(request)
-                    + "' is malformed: " + e.getMessage(), AmqpErrors.DECODE_ERROR.toString(), null);
+            return new RequestLink.Response(
+                    400,
+                    "The request body of '" + RequestLink.operation(request) + "' is malformed: " + e.getMessage(),
+                    AmqpErrors.DECODE_ERROR.toString(),
+                    null);
         } catch (Wire.MalformedMessage e) {
             return new RequestLink.Response(400, e.getMessage(), AmqpErrors.DECODE_ERROR.toString(), null);
         }
@@ -88,12 +91,14 @@ final class ManagementNode implements RequestLink.Node {
                 int count = ((Number) body.get("message-count")).intValue();
                 String sessionId = (String) body.get("session-id");
                 List<BrokeredMessage> peeked = sessionId == null || sessionId.isEmpty()
-                        ? ns.peek(entity, from, count) : ns.peek(entity, sessionId, from, count);
+                        ? ns.peek(entity, from, count)
+                        : ns.peek(entity, sessionId, from, count);
                 yield messages(peeked, false);
             }
             case VENDOR + "receive-by-sequence-number" -> {
                 Object settle = body.get("receiver-settle-mode");
-                ReceiveMode mode = settle instanceof Number n && n.intValue() == 0 ? ReceiveMode.RECEIVE_AND_DELETE
+                ReceiveMode mode = settle instanceof Number n && n.intValue() == 0
+                        ? ReceiveMode.RECEIVE_AND_DELETE
                         : ReceiveMode.PEEK_LOCK;
                 List<Long> numbers = longs(body.get("sequence-numbers"));
                 String sessionId = (String) body.get("session-id");
@@ -118,9 +123,12 @@ final class ManagementNode implements RequestLink.Node {
             }
             case VENDOR + "set-session-state" -> {
                 Object value = body.get("session-state");
-                ns.setSessionState(session((String) body.get("session-id")),
-                        value instanceof Binary b ? Arrays.copyOfRange(b.getArray(), b.getArrayOffset(),
-                                b.getArrayOffset() + b.getLength()) : null);
+                ns.setSessionState(
+                        session((String) body.get("session-id")),
+                        value instanceof Binary b
+                                ? Arrays.copyOfRange(
+                                        b.getArray(), b.getArrayOffset(), b.getArrayOffset() + b.getLength())
+                                : null);
                 yield ok(Map.of());
             }
             case VENDOR + "add-rule" -> {
@@ -138,12 +146,14 @@ final class ManagementNode implements RequestLink.Node {
                 List<RuleDescription> rules = ns.listRules(entity.topicOrQueue(), subscription());
                 int skip = body.get("skip") instanceof Number n ? n.intValue() : 0;
                 int top = body.get("top") instanceof Number n ? n.intValue() : Integer.MAX_VALUE;
-                List<RuleDescription> page = rules.subList(Math.min(skip, rules.size()),
-                        (int) Math.min(rules.size(), (long) skip + top));
+                List<RuleDescription> page =
+                        rules.subList(Math.min(skip, rules.size()), (int) Math.min(rules.size(), (long) skip + top));
                 yield page.isEmpty() ? RequestLink.Response.ok(null) : ok(AmqpRules.toWire(page));
             }
-            default -> RequestLink.Response.error(new ErrorCondition(AmqpErrors.NOT_IMPLEMENTED,
-                    "The management operation '" + operation + "' is not implemented by the emulator."));
+            default ->
+                RequestLink.Response.error(new ErrorCondition(
+                        AmqpErrors.NOT_IMPLEMENTED,
+                        "The management operation '" + operation + "' is not implemented by the emulator."));
         };
     }
 
@@ -153,8 +163,8 @@ final class ManagementNode implements RequestLink.Node {
 
     private String subscription() {
         if (!entity.isSubscription()) {
-            throw new BrokerException.InvalidOperation("Rules belong to subscriptions; '" + entity
-                    + "' is not a subscription.");
+            throw new BrokerException.InvalidOperation(
+                    "Rules belong to subscriptions; '" + entity + "' is not a subscription.");
         }
         return entity.subscription();
     }
@@ -162,8 +172,8 @@ final class ManagementNode implements RequestLink.Node {
     private SessionLock session(String sessionId) {
         SessionLock lock = sessionId == null ? null : context.session(entity, sessionId);
         if (lock == null) {
-            throw new BrokerException.SessionLockLost("The session lock of session '" + sessionId + "' on '"
-                    + entity + "' is not held by this client: it was lost, released or never accepted.");
+            throw new BrokerException.SessionLockLost("The session lock of session '" + sessionId + "' on '" + entity
+                    + "' is not held by this client: it was lost, released or never accepted.");
         }
         return lock;
     }
@@ -174,9 +184,10 @@ final class ManagementNode implements RequestLink.Node {
         Long[] numbers = new Long[entries.size()];
         for (int i = 0; i < entries.size(); i++) {
             Binary bytes = (Binary) ((Map<?, ?>) entries.get(i)).get("message");
-            dev.sbemu.core.Message message = AmqpMessages.toCore(bytes.getArray(), bytes.getArrayOffset(),
-                    bytes.getLength());
-            Instant at = message.scheduledEnqueueTime() != null ? message.scheduledEnqueueTime()
+            dev.sbemu.core.Message message =
+                    AmqpMessages.toCore(bytes.getArray(), bytes.getArrayOffset(), bytes.getLength());
+            Instant at = message.scheduledEnqueueTime() != null
+                    ? message.scheduledEnqueueTime()
                     : context.namespace().clock().instant();
             numbers[i] = target.schedule(entity.entityName(), List.of(message), at)[0];
         }
@@ -193,9 +204,11 @@ final class ManagementNode implements RequestLink.Node {
             case "released" -> Settlement.Kind.RELEASE;
             default -> throw new IllegalArgumentException("Unknown disposition-status '" + status + "'.");
         };
-        Settlement settlement = new Settlement(kind,
+        Settlement settlement = new Settlement(
+                kind,
                 AmqpMessages.propertiesFromWire((Map<?, ?>) body.get("properties-to-modify")),
-                (String) body.get("deadletter-reason"), (String) body.get("deadletter-description"));
+                (String) body.get("deadletter-reason"),
+                (String) body.get("deadletter-description"));
         for (UUID token : uuids(body.get("lock-tokens"))) {
             settlement.apply(target, context.namespace(), entity, token);
         }

@@ -71,6 +71,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
      * callback of an ended one is ignored (AMQP-11).
      */
     private dev.sbemu.core.Namespace.ReceiveWait waiting;
+
     private Object waitToken;
     /**
      * The wait whose callback woke the pump, until the pump used the wake-up (it took messages, or registered again);
@@ -79,10 +80,15 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
      */
     private dev.sbemu.core.Namespace.ReceiveWait woken;
     /** Run once the link is gone (a JMS topic consumer's subscription is deleted, JMS-14). */
-    private Runnable whenClosed = () -> { };
+    private Runnable whenClosed = () -> {};
 
-    OutgoingLink(EndpointContext context, AmqpConnection connection, Sender sender, EntityPath entity,
-                 ReceiveMode mode, SessionLock session) {
+    OutgoingLink(
+            EndpointContext context,
+            AmqpConnection connection,
+            Sender sender,
+            EntityPath entity,
+            ReceiveMode mode,
+            SessionLock session) {
         this.context = context;
         this.connection = connection;
         this.sender = sender;
@@ -147,7 +153,8 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
     }
 
     private List<BrokeredMessage> take(int want, Duration wait) {
-        return session == null ? context.namespace().receive(entity, mode, want, wait)
+        return session == null
+                ? context.namespace().receive(entity, mode, want, wait)
                 : context.namespace().receive(session, mode, want, wait);
     }
 
@@ -155,7 +162,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
         synchronized (this) {
             if (pumping || closed || (credit - outstanding <= 0 && !drain) || connection.backedUp()) {
                 passOnWakeLater();
-                return;     // a backed-up socket restarts the link once it drains (AMQP-19)
+                return; // a backed-up socket restarts the link once it drains (AMQP-19)
             }
             pumping = true;
             if (context.namespace().faults().delaysScripted()) {
@@ -194,7 +201,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
                 woken = null;
             }
             List<BrokeredMessage> batch = taken;
-            connection.loop().execute(() -> deliver(batch));    // its end starts the next look
+            connection.loop().execute(() -> deliver(batch)); // its end starts the next look
             return;
         }
         if (draining) {
@@ -210,14 +217,14 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
         try {
             registered = waitWithoutThread();
         } catch (RuntimeException e) {
-            stopWith(e);    // the entity is gone or disabled: as a receive would have failed
+            stopWith(e); // the entity is gone or disabled: as a receive would have failed
             return;
         }
         if (!registered) {
             synchronized (this) {
                 pumping = false;
             }
-            connection.loop().execute(this::startPump);     // closed or a drain came meanwhile: look again
+            connection.loop().execute(this::startPump); // closed or a drain came meanwhile: look again
         }
     }
 
@@ -227,7 +234,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
         } catch (RejectedExecutionException e) {
             pumping = false;
             passOnWakeLater();
-            fail(e);    // every worker is busy: the link is detached with amqp:resource-limit-exceeded
+            fail(e); // every worker is busy: the link is detached with amqp:resource-limit-exceeded
         }
     }
 
@@ -279,10 +286,11 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
                 return false;
             }
             waitToken = token;
-            woken = null;   // used: the new wait fires at once if a message is there
+            woken = null; // used: the new wait fires at once if a message is there
             // the callback runs under the namespace's lock: it only hands on to the loop thread
             Runnable callback = () -> connection.loop().execute(() -> resume(token));
-            waiting = session == null ? context.namespace().whenReceivable(entity, callback)
+            waiting = session == null
+                    ? context.namespace().whenReceivable(entity, callback)
                     : context.namespace().whenReceivable(session, callback);
             return true;
         }
@@ -347,11 +355,11 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
                     try {
                         registered = waitWithoutThread();
                     } catch (RuntimeException e) {
-                        stopWith(e);    // the entity is gone or disabled: as a receive would have failed
+                        stopWith(e); // the entity is gone or disabled: as a receive would have failed
                         return;
                     }
                     if (registered) {
-                        return;     // pumping stays set: the wait's end (resume) clears it
+                        return; // pumping stays set: the wait's end (resume) clears it
                     }
                     // closed or draining meanwhile: the loop's next look handles it
                 }
@@ -365,8 +373,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
     }
 
     /** What one turn of the pump asks the broker for: up to {@code want} messages, and whether a drain is due. */
-    private record Turn(int want, boolean draining) {
-    }
+    private record Turn(int want, boolean draining) {}
 
     /**
      * The pump's next turn, or null when it must stop (and is marked stopped): the link closed, a batch is still on
@@ -461,7 +468,7 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
         }
         DeliveryState remote = delivery.getRemoteState();
         if (delivery.getContext() == SETTLING) {
-            return;     // its settlement is out; the result settles the delivery
+            return; // its settlement is out; the result settles the delivery
         }
         UUID lockToken = delivery.getContext() instanceof UUID token ? token : null;
         if (remote == null || lockToken == null) {
@@ -484,25 +491,29 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
                 }
             });
         }
-        settlements.run(() -> settle(lockToken, outcome, remote), failure -> {
-            if (failure != null) {
-                delivery.disposition(AmqpErrors.rejected(failure));
-            } else {
-                // A dead-letter is confirmed by a rejected outcome without the client's error: the JavaScript SDK
-                // takes any error in the settled state for a failed settlement (the Java SDK compares only the
-                // outcome's type).
-                Outcome applied = outcome instanceof Rejected ? new Rejected() : outcome;
-                if (transactional != null) {
-                    TransactionalState done = new TransactionalState();
-                    done.setTxnId(transactional.getTxnId());
-                    done.setOutcome(applied);
-                    delivery.disposition(done);
-                } else {
-                    delivery.disposition((DeliveryState) applied);
-                }
-            }
-            delivery.settle();
-        }, refused -> refused);
+        settlements.run(
+                () -> settle(lockToken, outcome, remote),
+                failure -> {
+                    if (failure != null) {
+                        delivery.disposition(AmqpErrors.rejected(failure));
+                    } else {
+                        // A dead-letter is confirmed by a rejected outcome without the client's error: the JavaScript
+                        // SDK
+                        // takes any error in the settled state for a failed settlement (the Java SDK compares only the
+                        // outcome's type).
+                        Outcome applied = outcome instanceof Rejected ? new Rejected() : outcome;
+                        if (transactional != null) {
+                            TransactionalState done = new TransactionalState();
+                            done.setTxnId(transactional.getTxnId());
+                            done.setOutcome(applied);
+                            delivery.disposition(done);
+                        } else {
+                            delivery.disposition((DeliveryState) applied);
+                        }
+                    }
+                    delivery.settle();
+                },
+                refused -> refused);
     }
 
     /** Applies a settlement in the broker, in the transaction the state joins; the error, or null once applied. */
@@ -522,7 +533,8 @@ final class OutgoingLink implements AmqpConnection.LinkBound {
         }
         if (outcome instanceof Modified modified) {
             Map<String, Object> properties = AmqpMessages.propertiesFromWire(modified.getMessageAnnotations());
-            Settlement.Kind kind = Boolean.TRUE.equals(modified.getUndeliverableHere()) ? Settlement.Kind.DEFER
+            Settlement.Kind kind = Boolean.TRUE.equals(modified.getUndeliverableHere())
+                    ? Settlement.Kind.DEFER
                     : Settlement.Kind.ABANDON;
             return new Settlement(kind, properties, null, null);
         }

@@ -21,6 +21,7 @@ import org.apache.qpid.proton.engine.Receiver;
 abstract class ReceivingLink implements AmqpConnection.LinkBound {
     /** The credit each receiving link grants by default, topped up once half is used. */
     static final int CREDIT = 500;
+
     private static final Object SEEN = new Object();
 
     final Receiver receiver;
@@ -29,6 +30,7 @@ abstract class ReceivingLink implements AmqpConnection.LinkBound {
     private HeldCalls calls;
     /** Deliveries the link's credit allowed so far, and deliveries begun by the client. */
     private long granted;
+
     private long begun;
 
     ReceivingLink(Receiver receiver) {
@@ -85,21 +87,24 @@ abstract class ReceivingLink implements AmqpConnection.LinkBound {
         if (delivery.getContext() == null) {
             delivery.setContext(SEEN);
             if (++begun > granted) {
-                cut(new ErrorCondition(AmqpErrors.TRANSFER_LIMIT_EXCEEDED, "The link has " + (granted - begun + 1)
-                        + " credit; a delivery was sent without credit."));
+                cut(new ErrorCondition(
+                        AmqpErrors.TRANSFER_LIMIT_EXCEEDED,
+                        "The link has " + (granted - begun + 1) + " credit; a delivery was sent without credit."));
                 return;
             }
         }
         if (delivery.isAborted()) {
-            Wire.dropAborted(receiver, delivery);   // AMQP 1.0 2.6.14: dropped, the link goes on
+            Wire.dropAborted(receiver, delivery); // AMQP 1.0 2.6.14: dropped, the link goes on
             topUp();
             return;
         }
         UnsignedLong max = receiver.getMaxMessageSize();
         if (max != null && max.longValue() > 0 && delivery.pending() > max.longValue()) {
-            cut(new ErrorCondition(AmqpErrors.MESSAGE_SIZE_EXCEEDED, "The received message (at least "
-                    + delivery.pending() + " bytes) exceeds the limit (" + max + " bytes) currently "
-                    + "allowed on the link."));
+            cut(new ErrorCondition(
+                    AmqpErrors.MESSAGE_SIZE_EXCEEDED,
+                    "The received message (at least "
+                            + delivery.pending() + " bytes) exceeds the limit (" + max + " bytes) currently "
+                            + "allowed on the link."));
             return;
         }
         byte[] bytes = Wire.read(receiver, delivery);

@@ -38,7 +38,10 @@ final class ReplyLink implements AmqpConnection.LinkBound {
     @Override
     public void onFlow() {
         while (sender.getCredit() > 0 && !pending.isEmpty()) {
-            Wire.send(sender, ByteBuffer.allocate(8).putLong(++tags).array(), pending.poll(),
+            Wire.send(
+                    sender,
+                    ByteBuffer.allocate(8).putLong(++tags).array(),
+                    pending.poll(),
                     sender.getRemoteSenderSettleMode() == SenderSettleMode.SETTLED);
         }
     }

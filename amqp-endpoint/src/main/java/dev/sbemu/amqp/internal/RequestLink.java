@@ -1,9 +1,9 @@
 package dev.sbemu.amqp.internal;
 
+import dev.sbemu.wire.AmqpMessages;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
-import dev.sbemu.wire.AmqpMessages;
 import org.apache.qpid.proton.Proton;
 import org.apache.qpid.proton.amqp.Symbol;
 import org.apache.qpid.proton.amqp.messaging.Accepted;
@@ -32,7 +32,8 @@ final class RequestLink extends ReceivingLink {
     /** The request's {@code operation} application property (both nodes dispatch on it), or null. */
     static String operation(Message request) {
         ApplicationProperties properties = request.getApplicationProperties();
-        Object operation = properties == null || properties.getValue() == null ? null
+        Object operation = properties == null || properties.getValue() == null
+                ? null
                 : properties.getValue().get("operation");
         return operation == null ? null : operation.toString();
     }
@@ -44,8 +45,11 @@ final class RequestLink extends ReceivingLink {
         }
 
         static Response error(ErrorCondition error) {
-            return new Response(AmqpErrors.status(error.getCondition()), error.getDescription(),
-                    error.getCondition().toString(), null);
+            return new Response(
+                    AmqpErrors.status(error.getCondition()),
+                    error.getDescription(),
+                    error.getCondition().toString(),
+                    null);
         }
     }
 
@@ -69,7 +73,9 @@ final class RequestLink extends ReceivingLink {
         this.node = node;
         this.router = router;
         this.calls = calls;
-        this.pairedReplyTo = receiver.getRemoteTarget() == null ? null : receiver.getRemoteTarget().getAddress();
+        this.pairedReplyTo = receiver.getRemoteTarget() == null
+                ? null
+                : receiver.getRemoteTarget().getAddress();
     }
 
     private String replyTo(Message request) {
@@ -84,10 +90,13 @@ final class RequestLink extends ReceivingLink {
             router.reply(replyTo(request), respond(request, state));
             return Accepted.getInstance();
         }
-        calls.run(() -> respond(request, state), answer -> {
-            router.reply(replyTo(request), answer);
-            settle(delivery, Accepted.getInstance());
-        }, error -> answer(request, Response.error(error)));
+        calls.run(
+                () -> respond(request, state),
+                answer -> {
+                    router.reply(replyTo(request), answer);
+                    settle(delivery, Accepted.getInstance());
+                },
+                error -> answer(request, Response.error(error)));
         return null;
     }
 
@@ -113,8 +122,8 @@ final class RequestLink extends ReceivingLink {
         Message message = Proton.message();
         Properties properties = new Properties();
         properties.setMessageId(UUID.randomUUID());
-        properties.setCorrelationId(request.getMessageId() != null ? request.getMessageId()
-                : request.getCorrelationId());
+        properties.setCorrelationId(
+                request.getMessageId() != null ? request.getMessageId() : request.getCorrelationId());
         properties.setTo(request.getReplyTo());
         message.setProperties(properties);
         Map<String, Object> status = new HashMap<>();

@@ -32,21 +32,20 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
  * registered); BouncyCastle only writes the certificate's structure.
  */
 final class SelfSignedCertificate {
-    private SelfSignedCertificate() {
-    }
+    private SelfSignedCertificate() {}
 
     /**
      * A certificate for {@code keys}, signed with its own private key (SHA256withECDSA), valid from a minute ago for
      * {@code validity}, with the subject alternative names {@code dnsNames} and {@code addresses}, usable for a TLS
      * server only (not a CA).
      */
-    static X509Certificate create(KeyPair keys, List<String> dnsNames, List<InetAddress> addresses,
-            Duration validity) throws GeneralSecurityException {
+    static X509Certificate create(KeyPair keys, List<String> dnsNames, List<InetAddress> addresses, Duration validity)
+            throws GeneralSecurityException {
         X500Name name = new X500Name("CN=sbemu endpoint,O=sbemu");
         long now = System.currentTimeMillis();
         BigInteger serial = new BigInteger(64, new SecureRandom()).setBit(63);
-        X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(name, serial, new Date(now - 60_000),
-                new Date(now + validity.toMillis()), name, keys.getPublic());
+        X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(
+                name, serial, new Date(now - 60_000), new Date(now + validity.toMillis()), name, keys.getPublic());
         List<GeneralName> sans = new ArrayList<>();
         for (String dns : dnsNames) {
             sans.add(new GeneralName(GeneralName.dNSName, dns));
@@ -55,13 +54,15 @@ final class SelfSignedCertificate {
             sans.add(new GeneralName(GeneralName.iPAddress, address.getHostAddress()));
         }
         try {
-            builder.addExtension(Extension.subjectAlternativeName, false,
-                    new GeneralNames(sans.toArray(new GeneralName[0])));
+            builder.addExtension(
+                    Extension.subjectAlternativeName, false, new GeneralNames(sans.toArray(new GeneralName[0])));
             builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
             builder.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature));
-            builder.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth));
-            return new JcaX509CertificateConverter().getCertificate(
-                    builder.build(new JcaContentSignerBuilder("SHA256withECDSA").build(keys.getPrivate())));
+            builder.addExtension(
+                    Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth));
+            return new JcaX509CertificateConverter()
+                    .getCertificate(
+                            builder.build(new JcaContentSignerBuilder("SHA256withECDSA").build(keys.getPrivate())));
         } catch (CertIOException | OperatorCreationException e) {
             throw new GeneralSecurityException("Cannot build the TLS port's certificate: " + e.getMessage(), e);
         }

@@ -12,7 +12,13 @@ import java.util.UUID;
  * A release never joins a transaction: it only hands the message back.
  */
 record Settlement(Kind kind, Map<String, Object> propertiesToModify, String reason, String description) {
-    enum Kind { COMPLETE, ABANDON, DEFER, DEAD_LETTER, RELEASE }
+    enum Kind {
+        COMPLETE,
+        ABANDON,
+        DEFER,
+        DEAD_LETTER,
+        RELEASE
+    }
 
     static Settlement of(Kind kind) {
         return new Settlement(kind, Map.of(), null, null);

@@ -33,6 +33,7 @@ final class TlsMaterial implements AutoCloseable {
     static final String TRUST_STORE_PASSWORD = "sbemu-trust";
     /** The Maven coordinates named when BouncyCastle is missing. */
     static final String BOUNCY_CASTLE = "org.bouncycastle:bcpkix-jdk18on";
+
     private static final char[] KEY_PASSWORD = "sbemu".toCharArray();
 
     private final X509Certificate certificate;
@@ -61,18 +62,22 @@ final class TlsMaterial implements AutoCloseable {
      */
     static TlsMaterial create(InetAddress bindAddress) {
         try {
-            Class.forName("org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder", false,
+            Class.forName(
+                    "org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder",
+                    false,
                     TlsMaterial.class.getClassLoader());
         } catch (ClassNotFoundException | LinkageError e) {
-            throw new IllegalStateException("The sbemu endpoint's TLS port needs BouncyCastle to make its certificate: "
-                    + "add " + BOUNCY_CASTLE + " (test scope) to the class path, or do not ask for a TLS port", e);
+            throw new IllegalStateException(
+                    "The sbemu endpoint's TLS port needs BouncyCastle to make its certificate: " + "add "
+                            + BOUNCY_CASTLE + " (test scope) to the class path, or do not ask for a TLS port",
+                    e);
         }
         try {
             KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
             generator.initialize(new ECGenParameterSpec("secp256r1"));
             KeyPair keys = generator.generateKeyPair();
-            List<InetAddress> addresses = new ArrayList<>(List.of(InetAddress.getByName("127.0.0.1"),
-                    InetAddress.getByName("::1")));
+            List<InetAddress> addresses =
+                    new ArrayList<>(List.of(InetAddress.getByName("127.0.0.1"), InetAddress.getByName("::1")));
             if (!bindAddress.isAnyLocalAddress() && !addresses.contains(bindAddress)) {
                 addresses.add(bindAddress);
             }
@@ -123,7 +128,8 @@ final class TlsMaterial implements AutoCloseable {
                 context.init(null, trust.getTrustManagers(), null);
                 clientContext = context;
             } catch (GeneralSecurityException | IOException e) {
-                throw new IllegalStateException("Cannot make an SSLContext trusting the endpoint's certificate: " + e, e);
+                throw new IllegalStateException(
+                        "Cannot make an SSLContext trusting the endpoint's certificate: " + e, e);
             }
         }
         return clientContext;

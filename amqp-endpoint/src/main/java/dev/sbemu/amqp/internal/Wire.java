@@ -27,8 +27,7 @@ final class Wire {
         AMQPDefinedTypes.registerAllTypes(DECODER, new EncoderImpl(DECODER));
     }
 
-    private Wire() {
-    }
+    private Wire() {}
 
     /** The bytes of a complete delivery, or null while it is still partial. Advances the link. */
     static byte[] read(Receiver receiver, Delivery delivery) {

@@ -36,27 +36,32 @@ class EventLoopTest {
             }
 
             @Override
-            public void flush() {
-            }
+            public void flush() {}
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
         Logger logger = Logger.getLogger(EventLoop.class.getName());
         logger.addHandler(handler);
         // an Error where no connection is to blame (accepting): the loop cannot go on
-        EventLoop loop = new EventLoop(EndpointOptions.defaults(), (l, channel, refused, tls) -> {
-            throw new InternalError("the loop is broken");
-        }, "sbemu-amqp-broken");
+        EventLoop loop = new EventLoop(
+                EndpointOptions.defaults(),
+                (l, channel, refused, tls) -> {
+                    throw new InternalError("the loop is broken");
+                },
+                "sbemu-amqp-broken");
         try {
             int port = loop.port();
             new Socket(InetAddress.getLoopbackAddress(), port).close();
-            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThrows(ConnectException.class,
-                    () -> new Socket(InetAddress.getLoopbackAddress(), port).close()));
+            await().atMost(Duration.ofSeconds(10))
+                    .untilAsserted(() -> assertThrows(
+                            ConnectException.class, () -> new Socket(InetAddress.getLoopbackAddress(), port).close()));
             synchronized (records) {
-                assertTrue(records.stream().anyMatch(r -> r.getLevel() == Level.SEVERE
-                        && r.getMessage().contains("cannot go on")), "logged: " + records);
+                assertTrue(
+                        records.stream()
+                                .anyMatch(r -> r.getLevel() == Level.SEVERE
+                                        && r.getMessage().contains("cannot go on")),
+                        "logged: " + records);
             }
         } finally {
             logger.removeHandler(handler);
@@ -67,9 +72,12 @@ class EventLoopTest {
     @Test
     @DisplayName("AMQP-19 proton-j is touched on the loop thread only: other threads are refused")
     void protonOnTheLoopThreadOnly() throws IOException {
-        try (EventLoop loop = new EventLoop(EndpointOptions.defaults(), (l, channel, refused, tls) -> {
-            throw new IllegalStateException("no connections here");
-        }, "sbemu-amqp-thread-check")) {
+        try (EventLoop loop = new EventLoop(
+                EndpointOptions.defaults(),
+                (l, channel, refused, tls) -> {
+                    throw new IllegalStateException("no connections here");
+                },
+                "sbemu-amqp-thread-check")) {
             IllegalStateException e = assertThrows(IllegalStateException.class, loop::checkThread);
             assertTrue(e.getMessage().contains("outside the network thread"));
         }
@@ -79,8 +87,12 @@ class EventLoopTest {
     @DisplayName("AMQP-19 a client's com.microsoft:timeout is capped at the endpoint's maximum; none or a negative "
             + "one waits 1 minute")
     void timeoutCapped() {
-        EndpointContext context = new EndpointContext(dev.sbemu.core.Namespace.create(), "k", "secret",
-                EndpointOptions.defaults().withMaxOperationTimeout(Duration.ofMinutes(2)), "sbemu-amqp-cap");
+        EndpointContext context = new EndpointContext(
+                dev.sbemu.core.Namespace.create(),
+                "k",
+                "secret",
+                EndpointOptions.defaults().withMaxOperationTimeout(Duration.ofMinutes(2)),
+                "sbemu-amqp-cap");
         try {
             LinkRouter router = new LinkRouter(null, context);
             assertEquals(Duration.ofMinutes(2), router.acceptWait(Long.MAX_VALUE));

@@ -21,8 +21,12 @@ import org.junit.jupiter.api.Test;
 /** The request-response nodes and wire helpers, without a socket. */
 class NodesTest {
     private final Namespace namespace = Namespace.create();
-    private final EndpointContext context = new EndpointContext(namespace, "RootManageSharedAccessKey", "secret",
-            EndpointOptions.defaults().withHandshakeTimeout(Duration.ofSeconds(1)), "sbemu-amqp-test");
+    private final EndpointContext context = new EndpointContext(
+            namespace,
+            "RootManageSharedAccessKey",
+            "secret",
+            EndpointOptions.defaults().withHandshakeTimeout(Duration.ofSeconds(1)),
+            "sbemu-amqp-test");
 
     @AfterEach
     void close() {
@@ -48,20 +52,21 @@ class NodesTest {
     }
 
     @Test
-    @DisplayName("AMQP-19 a malformed $management body is a typed bad request (400, amqp:decode-error), not an NPE or a ClassCastException reported as argument-error")
+    @DisplayName(
+            "AMQP-19 a malformed $management body is a typed bad request (400, amqp:decode-error), not an NPE or a ClassCastException reported as argument-error")
     void malformedManagementBody() {
         namespace.createQueue("orders");
         ManagementNode node = new ManagementNode(context, EntityPath.queue("orders"));
-        RequestLink.Response missing = node.handle(request("com.microsoft:peek-message", Map.of("message-count", 1)),
-                null);
+        RequestLink.Response missing =
+                node.handle(request("com.microsoft:peek-message", Map.of("message-count", 1)), null);
         assertEquals(400, missing.status());
         assertEquals("amqp:decode-error", missing.condition());
-        RequestLink.Response wrongType = node.handle(request("com.microsoft:peek-message",
-                Map.of("from-sequence-number", "one", "message-count", 1)), null);
+        RequestLink.Response wrongType = node.handle(
+                request("com.microsoft:peek-message", Map.of("from-sequence-number", "one", "message-count", 1)), null);
         assertEquals(400, wrongType.status());
         assertEquals("amqp:decode-error", wrongType.condition());
-        RequestLink.Response notAMap = node.handle(request("com.microsoft:schedule-message",
-                Map.of("messages", java.util.List.of("not a map"))), null);
+        RequestLink.Response notAMap = node.handle(
+                request("com.microsoft:schedule-message", Map.of("messages", java.util.List.of("not a map"))), null);
         assertEquals(400, notAMap.status());
         assertEquals("amqp:decode-error", notAMap.condition());
     }
@@ -69,10 +74,17 @@ class NodesTest {
     @Test
     @DisplayName("AMQP-19 a broker failure that is no client mistake is an internal error, not argument-error")
     void ownFailuresAreInternal() {
-        assertEquals("amqp:internal-error", AmqpErrors.of(new NullPointerException("ours")).getCondition().toString());
-        assertEquals("amqp:internal-error", AmqpErrors.of(new ClassCastException("ours")).getCondition().toString());
-        assertEquals("amqp:resource-limit-exceeded", AmqpErrors.of(
-                new java.util.concurrent.RejectedExecutionException()).getCondition().toString());
+        assertEquals(
+                "amqp:internal-error",
+                AmqpErrors.of(new NullPointerException("ours")).getCondition().toString());
+        assertEquals(
+                "amqp:internal-error",
+                AmqpErrors.of(new ClassCastException("ours")).getCondition().toString());
+        assertEquals(
+                "amqp:resource-limit-exceeded",
+                AmqpErrors.of(new java.util.concurrent.RejectedExecutionException())
+                        .getCondition()
+                        .toString());
     }
 
     @Test
@@ -81,13 +93,19 @@ class NodesTest {
         CbsNode cbs = new CbsNode(context, null);
         String audience = "amqp://127.0.0.1/orders";
         String good = new ServiceBusSharedKeyCredential("RootManageSharedAccessKey", "secret", Duration.ofHours(1))
-                .getToken(new com.azure.core.credential.TokenRequestContext().addScopes(audience)).block().getToken();
+                .getToken(new com.azure.core.credential.TokenRequestContext().addScopes(audience))
+                .block()
+                .getToken();
         assertNull(cbs.refusal(good));
         String otherKey = new ServiceBusSharedKeyCredential("RootManageSharedAccessKey", "guess", Duration.ofHours(1))
-                .getToken(new com.azure.core.credential.TokenRequestContext().addScopes(audience)).block().getToken();
+                .getToken(new com.azure.core.credential.TokenRequestContext().addScopes(audience))
+                .block()
+                .getToken();
         assertTrue(cbs.refusal(otherKey).contains("signature does not match"));
         String otherName = new ServiceBusSharedKeyCredential("Listen", "secret", Duration.ofHours(1))
-                .getToken(new com.azure.core.credential.TokenRequestContext().addScopes(audience)).block().getToken();
+                .getToken(new com.azure.core.credential.TokenRequestContext().addScopes(audience))
+                .block()
+                .getToken();
         assertTrue(cbs.refusal(otherName).contains("key name"));
         String expired = good.replaceAll("se=\\d+", "se=1000");
         assertTrue(cbs.refusal(expired).startsWith("ExpiredToken"));
@@ -115,9 +133,11 @@ class NodesTest {
         assertEquals(EntityPath.queue("orders"), EntityAddress.parse("orders"));
         assertEquals(EntityPath.queue("a/b"), EntityAddress.parse("a/b"));
         assertEquals(EntityPath.subscription("events", "audit"), EntityAddress.parse("events/Subscriptions/audit"));
-        assertEquals(EntityPath.queue("orders").withSubQueue(EntityPath.Part.DEAD_LETTER_QUEUE),
+        assertEquals(
+                EntityPath.queue("orders").withSubQueue(EntityPath.Part.DEAD_LETTER_QUEUE),
                 EntityAddress.parse("orders/$DeadLetterQueue"));
-        assertEquals(EntityPath.subscription("events", "audit").withSubQueue(EntityPath.Part.TRANSFER_DEAD_LETTER_QUEUE),
+        assertEquals(
+                EntityPath.subscription("events", "audit").withSubQueue(EntityPath.Part.TRANSFER_DEAD_LETTER_QUEUE),
                 EntityAddress.parse("events/subscriptions/audit/$Transfer/$deadletterqueue"));
         assertEquals(EntityPath.queue("orders"), EntityAddress.parse("amqp://127.0.0.1:5672/orders"));
     }

@@ -31,7 +31,8 @@ class TlsMaterialTest {
         certificate.checkValidity();
         certificate.verify(certificate.getPublicKey());
         assertEquals("EC", certificate.getPublicKey().getAlgorithm());
-        List<String> names = certificate.getSubjectAlternativeNames().stream().map(n -> String.valueOf(n.get(1)))
+        List<String> names = certificate.getSubjectAlternativeNames().stream()
+                .map(n -> String.valueOf(n.get(1)))
                 .toList();
         assertTrue(names.contains("localhost") && names.contains("127.0.0.1"), "names: " + names);
         assertTrue(names.stream().anyMatch(n -> n.startsWith("0:0:0:0:0:0:0:1")), "::1 in " + names);
@@ -51,13 +52,13 @@ class TlsMaterialTest {
     void withoutBouncyCastle() throws Exception {
         URL classes = TlsMaterial.class.getProtectionDomain().getCodeSource().getLocation();
         URL proton = SslDomain.class.getProtectionDomain().getCodeSource().getLocation();
-        try (URLClassLoader loader = new URLClassLoader(new URL[] {classes, proton},
-                ClassLoader.getPlatformClassLoader())) {
+        try (URLClassLoader loader =
+                new URLClassLoader(new URL[] {classes, proton}, ClassLoader.getPlatformClassLoader())) {
             Class<?> isolated = loader.loadClass(TlsMaterial.class.getName());
             Method create = isolated.getDeclaredMethod("create", InetAddress.class);
             create.setAccessible(true);
-            InvocationTargetException e = assertThrows(InvocationTargetException.class,
-                    () -> create.invoke(null, InetAddress.getLoopbackAddress()));
+            InvocationTargetException e = assertThrows(
+                    InvocationTargetException.class, () -> create.invoke(null, InetAddress.getLoopbackAddress()));
             IllegalStateException missing = assertInstanceOf(IllegalStateException.class, e.getCause());
             assertTrue(missing.getMessage().contains("org.bouncycastle:bcpkix-jdk18on"), missing.getMessage());
         }

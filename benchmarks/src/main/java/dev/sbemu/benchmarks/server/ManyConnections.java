@@ -1,5 +1,11 @@
 package dev.sbemu.benchmarks.server;
 
+import jakarta.jms.Connection;
+import jakarta.jms.DeliveryMode;
+import jakarta.jms.Message;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.Session;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,12 +23,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import jakarta.jms.Connection;
-import jakarta.jms.DeliveryMode;
-import jakarta.jms.Message;
-import jakarta.jms.MessageConsumer;
-import jakarta.jms.MessageProducer;
-import jakarta.jms.Session;
 import org.apache.qpid.jms.JmsConnectionFactory;
 
 /**
@@ -43,8 +43,7 @@ public final class ManyConnections {
     private static final String KEY_NAME = "RootManageSharedAccessKey";
     private static final String KEY = "SAS_KEY_VALUE";
 
-    private ManyConnections() {
-    }
+    private ManyConnections() {}
 
     public static void main(String[] args) throws Exception {
         int port = Integer.parseInt(args[0]);
@@ -52,7 +51,8 @@ public final class ManyConnections {
         int n = args.length > 2 ? Integer.parseInt(args[2]) : 1000;
         int samples = args.length > 3 ? Integer.parseInt(args[3]) : 1000;
         int warmUp = args.length > 4 ? Integer.parseInt(args[4]) : 200;
-        String uri = "amqp://127.0.0.1:" + port + "?amqp.saslMechanisms=PLAIN&transport.sharedEventLoopThreads=4&amqp.maxFrameSize=65536"
+        String uri = "amqp://127.0.0.1:" + port
+                + "?amqp.saslMechanisms=PLAIN&transport.sharedEventLoopThreads=4&amqp.maxFrameSize=65536"
                 + "&jms.prefetchPolicy.all=10&amqp.idleTimeout=0&jms.connectTimeout=60000";
         JmsConnectionFactory factory = new JmsConnectionFactory(KEY_NAME, KEY, uri);
 
@@ -95,8 +95,9 @@ public final class ManyConnections {
             f.get(5, TimeUnit.MINUTES);
         }
         pool.shutdown();
-        System.out.printf("%d connections, each with a sender and a waiting receiver, open in %.1f s%n", n,
-                (System.nanoTime() - opening) / 1e9);
+        System.out.printf(
+                "%d connections, each with a sender and a waiting receiver, open in %.1f s%n",
+                n, (System.nanoTime() - opening) / 1e9);
         Thread.sleep(2000);
         System.out.printf("server with %d connections idle: %s%n", n, serverFigures(pid, true));
 
@@ -115,10 +116,17 @@ public final class ManyConnections {
             }
         }
         Arrays.sort(latencies);
-        System.out.printf(Locale.ROOT, "latency send on connection i -> receiver on connection i+1 (%d samples after "
-                + "%d warm-up): p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms; unexpected deliveries %d%n",
-                samples, warmUp, percentile(latencies, 50), percentile(latencies, 90), percentile(latencies, 99),
-                latencies[samples - 1] / 1e6, unexpected.get());
+        System.out.printf(
+                Locale.ROOT,
+                "latency send on connection i -> receiver on connection i+1 (%d samples after "
+                        + "%d warm-up): p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms; unexpected deliveries %d%n",
+                samples,
+                warmUp,
+                percentile(latencies, 50),
+                percentile(latencies, 90),
+                percentile(latencies, 99),
+                latencies[samples - 1] / 1e6,
+                unexpected.get());
         System.out.printf("server after the samples: %s%n", serverFigures(pid, true));
         if (System.getProperty("histogram") != null) {
             System.out.println(jcmd(pid, "GC.class_histogram").lines().limit(25).reduce("", (a, b) -> a + b + "\n"));
@@ -127,8 +135,8 @@ public final class ManyConnections {
         for (Connection c : connections) {
             c.close();
         }
-        System.out.printf("closed in %.1f s; server: %s%n", (System.nanoTime() - closing) / 1e9,
-                serverFigures(pid, false));
+        System.out.printf(
+                "closed in %.1f s; server: %s%n", (System.nanoTime() - closing) / 1e9, serverFigures(pid, false));
     }
 
     private static double percentile(long[] sorted, int p) {
@@ -139,8 +147,8 @@ public final class ManyConnections {
     /** Threads and resident memory from /proc, and (after a full GC) the heap used from jcmd. */
     static String serverFigures(long pid, boolean heap) throws IOException, InterruptedException {
         String status = Files.readString(Path.of("/proc/" + pid + "/status"));
-        String figures = "threads " + field(status, "Threads") + ", RSS " + Long.parseLong(field(status, "VmRSS")
-                .replace(" kB", "").strip()) / 1024 + " MB";
+        String figures = "threads " + field(status, "Threads") + ", RSS "
+                + Long.parseLong(field(status, "VmRSS").replace(" kB", "").strip()) / 1024 + " MB";
         if (heap) {
             jcmd(pid, "GC.run");
             String info = jcmd(pid, "GC.heap_info");
@@ -159,7 +167,9 @@ public final class ManyConnections {
     }
 
     private static String jcmd(long pid, String command) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder("jcmd", String.valueOf(pid), command).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder("jcmd", String.valueOf(pid), command)
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         p.waitFor(30, TimeUnit.SECONDS);
         return out;

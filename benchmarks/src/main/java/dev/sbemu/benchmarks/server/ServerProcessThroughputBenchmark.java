@@ -54,7 +54,9 @@ import org.openjdk.jmh.annotations.Threads;
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @State(Scope.Benchmark)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class ServerProcessThroughputBenchmark {
     static final int BATCH = 1000;
     static final int PREFETCH = 100;
@@ -83,31 +85,43 @@ public class ServerProcessThroughputBenchmark {
         } else {
             namespace = Namespace.builder().build();
             namespace.createQueue("bulk");
-            server = ServiceBusEmulatorServer.builder(namespace).acceptAnyKey().sharedAccessKey("SAS_KEY_VALUE")
+            server = ServiceBusEmulatorServer.builder(namespace)
+                    .acceptAnyKey()
+                    .sharedAccessKey("SAS_KEY_VALUE")
                     .start();
             connectionString = server.getConnectionString();
         }
         ServiceBusClientBuilder builder = new ServiceBusClientBuilder().connectionString(connectionString);
         sender = builder.sender().queueName("bulk").buildClient();
-        receiver = builder.receiver().queueName("bulk").receiveMode(ServiceBusReceiveMode.RECEIVE_AND_DELETE)
-                .prefetchCount(PREFETCH).buildClient();
+        receiver = builder.receiver()
+                .queueName("bulk")
+                .receiveMode(ServiceBusReceiveMode.RECEIVE_AND_DELETE)
+                .prefetchCount(PREFETCH)
+                .buildClient();
     }
 
     private String startServerProcess() throws IOException {
         config = Files.createTempFile("sbemu-bulk", ".json");
-        Files.writeString(config, "{\"UserConfig\":{\"Namespaces\":[{\"Name\":\"sbemulatorns\",\"Queues\":"
-                + "[{\"Name\":\"bulk\",\"Properties\":{}}],\"Topics\":[]}]}}");
+        Files.writeString(
+                config,
+                "{\"UserConfig\":{\"Namespaces\":[{\"Name\":\"sbemulatorns\",\"Queues\":"
+                        + "[{\"Name\":\"bulk\",\"Properties\":{}}],\"Topics\":[]}]}}");
         String jar = System.getProperty("sbemu.server.jar");
         if (jar == null) {
             try (Stream<Path> files = Files.list(Path.of("server/target"))) {
-                jar = files.map(Path::toString).filter(f -> f.matches(".*/sbemu-server-[^/]*\\.jar"))
-                        .findFirst().orElseThrow(() -> new IllegalStateException(
+                jar = files.map(Path::toString)
+                        .filter(f -> f.matches(".*/sbemu-server-[^/]*\\.jar"))
+                        .findFirst()
+                        .orElseThrow(() -> new IllegalStateException(
                                 "no server/target/sbemu-server-*.jar: build it or pass -Dsbemu.server.jar"));
             }
         }
-        process = new ProcessBuilder("java", "-jar", jar, "--amqp-port", "0", "--http-port", "0", "--config",
-                config.toString()).redirectErrorStream(true).start();
-        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        process = new ProcessBuilder(
+                        "java", "-jar", jar, "--amqp-port", "0", "--http-port", "0", "--config", config.toString())
+                .redirectErrorStream(true)
+                .start();
+        BufferedReader out =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         String connectionString = null;
         Pattern line = Pattern.compile("Connection string: (.*)");
         for (String l = out.readLine(); l != null; l = out.readLine()) {
@@ -165,8 +179,8 @@ public class ServerProcessThroughputBenchmark {
         int received = 0;
         while (received < BATCH) {
             int got = 0;
-            for (ServiceBusReceivedMessage ignored : receiver.receiveMessages(Math.min(PREFETCH, BATCH - received),
-                    MAX_WAIT)) {
+            for (ServiceBusReceivedMessage ignored :
+                    receiver.receiveMessages(Math.min(PREFETCH, BATCH - received), MAX_WAIT)) {
                 got++;
             }
             if (got == 0) {

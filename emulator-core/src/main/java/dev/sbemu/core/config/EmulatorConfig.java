@@ -91,7 +91,8 @@ public final class EmulatorConfig {
 
     @Override
     public String toString() {
-        return "EmulatorConfig[" + loaded.source() + ": " + loaded.topology().queues().size() + " queues, "
+        return "EmulatorConfig[" + loaded.source() + ": "
+                + loaded.topology().queues().size() + " queues, "
                 + loaded.topology().topics().size() + " topics]";
     }
 }

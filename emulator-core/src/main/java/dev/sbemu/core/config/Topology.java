@@ -115,17 +115,22 @@ public record Topology(List<QueueSpec> queues, List<TopicSpec> topics) {
     /** A rule's filter. */
     public sealed interface FilterSpec {
         /** Matches every message. */
-        record True() implements FilterSpec {
-        }
+        record True() implements FilterSpec {}
 
         /** A SQL filter expression. */
-        record Sql(String expression) implements FilterSpec {
-        }
+        record Sql(String expression) implements FilterSpec {}
 
         /** A correlation filter; null fields are not compared. */
-        record Correlation(String correlationId, String messageId, String to, String replyTo, String subject,
-                           String sessionId, String replyToSessionId, String contentType,
-                           Map<String, Object> properties) implements FilterSpec {
-        }
+        record Correlation(
+                String correlationId,
+                String messageId,
+                String to,
+                String replyTo,
+                String subject,
+                String sessionId,
+                String replyToSessionId,
+                String contentType,
+                Map<String, Object> properties)
+                implements FilterSpec {}
     }
 }

@@ -20,13 +20,22 @@ import java.util.Map;
  * @param contentType the content type, or null
  * @param properties application properties to match; copied, never null (null becomes empty)
  */
-public record CorrelationFilter(String correlationId, String messageId, String to, String replyTo, String subject,
-        String sessionId, String replyToSessionId, String contentType, Map<String, Object> properties)
+public record CorrelationFilter(
+        String correlationId,
+        String messageId,
+        String to,
+        String replyTo,
+        String subject,
+        String sessionId,
+        String replyToSessionId,
+        String contentType,
+        Map<String, Object> properties)
         implements RuleFilter {
 
     /** Copies {@code properties}, which may hold null values, into an unmodifiable map. */
     public CorrelationFilter {
-        properties = properties == null || properties.isEmpty() ? Map.of()
+        properties = properties == null || properties.isEmpty()
+                ? Map.of()
                 : Collections.unmodifiableMap(new LinkedHashMap<>(properties));
     }
 
@@ -65,7 +74,8 @@ public record CorrelationFilter(String correlationId, String messageId, String t
                 return false;
             }
             Object value = actual.get(expected.getKey());
-            boolean equal = expected.getValue() == null ? value == null
+            boolean equal = expected.getValue() == null
+                    ? value == null
                     : Boolean.TRUE.equals(Values.compare(Values.Comparison.EQ, expected.getValue(), value));
             if (!equal) {
                 return false;

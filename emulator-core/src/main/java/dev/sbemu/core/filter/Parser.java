@@ -38,8 +38,20 @@ final class Parser {
 
     /** T-SQL words the service reserves: a property so named must be written [name] or "name". */
     private static final Set<String> RESERVED = Set.of(
-            "BETWEEN", "BEGIN", "CASE", "CAST", "COALESCE", "CONVERT", "DECLARE", "ELSE", "END", "IF",
-            "NULLIF", "THEN", "WHEN", "WHILE");
+            "BETWEEN",
+            "BEGIN",
+            "CASE",
+            "CAST",
+            "COALESCE",
+            "CONVERT",
+            "DECLARE",
+            "ELSE",
+            "END",
+            "IF",
+            "NULLIF",
+            "THEN",
+            "WHEN",
+            "WHILE");
 
     private final List<Token> tokens;
     private final Map<String, Object> parameters;
@@ -95,8 +107,10 @@ final class Parser {
             throw new FilterSyntaxException("the " + what + " is empty", 0, "");
         }
         if (text.length() > MAX_LENGTH) {
-            throw new FilterSyntaxException("the " + what + " is longer than " + MAX_LENGTH + " characters",
-                    MAX_LENGTH, text.substring(MAX_LENGTH, Math.min(text.length(), MAX_LENGTH + 20)));
+            throw new FilterSyntaxException(
+                    "the " + what + " is longer than " + MAX_LENGTH + " characters",
+                    MAX_LENGTH,
+                    text.substring(MAX_LENGTH, Math.min(text.length(), MAX_LENGTH + 20)));
         }
     }
 
@@ -118,7 +132,8 @@ final class Parser {
 
     private void requireWritable(Expr.Property target) {
         if (target.system() != null && !target.system().settable()) {
-            throw error("system property sys." + target.system().filterName() + " cannot be changed by an action",
+            throw error(
+                    "system property sys." + target.system().filterName() + " cannot be changed by an action",
                     tokens.get(index - 1));
         }
     }
@@ -230,8 +245,8 @@ final class Parser {
         }
         LikePattern compiled = null;
         boolean constantPattern = pattern instanceof Expr.Literal && ((Expr.Literal) pattern).value() instanceof String;
-        boolean constantEscape = escape == null
-                || escape instanceof Expr.Literal && ((Expr.Literal) escape).value() instanceof String;
+        boolean constantEscape =
+                escape == null || escape instanceof Expr.Literal && ((Expr.Literal) escape).value() instanceof String;
         Character escapeChar = null;
         if (escape != null && constantEscape) {
             String value = (String) ((Expr.Literal) escape).value();
@@ -251,13 +266,20 @@ final class Parser {
 
     private static Values.Comparison comparison(Token token) {
         switch (token.type()) {
-            case EQ: return Values.Comparison.EQ;
-            case NE: return Values.Comparison.NE;
-            case LT: return Values.Comparison.LT;
-            case LE: return Values.Comparison.LE;
-            case GT: return Values.Comparison.GT;
-            case GE: return Values.Comparison.GE;
-            default: return null;
+            case EQ:
+                return Values.Comparison.EQ;
+            case NE:
+                return Values.Comparison.NE;
+            case LT:
+                return Values.Comparison.LT;
+            case LE:
+                return Values.Comparison.LE;
+            case GT:
+                return Values.Comparison.GT;
+            case GE:
+                return Values.Comparison.GE;
+            default:
+                return null;
         }
     }
 
@@ -303,7 +325,9 @@ final class Parser {
             return parsePrimary();
         }
         Token operand = peek();
-        if (negative && operand.is(Token.Type.INTEGER) && operand.value() == null
+        if (negative
+                && operand.is(Token.Type.INTEGER)
+                && operand.value() == null
                 && operand.text().equals("9223372036854775808")) {
             next();
             return new Expr.Literal(Long.MIN_VALUE);
@@ -324,8 +348,10 @@ final class Parser {
                 return new Expr.Literal(token.value());
             case PARAMETER:
                 if (!parameters.containsKey(token.text())) {
-                    throw error("the parameter " + token.text() + " has no value; the rule's parameters are "
-                            + parameters.keySet(), token);
+                    throw error(
+                            "the parameter " + token.text() + " has no value; the rule's parameters are "
+                                    + parameters.keySet(),
+                            token);
                 }
                 return new Expr.Literal(parameters.get(token.text()));
             case LPAREN:
@@ -393,8 +419,8 @@ final class Parser {
             if (!system) {
                 return new Expr.Property(null, propertyName);
             }
-            SystemProperty property = SystemProperty.byFilterName(propertyName).orElseThrow(
-                    () -> error("unknown system property 'sys." + propertyName + "'", name));
+            SystemProperty property = SystemProperty.byFilterName(propertyName)
+                    .orElseThrow(() -> error("unknown system property 'sys." + propertyName + "'", name));
             return new Expr.Property(property, property.filterName());
         }
         return new Expr.Property(null, propertyName(first));
@@ -407,8 +433,10 @@ final class Parser {
         if (token.is(Token.Type.IDENTIFIER)) {
             String upper = token.upperText();
             if (RESERVED.contains(upper)) {
-                throw error("'" + token.text() + "' is a reserved word: write [" + token.text()
-                        + "] to use it as a property name", token);
+                throw error(
+                        "'" + token.text() + "' is a reserved word: write [" + token.text()
+                                + "] to use it as a property name",
+                        token);
             }
             if (!KEYWORDS.contains(upper)) {
                 return token.text();

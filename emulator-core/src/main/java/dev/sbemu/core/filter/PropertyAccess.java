@@ -13,8 +13,7 @@ final class PropertyAccess {
     private static final String SYS_PREFIX = "sys.";
     private static final String USER_PREFIX = "user.";
 
-    private PropertyAccess() {
-    }
+    private PropertyAccess() {}
 
     /** Returns the key under which {@code name} is stored, or null when there is none. */
     static String findKey(Map<String, Object> properties, String name) {

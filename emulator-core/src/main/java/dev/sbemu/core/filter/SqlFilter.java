@@ -68,7 +68,9 @@ public final class SqlFilter implements RuleFilter {
             Object widened = value instanceof Integer || value instanceof Short || value instanceof Byte
                     ? (Object) ((Number) value).longValue()
                     : value instanceof Float f ? (Object) f.doubleValue() : value;
-            if (!(widened instanceof String || widened instanceof Boolean || widened instanceof Long
+            if (!(widened instanceof String
+                    || widened instanceof Boolean
+                    || widened instanceof Long
                     || widened instanceof Double)) {
                 throw new IllegalArgumentException("The parameter " + name + " has a value of type "
                         + (value == null ? "null" : value.getClass().getName())
@@ -116,7 +118,8 @@ public final class SqlFilter implements RuleFilter {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof SqlFilter that && that.expression.equals(expression)
+        return other instanceof SqlFilter that
+                && that.expression.equals(expression)
                 && that.parameters.equals(parameters);
     }
 

@@ -47,8 +47,7 @@ public final class SqlRuleAction {
      * @throws FilterSyntaxException as {@link #parse(String)}, and when the text uses a parameter without a value
      * @throws IllegalArgumentException for a parameter name without {@code @} or a value of another type
      */
-    public static SqlRuleAction parse(String actionText, Map<String, Object> parameters)
-            throws FilterSyntaxException {
+    public static SqlRuleAction parse(String actionText, Map<String, Object> parameters) throws FilterSyntaxException {
         Map<String, Object> checked = SqlFilter.checkParameters(parameters);
         return new SqlRuleAction(actionText, checked, Parser.parseAction(actionText, checked));
     }
@@ -83,7 +82,8 @@ public final class SqlRuleAction {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof SqlRuleAction that && that.expression.equals(expression)
+        return other instanceof SqlRuleAction that
+                && that.expression.equals(expression)
                 && that.parameters.equals(parameters);
     }
 

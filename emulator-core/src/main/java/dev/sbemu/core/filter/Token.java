@@ -15,12 +15,27 @@ record Token(Type type, String text, Object value, int position) {
         QUOTED_IDENTIFIER,
         /** {@code [delimited]} identifier. */
         DELIMITED_IDENTIFIER,
-        STRING, INTEGER, DECIMAL,
+        STRING,
+        INTEGER,
+        DECIMAL,
         /** {@code @name}: a parameter of the filter or action, replaced by its value. */
         PARAMETER,
-        EQ, NE, LT, LE, GT, GE,
-        PLUS, MINUS, STAR, SLASH, PERCENT,
-        LPAREN, RPAREN, COMMA, SEMICOLON, DOT,
+        EQ,
+        NE,
+        LT,
+        LE,
+        GT,
+        GE,
+        PLUS,
+        MINUS,
+        STAR,
+        SLASH,
+        PERCENT,
+        LPAREN,
+        RPAREN,
+        COMMA,
+        SEMICOLON,
+        DOT,
         END
     }
 

@@ -11,8 +11,7 @@ import java.util.UUID;
  */
 final class ValueConversion {
 
-    private ValueConversion() {
-    }
+    private ValueConversion() {}
 
     /** The value for a settable system property: they are all strings. */
     static String toSystemValue(Object value) {

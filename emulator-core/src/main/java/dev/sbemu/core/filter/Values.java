@@ -18,12 +18,24 @@ import java.util.UUID;
  */
 final class Values {
 
-    enum Comparison { EQ, NE, LT, LE, GT, GE }
-
-    enum Arithmetic { ADD, SUBTRACT, MULTIPLY, DIVIDE, MODULO }
-
-    private Values() {
+    enum Comparison {
+        EQ,
+        NE,
+        LT,
+        LE,
+        GT,
+        GE
     }
+
+    enum Arithmetic {
+        ADD,
+        SUBTRACT,
+        MULTIPLY,
+        DIVIDE,
+        MODULO
+    }
+
+    private Values() {}
 
     /** Maps a property value onto the language's types: Long, Double, String, Boolean, Instant, ... */
     static Object normalize(Object value) {
@@ -100,23 +112,35 @@ final class Values {
 
     private static Boolean ordered(Comparison op, int cmp) {
         switch (op) {
-            case EQ: return cmp == 0;
-            case NE: return cmp != 0;
-            case LT: return cmp < 0;
-            case LE: return cmp <= 0;
-            case GT: return cmp > 0;
-            default: return cmp >= 0;
+            case EQ:
+                return cmp == 0;
+            case NE:
+                return cmp != 0;
+            case LT:
+                return cmp < 0;
+            case LE:
+                return cmp <= 0;
+            case GT:
+                return cmp > 0;
+            default:
+                return cmp >= 0;
         }
     }
 
     private static Boolean compareDoubles(Comparison op, double a, double b) {
         switch (op) {
-            case EQ: return a == b;
-            case NE: return a != b;
-            case LT: return a < b;
-            case LE: return a <= b;
-            case GT: return a > b;
-            default: return a >= b;
+            case EQ:
+                return a == b;
+            case NE:
+                return a != b;
+            case LT:
+                return a < b;
+            case LE:
+                return a <= b;
+            case GT:
+                return a > b;
+            default:
+                return a >= b;
         }
     }
 
@@ -155,21 +179,31 @@ final class Values {
             throw FilterEvaluationException.divideByZero();
         }
         switch (op) {
-            case ADD: return a + b;
-            case SUBTRACT: return a - b;
-            case MULTIPLY: return a * b;
-            case DIVIDE: return a == Long.MIN_VALUE && b == -1 ? null : (Object) (a / b);
-            default: return a == Long.MIN_VALUE && b == -1 ? null : (Object) (a % b);
+            case ADD:
+                return a + b;
+            case SUBTRACT:
+                return a - b;
+            case MULTIPLY:
+                return a * b;
+            case DIVIDE:
+                return a == Long.MIN_VALUE && b == -1 ? null : (Object) (a / b);
+            default:
+                return a == Long.MIN_VALUE && b == -1 ? null : (Object) (a % b);
         }
     }
 
     private static Object doubleArithmetic(Arithmetic op, double a, double b) {
         switch (op) {
-            case ADD: return a + b;
-            case SUBTRACT: return a - b;
-            case MULTIPLY: return a * b;
-            case DIVIDE: return a / b;
-            default: return a % b;
+            case ADD:
+                return a + b;
+            case SUBTRACT:
+                return a - b;
+            case MULTIPLY:
+                return a * b;
+            case DIVIDE:
+                return a / b;
+            default:
+                return a % b;
         }
     }
 
@@ -179,7 +213,8 @@ final class Values {
             if (left instanceof Instant && right instanceof Duration) {
                 Instant instant = (Instant) left;
                 Duration duration = (Duration) right;
-                return op == Arithmetic.ADD ? instant.plus(duration)
+                return op == Arithmetic.ADD
+                        ? instant.plus(duration)
                         : op == Arithmetic.SUBTRACT ? instant.minus(duration) : null;
             }
             if (left instanceof Duration && right instanceof Instant && op == Arithmetic.ADD) {

@@ -84,7 +84,7 @@ final class BlockingCalls {
     <T> T call(Object what, Duration maxWait, Cancellation cancellation, Attempt<T> attempt)
             throws InterruptedException {
         Wait wait = new Wait(maxWait);
-        Runnable unregister = cancellation == null ? () -> { } : cancellation.onCancel(this::wakeWaiters);
+        Runnable unregister = cancellation == null ? () -> {} : cancellation.onCancel(this::wakeWaiters);
         services.lock.lock();
         try {
             while (true) {

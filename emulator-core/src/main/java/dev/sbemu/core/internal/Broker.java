@@ -6,7 +6,6 @@ import dev.sbemu.core.Cancellation;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.ExpiryMode;
 import dev.sbemu.core.JournalEvent;
-import dev.sbemu.core.JournalEvent.Type;
 import dev.sbemu.core.Message;
 import dev.sbemu.core.ReceiveMode;
 import dev.sbemu.core.SessionLock;
@@ -130,8 +129,8 @@ public final class Broker implements VirtualClock.TimerDriver {
      * {@code maxWait} for the first one (CLK-3, LOCK-3). A cancelled {@code cancellation} (nullable)
      * ends the call at once with a {@link java.util.concurrent.CancellationException}, having taken nothing.
      */
-    public List<BrokeredMessage> receive(EntityPath path, ReceiveMode mode, int max, Duration maxWait,
-                                         Cancellation cancellation) {
+    public List<BrokeredMessage> receive(
+            EntityPath path, ReceiveMode mode, int max, Duration maxWait, Cancellation cancellation) {
         Validation.maxMessages(max);
         return receiving(path, maxWait, cancellation, wait -> {
             MessageSource source = registry.source(path);
@@ -208,7 +207,8 @@ public final class Broker implements VirtualClock.TimerDriver {
 
     /** The registered accepts of the next session now waiting on {@code path}'s entity. */
     public int waitingSessionAccepts(EntityPath path) {
-        return services.locked(() -> registry.sessionSource(path).main.readyOrChanged.waitersForAny());
+        return services.locked(
+                () -> registry.sessionSource(path).main.readyOrChanged.waitersForAny());
     }
 
     /** The receive calls and registered waits now waiting on {@code path}'s entity (ADI-5). */
@@ -217,8 +217,8 @@ public final class Broker implements VirtualClock.TimerDriver {
     }
 
     /** Receives from a held session: what is ready at once, else waits up to {@code maxWait} for the first. */
-    public List<BrokeredMessage> receive(SessionLock session, ReceiveMode mode, int max, Duration maxWait,
-                                         Cancellation cancellation) {
+    public List<BrokeredMessage> receive(
+            SessionLock session, ReceiveMode mode, int max, Duration maxWait, Cancellation cancellation) {
         Validation.maxMessages(max);
         return receiving(session.entity(), maxWait, cancellation, wait -> {
             MessageSource source = registry.sessionSource(session.entity());
@@ -241,8 +241,11 @@ public final class Broker implements VirtualClock.TimerDriver {
     }
 
     /** A blocking receive: the messages a try took, or none when the time was up or the thread interrupted. */
-    private List<BrokeredMessage> receiving(Object what, Duration maxWait, Cancellation cancellation,
-                                            BlockingCalls.Attempt<List<BrokeredMessage>> take) {
+    private List<BrokeredMessage> receiving(
+            Object what,
+            Duration maxWait,
+            Cancellation cancellation,
+            BlockingCalls.Attempt<List<BrokeredMessage>> take) {
         try {
             List<BrokeredMessage> taken = blocking.call(what, maxWait, cancellation, take);
             return taken == null ? List.of() : taken;
@@ -290,8 +293,12 @@ public final class Broker implements VirtualClock.TimerDriver {
         settle(path, (source, store) -> source.defer(store, lockToken, propertiesToModify));
     }
 
-    public void deadLetter(EntityPath path, UUID lockToken, String reason, String description,
-                           Map<String, Object> propertiesToModify) {
+    public void deadLetter(
+            EntityPath path,
+            UUID lockToken,
+            String reason,
+            String description,
+            Map<String, Object> propertiesToModify) {
         settle(path, (source, store) -> source.deadLetter(store, lockToken, reason, description, propertiesToModify));
     }
 
@@ -323,19 +330,18 @@ public final class Broker implements VirtualClock.TimerDriver {
      * Locks a named session, or the next available one (sessionId null), waiting in real time up to
      * {@code maxWait} for one to become free (SES-2).
      */
-    public SessionLock acceptSession(EntityPath path, String sessionId, Duration maxWait,
-                                     Cancellation cancellation) {
+    public SessionLock acceptSession(EntityPath path, String sessionId, Duration maxWait, Cancellation cancellation) {
         SessionLock lock = acceptSessionOrNull(path, sessionId, maxWait, cancellation);
         if (lock == null) {
-            throw new BrokerException.ServiceTimeout("No session available to accept on '" + path
-                    + "' within " + maxWait + ".");
+            throw new BrokerException.ServiceTimeout(
+                    "No session available to accept on '" + path + "' within " + maxWait + ".");
         }
         return lock;
     }
 
     /** As {@link #acceptSession}, null when no session became available in time. */
-    public SessionLock acceptSessionOrNull(EntityPath path, String sessionId, Duration maxWait,
-                                           Cancellation cancellation) {
+    public SessionLock acceptSessionOrNull(
+            EntityPath path, String sessionId, Duration maxWait, Cancellation cancellation) {
         Validation.sessionId(sessionId);
         SessionEntry session;
         try {
@@ -355,8 +361,8 @@ public final class Broker implements VirtualClock.TimerDriver {
     }
 
     /** Deferred messages of a held session, by sequence number (DLQ-4); others yield nothing. */
-    public List<BrokeredMessage> receiveDeferred(SessionLock session, ReceiveMode mode,
-                                                 Collection<Long> sequenceNumbers) {
+    public List<BrokeredMessage> receiveDeferred(
+            SessionLock session, ReceiveMode mode, Collection<Long> sequenceNumbers) {
         return onSession(session, (source, held) -> source.takeDeferredFromSession(held, mode, sequenceNumbers));
     }
 

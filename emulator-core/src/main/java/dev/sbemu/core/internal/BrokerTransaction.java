@@ -31,6 +31,7 @@ final class BrokerTransaction implements Transaction {
     private final java.util.Set<UUID> settled = new java.util.HashSet<>();
     /** The entity of the first settlement (TXN-2): every settlement must be on it; sends go via it. */
     private String sendVia;
+
     private String endedBecause;
     private TimerQueue.Timer timeout;
 
@@ -106,9 +107,16 @@ final class BrokerTransaction implements Transaction {
     }
 
     @Override
-    public void deadLetter(EntityPath entity, UUID lockToken, String reason, String description,
-                           Map<String, Object> propertiesToModify) {
-        settle(entity, lockToken, true,
+    public void deadLetter(
+            EntityPath entity,
+            UUID lockToken,
+            String reason,
+            String description,
+            Map<String, Object> propertiesToModify) {
+        settle(
+                entity,
+                lockToken,
+                true,
                 (source, store) -> source.deadLetter(store, lockToken, reason, description, propertiesToModify));
     }
 
@@ -138,8 +146,8 @@ final class BrokerTransaction implements Transaction {
             operation.validate();
             checkSendVia(entity.entityName());
             if (settled.contains(lockToken)) {
-                throw new BrokerException.MessageLockLost("The message with lock token " + lockToken
-                        + " was settled already in transaction " + id + ".");
+                throw new BrokerException.MessageLockLost(
+                        "The message with lock token " + lockToken + " was settled already in transaction " + id + ".");
             }
             enlist(operation);
             if (terminal) {
@@ -166,8 +174,8 @@ final class BrokerTransaction implements Transaction {
     private void enlist(Operation operation) {
         checkOpen();
         if (operations.size() >= MAX_OPERATIONS) {
-            throw new BrokerException.QuotaExceeded("A transaction can hold at most " + MAX_OPERATIONS
-                    + " operations.");
+            throw new BrokerException.QuotaExceeded(
+                    "A transaction can hold at most " + MAX_OPERATIONS + " operations.");
         }
         if (operations.isEmpty()) {
             timeout = services.timers.schedule(services.now().plus(TIMEOUT), () -> end("timed out after " + TIMEOUT));

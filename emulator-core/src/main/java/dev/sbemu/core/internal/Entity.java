@@ -10,6 +10,7 @@ abstract class Entity {
     final Services services;
     /** The registry the entity lives in (auto-delete removes it there; forwarding looks up destinations). */
     final EntityRegistry registry;
+
     final String name;
     final Instant createdAt;
     Instant updatedAt;

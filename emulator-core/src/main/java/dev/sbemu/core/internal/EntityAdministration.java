@@ -50,7 +50,8 @@ public final class EntityAdministration {
             registry.checkForwardTargets(name, valid.forwardTo(), valid.forwardDeadLetteredMessagesTo());
             if (valid.requiresSession() != queue.options.requiresSession()
                     || valid.enablePartitioning() != queue.options.enablePartitioning()) {
-                throw new InvalidOptionException("requiresSession/enablePartitioning",
+                throw new InvalidOptionException(
+                        "requiresSession/enablePartitioning",
                         valid.requiresSession() + "/" + valid.enablePartitioning(),
                         "cannot be changed on an existing queue");
             }
@@ -95,8 +96,8 @@ public final class EntityAdministration {
         return services.locked(() -> {
             TopicEntity topic = registry.topic(name);
             if (valid.enablePartitioning() != topic.options.enablePartitioning()) {
-                throw new InvalidOptionException("enablePartitioning", valid.enablePartitioning(),
-                        "cannot be changed on an existing topic");
+                throw new InvalidOptionException(
+                        "enablePartitioning", valid.enablePartitioning(), "cannot be changed on an existing topic");
             }
             topic.options = valid;
             topic.updated();
@@ -117,8 +118,8 @@ public final class EntityAdministration {
         return services.locked(() -> registry.hasTopic(name));
     }
 
-    public SubscriptionOptions createSubscription(String topicName, String name, SubscriptionOptions options,
-                                                  List<RuleDescription> rules) {
+    public SubscriptionOptions createSubscription(
+            String topicName, String name, SubscriptionOptions options, List<RuleDescription> rules) {
         Validation.subscriptionName(name);
         List<RuleDescription> initialRules = rules.isEmpty() ? List.of(RuleDescription.defaultRule()) : rules;
         initialRules.forEach(rule -> Validation.ruleName(rule.name()));
@@ -141,8 +142,8 @@ public final class EntityAdministration {
             SubscriptionEntity subscription = registry.subscription(topicName, name);
             registry.checkForwardTargets(subscription.name, valid.forwardTo(), valid.forwardDeadLetteredMessagesTo());
             if (valid.requiresSession() != subscription.options.requiresSession()) {
-                throw new InvalidOptionException("requiresSession", valid.requiresSession(),
-                        "cannot be changed on an existing subscription");
+                throw new InvalidOptionException(
+                        "requiresSession", valid.requiresSession(), "cannot be changed on an existing subscription");
             }
             subscription.options = valid;
             subscription.updated();
@@ -161,11 +162,13 @@ public final class EntityAdministration {
     }
 
     public List<String> subscriptionNames(String topicName) {
-        return services.locked(() -> new ArrayList<>(registry.topic(topicName).subscriptions.keySet()));
+        return services.locked(
+                () -> new ArrayList<>(registry.topic(topicName).subscriptions.keySet()));
     }
 
     public boolean subscriptionExists(String topicName, String name) {
-        return services.locked(() -> registry.hasTopic(topicName) && registry.topic(topicName).subscriptions.containsKey(name));
+        return services.locked(() -> registry.hasTopic(topicName)
+                && registry.topic(topicName).subscriptions.containsKey(name));
     }
 
     // ---- rules ----------------------------------------------------------------------------------
@@ -210,7 +213,8 @@ public final class EntityAdministration {
     }
 
     public List<RuleDescription> listRules(String topicName, String subscriptionName) {
-        return services.locked(() -> registry.subscription(topicName, subscriptionName).rules.list());
+        return services.locked(
+                () -> registry.subscription(topicName, subscriptionName).rules.list());
     }
 
     private static RuleDescription rule(SubscriptionEntity subscription, String ruleName) {
@@ -229,8 +233,18 @@ public final class EntityAdministration {
             TopicEntity topic = path.isSubscription() ? null : registry.topicOrNull(path.topicOrQueue());
             if (topic != null) {
                 long size = topic.sizeInBytes();
-                return new EntityRuntimeInfo(0, 0, topic.scheduledCount(), 0, 0, 0, size,
-                        topic.subscriptions.size(), topic.createdAt, topic.updatedAt, topic.accessedAt);
+                return new EntityRuntimeInfo(
+                        0,
+                        0,
+                        topic.scheduledCount(),
+                        0,
+                        0,
+                        0,
+                        size,
+                        topic.subscriptions.size(),
+                        topic.createdAt,
+                        topic.updatedAt,
+                        topic.accessedAt);
             }
             MessageSource source = registry.source(path);
             MessageStore main = source.main;
@@ -240,9 +254,18 @@ public final class EntityAdministration {
             long dead = source.deadLetters.size();
             long transferDead = source.transferDeadLetters.size();
             long size = main.sizeInBytes + source.deadLetters.sizeInBytes + source.transferDeadLetters.sizeInBytes;
-            return new EntityRuntimeInfo(active, deferred, scheduled, dead, transferDead,
-                    active + deferred + scheduled + dead + transferDead, size, 0,
-                    source.createdAt, source.updatedAt, source.accessedAt);
+            return new EntityRuntimeInfo(
+                    active,
+                    deferred,
+                    scheduled,
+                    dead,
+                    transferDead,
+                    active + deferred + scheduled + dead + transferDead,
+                    size,
+                    0,
+                    source.createdAt,
+                    source.updatedAt,
+                    source.accessedAt);
         });
     }
 }

@@ -61,7 +61,8 @@ final class EntityRegistry {
 
     /** The queue or subscription {@code path} names (its sub-queue aside). */
     MessageSource source(EntityPath path) {
-        return path.isSubscription() ? subscription(path.topicOrQueue(), path.subscription())
+        return path.isSubscription()
+                ? subscription(path.topicOrQueue(), path.subscription())
                 : queue(path.topicOrQueue());
     }
 
@@ -121,14 +122,14 @@ final class EntityRegistry {
         return topic;
     }
 
-    SubscriptionEntity addSubscription(String topicName, String name, SubscriptionOptions options,
-                                       List<RuleDescription> rules) {
+    SubscriptionEntity addSubscription(
+            String topicName, String name, SubscriptionOptions options, List<RuleDescription> rules) {
         TopicEntity topic = topic(topicName);
         if (topic.subscriptions.containsKey(name)) {
             throw new BrokerException.EntityAlreadyExists(topicName + "/Subscriptions/" + name);
         }
-        checkForwardTargets(topicName + "/Subscriptions/" + name, options.forwardTo(),
-                options.forwardDeadLetteredMessagesTo());
+        checkForwardTargets(
+                topicName + "/Subscriptions/" + name, options.forwardTo(), options.forwardDeadLetteredMessagesTo());
         SubscriptionEntity subscription = new SubscriptionEntity(this, topic, name, options, rules);
         topic.subscriptions.put(name, subscription);
         subscription.armAutoDelete();
@@ -152,12 +153,11 @@ final class EntityRegistry {
                 continue;
             }
             if (target.equalsIgnoreCase(source)) {
-                throw new InvalidOptionException(properties[i], target,
-                        "an entity cannot forward to itself");
+                throw new InvalidOptionException(properties[i], target, "an entity cannot forward to itself");
             }
             if (!queues.containsKey(target) && !topics.containsKey(target)) {
-                throw new InvalidOptionException(properties[i], target,
-                        "the destination must be an existing queue or topic");
+                throw new InvalidOptionException(
+                        properties[i], target, "the destination must be an existing queue or topic");
             }
         }
     }
@@ -208,8 +208,8 @@ final class EntityRegistry {
             } else if (store.mayHaveReady()) {
                 // as many as there are messages (or free sessions) ready, oldest first: not every waiter (AMQP-11)
                 if (store.sessionful && store == source.main) {
-                    store.readyOrChanged.fireReady(source.sessions.freeReadySessions(),
-                            source.sessions.heldReadySessions());
+                    store.readyOrChanged.fireReady(
+                            source.sessions.freeReadySessions(), source.sessions.heldReadySessions());
                 } else {
                     store.readyOrChanged.fireReady(store.readyCount(), List.of());
                 }

@@ -31,7 +31,8 @@ final class FilterView implements FilterMessage {
             case ENQUEUED_TIME_UTC -> stored.enqueuedTime;
             case SCHEDULED_ENQUEUE_TIME_UTC -> stored.scheduledEnqueueTime;
             case TIME_TO_LIVE -> m.timeToLive();
-            case EXPIRES_AT_UTC -> m.timeToLive() == null ? null : Durations.plusOrNever(stored.enqueuedTime, m.timeToLive());
+            case EXPIRES_AT_UTC ->
+                m.timeToLive() == null ? null : Durations.plusOrNever(stored.enqueuedTime, m.timeToLive());
             case SIZE -> (long) stored.size;
             case ENQUEUED_SEQUENCE_NUMBER -> stored.enqueuedSequenceNumber;
             case DEAD_LETTER_SOURCE -> stored.deadLetterSource;

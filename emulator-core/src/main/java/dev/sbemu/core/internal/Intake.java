@@ -84,8 +84,8 @@ final class Intake {
         owner.touch();
         StoredMessage m = owner.findScheduled(sequenceNumber);
         if (m == null || !owner.releaseScheduled(m)) {
-            throw new BrokerException.MessageNotFound("No scheduled message with sequence number "
-                    + sequenceNumber + " in '" + owner.name() + "'.");
+            throw new BrokerException.MessageNotFound(
+                    "No scheduled message with sequence number " + sequenceNumber + " in '" + owner.name() + "'.");
         }
         services.timers.cancel(m.scheduleTimer);
         services.journal(Type.CANCELLED, owner.name(), m, "");
@@ -96,8 +96,9 @@ final class Intake {
     }
 
     private boolean isDuplicate(StoredMessage m) {
-        if (owner.requiresDuplicateDetection() && duplicates.isDuplicate(DuplicateDetector.key(m, partitioned),
-                owner.duplicateDetectionHistoryTimeWindow())) {
+        if (owner.requiresDuplicateDetection()
+                && duplicates.isDuplicate(
+                        DuplicateDetector.key(m, partitioned), owner.duplicateDetectionHistoryTimeWindow())) {
             services.journal(Type.DUPLICATE_DROPPED, owner.name(), m, "");
             return true;
         }

@@ -27,10 +27,11 @@ import java.util.UUID;
 abstract class MessageSource extends Entity {
     /** FWD-2: the most transfer hops a message makes; the next one sends it to the transfer dead-letter queue. */
     static final int MAX_HOPS = 4;
+
     static final String TTL_EXPIRED = "TTLExpiredException";
     static final String TTL_EXPIRED_DESCRIPTION = "The message expired and was dead lettered.";
-    static final StoredMessage.DeadLetter TTL_DEAD_LETTER = new StoredMessage.DeadLetter(TTL_EXPIRED,
-            TTL_EXPIRED_DESCRIPTION);
+    static final StoredMessage.DeadLetter TTL_DEAD_LETTER =
+            new StoredMessage.DeadLetter(TTL_EXPIRED, TTL_EXPIRED_DESCRIPTION);
     static final String MAX_DELIVERY = "MaxDeliveryCountExceeded";
     static final String LOCK_LOST_TEXT = "The lock supplied is invalid. Either the lock expired, or the message has "
             + "already been removed from the queue, or was received by a different receiver instance.";
@@ -48,8 +49,8 @@ abstract class MessageSource extends Entity {
         super(registry, path.entityName());
         this.main = new MessageStore(path, new Signal(services));
         this.deadLetters = new MessageStore(path.withSubQueue(EntityPath.Part.DEAD_LETTER_QUEUE), new Signal(services));
-        this.transferDeadLetters = new MessageStore(path.withSubQueue(EntityPath.Part.TRANSFER_DEAD_LETTER_QUEUE),
-                new Signal(services));
+        this.transferDeadLetters =
+                new MessageStore(path.withSubQueue(EntityPath.Part.TRANSFER_DEAD_LETTER_QUEUE), new Signal(services));
         this.main.readyOrChanged.sessions = sessions;
     }
 
@@ -84,8 +85,8 @@ abstract class MessageSource extends Entity {
             forward(m, forwardTo(), false);
             return;
         }
-        Duration ttl = m.message.timeToLive() == null ? defaultTimeToLive()
-                : min(m.message.timeToLive(), defaultTimeToLive());
+        Duration ttl =
+                m.message.timeToLive() == null ? defaultTimeToLive() : min(m.message.timeToLive(), defaultTimeToLive());
         m.expiresAt = Durations.plusOrNever(m.enqueuedTime, ttl);
         m.state = MessageState.ACTIVE;
         main.add(m);
@@ -109,25 +110,30 @@ abstract class MessageSource extends Entity {
         forwarded.enqueuedSequenceNumber = m.enqueuedSequenceNumber > 0 ? m.enqueuedSequenceNumber : m.sequenceNumber;
         forwarded.scheduledEnqueueTime = null;
         if (forwarded.hopCount > MAX_HOPS) {
-            addTransferDeadLetter(m, "MaxTransferHopCountExceeded",
+            addTransferDeadLetter(
+                    m,
+                    "MaxTransferHopCountExceeded",
                     "The message exceeded the maximum of " + MAX_HOPS + " transfer hops.");
             return;
         }
         SendTarget target = registry.sendTargetOrNull(targetName);
         if (target == null) {
-            addTransferDeadLetter(m, "MessagingEntityNotFound",
+            addTransferDeadLetter(
+                    m,
+                    "MessagingEntityNotFound",
                     "The forwarding destination '" + targetName + "' could not be found.");
             return;
         }
         try {
             target.checkSendable(forwarded);
         } catch (BrokerException e) {
-            addTransferDeadLetter(m, e.reason() == ErrorReason.ENTITY_DISABLED
-                    ? "MessagingEntityDisabled" : "TransferFailed", e.getMessage());
+            addTransferDeadLetter(
+                    m,
+                    e.reason() == ErrorReason.ENTITY_DISABLED ? "MessagingEntityDisabled" : "TransferFailed",
+                    e.getMessage());
             return;
         }
-        services.journal(Type.FORWARDED, fromDeadLetters ? deadLetters.pathText : main.pathText, m,
-                "to " + targetName);
+        services.journal(Type.FORWARDED, fromDeadLetters ? deadLetters.pathText : main.pathText, m, "to " + targetName);
         target.intake().accept(forwarded);
     }
 
@@ -209,8 +215,8 @@ abstract class MessageSource extends Entity {
         return taken;
     }
 
-    private BrokeredMessage deliver(MessageStore store, StoredMessage m, ReceiveMode mode, Instant now,
-                                    SessionEntry session) {
+    private BrokeredMessage deliver(
+            MessageStore store, StoredMessage m, ReceiveMode mode, Instant now, SessionEntry session) {
         if (mode == ReceiveMode.RECEIVE_AND_DELETE) {
             store.remove(m);
             services.timers.cancel(m.expiryTimer);
@@ -246,19 +252,20 @@ abstract class MessageSource extends Entity {
     }
 
     /** Deferred messages of a held session: only that session's, locked under the session lock. */
-    List<BrokeredMessage> takeDeferredFromSession(SessionEntry session, ReceiveMode mode,
-                                                  Collection<Long> sequenceNumbers) {
+    List<BrokeredMessage> takeDeferredFromSession(
+            SessionEntry session, ReceiveMode mode, Collection<Long> sequenceNumbers) {
         return takeDeferred(main, mode, sequenceNumbers, session);
     }
 
-    private List<BrokeredMessage> takeDeferred(MessageStore store, ReceiveMode mode, Collection<Long> sequenceNumbers,
-                                               SessionEntry session) {
+    private List<BrokeredMessage> takeDeferred(
+            MessageStore store, ReceiveMode mode, Collection<Long> sequenceNumbers, SessionEntry session) {
         Instant now = services.now();
         touch();
         List<BrokeredMessage> taken = new ArrayList<>();
         for (Long sequenceNumber : sequenceNumbers) {
             for (StoredMessage m : List.copyOf(store.withSequenceNumber(sequenceNumber))) {
-                if (m.state != MessageState.DEFERRED || m.isLocked()
+                if (m.state != MessageState.DEFERRED
+                        || m.isLocked()
                         || (session != null && !session.sessionId.equals(m.message.sessionId()))) {
                     continue;
                 }
@@ -300,8 +307,8 @@ abstract class MessageSource extends Entity {
                     + "already. Reference: " + token + ", entity: " + store.pathText);
         }
         if (m == null) {
-            throw new BrokerException.MessageLockLost(LOCK_LOST_TEXT + " Reference: " + token + ", entity: "
-                    + store.pathText);
+            throw new BrokerException.MessageLockLost(
+                    LOCK_LOST_TEXT + " Reference: " + token + ", entity: " + store.pathText);
         }
         if (!m.lockedUntil.isAfter(services.now())) {
             onLockExpired(m);
@@ -349,8 +356,8 @@ abstract class MessageSource extends Entity {
         services.journal(Type.DEFERRED, store.pathText, m, "");
     }
 
-    void deadLetter(MessageStore store, UUID token, String reason, String description,
-                    Map<String, Object> propertiesToModify) {
+    void deadLetter(
+            MessageStore store, UUID token, String reason, String description, Map<String, Object> propertiesToModify) {
         if (store != main) {
             throw new BrokerException.InvalidOperation(
                     "A message cannot be dead-lettered from a dead-letter queue (" + store.pathText + ").");
@@ -420,7 +427,9 @@ abstract class MessageSource extends Entity {
         if (m.isExpiredAt(services.now())) {
             expire(m);
         } else if (m.deliveryCount >= maxDeliveryCount()) {
-            moveToDeadLetters(m, MAX_DELIVERY,
+            moveToDeadLetters(
+                    m,
+                    MAX_DELIVERY,
                     "Message could not be consumed after " + maxDeliveryCount() + " delivery attempts.");
         } else if (m.state == MessageState.ACTIVE) {
             store.makeReady(m);
@@ -464,8 +473,10 @@ abstract class MessageSource extends Entity {
         // instead of rebuilding the message; expiring 1e6 messages to the dead-letter queue then
         // allocates almost nothing per message (commits 6ab4ff6, 6795bc7). A caller's own reason and
         // description, even equal in value, take the general path and are merged at once: same result.
-        m.recordDeadLetter(reason == TTL_EXPIRED && description == TTL_EXPIRED_DESCRIPTION ? TTL_DEAD_LETTER
-                : new StoredMessage.DeadLetter(reason, description));
+        m.recordDeadLetter(
+                reason == TTL_EXPIRED && description == TTL_EXPIRED_DESCRIPTION
+                        ? TTL_DEAD_LETTER
+                        : new StoredMessage.DeadLetter(reason, description));
         m.state = MessageState.ACTIVE;
         services.journal(Type.DEAD_LETTERED, deadLetters.pathText, m, reason == null ? "" : reason);
         if (forwardDeadLetteredMessagesTo() != null) {

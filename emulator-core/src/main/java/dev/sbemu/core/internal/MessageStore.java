@@ -35,6 +35,7 @@ final class MessageStore {
     final Map<String, TreeMap<StoredMessage, StoredMessage>> readyBySession = new java.util.LinkedHashMap<>();
     /** Whether ready messages are kept per session; set once when the entity is created. */
     boolean sessionful;
+
     final Map<UUID, StoredMessage> locked = new HashMap<>();
     private final int[] countByState = new int[MessageState.values().length];
     long sizeInBytes;
@@ -60,7 +61,9 @@ final class MessageStore {
 
     void makeReady(StoredMessage m) {
         if (sessionful) {
-            readyBySession.computeIfAbsent(m.message.sessionId(), id -> new TreeMap<>(StoredMessage.ORDER)).put(m, m);
+            readyBySession
+                    .computeIfAbsent(m.message.sessionId(), id -> new TreeMap<>(StoredMessage.ORDER))
+                    .put(m, m);
         } else if (m.readyIn == StoredMessage.NOT_READY) {
             StoredMessage last = readyInOrder.peekLast();
             if (last == null || StoredMessage.ORDER.compare(m, last) > 0) {
@@ -101,7 +104,8 @@ final class MessageStore {
             StoredMessage inOrder = firstInOrder();
             Map.Entry<StoredMessage, StoredMessage> outOfOrder = ready.firstEntry();
             StoredMessage first;
-            if (outOfOrder != null && (inOrder == null || StoredMessage.ORDER.compare(outOfOrder.getKey(), inOrder) < 0)) {
+            if (outOfOrder != null
+                    && (inOrder == null || StoredMessage.ORDER.compare(outOfOrder.getKey(), inOrder) < 0)) {
                 first = outOfOrder.getKey();
                 ready.pollFirstEntry();
             } else if (inOrder != null) {
@@ -122,7 +126,6 @@ final class MessageStore {
         }
         return first;
     }
-
 
     private void removeReady(StoredMessage m) {
         if (!sessionful) {
@@ -180,8 +183,13 @@ final class MessageStore {
 
     /** The messages (all copies) with this sequence number. */
     java.util.Collection<StoredMessage> withSequenceNumber(long sequenceNumber) {
-        return bySequence.subMap(StoredMessage.probe(sequenceNumber, 0), true,
-                StoredMessage.probe(sequenceNumber, Short.MAX_VALUE), true).values();
+        return bySequence
+                .subMap(
+                        StoredMessage.probe(sequenceNumber, 0),
+                        true,
+                        StoredMessage.probe(sequenceNumber, Short.MAX_VALUE),
+                        true)
+                .values();
     }
 
     /** Messages from this sequence number on, in order. */

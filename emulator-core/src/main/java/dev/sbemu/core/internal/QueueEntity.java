@@ -119,7 +119,9 @@ final class QueueEntity extends MessageSource implements SendTarget, Intake.Owne
     @Override
     public StoredMessage findScheduled(long sequenceNumber) {
         return main.withSequenceNumber(sequenceNumber).stream()
-                .filter(m -> m.state == MessageState.SCHEDULED).findFirst().orElse(null);
+                .filter(m -> m.state == MessageState.SCHEDULED)
+                .findFirst()
+                .orElse(null);
     }
 
     @Override

@@ -10,8 +10,7 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /** The send-side checks queues and topics share. */
 final class Sending {
-    private Sending() {
-    }
+    private Sending() {}
 
     /**
      * Validates and sizes messages for {@code entityName} (LIM-1: the entity's or the tier's size limit),
@@ -20,7 +19,8 @@ final class Sending {
      */
     static List<StoredMessage> prepare(EntityRegistry registry, String entityName, List<Message> messages) {
         Services services = registry.services;
-        Long entityLimitKb = services.locked(() -> registry.sendTarget(entityName).maxMessageSizeInKilobytes());
+        Long entityLimitKb =
+                services.locked(() -> registry.sendTarget(entityName).maxMessageSizeInKilobytes());
         int limit = entityLimitKb == null ? services.tier.defaultMaxMessageSizeBytes() : (int) (entityLimitKb * 1024);
         List<StoredMessage> stored = new ArrayList<>(messages.size());
         long total = 0;

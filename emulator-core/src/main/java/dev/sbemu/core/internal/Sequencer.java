@@ -31,8 +31,8 @@ final class Sequencer {
 
     /** The partition is chosen from the partition key, else the session id, else the message id. */
     static int partitionFor(Message m) {
-        String key = m.partitionKey() != null ? m.partitionKey()
-                : m.sessionId() != null ? m.sessionId() : m.messageId();
+        String key =
+                m.partitionKey() != null ? m.partitionKey() : m.sessionId() != null ? m.sessionId() : m.messageId();
         if (key == null) {
             return 0;
         }

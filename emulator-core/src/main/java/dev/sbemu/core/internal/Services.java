@@ -46,8 +46,8 @@ final class Services {
 
     Services(Clock clock, ExpiryMode expiryMode, Tier tier, Consumer<JournalEvent> journal) {
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.timers = clock instanceof VirtualClock virtual ? new TimerQueue(virtual::timerScheduled)
-                : new TimerQueue();
+        this.timers =
+                clock instanceof VirtualClock virtual ? new TimerQueue(virtual::timerScheduled) : new TimerQueue();
         this.expiryMode = Objects.requireNonNull(expiryMode, "expiryMode");
         this.tier = Objects.requireNonNull(tier, "tier");
         this.journal = Objects.requireNonNull(journal, "journal");
@@ -103,8 +103,8 @@ final class Services {
 
     /** An event about a session rather than a message. */
     void journal(Type type, String entity, String sessionId, String detail) {
-        journal.accept(new JournalEvent(now(), type, entity, -1, null, "session " + sessionId
-                + (detail.isEmpty() ? "" : ", " + detail)));
+        journal.accept(new JournalEvent(
+                now(), type, entity, -1, null, "session " + sessionId + (detail.isEmpty() ? "" : ", " + detail)));
     }
 
     void journal(Type type, String entity, String detail) {

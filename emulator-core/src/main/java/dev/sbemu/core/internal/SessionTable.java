@@ -58,7 +58,8 @@ final class SessionTable {
         session.holder = services.newLockToken();
         session.lockedUntil = now.plus(source.lockDuration());
         session.lockTimer = services.timers.schedule(session.lockedUntil, () -> onLockExpired(session));
-        services.journal(Type.SESSION_LOCKED, source.main.pathText, session.sessionId, "locked until " + session.lockedUntil);
+        services.journal(
+                Type.SESSION_LOCKED, source.main.pathText, session.sessionId, "locked until " + session.lockedUntil);
         expireAllIfAnyExpired(session, now);
         return session;
     }
@@ -102,7 +103,8 @@ final class SessionTable {
     private SessionEntry nextFreeSession() {
         SessionEntry best = null;
         long bestSequence = Long.MAX_VALUE;
-        for (Map.Entry<String, java.util.TreeMap<StoredMessage, StoredMessage>> e : source.main.readyBySession.entrySet()) {
+        for (Map.Entry<String, java.util.TreeMap<StoredMessage, StoredMessage>> e :
+                source.main.readyBySession.entrySet()) {
             SessionEntry session = sessions.computeIfAbsent(e.getKey(), SessionEntry::new);
             long first = e.getValue().firstKey().sequenceNumber;
             if (!session.isHeld() && first < bestSequence) {
@@ -115,8 +117,10 @@ final class SessionTable {
 
     /** TTL-13: with a receiver on the session, one expired message expires all of the session's messages. */
     void expireAllIfAnyExpired(SessionEntry session, Instant now) {
-        List<StoredMessage> ready = new ArrayList<>(source.main.readyBySession.getOrDefault(session.sessionId,
-                new java.util.TreeMap<>()).values());
+        List<StoredMessage> ready = new ArrayList<>(source.main
+                .readyBySession
+                .getOrDefault(session.sessionId, new java.util.TreeMap<>())
+                .values());
         if (ready.stream().anyMatch(m -> m.isExpiredAt(now))) {
             ready.forEach(source::expire);
         }
@@ -131,8 +135,8 @@ final class SessionTable {
         }
         if (!session.lockedUntil.isAfter(services.now())) {
             onLockExpired(session);
-            throw new BrokerException.SessionLockLost("The session lock has expired. Session: '" + sessionId
-                    + "', entity: '" + source.name + "'.");
+            throw new BrokerException.SessionLockLost(
+                    "The session lock has expired. Session: '" + sessionId + "', entity: '" + source.name + "'.");
         }
         return session;
     }
@@ -152,8 +156,11 @@ final class SessionTable {
                 m.lockedUntil = session.lockedUntil;
             }
         }
-        services.journal(Type.LOCK_RENEWED, source.main.pathText, session.sessionId, "session locked until "
-                + session.lockedUntil);
+        services.journal(
+                Type.LOCK_RENEWED,
+                source.main.pathText,
+                session.sessionId,
+                "session locked until " + session.lockedUntil);
         return session.lockedUntil;
     }
 
@@ -181,10 +188,13 @@ final class SessionTable {
                 source.endDelivery(source.main, m);
             }
         }
-        services.journal(expired ? Type.SESSION_LOCK_EXPIRED : Type.SESSION_RELEASED, source.main.pathText,
-                session.sessionId, "");
-        source.main.readyOrChanged.sessionReleased(session.sessionId,
-                source.main.readyBySession.containsKey(session.sessionId));
+        services.journal(
+                expired ? Type.SESSION_LOCK_EXPIRED : Type.SESSION_RELEASED,
+                source.main.pathText,
+                session.sessionId,
+                "");
+        source.main.readyOrChanged.sessionReleased(
+                session.sessionId, source.main.readyBySession.containsKey(session.sessionId));
     }
 
     private void onLockExpired(SessionEntry session) {

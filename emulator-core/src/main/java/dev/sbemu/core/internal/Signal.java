@@ -65,7 +65,7 @@ final class Signal {
                 return;
             }
             if (sessions != null && sessions.heldOrNull(sessionId) != null) {
-                return;     // its holder is busy: it looks again when it is done
+                return; // its holder is busy: it looks again when it is done
             }
         }
         fireOldest(1);
@@ -170,7 +170,9 @@ final class Signal {
             if (sessionId == null) {
                 any.add(this);
             } else {
-                bySession.computeIfAbsent(sessionId, id -> new LinkedHashSet<>()).add(this);
+                bySession
+                        .computeIfAbsent(sessionId, id -> new LinkedHashSet<>())
+                        .add(this);
             }
         }
 
@@ -213,7 +215,7 @@ final class Signal {
                 return true;
             }
             if (fired && sessionId == null) {
-                fired = false;      // passed on once
+                fired = false; // passed on once
                 if (mayServeAny()) {
                     fireOldest(services.advancing ? 0 : 1);
                 }

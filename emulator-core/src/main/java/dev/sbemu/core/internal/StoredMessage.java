@@ -14,6 +14,7 @@ final class StoredMessage {
     Instant enqueuedTime;
     /** The true expiry instant (enqueued time + effective TTL), or null for never. */
     Instant expiresAt;
+
     MessageState state = MessageState.ACTIVE;
     UUID lockToken;
     Instant lockedUntil;
@@ -29,6 +30,7 @@ final class StoredMessage {
     short copyIndex;
     /** Where it is ready in a non-session store: {@link #NOT_READY}, {@link #READY_IN_ORDER}, {@link #READY_OUT_OF_ORDER}. */
     byte readyIn;
+
     final int size;
 
     MessageStore store;
@@ -46,8 +48,7 @@ final class StoredMessage {
     boolean pendingTtlDeadLetter;
 
     /** A dead-letter reason and description, either may be null (DLQ-1, DLQ-5). */
-    record DeadLetter(String reason, String description) {
-    }
+    record DeadLetter(String reason, String description) {}
 
     static final byte NOT_READY = 0;
     static final byte READY_IN_ORDER = 1;
@@ -141,8 +142,19 @@ final class StoredMessage {
         applyPendingDeadLetter();
         boolean hideExpiry = !reportComputedExpiry && message.timeToLive() == null;
         Duration effectiveTtl = expiresAt == null ? null : Duration.between(enqueuedTime, expiresAt);
-        return new BrokeredMessage(message, sequenceNumber, enqueuedTime, hideExpiry ? null : effectiveTtl,
-                hideExpiry ? null : expiresAt, withLock ? lockToken : null, withLock ? lockedUntil : null,
-                deliveryCount, state, deadLetterSource, enqueuedSequenceNumber, scheduledEnqueueTime, partitionId);
+        return new BrokeredMessage(
+                message,
+                sequenceNumber,
+                enqueuedTime,
+                hideExpiry ? null : effectiveTtl,
+                hideExpiry ? null : expiresAt,
+                withLock ? lockToken : null,
+                withLock ? lockedUntil : null,
+                deliveryCount,
+                state,
+                deadLetterSource,
+                enqueuedSequenceNumber,
+                scheduledEnqueueTime,
+                partitionId);
     }
 }

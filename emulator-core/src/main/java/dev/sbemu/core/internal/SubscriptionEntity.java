@@ -17,8 +17,12 @@ final class SubscriptionEntity extends MessageSource {
     SubscriptionOptions options;
     final RuleSet rules;
 
-    SubscriptionEntity(EntityRegistry registry, TopicEntity topic, String subscriptionName, SubscriptionOptions options,
-                       java.util.List<dev.sbemu.core.RuleDescription> rules) {
+    SubscriptionEntity(
+            EntityRegistry registry,
+            TopicEntity topic,
+            String subscriptionName,
+            SubscriptionOptions options,
+            java.util.List<dev.sbemu.core.RuleDescription> rules) {
         super(registry, EntityPath.subscription(topic.name, subscriptionName));
         this.topic = topic;
         this.subscriptionName = subscriptionName;

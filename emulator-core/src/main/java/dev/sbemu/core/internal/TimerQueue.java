@@ -39,7 +39,7 @@ public final class TimerQueue {
     private long nextOrder;
 
     public TimerQueue() {
-        this(due -> { });
+        this(due -> {});
     }
 
     /** A queue that tells {@code onSchedule} each new timer's due instant (a running clock wakes for it, CLK-7). */

@@ -41,8 +41,8 @@ final class TopicEntity extends Entity implements SendTarget, Intake.Owner {
      */
     @Override
     boolean busy() {
-        return !scheduled.isEmpty() || subscriptions.values().stream()
-                .anyMatch(s -> s.forwardTo() != null || s.hasWaitingReceivers());
+        return !scheduled.isEmpty()
+                || subscriptions.values().stream().anyMatch(s -> s.forwardTo() != null || s.hasWaitingReceivers());
     }
 
     @Override

@@ -31,16 +31,22 @@ final class Validation {
     private static final Pattern PATH_NAME = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9._/-]*[A-Za-z0-9])?");
     private static final Pattern SHORT_NAME = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?");
 
-    private Validation() {
-    }
+    private Validation() {}
 
     static void queueOrTopicName(String kind, String name) {
-        checkName(kind + " name", name, 260, PATH_NAME,
+        checkName(
+                kind + " name",
+                name,
+                260,
+                PATH_NAME,
                 "letters, digits, '.', '-', '_' and '/', starting and ending with a letter or digit");
         for (String segment : name.split("/")) {
             if (segment.equalsIgnoreCase("subscriptions")) {
-                throw new InvalidOptionException(kind + " name", name, "no path segment 'Subscriptions': the service "
-                        + "addresses a subscription as <topic>/Subscriptions/<name>");
+                throw new InvalidOptionException(
+                        kind + " name",
+                        name,
+                        "no path segment 'Subscriptions': the service "
+                                + "addresses a subscription as <topic>/Subscriptions/<name>");
             }
         }
     }
@@ -57,7 +63,11 @@ final class Validation {
         if (name != null && JMS_SCOPED.matcher(name).matches()) {
             return;
         }
-        checkName("subscription name", name, 50, SHORT_NAME,
+        checkName(
+                "subscription name",
+                name,
+                50,
+                SHORT_NAME,
                 "letters, digits, '.', '-' and '_', starting and ending with a letter or digit");
     }
 
@@ -65,7 +75,11 @@ final class Validation {
         if ("$Default".equals(name)) {
             return;
         }
-        checkName("rule name", name, 50, SHORT_NAME,
+        checkName(
+                "rule name",
+                name,
+                50,
+                SHORT_NAME,
                 "letters, digits, '.', '-' and '_', starting and ending with a letter or digit");
     }
 
@@ -91,10 +105,12 @@ final class Validation {
         maxMessageSize(o.maxMessageSizeInKilobytes(), tier);
         authorizationRules(o.authorizationRules());
         if (o.requiresSession() && o.forwardTo() != null) {
-            throw new InvalidOptionException("forwardTo", o.forwardTo(),
-                    "a session-enabled entity cannot forward messages");
+            throw new InvalidOptionException(
+                    "forwardTo", o.forwardTo(), "a session-enabled entity cannot forward messages");
         }
-        return o.toBuilder().defaultMessageTimeToLive(capTtl(o.defaultMessageTimeToLive(), tier)).build();
+        return o.toBuilder()
+                .defaultMessageTimeToLive(capTtl(o.defaultMessageTimeToLive(), tier))
+                .build();
     }
 
     static TopicOptions topic(TopicOptions o, Tier tier) {
@@ -104,20 +120,24 @@ final class Validation {
         maxSize(o.maxSizeInMegabytes());
         maxMessageSize(o.maxMessageSizeInKilobytes(), tier);
         authorizationRules(o.authorizationRules());
-        return o.toBuilder().defaultMessageTimeToLive(capTtl(o.defaultMessageTimeToLive(), tier)).build();
+        return o.toBuilder()
+                .defaultMessageTimeToLive(capTtl(o.defaultMessageTimeToLive(), tier))
+                .build();
     }
 
     /** LIM-4: at most 12 shared access rules per entity, each name once. */
     private static void authorizationRules(List<AuthorizationRule> rules) {
         if (rules.size() > MAX_AUTHORIZATION_RULES) {
-            throw new InvalidOptionException("authorizationRules", rules.size() + " rules",
+            throw new InvalidOptionException(
+                    "authorizationRules",
+                    rules.size() + " rules",
                     "an entity has at most " + MAX_AUTHORIZATION_RULES + " authorization rules");
         }
         Set<String> names = new HashSet<>();
         for (AuthorizationRule rule : rules) {
             if (!names.add(rule.keyName().toLowerCase(Locale.ROOT))) {
-                throw new InvalidOptionException("authorizationRules", rule.keyName(),
-                        "each authorization rule needs its own key name");
+                throw new InvalidOptionException(
+                        "authorizationRules", rule.keyName(), "each authorization rule needs its own key name");
             }
         }
     }
@@ -128,10 +148,12 @@ final class Validation {
         ttl(o.defaultMessageTimeToLive());
         autoDelete(o.autoDeleteOnIdle());
         if (o.requiresSession() && o.forwardTo() != null) {
-            throw new InvalidOptionException("forwardTo", o.forwardTo(),
-                    "a session-enabled entity cannot forward messages");
+            throw new InvalidOptionException(
+                    "forwardTo", o.forwardTo(), "a session-enabled entity cannot forward messages");
         }
-        return o.toBuilder().defaultMessageTimeToLive(capTtl(o.defaultMessageTimeToLive(), tier)).build();
+        return o.toBuilder()
+                .defaultMessageTimeToLive(capTtl(o.defaultMessageTimeToLive(), tier))
+                .build();
     }
 
     /** TTL-7: a Basic namespace caps the default TTL at 14 days. */
@@ -172,8 +194,7 @@ final class Validation {
 
     static void duplicateWindow(Duration d) {
         if (d.compareTo(MIN_DUP_WINDOW) < 0 || d.compareTo(MAX_DUP_WINDOW) > 0) {
-            throw new InvalidOptionException("duplicateDetectionHistoryTimeWindow", d,
-                    "must be between PT20S and P7D");
+            throw new InvalidOptionException("duplicateDetectionHistoryTimeWindow", d, "must be between PT20S and P7D");
         }
     }
 
@@ -202,8 +223,12 @@ final class Validation {
         fieldLength("messageId", m.messageId());
         fieldLength("sessionId", m.sessionId());
         fieldLength("partitionKey", m.partitionKey());
-        if (m.partitionKey() != null && m.sessionId() != null && !m.partitionKey().equals(m.sessionId())) {
-            throw new InvalidOptionException("partitionKey", m.partitionKey(),
+        if (m.partitionKey() != null
+                && m.sessionId() != null
+                && !m.partitionKey().equals(m.sessionId())) {
+            throw new InvalidOptionException(
+                    "partitionKey",
+                    m.partitionKey(),
                     "must equal the sessionId ('" + m.sessionId() + "') when both are set");
         }
     }
@@ -216,8 +241,10 @@ final class Validation {
     /** CLK-4: a schedule time the clock can reach. */
     static void scheduledEnqueueTime(Instant at) {
         if (at != null && at.isAfter(VirtualClock.LATEST)) {
-            throw new InvalidOptionException("scheduledEnqueueTime", at, "must be at most " + VirtualClock.LATEST
-                    + ", the latest instant the service represents");
+            throw new InvalidOptionException(
+                    "scheduledEnqueueTime",
+                    at,
+                    "must be at most " + VirtualClock.LATEST + ", the latest instant the service represents");
         }
     }
 

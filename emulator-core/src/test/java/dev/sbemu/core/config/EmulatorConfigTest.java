@@ -1,7 +1,6 @@
 package dev.sbemu.core.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -53,38 +52,77 @@ class EmulatorConfigTest {
     // ---- CFG-1 -------------------------------------------------------------------------------------------
 
     @Test
-    @DisplayName("CFG-1 queues, topics and subscriptions take the properties the file gives, under the emulator's names")
+    @DisplayName(
+            "CFG-1 queues, topics and subscriptions take the properties the file gives, under the emulator's names")
     void properties() {
         Namespace ns = Namespace.create();
         EmulatorConfig.load("classpath:config/no-rules.json").applyTo(ns);
 
-        assertEquals(QueueOptions.builder().lockDuration(Duration.ofSeconds(30)).maxDeliveryCount(3).build(),
+        assertEquals(
+                QueueOptions.builder()
+                        .lockDuration(Duration.ofSeconds(30))
+                        .maxDeliveryCount(3)
+                        .build(),
                 ns.getQueue("orders"));
         assertEquals(TopicOptions.defaults(), ns.getTopic("events"));
-        assertEquals(List.of("audit", "billing"), ns.subscriptionNames("events").stream().sorted().toList());
+        assertEquals(
+                List.of("audit", "billing"),
+                ns.subscriptionNames("events").stream().sorted().toList());
 
-        Topology sample = EmulatorConfig.load("classpath:config/microsoft-sample.json").topology();
+        Topology sample =
+                EmulatorConfig.load("classpath:config/microsoft-sample.json").topology();
         QueueOptions queue2 = sample.queues().get(1).options();
-        assertEquals(QueueOptions.builder().deadLetteringOnMessageExpiration(true)
-                .defaultMessageTimeToLive(Duration.ofMinutes(10)).duplicateDetectionHistoryTimeWindow(Duration.ofMinutes(5))
-                .forwardDeadLetteredMessagesTo("queue.1").lockDuration(Duration.ofSeconds(30)).maxDeliveryCount(5)
-                .requiresDuplicateDetection(true).requiresSession(true).build(), queue2);
-        assertEquals(SubscriptionOptions.builder().forwardTo("queue.1").build(),
+        assertEquals(
+                QueueOptions.builder()
+                        .deadLetteringOnMessageExpiration(true)
+                        .defaultMessageTimeToLive(Duration.ofMinutes(10))
+                        .duplicateDetectionHistoryTimeWindow(Duration.ofMinutes(5))
+                        .forwardDeadLetteredMessagesTo("queue.1")
+                        .lockDuration(Duration.ofSeconds(30))
+                        .maxDeliveryCount(5)
+                        .requiresDuplicateDetection(true)
+                        .requiresSession(true)
+                        .build(),
+                queue2);
+        assertEquals(
+                SubscriptionOptions.builder().forwardTo("queue.1").build(),
                 sample.topics().get(0).subscriptions().get(3).options());
     }
 
     @Test
-    @DisplayName("CFG-1 rules: a correlation filter with system keys and application properties, a SQL filter, an action")
+    @DisplayName(
+            "CFG-1 rules: a correlation filter with system keys and application properties, a SQL filter, an action")
     void rules() {
-        Topology sample = EmulatorConfig.load("classpath:config/microsoft-sample.json").topology();
+        Topology sample =
+                EmulatorConfig.load("classpath:config/microsoft-sample.json").topology();
         var subscriptions = sample.topics().get(0).subscriptions();
 
         RuleSpec correlation = subscriptions.get(0).rules().get(0);
         assertEquals("app-prop-filter-1", correlation.name());
-        assertEquals(new FilterSpec.Correlation("id1", "msgid1", "xyz", "someQueue", "subject1", "session1",
-                "sessionId", "application/text", Map.of()), correlation.filter());
-        assertEquals(new FilterSpec.Correlation(null, null, null, null, null, null, null, null,
-                Map.of("prop3", "value3", "priority", 5L, "urgent", true)), subscriptions.get(1).rules().get(0).filter());
+        assertEquals(
+                new FilterSpec.Correlation(
+                        "id1",
+                        "msgid1",
+                        "xyz",
+                        "someQueue",
+                        "subject1",
+                        "session1",
+                        "sessionId",
+                        "application/text",
+                        Map.of()),
+                correlation.filter());
+        assertEquals(
+                new FilterSpec.Correlation(
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        Map.of("prop3", "value3", "priority", 5L, "urgent", true)),
+                subscriptions.get(1).rules().get(0).filter());
         RuleSpec sql = subscriptions.get(2).rules().get(0);
         assertEquals(new FilterSpec.Sql("sys.MessageId = '123456' AND userProp1 = 'value1'"), sql.filter());
         assertEquals("SET sys.To = 'Entity'", sql.action());
@@ -106,42 +144,53 @@ class EmulatorConfigTest {
     @Test
     @DisplayName("CFG-2 Microsoft's own sample file (with its Logging key) loads without a warning")
     void sampleLoadsQuietly() {
-        assertEquals(List.of(), EmulatorConfig.load("classpath:config/microsoft-sample.json").warnings());
+        assertEquals(
+                List.of(),
+                EmulatorConfig.load("classpath:config/microsoft-sample.json").warnings());
     }
 
     @Test
-    @DisplayName("CFG-4 the loader needs only emulator-core and the JDK: Microsoft's sample loads and applies in a class "
-            + "loader that sees nothing else (no JUnit)")
+    @DisplayName(
+            "CFG-4 the loader needs only emulator-core and the JDK: Microsoft's sample loads and applies in a class "
+                    + "loader that sees nothing else (no JUnit)")
     void loadsWithoutJUnit() throws Exception {
-        URL coreClasses = EmulatorConfig.class.getProtectionDomain().getCodeSource().getLocation();
+        URL coreClasses =
+                EmulatorConfig.class.getProtectionDomain().getCodeSource().getLocation();
         byte[] sample;
         try (var in = getClass().getClassLoader().getResourceAsStream("config/microsoft-sample.json")) {
             sample = in.readAllBytes();
         }
-        try (URLClassLoader coreOnly = new URLClassLoader(new URL[] {coreClasses},
-                ClassLoader.getPlatformClassLoader())) {
+        try (URLClassLoader coreOnly =
+                new URLClassLoader(new URL[] {coreClasses}, ClassLoader.getPlatformClassLoader())) {
             assertThrows(ClassNotFoundException.class, () -> coreOnly.loadClass(Test.class.getName()));
             Class<?> config = coreOnly.loadClass(EmulatorConfig.class.getName());
             Class<?> namespaceType = coreOnly.loadClass(Namespace.class.getName());
             Object namespace = namespaceType.getMethod("create").invoke(null);
-            Object loaded = config.getMethod("parse", byte[].class, String.class).invoke(null, sample, "sample.json");
+            Object loaded =
+                    config.getMethod("parse", byte[].class, String.class).invoke(null, sample, "sample.json");
             config.getMethod("applyTo", namespaceType).invoke(loaded, namespace);
 
-            assertEquals(List.of("queue.1", "queue.2"), namespaceType.getMethod("queueNames").invoke(namespace));
-            assertEquals(List.of("topic.1"), namespaceType.getMethod("topicNames").invoke(namespace));
+            assertEquals(
+                    List.of("queue.1", "queue.2"),
+                    namespaceType.getMethod("queueNames").invoke(namespace));
+            assertEquals(
+                    List.of("topic.1"), namespaceType.getMethod("topicNames").invoke(namespace));
             namespaceType.getMethod("close").invoke(namespace);
         }
     }
 
     @Test
-    @DisplayName("CFG-1 a subscription with Rules has exactly those rules; without Rules, or with none, it has $Default")
+    @DisplayName(
+            "CFG-1 a subscription with Rules has exactly those rules; without Rules, or with none, it has $Default")
     void rulesApplied() {
         Namespace ns = Namespace.create();
         EmulatorConfig.load("classpath:config/microsoft-sample.json").applyTo(ns);
         Namespace noRules = Namespace.create();
         EmulatorConfig.load("classpath:config/no-rules.json").applyTo(noRules);
 
-        assertEquals(List.of(new RuleDescription("sql-filter-1",
+        assertEquals(
+                List.of(new RuleDescription(
+                        "sql-filter-1",
                         SqlFilter.parse("sys.MessageId = '123456' AND userProp1 = 'value1'"),
                         SqlRuleAction.parse("SET sys.To = 'Entity'"))),
                 ns.listRules("topic.1", "subscription.3"));
@@ -152,7 +201,9 @@ class EmulatorConfigTest {
     }
 
     private static List<String> ruleNames(Namespace ns, String subscription) {
-        return ns.listRules("topic.1", subscription).stream().map(RuleDescription::name).toList();
+        return ns.listRules("topic.1", subscription).stream()
+                .map(RuleDescription::name)
+                .toList();
     }
 
     // ---- CFG-2 -------------------------------------------------------------------------------------------
@@ -210,15 +261,17 @@ class EmulatorConfigTest {
                     "Logging": { "Type": "File" } },
                   "Version": 2 }""");
 
-        assertEquals(List.of(
-                "Config.json: ignoring Version: not a key of the emulator's Config.json format here (known: UserConfig)",
-                "Config.json: ignoring UserConfig.Namespaces[0].Region: not a key of the emulator's Config.json "
-                        + "format here (known: Name, Queues, Topics)",
-                "Config.json: ignoring UserConfig.Namespaces[0].Queues[0].Properties.EnableExpress: not a key of the "
-                        + "emulator's Config.json format here (known: DeadLetteringOnMessageExpiration, "
-                        + "DefaultMessageTimeToLive, DuplicateDetectionHistoryTimeWindow, "
-                        + "ForwardDeadLetteredMessagesTo, ForwardTo, LockDuration, MaxDeliveryCount, "
-                        + "RequiresDuplicateDetection, RequiresSession)"), config.warnings());
+        assertEquals(
+                List.of(
+                        "Config.json: ignoring Version: not a key of the emulator's Config.json format here (known: UserConfig)",
+                        "Config.json: ignoring UserConfig.Namespaces[0].Region: not a key of the emulator's Config.json "
+                                + "format here (known: Name, Queues, Topics)",
+                        "Config.json: ignoring UserConfig.Namespaces[0].Queues[0].Properties.EnableExpress: not a key of the "
+                                + "emulator's Config.json format here (known: DeadLetteringOnMessageExpiration, "
+                                + "DefaultMessageTimeToLive, DuplicateDetectionHistoryTimeWindow, "
+                                + "ForwardDeadLetteredMessagesTo, ForwardTo, LockDuration, MaxDeliveryCount, "
+                                + "RequiresDuplicateDetection, RequiresSession)"),
+                config.warnings());
     }
 
     @Test
@@ -260,31 +313,41 @@ class EmulatorConfigTest {
         EmulatorConfigException e = failure(queues("[ { \"Name\": \"a\" }, { \"Name\": \"b\" }, "
                 + "{ \"Name\": \"c\", \"Properties\": { \"LockDuration\": \"PT10M\" } } ]"));
 
-        assertEquals("Config.json: UserConfig.Namespaces[0].Queues[2].Properties.LockDuration: Invalid lockDuration "
-                + "'PT10M': must be between PT5S and PT5M.", e.getMessage());
+        assertEquals(
+                "Config.json: UserConfig.Namespaces[0].Queues[2].Properties.LockDuration: Invalid lockDuration "
+                        + "'PT10M': must be between PT5S and PT5M.",
+                e.getMessage());
     }
 
     @Test
     @DisplayName("CFG-3 malformed values name the path, the value and what is allowed")
     void malformedValues() {
-        assertEquals("Config.json: UserConfig.Namespaces[0].Queues[0].Properties.LockDuration is \"1 minute\": "
-                + "expected an ISO-8601 duration such as \"PT30S\", \"PT10M\", \"PT1H\" or \"P1D\"",
+        assertEquals(
+                "Config.json: UserConfig.Namespaces[0].Queues[0].Properties.LockDuration is \"1 minute\": "
+                        + "expected an ISO-8601 duration such as \"PT30S\", \"PT10M\", \"PT1H\" or \"P1D\"",
                 failure(queues("[ { \"Name\": \"q\", \"Properties\": { \"LockDuration\": \"1 minute\" } } ]"))
                         .getMessage());
-        assertEquals("Config.json: UserConfig.Namespaces[0].Queues[0].Properties.MaxDeliveryCount is \"three\": "
-                + "expected a whole number",
+        assertEquals(
+                "Config.json: UserConfig.Namespaces[0].Queues[0].Properties.MaxDeliveryCount is \"three\": "
+                        + "expected a whole number",
                 failure(queues("[ { \"Name\": \"q\", \"Properties\": { \"MaxDeliveryCount\": \"three\" } } ]"))
                         .getMessage());
-        assertEquals("Config.json: UserConfig.Namespaces[0].Queues[0].Properties.RequiresSession is 1: expected true "
-                + "or false",
-                failure(queues("[ { \"Name\": \"q\", \"Properties\": { \"RequiresSession\": 1 } } ]")).getMessage());
-        assertEquals("Config.json: UserConfig.Namespaces[0].Queues[0].Name is missing or empty: every queue needs a "
-                + "Name", failure(queues("[ { \"Properties\": { } } ]")).getMessage());
-        assertEquals("Config.json: UserConfig.Namespaces[0].Queues[0].Properties.ForwardTo: Invalid forwardTo "
-                + "'nowhere': the destination must be an existing queue or topic.",
+        assertEquals(
+                "Config.json: UserConfig.Namespaces[0].Queues[0].Properties.RequiresSession is 1: expected true "
+                        + "or false",
+                failure(queues("[ { \"Name\": \"q\", \"Properties\": { \"RequiresSession\": 1 } } ]"))
+                        .getMessage());
+        assertEquals(
+                "Config.json: UserConfig.Namespaces[0].Queues[0].Name is missing or empty: every queue needs a "
+                        + "Name",
+                failure(queues("[ { \"Properties\": { } } ]")).getMessage());
+        assertEquals(
+                "Config.json: UserConfig.Namespaces[0].Queues[0].Properties.ForwardTo: Invalid forwardTo "
+                        + "'nowhere': the destination must be an existing queue or topic.",
                 failure(queues("[ { \"Name\": \"q\", \"Properties\": { \"ForwardTo\": \"nowhere\" } } ]"))
                         .getMessage());
-        assertEquals("Config.json: UserConfig.Namespaces[0].Queues[1].Name: The messaging entity 'q' already exists.",
+        assertEquals(
+                "Config.json: UserConfig.Namespaces[0].Queues[1].Name: The messaging entity 'q' already exists.",
                 failure(queues("[ { \"Name\": \"q\" }, { \"Name\": \"q\" } ]")).getMessage());
     }
 
@@ -296,8 +359,9 @@ class EmulatorConfigTest {
                     { "Name": "s", "Rules": [ { "Name": "r", "Properties": { "FilterType": "Sql",
                         "SqlFilter": { "SqlExpression": "color = " } } } ] } ] } ] } ] } }""";
 
-        assertEquals("Config.json: UserConfig.Namespaces[0].Topics[0].Subscriptions[0].Rules[0].Properties.SqlFilter"
-                + ".SqlExpression: 'color = ': Syntax error at position 8 at the end of the text: expected an expression",
+        assertEquals(
+                "Config.json: UserConfig.Namespaces[0].Topics[0].Subscriptions[0].Rules[0].Properties.SqlFilter"
+                        + ".SqlExpression: 'color = ': Syntax error at position 8 at the end of the text: expected an expression",
                 failure(json).getMessage());
     }
 
@@ -308,31 +372,37 @@ class EmulatorConfigTest {
                 { "UserConfig": { "Namespaces": [ { "Name": "x", "Topics": [ { "Name": "t", "Subscriptions": [
                     { "Name": "s", "Rules": [ { "Name": "r", "Properties": { "FilterType": "Regex" } } ] } ] } ] } ] } }""";
 
-        assertEquals("Config.json: UserConfig.Namespaces[0].Topics[0].Subscriptions[0].Rules[0].Properties.FilterType "
-                + "is \"Regex\": FilterType must be \"Sql\" or \"Correlation\"", failure(json).getMessage());
+        assertEquals(
+                "Config.json: UserConfig.Namespaces[0].Topics[0].Subscriptions[0].Rules[0].Properties.FilterType "
+                        + "is \"Regex\": FilterType must be \"Sql\" or \"Correlation\"",
+                failure(json).getMessage());
     }
 
     @Test
     @DisplayName("CFG-3 malformed JSON names the file, line, column and where in the document")
     void malformedJson() {
-        EmulatorConfigException e = failure("{ \"UserConfig\": { \"Namespaces\": [ { \"Name\": \"x\" \"Queues\": [] } ] } }");
+        EmulatorConfigException e =
+                failure("{ \"UserConfig\": { \"Namespaces\": [ { \"Name\": \"x\" \"Queues\": [] } ] } }");
 
-        assertEquals("Config.json: malformed JSON at line 1, column 49 (in UserConfig.Namespaces[0].Name): expected "
-                + "',' or '}' but found '\"Queues\"'", e.getMessage());
+        assertEquals(
+                "Config.json: malformed JSON at line 1, column 49 (in UserConfig.Namespaces[0].Name): expected "
+                        + "',' or '}' but found '\"Queues\"'",
+                e.getMessage());
     }
 
     @Test
-    @DisplayName("CFG-3 a file past the JSON reader's limits (nesting, number or string length) names the file and the limit")
+    @DisplayName(
+            "CFG-3 a file past the JSON reader's limits (nesting, number or string length) names the file and the limit")
     void pastReaderLimits() {
         String prefix = "{ \"UserConfig\": { \"Namespaces\": [ { \"Name\": \"x\", \"Queues\": ";
         String nested = prefix + "[".repeat(1_001) + "]".repeat(1_001) + " } ] } }";
-        String longNumber = prefix + "[ { \"Name\": \"q\", \"Properties\": { \"MaxDeliveryCount\": "
-                + "1".repeat(1_001) + " } } ] } ] } }";
+        String longNumber = prefix + "[ { \"Name\": \"q\", \"Properties\": { \"MaxDeliveryCount\": " + "1".repeat(1_001)
+                + " } } ] } ] } }";
         String longString = prefix + "[ { \"Name\": \"" + "q".repeat(21_000_000) + "\" } ] } ] } }";
         for (String json : List.of(nested, longNumber, longString)) {
             EmulatorConfigException e = failure(json);
-            assertTrue(e.getMessage().startsWith("Config.json: not a Config.json the emulator can read"),
-                    e.getMessage());
+            assertTrue(
+                    e.getMessage().startsWith("Config.json: not a Config.json the emulator can read"), e.getMessage());
             assertTrue(e.getMessage().contains("exceeds the maximum allowed"), e.getMessage());
         }
     }
@@ -341,13 +411,17 @@ class EmulatorConfigTest {
     @DisplayName("CFG-3 a file that is missing, or not a Config.json, says so")
     void missingFile(@TempDir Path dir) throws Exception {
         Path missing = dir.resolve("Config.json");
-        assertEquals(missing + ": no such file (working directory " + Path.of("").toAbsolutePath() + ")",
-                assertThrows(EmulatorConfigException.class, () -> EmulatorConfig.load(missing)).getMessage());
-        assertEquals("classpath:nope/Config.json: not found on the class path (looked for resource "
-                + "'nope/Config.json')", assertThrows(EmulatorConfigException.class,
-                        () -> EmulatorConfig.load("classpath:nope/Config.json")).getMessage());
+        assertEquals(
+                missing + ": no such file (working directory " + Path.of("").toAbsolutePath() + ")",
+                assertThrows(EmulatorConfigException.class, () -> EmulatorConfig.load(missing))
+                        .getMessage());
+        assertEquals(
+                "classpath:nope/Config.json: not found on the class path (looked for resource " + "'nope/Config.json')",
+                assertThrows(EmulatorConfigException.class, () -> EmulatorConfig.load("classpath:nope/Config.json"))
+                        .getMessage());
         Files.writeString(missing, "{ \"Queues\": [] }");
         assertTrue(assertThrows(EmulatorConfigException.class, () -> EmulatorConfig.load(missing.toString()))
-                .getMessage().startsWith(missing + ": UserConfig is missing"));
+                .getMessage()
+                .startsWith(missing + ": UserConfig is missing"));
     }
 }

@@ -23,10 +23,17 @@ class TopologyTest {
     @DisplayName("CFG-4 a Topology built in code applies to a namespace; forward targets are created first")
     void builtInCode() {
         Topology topology = new Topology(
-                List.of(new QueueSpec("orders", QueueOptions.builder().forwardTo("archive").build(), null),
+                List.of(
+                        new QueueSpec(
+                                "orders",
+                                QueueOptions.builder().forwardTo("archive").build(),
+                                null),
                         new QueueSpec("archive", QueueOptions.defaults(), null)),
-                List.of(new TopicSpec("events", TopicOptions.defaults(),
-                        List.of(new SubscriptionSpec("audit", SubscriptionOptions.defaults(), List.of(), null)), null)));
+                List.of(new TopicSpec(
+                        "events",
+                        TopicOptions.defaults(),
+                        List.of(new SubscriptionSpec("audit", SubscriptionOptions.defaults(), List.of(), null)),
+                        null)));
         try (Namespace namespace = Namespace.create()) {
             topology.applyTo(namespace);
 
@@ -38,11 +45,17 @@ class TopologyTest {
     @Test
     @DisplayName("CFG-4 a value the namespace rejects, in an entity built in code, names the property")
     void rejectedWithoutOrigin() {
-        Topology topology = new Topology(List.of(new QueueSpec("orders",
-                QueueOptions.builder().lockDuration(Duration.ofMinutes(10)).build(), null)), List.of());
+        Topology topology = new Topology(
+                List.of(new QueueSpec(
+                        "orders",
+                        QueueOptions.builder()
+                                .lockDuration(Duration.ofMinutes(10))
+                                .build(),
+                        null)),
+                List.of());
         try (Namespace namespace = Namespace.create()) {
-            InvalidTopologyException e = assertThrows(InvalidTopologyException.class,
-                    () -> topology.applyTo(namespace));
+            InvalidTopologyException e =
+                    assertThrows(InvalidTopologyException.class, () -> topology.applyTo(namespace));
 
             assertEquals("lockDuration: Invalid lockDuration 'PT10M': must be between PT5S and PT5M.", e.getMessage());
             assertInstanceOf(InvalidOptionException.class, e.getCause());

@@ -48,10 +48,19 @@ class CorrelationFilterTest {
         assertTrue(new CorrelationFilter(null, null, null, null, "subject", null, null, null, null).matches(m));
         assertTrue(new CorrelationFilter(null, null, null, null, null, "session", null, null, null).matches(m));
         assertTrue(new CorrelationFilter(null, null, null, null, null, null, "replySession", null, null).matches(m));
-        assertTrue(new CorrelationFilter(null, null, null, null, null, null, null, "application/json", null)
+        assertTrue(
+                new CorrelationFilter(null, null, null, null, null, null, null, "application/json", null).matches(m));
+        assertTrue(new CorrelationFilter(
+                        "corr",
+                        "mid",
+                        "to",
+                        "replyTo",
+                        "subject",
+                        "session",
+                        "replySession",
+                        "application/json",
+                        Map.of("color", "red", "count", 5))
                 .matches(m));
-        assertTrue(new CorrelationFilter("corr", "mid", "to", "replyTo", "subject", "session", "replySession",
-                "application/json", Map.of("color", "red", "count", 5)).matches(m));
     }
 
     @Test
@@ -76,7 +85,8 @@ class CorrelationFilterTest {
     }
 
     @Test
-    @DisplayName("RUL-3 application property values match by value: numbers across integer types, never string vs number")
+    @DisplayName(
+            "RUL-3 application property values match by value: numbers across integer types, never string vs number")
     void propertyValues() {
         assertTrue(properties(Map.of("count", 5L)).matches(with("count", 5)));
         assertTrue(properties(Map.of("count", 5)).matches(with("count", (short) 5)));
@@ -98,7 +108,8 @@ class CorrelationFilterTest {
         source.put("color", "blue");
         assertEquals(Map.of("color", "red"), filter.properties());
         assertTrue(filter.matches(with("color", "red")));
-        assertThrows(UnsupportedOperationException.class, () -> filter.properties().put("x", 1));
+        assertThrows(
+                UnsupportedOperationException.class, () -> filter.properties().put("x", 1));
     }
 
     @Test

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
  * text must either parse or fail with {@link FilterSyntaxException}, and a parsed filter or action
  * must never throw on any message.
  */
-@DisplayName("RUL-2 RUL-4 fuzz: parsing only ever fails with FilterSyntaxException, evaluation throws nothing but RUL-8 FilterEvaluationException")
+@DisplayName(
+        "RUL-2 RUL-4 fuzz: parsing only ever fails with FilterSyntaxException, evaluation throws nothing but RUL-8 FilterEvaluationException")
 class FilterFuzzTest {
 
     private static final long SEED = 0x5BE_F11_7E2L;
@@ -27,18 +28,78 @@ class FilterFuzzTest {
     private static final int ACTIONS = 3_000;
     private static final int MESSAGES_PER_INPUT = 3;
 
-    private static final String[] PROPERTIES = {"a", "B", "c", "[my prop]", "\"q\"", "user.a", "sys.Label",
-        "sys.SequenceNumber", "sys.EnqueuedTimeUtc", "sys.TimeToLive", "sys.MessageId", "sys.DeliveryCount",
-        "[a]]b]", "p", "size"};
+    private static final String[] PROPERTIES = {
+        "a",
+        "B",
+        "c",
+        "[my prop]",
+        "\"q\"",
+        "user.a",
+        "sys.Label",
+        "sys.SequenceNumber",
+        "sys.EnqueuedTimeUtc",
+        "sys.TimeToLive",
+        "sys.MessageId",
+        "sys.DeliveryCount",
+        "[a]]b]",
+        "p",
+        "size"
+    };
     private static final String[] SETTABLE = {"a", "B", "[my prop]", "new", "sys.Label", "sys.To", "sys.CorrelationId"};
-    private static final String[] LITERALS = {"0", "1", "-1", "42", "9223372036854775807", "2.5", "0.1", "1e3",
-        "1.5E-2", "'x'", "'it''s'", "''", "'ab%'", "TRUE", "FALSE", "NULL", "newid()", "p('a')", "property('sys.Label')",
-        "property(c)"};
+    private static final String[] LITERALS = {
+        "0",
+        "1",
+        "-1",
+        "42",
+        "9223372036854775807",
+        "2.5",
+        "0.1",
+        "1e3",
+        "1.5E-2",
+        "'x'",
+        "'it''s'",
+        "''",
+        "'ab%'",
+        "TRUE",
+        "FALSE",
+        "NULL",
+        "newid()",
+        "p('a')",
+        "property('sys.Label')",
+        "property(c)"
+    };
     private static final String[] COMPARISONS = {"=", "<>", "!=", ">", ">=", "<", "<="};
     private static final String[] ARITHMETIC = {"+", "-", "*", "/", "%"};
-    private static final String[] TOKENS = {"AND", "OR", "NOT", "IS", "NULL", "IN", "LIKE", "ESCAPE", "EXISTS", "(",
-        ")", ",", ";", ".", "sys", "user", "SET", "REMOVE", "BETWEEN", "'", "\"", "[", "]", "=", "-", "*", "1e",
-        "9999999999999999999999"};
+    private static final String[] TOKENS = {
+        "AND",
+        "OR",
+        "NOT",
+        "IS",
+        "NULL",
+        "IN",
+        "LIKE",
+        "ESCAPE",
+        "EXISTS",
+        "(",
+        ")",
+        ",",
+        ";",
+        ".",
+        "sys",
+        "user",
+        "SET",
+        "REMOVE",
+        "BETWEEN",
+        "'",
+        "\"",
+        "[",
+        "]",
+        "=",
+        "-",
+        "*",
+        "1e",
+        "9999999999999999999999"
+    };
     private static final String ALPHABET = "abcxyzABCsSyY_019.,;:()[]'\"=<>!+-*/%@#$&?\\ \t\nßé\u0000\uD800";
 
     private final Random random = new Random(SEED);
@@ -149,28 +210,42 @@ class FilterFuzzTest {
     private String condition(int depth) {
         int choice = depth > 3 ? 4 + random.nextInt(6) : random.nextInt(10);
         switch (choice) {
-            case 0: return condition(depth + 1) + " AND " + condition(depth + 1);
-            case 1: return condition(depth + 1) + " OR " + condition(depth + 1);
-            case 2: return "NOT " + condition(depth + 1);
-            case 3: return "(" + condition(depth + 1) + ")";
-            case 4: return expression(depth + 1) + " IS " + (random.nextBoolean() ? "NOT " : "") + "NULL";
-            case 5: return "EXISTS(" + pick(PROPERTIES) + ")";
-            case 6: return expression(depth + 1) + (random.nextBoolean() ? " NOT" : "") + " IN ("
-                    + expression(depth + 2) + ", " + expression(depth + 2) + ")";
-            case 7: return expression(depth + 1) + (random.nextBoolean() ? " NOT" : "") + " LIKE "
-                    + pick(new String[] {"'a%'", "'%_'", "'x!%' ESCAPE '!'", "c", "c ESCAPE B", "'%'"});
-            default: return expression(depth + 1) + " " + pick(COMPARISONS) + " " + expression(depth + 1);
+            case 0:
+                return condition(depth + 1) + " AND " + condition(depth + 1);
+            case 1:
+                return condition(depth + 1) + " OR " + condition(depth + 1);
+            case 2:
+                return "NOT " + condition(depth + 1);
+            case 3:
+                return "(" + condition(depth + 1) + ")";
+            case 4:
+                return expression(depth + 1) + " IS " + (random.nextBoolean() ? "NOT " : "") + "NULL";
+            case 5:
+                return "EXISTS(" + pick(PROPERTIES) + ")";
+            case 6:
+                return expression(depth + 1) + (random.nextBoolean() ? " NOT" : "") + " IN (" + expression(depth + 2)
+                        + ", " + expression(depth + 2) + ")";
+            case 7:
+                return expression(depth + 1) + (random.nextBoolean() ? " NOT" : "") + " LIKE "
+                        + pick(new String[] {"'a%'", "'%_'", "'x!%' ESCAPE '!'", "c", "c ESCAPE B", "'%'"});
+            default:
+                return expression(depth + 1) + " " + pick(COMPARISONS) + " " + expression(depth + 1);
         }
     }
 
     private String expression(int depth) {
         int choice = depth > 3 ? random.nextInt(2) : random.nextInt(5);
         switch (choice) {
-            case 0: return pick(PROPERTIES);
-            case 1: return pick(LITERALS);
-            case 2: return expression(depth + 1) + " " + pick(ARITHMETIC) + " " + expression(depth + 1);
-            case 3: return pick(new String[] {"-", "+", "- -"}) + expression(depth + 1);
-            default: return "(" + expression(depth + 1) + ")";
+            case 0:
+                return pick(PROPERTIES);
+            case 1:
+                return pick(LITERALS);
+            case 2:
+                return expression(depth + 1) + " " + pick(ARITHMETIC) + " " + expression(depth + 1);
+            case 3:
+                return pick(new String[] {"-", "+", "- -"}) + expression(depth + 1);
+            default:
+                return "(" + expression(depth + 1) + ")";
         }
     }
 
@@ -238,28 +313,50 @@ class FilterFuzzTest {
 
     private Object randomValue() {
         switch (random.nextInt(22)) {
-            case 0: return null;
-            case 1: return random.nextInt(5) - 2;
-            case 2: return random.nextLong();
-            case 3: return Long.MIN_VALUE;
-            case 4: return random.nextDouble() * 10;
-            case 5: return Double.NaN;
-            case 6: return Double.NEGATIVE_INFINITY;
-            case 7: return (float) random.nextInt(10);
-            case 8: return new BigDecimal("2.5");
-            case 9: return (short) 3;
-            case 10: return (byte) -1;
-            case 11: return random.nextBoolean();
-            case 12: return 'x';
-            case 13: return UUID.randomUUID();
-            case 14: return new byte[] {1, 2};
-            case 15: return Instant.MAX;
-            case 16: return OffsetDateTime.of(2024, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC);
-            case 17: return Duration.ofSeconds(Long.MAX_VALUE);
-            case 18: return Duration.ofMinutes(5);
-            case 19: return "a%";
-            case 20: return "";
-            default: return pick(new String[] {"x", "abc", "sys.Label", "a", "!", "ab%"});
+            case 0:
+                return null;
+            case 1:
+                return random.nextInt(5) - 2;
+            case 2:
+                return random.nextLong();
+            case 3:
+                return Long.MIN_VALUE;
+            case 4:
+                return random.nextDouble() * 10;
+            case 5:
+                return Double.NaN;
+            case 6:
+                return Double.NEGATIVE_INFINITY;
+            case 7:
+                return (float) random.nextInt(10);
+            case 8:
+                return new BigDecimal("2.5");
+            case 9:
+                return (short) 3;
+            case 10:
+                return (byte) -1;
+            case 11:
+                return random.nextBoolean();
+            case 12:
+                return 'x';
+            case 13:
+                return UUID.randomUUID();
+            case 14:
+                return new byte[] {1, 2};
+            case 15:
+                return Instant.MAX;
+            case 16:
+                return OffsetDateTime.of(2024, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC);
+            case 17:
+                return Duration.ofSeconds(Long.MAX_VALUE);
+            case 18:
+                return Duration.ofMinutes(5);
+            case 19:
+                return "a%";
+            case 20:
+                return "";
+            default:
+                return pick(new String[] {"x", "abc", "sys.Label", "a", "!", "ab%"});
         }
     }
 

@@ -16,13 +16,15 @@ class ParameterTest {
     @Test
     @DisplayName("RUL-9 @name in a filter stands for the parameter's value; numbers widen to long and double")
     void filterParameters() {
-        SqlFilter filter = SqlFilter.parse("color = @color AND size > @min AND ratio < @ratio",
+        SqlFilter filter = SqlFilter.parse(
+                "color = @color AND size > @min AND ratio < @ratio",
                 Map.of("@color", "red", "@min", 3, "@ratio", 0.5f));
 
         assertTrue(filter.matches(with("color", "red", "size", 4L, "ratio", 0.25)));
         assertFalse(filter.matches(with("color", "blue", "size", 4L, "ratio", 0.25)));
         assertEquals(Map.of("@color", "red", "@min", 3L, "@ratio", 0.5), filter.parameters());
-        assertNotEquals(SqlFilter.parse("color = @color", Map.of("@color", "red")),
+        assertNotEquals(
+                SqlFilter.parse("color = @color", Map.of("@color", "red")),
                 SqlFilter.parse("color = @color", Map.of("@color", "blue")));
         assertEquals(Map.of(), SqlFilter.parse("1=1").parameters());
     }
@@ -38,14 +40,18 @@ class ParameterTest {
     @Test
     @DisplayName("RUL-9 a parameter without a value, a name without @ and a value of another type are refused")
     void badParameters() {
-        FilterSyntaxException missing = assertThrows(FilterSyntaxException.class,
-                () -> SqlFilter.parse("color = @colour", Map.of("@color", "red")));
+        FilterSyntaxException missing = assertThrows(
+                FilterSyntaxException.class, () -> SqlFilter.parse("color = @colour", Map.of("@color", "red")));
         assertTrue(missing.getMessage().contains("@colour"), missing.getMessage());
         assertThrows(FilterSyntaxException.class, () -> SqlRuleAction.parse("SET a = @a"));
-        assertEquals("A parameter's name starts with '@', was 'color'.", assertThrows(IllegalArgumentException.class,
-                () -> SqlFilter.parse("1=1", Map.of("color", "red"))).getMessage());
-        assertTrue(assertThrows(IllegalArgumentException.class,
-                () -> SqlFilter.parse("1=1", Map.of("@when", java.time.Instant.EPOCH))).getMessage()
+        assertEquals(
+                "A parameter's name starts with '@', was 'color'.",
+                assertThrows(IllegalArgumentException.class, () -> SqlFilter.parse("1=1", Map.of("color", "red")))
+                        .getMessage());
+        assertTrue(assertThrows(
+                        IllegalArgumentException.class,
+                        () -> SqlFilter.parse("1=1", Map.of("@when", java.time.Instant.EPOCH)))
+                .getMessage()
                 .contains("java.time.Instant"));
     }
 }

@@ -50,18 +50,27 @@ class SqlFilterEvaluationTest {
     @DisplayName("RUL-2 long chains and 64 levels of parentheses parse and evaluate, even on a small thread stack")
     void deepNesting() throws InterruptedException {
         AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread small = new Thread(null, () -> {
-            try {
-                assertTrue(SqlFilter.parse("(".repeat(64) + "a = 1" + ")".repeat(64)).matches(with("a", 1)));
-                assertTrue(SqlFilter.parse("a = " + "p(".repeat(63) + "'a'" + ")".repeat(63)).matches(with("a", "a")));
-                assertTrue(SqlFilter.parse("NOT ".repeat(251) + "a = 1").matches(with("a", 2)));
-                assertTrue(SqlFilter.parse("a = " + "-".repeat(1000) + "1").matches(with("a", 1)));
-                assertTrue(SqlFilter.parse("a = " + "1 + ".repeat(250) + "1").matches(with("a", 251)));
-                assertTrue(SqlFilter.parse("a = 1" + " AND a = 1".repeat(100)).matches(with("a", 1)));
-            } catch (Throwable t) {
-                failure.set(t);
-            }
-        }, "small-stack", 256 * 1024);
+        Thread small = new Thread(
+                null,
+                () -> {
+                    try {
+                        assertTrue(SqlFilter.parse("(".repeat(64) + "a = 1" + ")".repeat(64))
+                                .matches(with("a", 1)));
+                        assertTrue(SqlFilter.parse("a = " + "p(".repeat(63) + "'a'" + ")".repeat(63))
+                                .matches(with("a", "a")));
+                        assertTrue(SqlFilter.parse("NOT ".repeat(251) + "a = 1").matches(with("a", 2)));
+                        assertTrue(
+                                SqlFilter.parse("a = " + "-".repeat(1000) + "1").matches(with("a", 1)));
+                        assertTrue(SqlFilter.parse("a = " + "1 + ".repeat(250) + "1")
+                                .matches(with("a", 251)));
+                        assertTrue(SqlFilter.parse("a = 1" + " AND a = 1".repeat(100))
+                                .matches(with("a", 1)));
+                    } catch (Throwable t) {
+                        failure.set(t);
+                    }
+                },
+                "small-stack",
+                256 * 1024);
         small.start();
         small.join();
         assertNull(failure.get(), () -> "failed: " + failure.get());
@@ -92,8 +101,8 @@ class SqlFilterEvaluationTest {
     void foreignNumbers() {
         assertTrue(SqlFilter.parse("size > 10").matches(with("size", new ForeignNumber("50"))));
         assertFalse(SqlFilter.parse("size > 10").matches(with("size", new ForeignNumber("5"))));
-        assertTrue(SqlFilter.parse("size = 50 AND size + 1 = 51 AND size / 4 = 12").matches(
-                with("size", new ForeignNumber("50"))));
+        assertTrue(SqlFilter.parse("size = 50 AND size + 1 = 51 AND size / 4 = 12")
+                .matches(with("size", new ForeignNumber("50"))));
         assertTrue(SqlFilter.parse("size > 4294967295").matches(with("size", new ForeignNumber("4294967296"))));
         assertTrue(SqlFilter.parse("size > 9.2e18").matches(with("size", new ForeignNumber("18446744073709551615"))));
         assertTrue(SqlFilter.parse("ratio < 0.75").matches(with("ratio", new ForeignNumber("0.5"))));
@@ -292,11 +301,17 @@ class SqlFilterEvaluationTest {
                 row("sys.ContentType LIKE 'application/%'", with().sys(CONTENT_TYPE, "application/json"), true),
                 row("sys.Size < 1024", with().sys(SIZE, 100L), true),
                 row("sys.EnqueuedTimeUtc = sys.EnqueuedTimeUtc", with().sys(ENQUEUED_TIME_UTC, ENQUEUED), true),
-                row("sys.ExpiresAtUtc > sys.EnqueuedTimeUtc", with().sys(ENQUEUED_TIME_UTC, ENQUEUED)
-                        .sys(EXPIRES_AT_UTC, ENQUEUED.toInstant().plusSeconds(60)), true),
-                row("sys.EnqueuedTimeUtc + sys.TimeToLive = sys.ExpiresAtUtc", with()
-                        .sys(ENQUEUED_TIME_UTC, ENQUEUED).sys(TIME_TO_LIVE, Duration.ofMinutes(1))
-                        .sys(EXPIRES_AT_UTC, ENQUEUED.plusMinutes(1)), true),
+                row(
+                        "sys.ExpiresAtUtc > sys.EnqueuedTimeUtc",
+                        with().sys(ENQUEUED_TIME_UTC, ENQUEUED)
+                                .sys(EXPIRES_AT_UTC, ENQUEUED.toInstant().plusSeconds(60)),
+                        true),
+                row(
+                        "sys.EnqueuedTimeUtc + sys.TimeToLive = sys.ExpiresAtUtc",
+                        with().sys(ENQUEUED_TIME_UTC, ENQUEUED)
+                                .sys(TIME_TO_LIVE, Duration.ofMinutes(1))
+                                .sys(EXPIRES_AT_UTC, ENQUEUED.plusMinutes(1)),
+                        true),
                 row("sys.EnqueuedTimeUtc = 5", with().sys(ENQUEUED_TIME_UTC, ENQUEUED), false),
                 row("sys.TimeToLive > 5", with().sys(TIME_TO_LIVE, Duration.ofMinutes(1)), false),
                 row("user.a = 1", with("a", 1), true),
@@ -350,7 +365,9 @@ class SqlFilterEvaluationTest {
                 row("a = b", with("a", new byte[] {1, 2}, "b", new byte[] {1, 2}), true),
                 row("a = b", with("a", ID, "b", UUID.fromString(ID.toString())), true),
                 row("a = '" + ID + "'", with("a", ID), false),
-                row("a = b", with("a", Instant.EPOCH, "b", OffsetDateTime.of(1970, 1, 1, 1, 0, 0, 0,
-                        ZoneOffset.ofHours(1))), true));
+                row(
+                        "a = b",
+                        with("a", Instant.EPOCH, "b", OffsetDateTime.of(1970, 1, 1, 1, 0, 0, 0, ZoneOffset.ofHours(1))),
+                        true));
     }
 }

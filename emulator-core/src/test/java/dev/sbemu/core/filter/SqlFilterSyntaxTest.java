@@ -103,7 +103,8 @@ class SqlFilterSyntaxTest {
     @Test
     @DisplayName("RUL-2 the message names the position, the offending token and what was expected")
     void message() {
-        FilterSyntaxException e = assertThrows(FilterSyntaxException.class, () -> SqlFilter.parse("a = 1 AND AND b = 1"));
+        FilterSyntaxException e =
+                assertThrows(FilterSyntaxException.class, () -> SqlFilter.parse("a = 1 AND AND b = 1"));
         assertEquals("Syntax error at position 10 near 'AND': expected an expression", e.getMessage());
         assertEquals("AND", e.token());
         assertEquals("expected an expression", e.reason());
@@ -112,14 +113,29 @@ class SqlFilterSyntaxTest {
         assertTrue(end.getMessage().contains("at the end of the text"), end.getMessage());
         FilterSyntaxException sys = assertThrows(FilterSyntaxException.class, () -> SqlFilter.parse("sys.Foo = 1"));
         assertTrue(sys.getMessage().contains("unknown system property 'sys.Foo'"), sys.getMessage());
-        FilterSyntaxException reserved = assertThrows(FilterSyntaxException.class,
-                () -> SqlFilter.parse("Between = 1"));
+        FilterSyntaxException reserved =
+                assertThrows(FilterSyntaxException.class, () -> SqlFilter.parse("Between = 1"));
         assertTrue(reserved.getMessage().contains("[Between]"), reserved.getMessage());
     }
 
     @ParameterizedTest(name = "[{index}] {0}")
-    @ValueSource(strings = {"BETWEEN", "COALESCE", "CONVERT", "IF", "ELSE", "BEGIN", "END", "WHILE", "DECLARE",
-            "NULLIF", "CASE", "WHEN", "THEN", "CAST"})
+    @ValueSource(
+            strings = {
+                "BETWEEN",
+                "COALESCE",
+                "CONVERT",
+                "IF",
+                "ELSE",
+                "BEGIN",
+                "END",
+                "WHILE",
+                "DECLARE",
+                "NULLIF",
+                "CASE",
+                "WHEN",
+                "THEN",
+                "CAST"
+            })
     @DisplayName("RUL-6 T-SQL reserved words are no bare property names, in any case; [word] is")
     void reservedWords(String word) {
         assertThrows(FilterSyntaxException.class, () -> SqlFilter.parse(word + " = 1"));
@@ -129,16 +145,38 @@ class SqlFilterSyntaxTest {
     }
 
     @ParameterizedTest(name = "[{index}] {0}")
-    @ValueSource(strings = {"MessageId", "CorrelationId", "To", "ReplyTo", "Label", "SessionId", "ReplyToSessionId",
-            "ContentType", "DeliveryCount", "SequenceNumber", "EnqueuedTimeUtc", "ScheduledEnqueueTimeUtc",
-            "ExpiresAtUtc", "TimeToLive", "Size", "EnqueuedSequenceNumber", "LockToken", "LockedUntilUtc",
-            "DeadLetterSource", "PartitionKey", "State"})
+    @ValueSource(
+            strings = {
+                "MessageId",
+                "CorrelationId",
+                "To",
+                "ReplyTo",
+                "Label",
+                "SessionId",
+                "ReplyToSessionId",
+                "ContentType",
+                "DeliveryCount",
+                "SequenceNumber",
+                "EnqueuedTimeUtc",
+                "ScheduledEnqueueTimeUtc",
+                "ExpiresAtUtc",
+                "TimeToLive",
+                "Size",
+                "EnqueuedSequenceNumber",
+                "LockToken",
+                "LockedUntilUtc",
+                "DeadLetterSource",
+                "PartitionKey",
+                "State"
+            })
     @DisplayName("RUL-2 every system property is addressable as sys.<Name>, ignoring case")
     void systemProperties(String name) {
         SqlFilter.parse("sys." + name + " IS NULL");
         SqlFilter.parse("SYS." + name.toUpperCase() + " IS NULL");
         SqlFilter.parse("sys.[" + name.toLowerCase() + "] IS NULL");
-        assertEquals(name, SystemProperty.byFilterName(name.toLowerCase()).orElseThrow().filterName());
+        assertEquals(
+                name,
+                SystemProperty.byFilterName(name.toLowerCase()).orElseThrow().filterName());
     }
 
     @Test

@@ -37,7 +37,8 @@ class SqlRuleActionTest {
     @Test
     @DisplayName("RUL-4 statements are separated by ';' or ',' and apply in order, each seeing the previous")
     void separatorsAndOrder() {
-        assertEquals(Map.of("a", 1L, "b", 2L, "c", 4L),
+        assertEquals(
+                Map.of("a", 1L, "b", 2L, "c", 4L),
                 apply("SET a = 1, SET b = a + 1; SET c = b * 2;", with()).applicationProperties());
         assertEquals(Map.of("a", 2L), apply("SET a = 1;, SET a = a + 1", with()).applicationProperties());
         assertEquals(Map.of("x", 1L), apply("set x = 1", with()).applicationProperties());
@@ -47,8 +48,10 @@ class SqlRuleActionTest {
     @DisplayName("RUL-4 SET evaluates full expressions: arithmetic, strings, functions, sys properties")
     void expressions() {
         TestMessage m = with("price", 10, "name", "widget").sys(SystemProperty.LABEL, "red");
-        apply("SET total = price * 2 + 0.5; SET title = name + '-' + sys.Label; SET id = newid(); "
-                + "SET copy = property('price'); SET neg = -price", m);
+        apply(
+                "SET total = price * 2 + 0.5; SET title = name + '-' + sys.Label; SET id = newid(); "
+                        + "SET copy = property('price'); SET neg = -price",
+                m);
         assertEquals(20.5, m.applicationProperties().get("total"));
         assertEquals("widget-red", m.applicationProperties().get("title"));
         assertInstanceOf(UUID.class, m.applicationProperties().get("id"));
@@ -102,9 +105,11 @@ class SqlRuleActionTest {
     @DisplayName("RUL-4 SET and REMOVE reach settable system properties through setSystemProperty")
     void systemProperties() {
         TestMessage m = with("p", 5).sys(SystemProperty.CORRELATION_ID, "c1");
-        apply("SET sys.Label = 'routed'; SET sys.To = 'queue-' + 'b'; SET sys.ReplyTo = 'r'; "
-                + "SET sys.MessageId = 'm'; SET sys.SessionId = 's'; SET sys.ReplyToSessionId = 'rs'; "
-                + "SET sys.ContentType = 'text/plain'; SET SYS.CORRELATIONID = p; REMOVE sys.SessionId", m);
+        apply(
+                "SET sys.Label = 'routed'; SET sys.To = 'queue-' + 'b'; SET sys.ReplyTo = 'r'; "
+                        + "SET sys.MessageId = 'm'; SET sys.SessionId = 's'; SET sys.ReplyToSessionId = 'rs'; "
+                        + "SET sys.ContentType = 'text/plain'; SET SYS.CORRELATIONID = p; REMOVE sys.SessionId",
+                m);
         assertEquals("routed", m.systemProperty(SystemProperty.LABEL));
         assertEquals("queue-b", m.systemProperty(SystemProperty.TO));
         assertEquals("r", m.systemProperty(SystemProperty.REPLY_TO));
@@ -131,8 +136,8 @@ class SqlRuleActionTest {
             }
         };
         SqlRuleAction action = SqlRuleAction.parse("SET sys.Label = 'x'");
-        UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
-                () -> action.applyTo(readOnly));
+        UnsupportedOperationException e =
+                assertThrows(UnsupportedOperationException.class, () -> action.applyTo(readOnly));
         assertTrue(e.getMessage().contains("sys.Label"), e.getMessage());
     }
 

@@ -32,17 +32,23 @@ import org.junit.jupiter.api.Test;
 class FacadeReferencesTest {
     /** The façade: classes allowed to refer to it (itself and its nested classes). */
     private static final String FACADE = Broker.class.getName();
+
     private static final String PACKAGE = Broker.class.getPackageName();
     /** The façade's name in a signature, not a longer name that starts with it ({@code BrokerTransaction}). */
     private static final Pattern FACADE_IN_SIGNATURE = Pattern.compile(Pattern.quote(FACADE) + "\\b");
 
     @Test
-    @DisplayName("no class in core/internal but the Broker façade declares a field, constructor or method with a Broker")
+    @DisplayName(
+            "no class in core/internal but the Broker façade declares a field, constructor or method with a Broker")
     void noSignatureNamesTheFacade() throws Exception {
         List<String> offences = new ArrayList<>();
         for (Class<?> type : packageClasses().keySet()) {
             for (Field field : type.getDeclaredFields()) {
-                check(offences, type, "field " + field.getName(), field.getGenericType().getTypeName());
+                check(
+                        offences,
+                        type,
+                        "field " + field.getName(),
+                        field.getGenericType().getTypeName());
             }
             for (Constructor<?> constructor : type.getDeclaredConstructors()) {
                 check(offences, type, "constructor", constructor.toGenericString());
@@ -74,10 +80,15 @@ class FacadeReferencesTest {
         assertTrue(classes.containsKey(Broker.class), "Broker is scanned");
         assertTrue(classes.containsKey(EntityRegistry.class), "EntityRegistry is scanned");
         assertTrue(classes.containsKey(MessageSource.class), "MessageSource is scanned");
-        assertTrue(classes.keySet().stream().anyMatch(type -> type.getPackageName().equals(PACKAGE + ".config")),
+        assertTrue(
+                classes.keySet().stream().anyMatch(type -> type.getPackageName().equals(PACKAGE + ".config")),
                 "the config sub-package is scanned");
         List<String> offences = new ArrayList<>();
-        check(offences, Probe.class, "field broker", Probe.class.getDeclaredFields()[0].getGenericType().getTypeName());
+        check(
+                offences,
+                Probe.class,
+                "field broker",
+                Probe.class.getDeclaredFields()[0].getGenericType().getTypeName());
         assertEquals(List.of(Probe.class.getName() + ": field broker"), offences);
         assertTrue(refersTo(classBytes(Probe.class), FACADE.replace('.', '/').getBytes(StandardCharsets.UTF_8)));
     }
@@ -114,14 +125,18 @@ class FacadeReferencesTest {
     /** The package's main classes other than the façade and its nested classes, with their class files. */
     private static Map<Class<?>, byte[]> packageClasses() throws Exception {
         Map<Class<?>, byte[]> classes = allPackageClasses();
-        classes.keySet().removeIf(type -> type.getName().equals(FACADE) || type.getName().startsWith(FACADE + "$"));
+        classes.keySet()
+                .removeIf(
+                        type -> type.getName().equals(FACADE) || type.getName().startsWith(FACADE + "$"));
         return classes;
     }
 
     /** Every class of the package and its sub-packages in the main classes (where {@code Broker.class} was loaded from). */
-    private static Map<Class<?>, byte[]> allPackageClasses() throws IOException, URISyntaxException,
-            ClassNotFoundException {
-        URI facadeFile = Broker.class.getResource(Broker.class.getSimpleName() + ".class").toURI();
+    private static Map<Class<?>, byte[]> allPackageClasses()
+            throws IOException, URISyntaxException, ClassNotFoundException {
+        URI facadeFile = Broker.class
+                .getResource(Broker.class.getSimpleName() + ".class")
+                .toURI();
         Map<Class<?>, byte[]> classes = new java.util.LinkedHashMap<>();
         if ("jar".equals(facadeFile.getScheme())) {
             try (FileSystem jar = FileSystems.newFileSystem(facadeFile, Map.of())) {
@@ -137,13 +152,18 @@ class FacadeReferencesTest {
     private static void read(Path directory, Map<Class<?>, byte[]> classes) throws IOException, ClassNotFoundException {
         List<Path> files;
         try (Stream<Path> walk = Files.walk(directory)) {
-            files = walk.filter(p -> p.getFileName().toString().endsWith(".class")).sorted().toList();
+            files = walk.filter(p -> p.getFileName().toString().endsWith(".class"))
+                    .sorted()
+                    .toList();
         }
         for (Path file : files) {
             if (file.getFileName().toString().equals("package-info.class")) {
                 continue;
             }
-            String relative = directory.relativize(file).toString().replace(file.getFileSystem().getSeparator(), ".");
+            String relative = directory
+                    .relativize(file)
+                    .toString()
+                    .replace(file.getFileSystem().getSeparator(), ".");
             String name = PACKAGE + "." + relative.replaceFirst("\\.class$", "");
             Class<?> type = Class.forName(name, false, Broker.class.getClassLoader());
             classes.put(type, Files.readAllBytes(file));

@@ -61,8 +61,10 @@ class BadInputTest {
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < length; i++) {
             // mostly valid characters, so that long names are often valid apart from their length
-            b.append(random.nextInt(8) == 0 ? NAME_CHARS.charAt(random.nextInt(NAME_CHARS.length()))
-                    : "abcXYZ019".charAt(random.nextInt(9)));
+            b.append(
+                    random.nextInt(8) == 0
+                            ? NAME_CHARS.charAt(random.nextInt(NAME_CHARS.length()))
+                            : "abcXYZ019".charAt(random.nextInt(9)));
         }
         String name = b.toString();
         // "a//b": whether an empty path segment is valid is not in SPEC; leave it out
@@ -82,10 +84,18 @@ class BadInputTest {
             String id = "case " + i + " (seed " + SEED + "): '" + name + "'";
             check(id, validName(name, 260, true), "queue name", () -> ns.createQueue(name), () -> ns.deleteQueue(name));
             check(id, validName(name, 260, true), "topic name", () -> ns.createTopic(name), () -> ns.deleteTopic(name));
-            check(id, validName(name, 50, false), "subscription name", () -> ns.createSubscription("t", name),
+            check(
+                    id,
+                    validName(name, 50, false),
+                    "subscription name",
+                    () -> ns.createSubscription("t", name),
                     () -> ns.deleteSubscription("t", name));
-            check(id, validName(name, 50, false), "rule name",
-                    () -> ns.createRule("t", "s", name, new TrueFilter(), null), () -> ns.deleteRule("t", "s", name));
+            check(
+                    id,
+                    validName(name, 50, false),
+                    "rule name",
+                    () -> ns.createRule("t", "s", name, new TrueFilter(), null),
+                    () -> ns.deleteRule("t", "s", name));
         }
         assertThrows(BrokerException.EntityNotFound.class, () -> ns.deleteQueue("never-created"));
         ns.createQueue("exists");
@@ -101,8 +111,8 @@ class BadInputTest {
                 throw new AssertionError(id + " is valid (" + property + ") but was refused: " + e, e);
             }
         } else {
-            InvalidOptionException e = assertThrows(InvalidOptionException.class, create, id + " is not a valid "
-                    + property);
+            InvalidOptionException e =
+                    assertThrows(InvalidOptionException.class, create, id + " is not a valid " + property);
             assertEquals(property, e.property(), id);
         }
     }
@@ -118,8 +128,8 @@ class BadInputTest {
 
     private static final Limit LOCK = new Limit("lockDuration", Duration.ofSeconds(5), Duration.ofMinutes(5));
     private static final Limit AUTO_DELETE = new Limit("autoDeleteOnIdle", Duration.ofMinutes(5), null);
-    private static final Limit DUP_WINDOW = new Limit("duplicateDetectionHistoryTimeWindow", Duration.ofSeconds(20),
-            Duration.ofDays(7));
+    private static final Limit DUP_WINDOW =
+            new Limit("duplicateDetectionHistoryTimeWindow", Duration.ofSeconds(20), Duration.ofDays(7));
     /** SPEC does not give a minimum TTL; zero and negative ones are certainly invalid, one second is valid. */
     private static final Limit TTL = new Limit("defaultMessageTimeToLive", Duration.ofSeconds(1), null);
 
@@ -164,50 +174,84 @@ class BadInputTest {
                     + List.of("queue", "topic", "subscription").get(entity) + " with " + limit.property + " = " + value;
             Executable action = switch (entity) {
                 case 0 -> {
-                    QueueOptions o = set(QueueOptions.builder(), limit.property, value, QueueOptions.Builder::lockDuration,
-                            QueueOptions.Builder::autoDeleteOnIdle, QueueOptions.Builder::duplicateDetectionHistoryTimeWindow,
-                            QueueOptions.Builder::defaultMessageTimeToLive).build();
-                    yield update ? () -> ns.updateQueue("q", o) : () -> {
-                        ns.createQueue("q" + 2, o);
-                        ns.deleteQueue("q2");
-                    };
+                    QueueOptions o = set(
+                                    QueueOptions.builder(),
+                                    limit.property,
+                                    value,
+                                    QueueOptions.Builder::lockDuration,
+                                    QueueOptions.Builder::autoDeleteOnIdle,
+                                    QueueOptions.Builder::duplicateDetectionHistoryTimeWindow,
+                                    QueueOptions.Builder::defaultMessageTimeToLive)
+                            .build();
+                    yield update
+                            ? () -> ns.updateQueue("q", o)
+                            : () -> {
+                                ns.createQueue("q" + 2, o);
+                                ns.deleteQueue("q2");
+                            };
                 }
                 case 1 -> {
-                    TopicOptions o = set(TopicOptions.builder(), limit.property, value, null,
-                            TopicOptions.Builder::autoDeleteOnIdle, TopicOptions.Builder::duplicateDetectionHistoryTimeWindow,
-                            TopicOptions.Builder::defaultMessageTimeToLive).build();
-                    yield update ? () -> ns.updateTopic("t", o) : () -> {
-                        ns.createTopic("t2", o);
-                        ns.deleteTopic("t2");
-                    };
+                    TopicOptions o = set(
+                                    TopicOptions.builder(),
+                                    limit.property,
+                                    value,
+                                    null,
+                                    TopicOptions.Builder::autoDeleteOnIdle,
+                                    TopicOptions.Builder::duplicateDetectionHistoryTimeWindow,
+                                    TopicOptions.Builder::defaultMessageTimeToLive)
+                            .build();
+                    yield update
+                            ? () -> ns.updateTopic("t", o)
+                            : () -> {
+                                ns.createTopic("t2", o);
+                                ns.deleteTopic("t2");
+                            };
                 }
                 default -> {
-                    SubscriptionOptions o = set(SubscriptionOptions.builder(), limit.property, value,
-                            SubscriptionOptions.Builder::lockDuration, SubscriptionOptions.Builder::autoDeleteOnIdle, null,
-                            SubscriptionOptions.Builder::defaultMessageTimeToLive).build();
-                    yield update ? () -> ns.updateSubscription("t", "s", o) : () -> {
-                        ns.createSubscription("t", "s2", o);
-                        ns.deleteSubscription("t", "s2");
-                    };
+                    SubscriptionOptions o = set(
+                                    SubscriptionOptions.builder(),
+                                    limit.property,
+                                    value,
+                                    SubscriptionOptions.Builder::lockDuration,
+                                    SubscriptionOptions.Builder::autoDeleteOnIdle,
+                                    null,
+                                    SubscriptionOptions.Builder::defaultMessageTimeToLive)
+                            .build();
+                    yield update
+                            ? () -> ns.updateSubscription("t", "s", o)
+                            : () -> {
+                                ns.createSubscription("t", "s2", o);
+                                ns.deleteSubscription("t", "s2");
+                            };
                 }
             };
-            check(id, limit.allows(value), limit.property, action, () -> { });
+            check(id, limit.allows(value), limit.property, action, () -> {});
         }
         QueueOptions before = ns.getQueue("q");
-        assertThrows(InvalidOptionException.class,
-                () -> ns.updateQueue("q", before.toBuilder().lockDuration(Duration.ofMinutes(6)).build()));
+        assertThrows(
+                InvalidOptionException.class,
+                () -> ns.updateQueue(
+                        "q",
+                        before.toBuilder().lockDuration(Duration.ofMinutes(6)).build()));
         assertEquals(before, ns.getQueue("q"), "a refused update leaves the queue as it was");
         for (int n : new int[] {0, -1, Integer.MIN_VALUE}) {
-            InvalidOptionException e = assertThrows(InvalidOptionException.class,
-                    () -> ns.createQueue("bad", QueueOptions.builder().maxDeliveryCount(n).build()));
+            InvalidOptionException e = assertThrows(
+                    InvalidOptionException.class,
+                    () -> ns.createQueue(
+                            "bad", QueueOptions.builder().maxDeliveryCount(n).build()));
             assertEquals("maxDeliveryCount", e.property());
         }
         ns.createQueue("one", QueueOptions.builder().maxDeliveryCount(1).build());
     }
 
-    private static <B> B set(B builder, String property, Duration value, BiFunction<B, Duration, B> lock,
-                             BiFunction<B, Duration, B> autoDelete, BiFunction<B, Duration, B> dupWindow,
-                             BiFunction<B, Duration, B> ttl) {
+    private static <B> B set(
+            B builder,
+            String property,
+            Duration value,
+            BiFunction<B, Duration, B> lock,
+            BiFunction<B, Duration, B> autoDelete,
+            BiFunction<B, Duration, B> dupWindow,
+            BiFunction<B, Duration, B> ttl) {
         return switch (property) {
             case "lockDuration" -> lock.apply(builder, value);
             case "autoDeleteOnIdle" -> autoDelete.apply(builder, value);
@@ -246,7 +290,7 @@ class BadInputTest {
             };
             Message m = b.build();
             String id = "case " + i + " (seed " + (SEED + 2) + "): " + property + " of " + length + " characters";
-            check(id, length <= 128, property, () -> ns.send("q", m), () -> { });
+            check(id, length <= 128, property, () -> ns.send("q", m), () -> {});
         }
     }
 
@@ -273,10 +317,13 @@ class BadInputTest {
                 for (int k = 0; k < count; k++) {
                     int size = target / count;
                     total += size;
-                    messages.add(Message.builder().messageId("m" + i + "-" + k).body(new byte[size]).build());
+                    messages.add(Message.builder()
+                            .messageId("m" + i + "-" + k)
+                            .body(new byte[size])
+                            .build());
                 }
-                String id = tier + " case " + i + " (seed " + (SEED + 3) + "): " + (batch ? "batch of " + count
-                        + " messages, " : "one message, ") + total + " body bytes";
+                String id = tier + " case " + i + " (seed " + (SEED + 3) + "): "
+                        + (batch ? "batch of " + count + " messages, " : "one message, ") + total + " body bytes";
                 if (tooLarge) {
                     assertThrows(BrokerException.MessageSizeExceeded.class, () -> ns.send("q", messages), id);
                 } else {

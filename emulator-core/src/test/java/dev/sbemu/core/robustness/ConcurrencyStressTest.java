@@ -49,7 +49,9 @@ class ConcurrencyStressTest {
     private static final Duration DEADLINE = Duration.ofSeconds(90);
     private static final String[] QUEUES = {"q0", "q1", "q2"};
 
-    private final Namespace ns = Namespace.builder().startingAt(Instant.parse("2026-01-01T00:00:00Z")).build();
+    private final Namespace ns = Namespace.builder()
+            .startingAt(Instant.parse("2026-01-01T00:00:00Z"))
+            .build();
     private final Set<String> sent = ConcurrentHashMap.newKeySet();
     private final Set<String> cancelled = ConcurrentHashMap.newKeySet();
     private final Set<String> completed = ConcurrentHashMap.newKeySet();
@@ -59,19 +61,37 @@ class ConcurrencyStressTest {
     private final AtomicBoolean stop = new AtomicBoolean();
     /** Released after each receive call, one per waiting party, so waits are on progress and bounded. */
     private final Semaphore receivesSinceAdvance = new Semaphore(0);
+
     private final Semaphore receivesForMain = new Semaphore(0);
     private final Semaphore receivesForPeeker = new Semaphore(0);
     private final AtomicLong lockLost = new AtomicLong();
     private final AtomicLong advances = new AtomicLong();
 
     @Test
-    @DisplayName("LOCK-2 DLQ-2 DLQ-3 SCH-2 CLK-2 CLK-3 concurrency: processors, senders, a peeker and clock advances on "
-            + "three queues lose nothing and deliver nothing twice under peek-lock")
+    @DisplayName(
+            "LOCK-2 DLQ-2 DLQ-3 SCH-2 CLK-2 CLK-3 concurrency: processors, senders, a peeker and clock advances on "
+                    + "three queues lose nothing and deliver nothing twice under peek-lock")
     void concurrentProcessorsSendersAndAdvances() throws InterruptedException {
-        ns.createQueue("q0", QueueOptions.builder().lockDuration(Duration.ofSeconds(10)).maxDeliveryCount(5).build());
-        ns.createQueue("q1", QueueOptions.builder().lockDuration(Duration.ofSeconds(5)).maxDeliveryCount(3)
-                .defaultMessageTimeToLive(Duration.ofMinutes(2)).deadLetteringOnMessageExpiration(true).build());
-        ns.createQueue("q2", QueueOptions.builder().lockDuration(Duration.ofSeconds(30)).maxDeliveryCount(10).build());
+        ns.createQueue(
+                "q0",
+                QueueOptions.builder()
+                        .lockDuration(Duration.ofSeconds(10))
+                        .maxDeliveryCount(5)
+                        .build());
+        ns.createQueue(
+                "q1",
+                QueueOptions.builder()
+                        .lockDuration(Duration.ofSeconds(5))
+                        .maxDeliveryCount(3)
+                        .defaultMessageTimeToLive(Duration.ofMinutes(2))
+                        .deadLetteringOnMessageExpiration(true)
+                        .build());
+        ns.createQueue(
+                "q2",
+                QueueOptions.builder()
+                        .lockDuration(Duration.ofSeconds(30))
+                        .maxDeliveryCount(10)
+                        .build());
 
         List<Thread> workers = new ArrayList<>();
         CountDownLatch sendersDone = new CountDownLatch(SENDERS);
@@ -127,7 +147,8 @@ class ConcurrencyStressTest {
                     assertTrue(deadLettered.add(id), id + " dead-lettered twice");
                     assertEquals(queue, queueOf.get(id), id + " dead-lettered in the wrong queue");
                     String reason = m.deadLetterReason();
-                    boolean fits = "stress".equals(reason) || "MaxDeliveryCountExceeded".equals(reason)
+                    boolean fits = "stress".equals(reason)
+                            || "MaxDeliveryCountExceeded".equals(reason)
                             || ("TTLExpiredException".equals(reason) && queue.equals("q1"));
                     assertTrue(fits, id + " dead-lettered with reason " + reason + " in " + queue);
                 }
@@ -144,26 +165,37 @@ class ConcurrencyStressTest {
         accounted.addAll(deadLettered);
         Set<String> lost = new HashSet<>(expected);
         lost.removeAll(accounted);
-        assertTrue(lost.isEmpty(), lost.size() + " messages lost, e.g. " + lost.stream().limit(5).toList());
+        assertTrue(
+                lost.isEmpty(),
+                lost.size() + " messages lost, e.g. " + lost.stream().limit(5).toList());
         Set<String> extra = new HashSet<>(accounted);
         extra.removeAll(expected);
         assertTrue(extra.isEmpty(), "delivered but cancelled or never sent: " + extra);
         assertTrue(advances.get() > 0, "the clock never moved");
-        System.out.printf("stress: %d sent, %d cancelled, %d completed, %d dead-lettered, %d deliveries, "
-                + "%d settlements refused for lock lost, %d clock advances%n", sent.size(), cancelled.size(),
-                completed.size(), deadLettered.size(), deliveries.size(), lockLost.get(), advances.get());
+        System.out.printf(
+                "stress: %d sent, %d cancelled, %d completed, %d dead-lettered, %d deliveries, "
+                        + "%d settlements refused for lock lost, %d clock advances%n",
+                sent.size(),
+                cancelled.size(),
+                completed.size(),
+                deadLettered.size(),
+                deliveries.size(),
+                lockLost.get(),
+                advances.get());
         ns.close();
     }
 
     private Thread thread(String name, Runnable body) {
-        Thread t = new Thread(() -> {
-            try {
-                body.run();
-            } catch (Throwable e) {
-                violations.add(name + ": " + e);
-                stop.set(true);
-            }
-        }, name);
+        Thread t = new Thread(
+                () -> {
+                    try {
+                        body.run();
+                    } catch (Throwable e) {
+                        violations.add(name + ": " + e);
+                        stop.set(true);
+                    }
+                },
+                name);
         t.setDaemon(true);
         return t;
     }
@@ -191,7 +223,8 @@ class ConcurrencyStressTest {
                 String id = "s" + sender + "-" + i++;
                 track(id, queue);
                 Instant at = ns.clock().instant().plusMillis(random.nextInt(30_000));
-                long seq = ns.schedule(queue, Message.builder().messageId(id).body(id).build(), at);
+                long seq = ns.schedule(
+                        queue, Message.builder().messageId(id).body(id).build(), at);
                 if (random.nextInt(3) == 0) {
                     try {
                         ns.cancelScheduled(queue, seq);
@@ -213,8 +246,8 @@ class ConcurrencyStressTest {
         SplittableRandom random = new SplittableRandom(seed);
         EntityPath path = EntityPath.queue(queue);
         while (!stop.get()) {
-            List<BrokeredMessage> batch = ns.receive(path, ReceiveMode.PEEK_LOCK, 1 + random.nextInt(5),
-                    Duration.ofMillis(20));
+            List<BrokeredMessage> batch =
+                    ns.receive(path, ReceiveMode.PEEK_LOCK, 1 + random.nextInt(5), Duration.ofMillis(20));
             receivesSinceAdvance.release();
             receivesForMain.release();
             receivesForPeeker.release();
@@ -300,7 +333,10 @@ class ConcurrencyStressTest {
     private String counts() {
         StringBuilder b = new StringBuilder();
         for (String queue : QUEUES) {
-            b.append(queue).append(": ").append(ns.runtimeInfo(EntityPath.queue(queue))).append('\n');
+            b.append(queue)
+                    .append(": ")
+                    .append(ns.runtimeInfo(EntityPath.queue(queue)))
+                    .append('\n');
         }
         return b.toString();
     }

@@ -63,16 +63,29 @@ class ModelBasedQueueTest {
                 List<Op> shortest = shrink(run, run.ops.subList(0, failure.step + 1));
                 Failure shrunk = run.execute(shortest);
                 StringBuilder text = new StringBuilder()
-                        .append("seed ").append(seed).append(" (replay: -Dsbemu.model.seed=").append(seed)
+                        .append("seed ")
+                        .append(seed)
+                        .append(" (replay: -Dsbemu.model.seed=")
+                        .append(seed)
                         .append(" -Dsbemu.model.seeds=1)\n")
-                        .append("queue: ").append(run.config).append('\n')
-                        .append("failed at step ").append(failure.step).append(" of the generated sequence: ")
-                        .append(failure.message).append('\n')
-                        .append("shortest failing sequence (").append(shortest.size()).append(" steps):\n");
+                        .append("queue: ")
+                        .append(run.config)
+                        .append('\n')
+                        .append("failed at step ")
+                        .append(failure.step)
+                        .append(" of the generated sequence: ")
+                        .append(failure.message)
+                        .append('\n')
+                        .append("shortest failing sequence (")
+                        .append(shortest.size())
+                        .append(" steps):\n");
                 for (int i = 0; i < shortest.size(); i++) {
                     text.append(String.format("  %3d  %s%n", i, shortest.get(i)));
                 }
-                text.append("which fails at step ").append(shrunk.step).append(": ").append(shrunk.message);
+                text.append("which fails at step ")
+                        .append(shrunk.step)
+                        .append(": ")
+                        .append(shrunk.message);
                 fail(text.toString());
             }
         }
@@ -105,14 +118,12 @@ class ModelBasedQueueTest {
         return current;
     }
 
-    record Failure(int step, String message) {
-    }
+    record Failure(int step, String message) {}
 
     // ---- operations -------------------------------------------------------------------------------
 
     /** One step. Messages are named by id and locks by (id, generation), so a sequence can be replayed with steps removed. */
-    sealed interface Op {
-    }
+    sealed interface Op {}
 
     record Send(String id, Duration ttl, Duration scheduleIn) implements Op {
         @Override
@@ -143,8 +154,15 @@ class ModelBasedQueueTest {
         }
     }
 
-    record Settle(Settlement kind, Where where, String id, int generation, Map<String, Object> properties,
-                  String reason, String description) implements Op {
+    record Settle(
+            Settlement kind,
+            Where where,
+            String id,
+            int generation,
+            Map<String, Object> properties,
+            String reason,
+            String description)
+            implements Op {
         @Override
         public String toString() {
             return kind + " " + (where == Where.DLQ ? "DLQ " : "") + id + " lock#" + generation
@@ -203,16 +221,27 @@ class ModelBasedQueueTest {
 
         private static final Duration[] LOCKS = {Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(60)};
         private static final int[] MAX_DELIVERIES = {1, 2, 3, 10};
-        private static final Duration[] DEFAULT_TTLS = {null, null, Duration.ofSeconds(20), Duration.ofMinutes(3),
-            Duration.ofMinutes(10)};
-        private static final Duration[] TTLS = {Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(30),
-            Duration.ofSeconds(60), Duration.ofSeconds(61), Duration.ofMinutes(5), Duration.ofMinutes(20)};
+        private static final Duration[] DEFAULT_TTLS = {
+            null, null, Duration.ofSeconds(20), Duration.ofMinutes(3), Duration.ofMinutes(10)
+        };
+        private static final Duration[] TTLS = {
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(5),
+            Duration.ofSeconds(30),
+            Duration.ofSeconds(60),
+            Duration.ofSeconds(61),
+            Duration.ofMinutes(5),
+            Duration.ofMinutes(20)
+        };
 
         /** Generates {@code steps} operations, choosing each from the model's state after the previous ones. */
         static Run generate(long seed, int steps, boolean faults) {
             SplittableRandom random = new SplittableRandom(seed);
-            QueueModel.Config config = new QueueModel.Config(pick(random, LOCKS), MAX_DELIVERIES[random.nextInt(4)],
-                    pick(random, DEFAULT_TTLS), random.nextBoolean());
+            QueueModel.Config config = new QueueModel.Config(
+                    pick(random, LOCKS),
+                    MAX_DELIVERIES[random.nextInt(4)],
+                    pick(random, DEFAULT_TTLS),
+                    random.nextBoolean());
             QueueModel model = new QueueModel(config, T0);
             List<Op> ops = new ArrayList<>(steps);
             List<Settle> issuedLocks = new ArrayList<>();
@@ -226,10 +255,11 @@ class ModelBasedQueueTest {
                 Run.apply(model, op, null);
                 if (op instanceof Receive || op instanceof ReceiveDeferred) {
                     for (Msg m : model.messages) {
-                        if (m.locked && issuedLocks.stream().noneMatch(
-                                s -> s.id.equals(m.id) && s.generation == m.generation)) {
-                            issuedLocks.add(new Settle(Settlement.COMPLETE, m.where, m.id, m.generation, Map.of(),
-                                    null, null));
+                        if (m.locked
+                                && issuedLocks.stream()
+                                        .noneMatch(s -> s.id.equals(m.id) && s.generation == m.generation)) {
+                            issuedLocks.add(
+                                    new Settle(Settlement.COMPLETE, m.where, m.id, m.generation, Map.of(), null, null));
                         }
                     }
                 }
@@ -252,14 +282,26 @@ class ModelBasedQueueTest {
             return Duration.ofMillis(1000 + random.nextInt(600_000));
         }
 
-        private static final Faults.Operation[] FAULTED = {Faults.Operation.SEND, Faults.Operation.RECEIVE,
-            Faults.Operation.SETTLE, Faults.Operation.RENEW_LOCK};
-        private static final Faults.Failure[] FAILURES = {Faults.Failure.SERVICE_BUSY, Faults.Failure.SERVICE_TIMEOUT,
-            Faults.Failure.QUOTA_EXCEEDED, Faults.Failure.ENTITY_DISABLED, Faults.Failure.MESSAGE_LOCK_LOST,
-            Faults.Failure.MESSAGE_LOCK_LOST};
+        private static final Faults.Operation[] FAULTED = {
+            Faults.Operation.SEND, Faults.Operation.RECEIVE, Faults.Operation.SETTLE, Faults.Operation.RENEW_LOCK
+        };
+        private static final Faults.Failure[] FAILURES = {
+            Faults.Failure.SERVICE_BUSY,
+            Faults.Failure.SERVICE_TIMEOUT,
+            Faults.Failure.QUOTA_EXCEEDED,
+            Faults.Failure.ENTITY_DISABLED,
+            Faults.Failure.MESSAGE_LOCK_LOST,
+            Faults.Failure.MESSAGE_LOCK_LOST
+        };
 
-        private static Op choose(SplittableRandom random, QueueModel model, QueueModel.Config config, int step,
-                                 int nextId, List<Settle> issuedLocks, boolean faults) {
+        private static Op choose(
+                SplittableRandom random,
+                QueueModel model,
+                QueueModel.Config config,
+                int step,
+                int nextId,
+                List<Settle> issuedLocks,
+                boolean faults) {
             String id = "m" + nextId;
             int r = random.nextInt(100);
             if (r < 14) {
@@ -285,8 +327,10 @@ class ModelBasedQueueTest {
                 return new Receive(Where.MAIN, ReceiveMode.RECEIVE_AND_DELETE, 1 + random.nextInt(3));
             }
             if (r < 44) {
-                return new Receive(Where.DLQ, random.nextBoolean() ? ReceiveMode.PEEK_LOCK
-                        : ReceiveMode.RECEIVE_AND_DELETE, 1 + random.nextInt(3));
+                return new Receive(
+                        Where.DLQ,
+                        random.nextBoolean() ? ReceiveMode.PEEK_LOCK : ReceiveMode.RECEIVE_AND_DELETE,
+                        1 + random.nextInt(3));
             }
             if (r < 70) {
                 return settle(random, model, step, issuedLocks);
@@ -301,11 +345,13 @@ class ModelBasedQueueTest {
                     }
                 }
                 for (int i = 0; i < n; i++) {
-                    ids.add(!deferred.isEmpty() && random.nextInt(4) > 0
-                            ? deferred.get(random.nextInt(deferred.size())).id : anyId(random, model));
+                    ids.add(
+                            !deferred.isEmpty() && random.nextInt(4) > 0
+                                    ? deferred.get(random.nextInt(deferred.size())).id
+                                    : anyId(random, model));
                 }
-                return new ReceiveDeferred(random.nextBoolean() ? ReceiveMode.PEEK_LOCK
-                        : ReceiveMode.RECEIVE_AND_DELETE, ids);
+                return new ReceiveDeferred(
+                        random.nextBoolean() ? ReceiveMode.PEEK_LOCK : ReceiveMode.RECEIVE_AND_DELETE, ids);
             }
             if (r < 81 && faults) {
                 return new Inject(pick(random, FAULTED), pick(random, FAILURES));
@@ -315,8 +361,10 @@ class ModelBasedQueueTest {
                 return new LoseLock(lock.where, lock.id, lock.generation);
             }
             if (r < 79 || r < 83 && !faults) {
-                return new Peek(random.nextInt(4) == 0 ? Where.DLQ : Where.MAIN,
-                        random.nextInt(Math.max(1, nextId + 3)), 1 + random.nextInt(10));
+                return new Peek(
+                        random.nextInt(4) == 0 ? Where.DLQ : Where.MAIN,
+                        random.nextInt(Math.max(1, nextId + 3)),
+                        1 + random.nextInt(10));
             }
             return new Advance(span(random, model, config));
         }
@@ -360,8 +408,10 @@ class ModelBasedQueueTest {
                 generation = 1;
                 where = Where.MAIN;
             }
-            Map<String, Object> properties = random.nextInt(3) == 0 && kind != Settlement.COMPLETE
-                    && kind != Settlement.RENEW ? Map.of("step", step, "note", "s" + step) : Map.of();
+            Map<String, Object> properties =
+                    random.nextInt(3) == 0 && kind != Settlement.COMPLETE && kind != Settlement.RENEW
+                            ? Map.of("step", step, "note", "s" + step)
+                            : Map.of();
             String reason = null;
             String description = null;
             if (kind == Settlement.DEAD_LETTER) {
@@ -390,7 +440,8 @@ class ModelBasedQueueTest {
                 case 5 -> Duration.ofMillis(1 + random.nextInt(1000));
                 case 6 -> config.lockDuration();
                 case 7 -> config.lockDuration().plusMillis(random.nextInt(3) - 1);
-                case 8 -> Duration.ofMillis(random.nextLong(2 * config.lockDuration().toMillis()));
+                case 8 ->
+                    Duration.ofMillis(random.nextLong(2 * config.lockDuration().toMillis()));
                 case 9 -> Duration.ofMillis(random.nextLong(900_000));
                 default -> Duration.ofSeconds(1 + random.nextInt(30));
             };
@@ -402,8 +453,10 @@ class ModelBasedQueueTest {
         Failure execute(List<Op> sequence) {
             QueueModel model = new QueueModel(config, T0);
             Map<String, UUID> tokens = new HashMap<>();
-            try (Namespace ns = Namespace.builder().startingAt(T0).journalCapacity(64).build()) {
-                QueueOptions.Builder options = QueueOptions.builder().lockDuration(config.lockDuration())
+            try (Namespace ns =
+                    Namespace.builder().startingAt(T0).journalCapacity(64).build()) {
+                QueueOptions.Builder options = QueueOptions.builder()
+                        .lockDuration(config.lockDuration())
                         .maxDeliveryCount(config.maxDeliveryCount())
                         .deadLetteringOnMessageExpiration(config.deadLetterOnExpiry());
                 if (config.defaultTtl() != null) {
@@ -422,7 +475,10 @@ class ModelBasedQueueTest {
                         problem = "unexpected " + e;
                     }
                     if (problem != null) {
-                        return new Failure(step, problem + "\n  journal tail:\n" + indent(ns.journal().format()));
+                        return new Failure(
+                                step,
+                                problem + "\n  journal tail:\n"
+                                        + indent(ns.journal().format()));
                     }
                 }
             }
@@ -584,8 +640,14 @@ class ModelBasedQueueTest {
             } else if (op instanceof Schedule s) {
                 Instant at = model.now.plus(s.in);
                 expected = apply(model, op, null);
-                actual = outcome(() -> ns.schedule(QUEUE, Message.builder().messageId(s.id).body(s.id)
-                        .timeToLive(s.ttl).build(), at));
+                actual = outcome(() -> ns.schedule(
+                        QUEUE,
+                        Message.builder()
+                                .messageId(s.id)
+                                .body(s.id)
+                                .timeToLive(s.ttl)
+                                .build(),
+                        at));
             } else if (op instanceof Inject i) {
                 expected = apply(model, op, null);
                 actual = outcome(() -> {
@@ -625,8 +687,13 @@ class ModelBasedQueueTest {
         private List<BrokeredMessage> lastReceived = List.of();
 
         /** Remembers the lock tokens the core handed out, under the (id, generation) the model gave them. */
-        private void record(Namespace ns, QueueModel model, Object actual, Object expected, Map<String, UUID> tokens,
-                            List<BrokeredMessage> received) {
+        private void record(
+                Namespace ns,
+                QueueModel model,
+                Object actual,
+                Object expected,
+                Map<String, UUID> tokens,
+                List<BrokeredMessage> received) {
             if (!Objects.equals(expected, actual)) {
                 return;
             }
@@ -663,9 +730,17 @@ class ModelBasedQueueTest {
             lastReceived = messages;
             List<String> lines = new ArrayList<>();
             for (BrokeredMessage m : messages) {
-                lines.add(line(m.message().messageId(), m.sequenceNumber(), m.state().name(), m.deliveryCount(),
-                        m.enqueuedTime(), m.timeToLive(), m.expiresAt(), m.lockedUntil(),
-                        m.message().applicationProperties(), model.start));
+                lines.add(line(
+                        m.message().messageId(),
+                        m.sequenceNumber(),
+                        m.state().name(),
+                        m.deliveryCount(),
+                        m.enqueuedTime(),
+                        m.timeToLive(),
+                        m.expiresAt(),
+                        m.lockedUntil(),
+                        m.message().applicationProperties(),
+                        model.start));
             }
             return lines;
         }
@@ -673,21 +748,48 @@ class ModelBasedQueueTest {
         private static List<String> describe(List<Msg> messages, QueueModel model, boolean withLock) {
             List<String> lines = new ArrayList<>();
             for (Msg m : messages) {
-                lines.add(line(m.id, m.seq, m.state.name(), m.deliveryCount, m.enqueued, m.effectiveTtl, m.expiresAt,
-                        withLock && m.locked ? m.lockedUntil : null, m.properties, model.start));
+                lines.add(line(
+                        m.id,
+                        m.seq,
+                        m.state.name(),
+                        m.deliveryCount,
+                        m.enqueued,
+                        m.effectiveTtl,
+                        m.expiresAt,
+                        withLock && m.locked ? m.lockedUntil : null,
+                        m.properties,
+                        model.start));
             }
             return lines;
         }
 
         /** A message's observable state in one line; the enqueued time of a scheduled message is not specified. */
-        private static String line(String id, long seq, String state, int deliveryCount, Instant enqueued,
-                                   Duration ttl, Instant expiresAt, Instant lockedUntil, Map<String, Object> properties,
-                                   Instant start) {
-            StringBuilder b = new StringBuilder().append(id).append(" #").append(seq).append(' ').append(state)
-                    .append(" dc=").append(deliveryCount);
+        private static String line(
+                String id,
+                long seq,
+                String state,
+                int deliveryCount,
+                Instant enqueued,
+                Duration ttl,
+                Instant expiresAt,
+                Instant lockedUntil,
+                Map<String, Object> properties,
+                Instant start) {
+            StringBuilder b = new StringBuilder()
+                    .append(id)
+                    .append(" #")
+                    .append(seq)
+                    .append(' ')
+                    .append(state)
+                    .append(" dc=")
+                    .append(deliveryCount);
             if (!"SCHEDULED".equals(state)) {
-                b.append(" enq=").append(offset(enqueued, start)).append(" ttl=").append(ttl)
-                        .append(" exp=").append(offset(expiresAt, start));
+                b.append(" enq=")
+                        .append(offset(enqueued, start))
+                        .append(" ttl=")
+                        .append(ttl)
+                        .append(" exp=")
+                        .append(offset(expiresAt, start));
             }
             if (lockedUntil != null) {
                 b.append(" lockedUntil=").append(offset(lockedUntil, start));

@@ -21,12 +21,24 @@ final class QueueModel {
     static final String TTL_DESCRIPTION = "The message expired and was dead lettered.";
     static final String MAX_DELIVERY_REASON = "MaxDeliveryCountExceeded";
 
-    enum Where { MAIN, DLQ, GONE }
+    enum Where {
+        MAIN,
+        DLQ,
+        GONE
+    }
 
-    enum State { ACTIVE, DEFERRED, SCHEDULED }
+    enum State {
+        ACTIVE,
+        DEFERRED,
+        SCHEDULED
+    }
 
     /** What the model expects an operation to throw. */
-    enum Failure { LOCK_LOST, NOT_FOUND, INVALID_OPERATION }
+    enum Failure {
+        LOCK_LOST,
+        NOT_FOUND,
+        INVALID_OPERATION
+    }
 
     /** A failed operation, expected by the model. */
     static final class Expected extends RuntimeException {
@@ -64,6 +76,7 @@ final class QueueModel {
         boolean locked;
         /** Peek-lock deliveries so far; a lock token is named by (id, generation). */
         int generation;
+
         Instant lockedUntil;
         int deliveryCount;
         final Map<String, Object> properties = new LinkedHashMap<>();
@@ -245,21 +258,32 @@ final class QueueModel {
 
     // ---- settlement -----------------------------------------------------------------------------
 
-    enum Settlement { COMPLETE, ABANDON, DEFER, DEAD_LETTER, RENEW }
+    enum Settlement {
+        COMPLETE,
+        ABANDON,
+        DEFER,
+        DEAD_LETTER,
+        RENEW
+    }
 
     /** DLQ-3: the lock named by (id, generation) in {@code where}, or LOCK_LOST. */
     private Msg locked(Where where, String id, int generation) {
         Msg m = byId(id);
-        if (m == null || m.where != where || !m.locked || m.generation != generation
-                || !m.lockedUntil.isAfter(now)) {
+        if (m == null || m.where != where || !m.locked || m.generation != generation || !m.lockedUntil.isAfter(now)) {
             throw new Expected(Failure.LOCK_LOST);
         }
         return m;
     }
 
     /** Returns the new locked-until for RENEW, else null. */
-    Instant settle(Settlement kind, Where where, String id, int generation, Map<String, Object> properties,
-                   String reason, String description) {
+    Instant settle(
+            Settlement kind,
+            Where where,
+            String id,
+            int generation,
+            Map<String, Object> properties,
+            String reason,
+            String description) {
         if (kind == Settlement.DEAD_LETTER && where == Where.DLQ) {
             // TTL-14: a message cannot be dead-lettered from a dead-letter queue
             throw new Expected(Failure.INVALID_OPERATION);
@@ -306,8 +330,10 @@ final class QueueModel {
         if (m.expiredAt(now)) {
             expire(m);
         } else if (m.deliveryCount >= config.maxDeliveryCount) {
-            deadLetter(m, MAX_DELIVERY_REASON, "Message could not be consumed after " + config.maxDeliveryCount
-                    + " delivery attempts.");
+            deadLetter(
+                    m,
+                    MAX_DELIVERY_REASON,
+                    "Message could not be consumed after " + config.maxDeliveryCount + " delivery attempts.");
         }
     }
 
@@ -337,8 +363,7 @@ final class QueueModel {
     // ---- injected faults ------------------------------------------------------------------------
 
     /** A failure scripted for the next operation of a kind (FLT-2). */
-    record PendingFault(Faults.Operation operation, Faults.Failure failure) {
-    }
+    record PendingFault(Faults.Operation operation, Faults.Failure failure) {}
 
     final List<PendingFault> pendingFaults = new ArrayList<>();
 
@@ -392,7 +417,8 @@ final class QueueModel {
                 if (d == null || d.isAfter(target)) {
                     continue;
                 }
-                if (due == null || d.isBefore(due)
+                if (due == null
+                        || d.isBefore(due)
                         || (d.equals(due) && k == 0 && kind == 0 && m.scheduleOrder < next.scheduleOrder)) {
                     next = m;
                     due = d;

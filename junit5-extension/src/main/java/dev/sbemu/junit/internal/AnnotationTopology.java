@@ -46,7 +46,8 @@ public final class AnnotationTopology {
      */
     public static Topology of(ServiceBusEmulator annotation, String declaredOn) {
         AnnotationTopology reader = new AnnotationTopology(declaredOn);
-        return new Topology(Arrays.stream(annotation.queues()).map(reader::queue).toList(),
+        return new Topology(
+                Arrays.stream(annotation.queues()).map(reader::queue).toList(),
                 Arrays.stream(annotation.topics()).map(reader::topic).toList());
     }
 
@@ -56,12 +57,16 @@ public final class AnnotationTopology {
         a.duration("lockDuration", q.lockDuration(), b::lockDuration);
         a.one("maxDeliveryCount", q.maxDeliveryCount(), b::maxDeliveryCount);
         a.duration("defaultMessageTimeToLive", q.defaultMessageTimeToLive(), b::defaultMessageTimeToLive);
-        a.one("deadLetteringOnMessageExpiration", q.deadLetteringOnMessageExpiration(),
+        a.one(
+                "deadLetteringOnMessageExpiration",
+                q.deadLetteringOnMessageExpiration(),
                 b::deadLetteringOnMessageExpiration);
         a.duration("autoDeleteOnIdle", q.autoDeleteOnIdle(), b::autoDeleteOnIdle);
         a.one("requiresSession", q.requiresSession(), b::requiresSession);
         a.one("requiresDuplicateDetection", q.requiresDuplicateDetection(), b::requiresDuplicateDetection);
-        a.duration("duplicateDetectionHistoryTimeWindow", q.duplicateDetectionHistoryTimeWindow(),
+        a.duration(
+                "duplicateDetectionHistoryTimeWindow",
+                q.duplicateDetectionHistoryTimeWindow(),
                 b::duplicateDetectionHistoryTimeWindow);
         a.text("forwardTo", q.forwardTo(), b::forwardTo);
         a.text("forwardDeadLetteredMessagesTo", q.forwardDeadLetteredMessagesTo(), b::forwardDeadLetteredMessagesTo);
@@ -80,7 +85,9 @@ public final class AnnotationTopology {
         a.duration("defaultMessageTimeToLive", t.defaultMessageTimeToLive(), b::defaultMessageTimeToLive);
         a.duration("autoDeleteOnIdle", t.autoDeleteOnIdle(), b::autoDeleteOnIdle);
         a.one("requiresDuplicateDetection", t.requiresDuplicateDetection(), b::requiresDuplicateDetection);
-        a.duration("duplicateDetectionHistoryTimeWindow", t.duplicateDetectionHistoryTimeWindow(),
+        a.duration(
+                "duplicateDetectionHistoryTimeWindow",
+                t.duplicateDetectionHistoryTimeWindow(),
                 b::duplicateDetectionHistoryTimeWindow);
         a.one("maxSizeInMegabytes", t.maxSizeInMegabytes(), b::maxSizeInMegabytes);
         a.one("status", t.status(), b::status);
@@ -103,9 +110,13 @@ public final class AnnotationTopology {
         a.duration("lockDuration", s.lockDuration(), b::lockDuration);
         a.one("maxDeliveryCount", s.maxDeliveryCount(), b::maxDeliveryCount);
         a.duration("defaultMessageTimeToLive", s.defaultMessageTimeToLive(), b::defaultMessageTimeToLive);
-        a.one("deadLetteringOnMessageExpiration", s.deadLetteringOnMessageExpiration(),
+        a.one(
+                "deadLetteringOnMessageExpiration",
+                s.deadLetteringOnMessageExpiration(),
                 b::deadLetteringOnMessageExpiration);
-        a.one("deadLetteringOnFilterEvaluationExceptions", s.deadLetteringOnFilterEvaluationExceptions(),
+        a.one(
+                "deadLetteringOnFilterEvaluationExceptions",
+                s.deadLetteringOnFilterEvaluationExceptions(),
                 b::deadLetteringOnFilterEvaluationExceptions);
         a.duration("autoDeleteOnIdle", s.autoDeleteOnIdle(), b::autoDeleteOnIdle);
         a.one("requiresSession", s.requiresSession(), b::requiresSession);
@@ -122,15 +133,16 @@ public final class AnnotationTopology {
     }
 
     private RuleSpec rule(Rule r, String subscriptionElement) {
-        Origin origin = new AnnotationOrigin("@Rule(name = \"" + r.name() + "\") of " + subscriptionElement, declaredOn);
+        Origin origin =
+                new AnnotationOrigin("@Rule(name = \"" + r.name() + "\") of " + subscriptionElement, declaredOn);
         FilterSpec correlation = correlation(r.correlation(), origin);
         boolean hasSql = !r.sql().isBlank();
         if (hasSql && correlation != null) {
-            throw new InvalidTopologyException(origin.describe(null)
-                    + " sets both sql and correlation: a rule has one filter, set one of them");
+            throw new InvalidTopologyException(
+                    origin.describe(null) + " sets both sql and correlation: a rule has one filter, set one of them");
         }
-        FilterSpec filter = hasSql ? new FilterSpec.Sql(r.sql()) : correlation != null ? correlation
-                : new FilterSpec.True();
+        FilterSpec filter =
+                hasSql ? new FilterSpec.Sql(r.sql()) : correlation != null ? correlation : new FilterSpec.True();
         return new RuleSpec(r.name(), filter, emptyToNull(r.action()), origin);
     }
 
@@ -139,12 +151,18 @@ public final class AnnotationTopology {
         for (Property p : c.properties()) {
             properties.put(p.name(), value(p, origin));
         }
-        FilterSpec.Correlation filter = new FilterSpec.Correlation(emptyToNull(c.correlationId()),
-                emptyToNull(c.messageId()), emptyToNull(c.to()), emptyToNull(c.replyTo()), emptyToNull(c.subject()),
-                emptyToNull(c.sessionId()), emptyToNull(c.replyToSessionId()), emptyToNull(c.contentType()),
+        FilterSpec.Correlation filter = new FilterSpec.Correlation(
+                emptyToNull(c.correlationId()),
+                emptyToNull(c.messageId()),
+                emptyToNull(c.to()),
+                emptyToNull(c.replyTo()),
+                emptyToNull(c.subject()),
+                emptyToNull(c.sessionId()),
+                emptyToNull(c.replyToSessionId()),
+                emptyToNull(c.contentType()),
                 properties);
-        boolean empty = properties.isEmpty() && filter.equals(new FilterSpec.Correlation(null, null, null, null,
-                null, null, null, null, Map.of()));
+        boolean empty = properties.isEmpty()
+                && filter.equals(new FilterSpec.Correlation(null, null, null, null, null, null, null, null, Map.of()));
         return empty ? null : filter;
     }
 
@@ -189,9 +207,11 @@ public final class AnnotationTopology {
             try {
                 d = Duration.parse(text.trim());
             } catch (DateTimeParseException e) {
-                throw new InvalidTopologyException(origin.element() + "." + attribute + " = \"" + text + "\" in "
-                        + origin.declaredOn() + " is not an ISO-8601 duration such as \"PT30S\", \"PT10M\", "
-                        + "\"PT1H\" or \"P1D\" (\"\" for the service default)", e);
+                throw new InvalidTopologyException(
+                        origin.element() + "." + attribute + " = \"" + text + "\" in "
+                                + origin.declaredOn() + " is not an ISO-8601 duration such as \"PT30S\", \"PT10M\", "
+                                + "\"PT1H\" or \"P1D\" (\"\" for the service default)",
+                        e);
             }
             setter.accept(Durations.isUnlimited(d) ? Durations.MAX : d);
         }
@@ -210,7 +230,8 @@ public final class AnnotationTopology {
         <T> void one(String attribute, Object values, Consumer<T> setter) {
             int count = Array.getLength(values);
             if (count > 1) {
-                String all = IntStream.range(0, count).mapToObj(i -> String.valueOf(Array.get(values, i)))
+                String all = IntStream.range(0, count)
+                        .mapToObj(i -> String.valueOf(Array.get(values, i)))
                         .collect(Collectors.joining(", "));
                 throw new InvalidTopologyException(origin.element() + "." + attribute + " = {" + all + "} in "
                         + origin.declaredOn() + " has " + count + " values: give one, or none for the service default");

@@ -32,9 +32,11 @@ public enum ClientMode {
             return IN_PROCESS;
         }
         String wanted = value.trim().toLowerCase(Locale.ROOT);
-        return Arrays.stream(values()).filter(m -> m.value.equals(wanted)).findFirst()
+        return Arrays.stream(values())
+                .filter(m -> m.value.equals(wanted))
+                .findFirst()
                 .orElseThrow(() -> new InjectionException("Unknown value '" + value + "' of the JUnit configuration "
-                        + "parameter " + PARAMETER + ": use one of " + Arrays.stream(values()).map(m -> m.value)
-                        .collect(Collectors.joining(", "))));
+                        + "parameter " + PARAMETER + ": use one of "
+                        + Arrays.stream(values()).map(m -> m.value).collect(Collectors.joining(", "))));
     }
 }

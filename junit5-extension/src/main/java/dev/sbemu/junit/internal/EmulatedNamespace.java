@@ -23,6 +23,7 @@ public final class EmulatedNamespace implements AutoCloseable {
     private final int tlsPort;
     /** The scope owning the namespace and its endpoint, or null when this one does. */
     private final EmulatedNamespace owner;
+
     private final List<AutoCloseable> extras = new ArrayList<>();
     private EmulatorClients clients;
     private ServiceBusEmulatorServer server;
@@ -81,8 +82,11 @@ public final class EmulatedNamespace implements AutoCloseable {
         synchronized (this) {
             requireOpen();
             if (server == null) {
-                server = tlsPort < 0 ? ServiceBusEmulatorServer.start(namespace)
-                        : ServiceBusEmulatorServer.builder(namespace).tlsPort(tlsPort).start();
+                server = tlsPort < 0
+                        ? ServiceBusEmulatorServer.start(namespace)
+                        : ServiceBusEmulatorServer.builder(namespace)
+                                .tlsPort(tlsPort)
+                                .start();
             }
             return server;
         }
@@ -138,8 +142,8 @@ public final class EmulatedNamespace implements AutoCloseable {
         try {
             resource.close();
         } catch (Exception e) {
-            System.getLogger(EmulatedNamespace.class.getName()).log(System.Logger.Level.WARNING,
-                    "closing " + resource + " after the test failed", e);
+            System.getLogger(EmulatedNamespace.class.getName())
+                    .log(System.Logger.Level.WARNING, "closing " + resource + " after the test failed", e);
         }
     }
 }

@@ -27,8 +27,15 @@ import java.util.function.BiFunction;
  * @param topology the entities, from annotations and config files
  * @param tlsPort the endpoint's TLS port (0 for an ephemeral one), or -1 for none
  */
-public record EmulatorDeclaration(Lifecycle lifecycle, Instant startAt, ClockMode clock, ExpiryMode expiryMode,
-                                  Tier tier, int journalCapacity, Topology topology, int tlsPort) {
+public record EmulatorDeclaration(
+        Lifecycle lifecycle,
+        Instant startAt,
+        ClockMode clock,
+        ExpiryMode expiryMode,
+        Tier tier,
+        int journalCapacity,
+        Topology topology,
+        int tlsPort) {
 
     /**
      * One {@code @ServiceBusEmulator} and the class it sits on.
@@ -55,8 +62,8 @@ public record EmulatorDeclaration(Lifecycle lifecycle, Instant startAt, ClockMod
      * @throws InvalidTopologyException for malformed attributes (with the attribute and the value)
      * @throws EmulatorConfigException for unreadable or malformed config files
      */
-    public static EmulatorDeclaration merge(List<Declared> declarations,
-                                            BiFunction<String, Class<?>, Topology> configs) {
+    public static EmulatorDeclaration merge(
+            List<Declared> declarations, BiFunction<String, Class<?>, Topology> configs) {
         Lifecycle lifecycle = Lifecycle.PER_METHOD;
         Instant startAt = null;
         ClockMode clock = ClockMode.FROZEN;
@@ -73,11 +80,11 @@ public record EmulatorDeclaration(Lifecycle lifecycle, Instant startAt, ClockMod
             expiryMode = a.expiryMode() != ExpiryMode.EAGER ? a.expiryMode() : expiryMode;
             tier = a.tier() != Tier.STANDARD ? a.tier() : tier;
             if (a.journalCapacity() < 1) {
-                throw new InvalidTopologyException("journalCapacity = " + a.journalCapacity() + " in " + d.where()
-                        + ": must be at least 1");
+                throw new InvalidTopologyException(
+                        "journalCapacity = " + a.journalCapacity() + " in " + d.where() + ": must be at least 1");
             }
-            journalCapacity = a.journalCapacity() != Namespace.DEFAULT_JOURNAL_CAPACITY ? a.journalCapacity()
-                    : journalCapacity;
+            journalCapacity =
+                    a.journalCapacity() != Namespace.DEFAULT_JOURNAL_CAPACITY ? a.journalCapacity() : journalCapacity;
             if (a.tlsPort() < -1 || a.tlsPort() > 65_535) {
                 throw new InvalidTopologyException("tlsPort = " + a.tlsPort() + " in " + d.where()
                         + ": must be -1 (none), 0 (an ephemeral port) or a port up to 65535");
@@ -88,16 +95,17 @@ public record EmulatorDeclaration(Lifecycle lifecycle, Instant startAt, ClockMod
             }
             topology = topology.plus(AnnotationTopology.of(a, d.where()));
         }
-        return new EmulatorDeclaration(lifecycle, startAt, clock, expiryMode, tier, journalCapacity, topology,
-                tlsPort);
+        return new EmulatorDeclaration(lifecycle, startAt, clock, expiryMode, tier, journalCapacity, topology, tlsPort);
     }
 
     private static Instant instant(String text, Declared d) {
         try {
             return Instant.parse(text.trim());
         } catch (DateTimeParseException e) {
-            throw new InvalidTopologyException("startAt = \"" + text + "\" in " + d.where() + " is not an ISO-8601 "
-                    + "instant such as \"2024-01-01T00:00:00Z\" (\"\" for the wall-clock now)", e);
+            throw new InvalidTopologyException(
+                    "startAt = \"" + text + "\" in " + d.where() + " is not an ISO-8601 "
+                            + "instant such as \"2024-01-01T00:00:00Z\" (\"\" for the wall-clock now)",
+                    e);
         }
     }
 
@@ -107,8 +115,11 @@ public record EmulatorDeclaration(Lifecycle lifecycle, Instant startAt, ClockMod
      * @throws InvalidTopologyException when the core rejects an entity
      */
     public Namespace start() {
-        Namespace.Builder builder = Namespace.builder().expiryMode(expiryMode).tier(tier)
-                .journalCapacity(journalCapacity).clockMode(clock);
+        Namespace.Builder builder = Namespace.builder()
+                .expiryMode(expiryMode)
+                .tier(tier)
+                .journalCapacity(journalCapacity)
+                .clockMode(clock);
         if (startAt != null) {
             builder.startingAt(startAt);
         }

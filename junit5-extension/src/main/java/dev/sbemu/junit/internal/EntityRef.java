@@ -81,7 +81,9 @@ final class EntityRef {
             return false;
         }
         return path.isSubscription()
-                ? namespace.getSubscription(path.topicOrQueue(), path.subscription()).requiresSession()
+                ? namespace
+                        .getSubscription(path.topicOrQueue(), path.subscription())
+                        .requiresSession()
                 : namespace.getQueue(path.topicOrQueue()).requiresSession();
     }
 

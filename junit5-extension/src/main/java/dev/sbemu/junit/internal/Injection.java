@@ -24,21 +24,31 @@ import java.util.stream.Collectors;
 /** What the extension injects, and how it makes each value. */
 public final class Injection {
     /** Types injected without {@link Entity}. */
-    static final List<Class<?>> PLAIN = List.of(VirtualClock.class, Clock.class, Namespace.class, Journal.class,
-            EmulatorClients.class, ServiceBusAdministrationClient.class, ServiceBusAdministrationAsyncClient.class,
+    static final List<Class<?>> PLAIN = List.of(
+            VirtualClock.class,
+            Clock.class,
+            Namespace.class,
+            Journal.class,
+            EmulatorClients.class,
+            ServiceBusAdministrationClient.class,
+            ServiceBusAdministrationAsyncClient.class,
             ServiceBusEmulatorServer.class);
     /** Types injected with {@link Entity}. */
-    static final List<Class<?>> WITH_ENTITY = List.of(ServiceBusSenderClient.class, ServiceBusSenderAsyncClient.class,
-            ServiceBusReceiverClient.class, ServiceBusReceiverAsyncClient.class, ServiceBusSessionReceiverClient.class,
-            ServiceBusSessionReceiverAsyncClient.class, ServiceBusRuleManagerClient.class,
+    static final List<Class<?>> WITH_ENTITY = List.of(
+            ServiceBusSenderClient.class,
+            ServiceBusSenderAsyncClient.class,
+            ServiceBusReceiverClient.class,
+            ServiceBusReceiverAsyncClient.class,
+            ServiceBusSessionReceiverClient.class,
+            ServiceBusSessionReceiverAsyncClient.class,
+            ServiceBusRuleManagerClient.class,
             ServiceBusRuleManagerAsyncClient.class);
 
     /** The sentence listing what can be injected. */
     public static final String INJECTABLE = "@ServiceBusEmulator injects, with @Entity: " + names(WITH_ENTITY)
             + "; without @Entity: " + names(PLAIN) + "; a String with @ConnectionString.";
 
-    private Injection() {
-    }
+    private Injection() {}
 
     /**
      * Whether the extension answers for a parameter of this type: one it injects, one with {@link Entity}, or
@@ -46,9 +56,13 @@ public final class Injection {
      */
     public static boolean claims(Class<?> type, boolean hasEntity) {
         String pkg = type.getPackageName();
-        return hasEntity || PLAIN.contains(type) || WITH_ENTITY.contains(type)
-                || pkg.startsWith("com.azure.messaging.servicebus") || pkg.equals("dev.sbemu.core")
-                || pkg.equals("dev.sbemu.sdk") || pkg.equals("dev.sbemu.amqp");
+        return hasEntity
+                || PLAIN.contains(type)
+                || WITH_ENTITY.contains(type)
+                || pkg.startsWith("com.azure.messaging.servicebus")
+                || pkg.equals("dev.sbemu.core")
+                || pkg.equals("dev.sbemu.sdk")
+                || pkg.equals("dev.sbemu.amqp");
     }
 
     /**
@@ -89,8 +103,8 @@ public final class Injection {
     public static Object resolve(Class<?> type, Entity entity, String target, EmulatedNamespace scope) {
         if (PLAIN.contains(type)) {
             if (entity != null) {
-                throw new InjectionException("Cannot inject " + target + ": " + type.getSimpleName()
-                        + " takes no @Entity; remove it");
+                throw new InjectionException(
+                        "Cannot inject " + target + ": " + type.getSimpleName() + " takes no @Entity; remove it");
             }
             return plain(type, scope);
         }
@@ -102,8 +116,8 @@ public final class Injection {
             }
             return withEntity(type, new EntityRef(entity, target, scope.namespace()), entity, scope);
         }
-        throw new InjectionException("Cannot inject " + target + ": " + type.getName() + " is not injectable. "
-                + hint(type) + INJECTABLE);
+        throw new InjectionException(
+                "Cannot inject " + target + ": " + type.getName() + " is not injectable. " + hint(type) + INJECTABLE);
     }
 
     private static Object plain(Class<?> type, EmulatedNamespace scope) {
@@ -152,8 +166,8 @@ public final class Injection {
                         + "the entity with requiresSession = true");
             }
             if (!entity.sessionId().isEmpty()) {
-                throw ref.fail("a session receiver accepts sessions itself: remove sessionId = \""
-                        + entity.sessionId() + "\", or inject a ServiceBusReceiverClient locked to that session");
+                throw ref.fail("a session receiver accepts sessions itself: remove sessionId = \"" + entity.sessionId()
+                        + "\", or inject a ServiceBusReceiverClient locked to that session");
             }
             return type == ServiceBusSessionReceiverClient.class
                     ? clients.sessionReceiver(path, entity.receiveMode())
@@ -162,8 +176,8 @@ public final class Injection {
         return receiver(type, ref, entity, path, sessions, scope);
     }
 
-    private static Object receiver(Class<?> type, EntityRef ref, Entity entity, EntityPath path, boolean sessions,
-                                   EmulatedNamespace scope) {
+    private static Object receiver(
+            Class<?> type, EntityRef ref, Entity entity, EntityPath path, boolean sessions, EmulatedNamespace scope) {
         EmulatorClients clients = scope.clients();
         String sessionId = entity.sessionId();
         if (sessionId.isEmpty()) {
@@ -171,7 +185,8 @@ public final class Injection {
                 throw ref.fail("'" + path + "' requires sessions: set @Entity(sessionId = \"...\") or sessionId = "
                         + "Entity.NEXT_AVAILABLE_SESSION, or inject a ServiceBusSessionReceiverClient");
             }
-            return type == ServiceBusReceiverClient.class ? clients.receiver(path, entity.receiveMode())
+            return type == ServiceBusReceiverClient.class
+                    ? clients.receiver(path, entity.receiveMode())
                     : clients.receiverAsync(path, entity.receiveMode());
         }
         if (!sessions) {
@@ -182,15 +197,17 @@ public final class Injection {
         }
         try {
             if (type == ServiceBusReceiverClient.class) {
-                return scope.closeAfterTest(clients.sessionReceiver(path, entity.receiveMode()).acceptSession(sessionId));
+                return scope.closeAfterTest(
+                        clients.sessionReceiver(path, entity.receiveMode()).acceptSession(sessionId));
             }
             return scope.closeAfterTest(clients.sessionReceiverAsync(path, entity.receiveMode())
-                    .acceptSession(sessionId).block());
+                    .acceptSession(sessionId)
+                    .block());
         } catch (UnsupportedOperationException e) {
             throw e;
         } catch (RuntimeException e) {
-            throw ref.fail("session '" + sessionId + "' of '" + path + "' could not be locked (" + e.getMessage()
-                    + ")", e);
+            throw ref.fail(
+                    "session '" + sessionId + "' of '" + path + "' could not be locked (" + e.getMessage() + ")", e);
         }
     }
 
@@ -201,9 +218,10 @@ public final class Injection {
      */
     private static Object nextSession(Class<?> type, EntityPath path, Entity entity, EmulatedNamespace scope) {
         EmulatorClients clients = scope.clients();
-        return scope.closeAfterTest(type == ServiceBusReceiverClient.class
-                ? clients.nextSessionReceiver(path, entity.receiveMode())
-                : clients.nextSessionReceiverAsync(path, entity.receiveMode()));
+        return scope.closeAfterTest(
+                type == ServiceBusReceiverClient.class
+                        ? clients.nextSessionReceiver(path, entity.receiveMode())
+                        : clients.nextSessionReceiverAsync(path, entity.receiveMode()));
     }
 
     private static String hint(Class<?> type) {

@@ -100,7 +100,8 @@ class PropertyParityTest {
         List<String> problems = new ArrayList<>();
         for (Class<? extends Record> options : OPTIONS) {
             Class<? extends Annotation> annotation = annotationOf(options);
-            Set<String> components = Arrays.stream(options.getRecordComponents()).map(RecordComponent::getName)
+            Set<String> components = Arrays.stream(options.getRecordComponents())
+                    .map(RecordComponent::getName)
                     .collect(Collectors.toSet());
             for (Method attribute : annotation.getDeclaredMethods()) {
                 if (!STRUCTURE.contains(attribute.getName()) && !components.contains(attribute.getName())) {
@@ -146,10 +147,14 @@ class PropertyParityTest {
     @Test
     @DisplayName("the not-applicable lists name only existing properties")
     void listsAreCurrent() {
-        Set<String> all = OPTIONS.stream().flatMap(o -> Arrays.stream(o.getRecordComponents()))
-                .map(PropertyParityTest::key).collect(Collectors.toSet());
+        Set<String> all = OPTIONS.stream()
+                .flatMap(o -> Arrays.stream(o.getRecordComponents()))
+                .map(PropertyParityTest::key)
+                .collect(Collectors.toSet());
         for (Map<String, String> list : List.of(NOT_IN_ANNOTATIONS, NOT_IN_CONFIG_JSON)) {
-            assertEquals(Set.of(), list.keySet().stream().filter(k -> !all.contains(k)).collect(Collectors.toSet()));
+            assertEquals(
+                    Set.of(),
+                    list.keySet().stream().filter(k -> !all.contains(k)).collect(Collectors.toSet()));
         }
     }
 
@@ -181,27 +186,34 @@ class PropertyParityTest {
         }
         Map<String, Object> values = Map.of("name", "e", c.getName(), annotationValue(sample(c), attribute));
         ServiceBusEmulator declaration = switch (type.getSimpleName()) {
-            case "Queue" -> annotation(ServiceBusEmulator.class, Map.of("queues",
-                    new Queue[] {annotation(Queue.class, values)}));
-            case "Topic" -> annotation(ServiceBusEmulator.class, Map.of("topics",
-                    new Topic[] {annotation(Topic.class, values)}));
-            default -> annotation(ServiceBusEmulator.class, Map.of("topics", new Topic[] {annotation(Topic.class,
-                    Map.of("name", "t", "subscriptions", new Subscription[] {annotation(Subscription.class, values)}))}));
+            case "Queue" ->
+                annotation(ServiceBusEmulator.class, Map.of("queues", new Queue[] {annotation(Queue.class, values)}));
+            case "Topic" ->
+                annotation(ServiceBusEmulator.class, Map.of("topics", new Topic[] {annotation(Topic.class, values)}));
+            default ->
+                annotation(ServiceBusEmulator.class, Map.of("topics", new Topic[] {
+                    annotation(Topic.class, Map.of("name", "t", "subscriptions", new Subscription[] {
+                        annotation(Subscription.class, values)
+                    }))
+                }));
         };
         return valueOf(c, optionsIn(AnnotationTopology.of(declaration, "parity")));
     }
 
     private static Object fromConfigJson(RecordComponent c) throws Exception {
-        String properties = "\"Properties\": { \"" + Character.toUpperCase(c.getName().charAt(0))
-                + c.getName().substring(1) + "\": " + json(sample(c)) + " }";
+        String properties =
+                "\"Properties\": { \"" + Character.toUpperCase(c.getName().charAt(0))
+                        + c.getName().substring(1) + "\": " + json(sample(c)) + " }";
         String entities = switch (c.getDeclaringRecord().getSimpleName()) {
             case "QueueOptions" -> "\"Queues\": [ { \"Name\": \"e\", " + properties + " } ]";
             case "TopicOptions" -> "\"Topics\": [ { \"Name\": \"e\", " + properties + " } ]";
-            default -> "\"Topics\": [ { \"Name\": \"t\", \"Subscriptions\": [ { \"Name\": \"e\", " + properties
-                    + " } ] } ]";
+            default ->
+                "\"Topics\": [ { \"Name\": \"t\", \"Subscriptions\": [ { \"Name\": \"e\", " + properties + " } ] } ]";
         };
-        EmulatorConfig config = EmulatorConfig.parse(("{ \"UserConfig\": { \"Namespaces\": [ { \"Name\": \"ns\", "
-                + entities + " } ] } }").getBytes(StandardCharsets.UTF_8), "parity.json");
+        EmulatorConfig config = EmulatorConfig.parse(
+                ("{ \"UserConfig\": { \"Namespaces\": [ { \"Name\": \"ns\", " + entities + " } ] } }")
+                        .getBytes(StandardCharsets.UTF_8),
+                "parity.json");
         if (!config.warnings().isEmpty()) {
             throw new AssertionError(String.join("; ", config.warnings()));
         }
@@ -239,8 +251,12 @@ class PropertyParityTest {
                 }
             }
             String description = send(http, new HttpRequest(HttpMethod.GET, url(a)), 200);
-            send(http, new HttpRequest(HttpMethod.PUT, url(b)).setBody(description)
-                    .setHeader(HttpHeaderName.CONTENT_TYPE, "application/atom+xml"), 201);
+            send(
+                    http,
+                    new HttpRequest(HttpMethod.PUT, url(b))
+                            .setBody(description)
+                            .setHeader(HttpHeaderName.CONTENT_TYPE, "application/atom+xml"),
+                    201);
             Object read = switch (kind) {
                 case "QueueOptions" -> namespace.getQueue("b");
                 case "TopicOptions" -> namespace.getTopic("b");
@@ -284,8 +300,12 @@ class PropertyParityTest {
         } else if (type == String.class) {
             value = "target";
         } else if (c.getName().equals("authorizationRules")) {
-            value = List.of(new AuthorizationRule("listener", "cHJpbWFyeQ==", "c2Vjb25kYXJ5",
-                    EnumSet.of(AuthorizationRule.AccessRight.LISTEN), Instant.parse("2026-01-01T00:00:00Z"),
+            value = List.of(new AuthorizationRule(
+                    "listener",
+                    "cHJpbWFyeQ==",
+                    "c2Vjb25kYXJ5",
+                    EnumSet.of(AuthorizationRule.AccessRight.LISTEN),
+                    Instant.parse("2026-01-01T00:00:00Z"),
                     Instant.parse("2026-01-02T00:00:00Z")));
         } else {
             throw new AssertionError("no sample value for " + key(c) + " (" + type + "): add one to this test");
@@ -341,12 +361,15 @@ class PropertyParityTest {
             return topology.queues().get(0).options();
         }
         Topology.TopicSpec topic = topology.topics().get(0);
-        return topic.subscriptions().isEmpty() ? topic.options() : topic.subscriptions().get(0).options();
+        return topic.subscriptions().isEmpty()
+                ? topic.options()
+                : topic.subscriptions().get(0).options();
     }
 
     private static Class<? extends Annotation> annotationOf(Class<?> options) {
-        return options == QueueOptions.class ? Queue.class : options == TopicOptions.class ? Topic.class
-                : Subscription.class;
+        return options == QueueOptions.class
+                ? Queue.class
+                : options == TopicOptions.class ? Topic.class : Subscription.class;
     }
 
     private static String key(RecordComponent c) {
@@ -356,14 +379,13 @@ class PropertyParityTest {
     /** An instance of {@code type} with {@code values}, the other attributes at their defaults. */
     private static <A extends Annotation> A annotation(Class<A> type, Map<String, Object> values) {
         Map<String, Object> all = new HashMap<>(values);
-        return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type},
-                (proxy, method, args) -> switch (method.getName()) {
+        return type.cast(Proxy.newProxyInstance(
+                type.getClassLoader(), new Class<?>[] {type}, (proxy, method, args) -> switch (method.getName()) {
                     case "annotationType" -> type;
                     case "equals" -> proxy == args[0];
                     case "hashCode" -> System.identityHashCode(proxy);
                     case "toString" -> "@" + type.getSimpleName() + all;
-                    default -> all.containsKey(method.getName()) ? all.get(method.getName())
-                            : method.getDefaultValue();
+                    default -> all.containsKey(method.getName()) ? all.get(method.getName()) : method.getDefaultValue();
                 }));
     }
 }

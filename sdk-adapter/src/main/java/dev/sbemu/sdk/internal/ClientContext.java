@@ -15,12 +15,19 @@ import dev.sbemu.core.SessionLock;
  * @param transactions the transactions the clients declared
  * @param sessionLinks the session links open on the clients' one connection (PAR-4)
  */
-public record ClientContext(Namespace namespace, String fullyQualifiedNamespace, LockRenewals renewals,
-                            TransactionRegistry transactions, SessionLinks sessionLinks) {
+public record ClientContext(
+        Namespace namespace,
+        String fullyQualifiedNamespace,
+        LockRenewals renewals,
+        TransactionRegistry transactions,
+        SessionLinks sessionLinks) {
 
     /** The context of a new set of clients: one connection, no session link open yet. */
-    public ClientContext(Namespace namespace, String fullyQualifiedNamespace, LockRenewals renewals,
-                         TransactionRegistry transactions) {
+    public ClientContext(
+            Namespace namespace,
+            String fullyQualifiedNamespace,
+            LockRenewals renewals,
+            TransactionRegistry transactions) {
         this(namespace, fullyQualifiedNamespace, renewals, transactions, new SessionLinks());
     }
 

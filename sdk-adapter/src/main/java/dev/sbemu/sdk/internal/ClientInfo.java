@@ -21,7 +21,8 @@ public record ClientInfo(String fullyQualifiedNamespace, String entityPath, Stri
 
     /** A client with a fresh identifier. */
     public static ClientInfo of(String fullyQualifiedNamespace, String entityPath) {
-        return new ClientInfo(fullyQualifiedNamespace, entityPath, UUID.randomUUID().toString());
+        return new ClientInfo(
+                fullyQualifiedNamespace, entityPath, UUID.randomUUID().toString());
     }
 
     /** The SDK's entity path: {@code queue} or {@code topic/subscriptions/sub}, plus the sub-queue suffix. */

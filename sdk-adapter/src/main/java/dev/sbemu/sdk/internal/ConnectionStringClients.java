@@ -56,8 +56,11 @@ public final class ConnectionStringClients {
     }
 
     private ServiceBusReceiverClientBuilder receiverBuilder(EntityPath entity, ServiceBusReceiveMode mode) {
-        ServiceBusReceiverClientBuilder receiver = builder.receiver().receiveMode(mode).disableAutoComplete()
-                .maxAutoLockRenewDuration(Duration.ZERO).subQueue(sdkSubQueue(entity.subQueue()));
+        ServiceBusReceiverClientBuilder receiver = builder.receiver()
+                .receiveMode(mode)
+                .disableAutoComplete()
+                .maxAutoLockRenewDuration(Duration.ZERO)
+                .subQueue(sdkSubQueue(entity.subQueue()));
         return entity.isSubscription()
                 ? receiver.topicName(entity.topicOrQueue()).subscriptionName(entity.subscription())
                 : receiver.queueName(entity.topicOrQueue());
@@ -71,11 +74,13 @@ public final class ConnectionStringClients {
         return sessionReceiverBuilder(entity, mode).buildAsyncClient();
     }
 
-    private ServiceBusSessionReceiverClientBuilder sessionReceiverBuilder(EntityPath entity,
-                                                                         ServiceBusReceiveMode mode) {
+    private ServiceBusSessionReceiverClientBuilder sessionReceiverBuilder(
+            EntityPath entity, ServiceBusReceiveMode mode) {
         requireNoSubQueue(entity, "session receiver");
-        ServiceBusSessionReceiverClientBuilder receiver = builder.sessionReceiver().receiveMode(mode)
-                .disableAutoComplete().maxAutoLockRenewDuration(Duration.ZERO);
+        ServiceBusSessionReceiverClientBuilder receiver = builder.sessionReceiver()
+                .receiveMode(mode)
+                .disableAutoComplete()
+                .maxAutoLockRenewDuration(Duration.ZERO);
         return entity.isSubscription()
                 ? receiver.topicName(entity.topicOrQueue()).subscriptionName(entity.subscription())
                 : receiver.queueName(entity.topicOrQueue());
@@ -86,7 +91,8 @@ public final class ConnectionStringClients {
         if (options.sessionEnabled()) {
             requireNoSubQueue(entity, "session processor");
             ServiceBusSessionProcessorClientBuilder processor = builder.sessionProcessor()
-                    .processMessage(options.processMessage()).processError(options.processError())
+                    .processMessage(options.processMessage())
+                    .processError(options.processError())
                     .maxConcurrentCalls(options.maxConcurrentCalls())
                     .maxConcurrentSessions(options.maxConcurrentSessions())
                     .maxAutoLockRenewDuration(options.maxAutoLockRenewDuration())
@@ -95,42 +101,53 @@ public final class ConnectionStringClients {
                 processor.disableAutoComplete();
             }
             return (entity.isSubscription()
-                    ? processor.topicName(entity.topicOrQueue()).subscriptionName(entity.subscription())
-                    : processor.queueName(entity.topicOrQueue())).buildProcessorClient();
+                            ? processor.topicName(entity.topicOrQueue()).subscriptionName(entity.subscription())
+                            : processor.queueName(entity.topicOrQueue()))
+                    .buildProcessorClient();
         }
         ServiceBusProcessorClientBuilder processor = builder.processor()
-                .processMessage(options.processMessage()).processError(options.processError())
+                .processMessage(options.processMessage())
+                .processError(options.processError())
                 .maxConcurrentCalls(options.maxConcurrentCalls())
                 .maxAutoLockRenewDuration(options.maxAutoLockRenewDuration())
-                .receiveMode(options.receiveMode()).subQueue(sdkSubQueue(entity.subQueue()));
+                .receiveMode(options.receiveMode())
+                .subQueue(sdkSubQueue(entity.subQueue()));
         if (!options.autoComplete()) {
             processor.disableAutoComplete();
         }
         return (entity.isSubscription()
-                ? processor.topicName(entity.topicOrQueue()).subscriptionName(entity.subscription())
-                : processor.queueName(entity.topicOrQueue())).buildProcessorClient();
+                        ? processor.topicName(entity.topicOrQueue()).subscriptionName(entity.subscription())
+                        : processor.queueName(entity.topicOrQueue()))
+                .buildProcessorClient();
     }
 
     public ServiceBusRuleManagerClient ruleManager(String topic, String subscription) {
-        return builder.ruleManager().topicName(topic).subscriptionName(subscription).buildClient();
+        return builder.ruleManager()
+                .topicName(topic)
+                .subscriptionName(subscription)
+                .buildClient();
     }
 
     public ServiceBusRuleManagerAsyncClient ruleManagerAsync(String topic, String subscription) {
-        return builder.ruleManager().topicName(topic).subscriptionName(subscription).buildAsyncClient();
+        return builder.ruleManager()
+                .topicName(topic)
+                .subscriptionName(subscription)
+                .buildAsyncClient();
     }
 
     private static com.azure.messaging.servicebus.models.SubQueue sdkSubQueue(EntityPath.Part subQueue) {
         return switch (subQueue) {
             case NONE -> com.azure.messaging.servicebus.models.SubQueue.NONE;
             case DEAD_LETTER_QUEUE -> com.azure.messaging.servicebus.models.SubQueue.DEAD_LETTER_QUEUE;
-            case TRANSFER_DEAD_LETTER_QUEUE -> com.azure.messaging.servicebus.models.SubQueue.TRANSFER_DEAD_LETTER_QUEUE;
+            case TRANSFER_DEAD_LETTER_QUEUE ->
+                com.azure.messaging.servicebus.models.SubQueue.TRANSFER_DEAD_LETTER_QUEUE;
         };
     }
 
     private static void requireNoSubQueue(EntityPath entity, String what) {
         if (entity.subQueue() != EntityPath.Part.NONE) {
-            throw new IllegalArgumentException("A " + what + " cannot read a sub-queue (" + entity
-                    + "): sub-queues have no sessions");
+            throw new IllegalArgumentException(
+                    "A " + what + " cannot read a sub-queue (" + entity + "): sub-queues have no sessions");
         }
     }
 }

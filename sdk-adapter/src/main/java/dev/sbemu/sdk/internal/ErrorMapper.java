@@ -16,8 +16,7 @@ import dev.sbemu.wire.AmqpConditions;
  * with the operation's {@link ServiceBusErrorSource}, as the SDK's clients do.
  */
 public final class ErrorMapper {
-    private ErrorMapper() {
-    }
+    private ErrorMapper() {}
 
     /**
      * The exception the SDK's AMQP layer makes of the service's refusal, before any client wraps it:
@@ -34,10 +33,10 @@ public final class ErrorMapper {
      * a {@link ServiceBusException} with reason {@code GENERAL_ERROR} around the non-transient
      * {@code AmqpException}.
      */
-    public static ServiceBusException argumentError(String description, ServiceBusErrorSource source,
-                                                    ClientInfo client) {
-        return new ServiceBusException(ExceptionUtil.toException("com.microsoft:argument-error", description,
-                context(client)), source);
+    public static ServiceBusException argumentError(
+            String description, ServiceBusErrorSource source, ClientInfo client) {
+        return new ServiceBusException(
+                ExceptionUtil.toException("com.microsoft:argument-error", description, context(client)), source);
     }
 
     private static AmqpErrorContext context(ClientInfo client) {
@@ -53,8 +52,10 @@ public final class ErrorMapper {
         if (error instanceof BrokerException broker) {
             return new ServiceBusException(amqp(broker, client), source);
         }
-        if (error instanceof ServiceBusException || error instanceof IllegalArgumentException
-                || error instanceof NullPointerException || error instanceof IllegalStateException
+        if (error instanceof ServiceBusException
+                || error instanceof IllegalArgumentException
+                || error instanceof NullPointerException
+                || error instanceof IllegalStateException
                 || error instanceof UnsupportedOperationException) {
             return error;
         }

@@ -67,8 +67,8 @@ final class LeftoverCredit {
             }
             if (window.size() < n) {
                 // nothing taken yet: wait for a first message; else only what is there now (LOCK-3)
-                List<BrokeredMessage> more = receiver.receiveBatch(n - window.size(),
-                        window.isEmpty() ? maxWait : Duration.ZERO);
+                List<BrokeredMessage> more =
+                        receiver.receiveBatch(n - window.size(), window.isEmpty() ? maxWait : Duration.ZERO);
                 synchronized (this) {
                     credit -= more.size();
                 }

@@ -38,8 +38,12 @@ public final class LockRenewals implements VirtualClock.TimerDriver, AutoCloseab
      * @param onError called (once) with the exception that ended the renewals
      * @param onComplete called when the renewals ended because {@code maxDuration} passed
      */
-    public Renewal start(Instant lockedUntil, Duration maxDuration, Supplier<Instant> renew,
-                         Consumer<RuntimeException> onError, Runnable onComplete) {
+    public Renewal start(
+            Instant lockedUntil,
+            Duration maxDuration,
+            Supplier<Instant> renew,
+            Consumer<RuntimeException> onError,
+            Runnable onComplete) {
         Instant now = clock.instant();
         Renewal r = new Renewal(now.plus(maxDuration), nextRenewal(now, lockedUntil), renew, onError, onComplete);
         synchronized (renewals) {
@@ -56,11 +60,16 @@ public final class LockRenewals implements VirtualClock.TimerDriver, AutoCloseab
      * advance can reach the lock's end, so the lock cannot lapse before a renewal has run. A
      * {@code maxDuration} of zero or less only checks: it returns a renewal that never renews.
      */
-    public Renewal startIfHeld(Instant lockedUntil, Duration maxDuration, Supplier<Instant> renew,
-                               Consumer<RuntimeException> onError, Runnable onComplete) {
+    public Renewal startIfHeld(
+            Instant lockedUntil,
+            Duration maxDuration,
+            Supplier<Instant> renew,
+            Consumer<RuntimeException> onError,
+            Runnable onComplete) {
         Duration renewFor = maxDuration.isNegative() ? Duration.ZERO : maxDuration;
         return clock.whileStill(() -> clock.instant().isBefore(lockedUntil)
-                ? start(lockedUntil, renewFor, renew, onError, onComplete) : null);
+                ? start(lockedUntil, renewFor, renew, onError, onComplete)
+                : null);
     }
 
     /** The clock's now. */
@@ -124,8 +133,12 @@ public final class LockRenewals implements VirtualClock.TimerDriver, AutoCloseab
         private final Runnable onComplete;
         private volatile Instant nextRenewal;
 
-        private Renewal(Instant renewUntil, Instant nextRenewal, Supplier<Instant> renew,
-                        Consumer<RuntimeException> onError, Runnable onComplete) {
+        private Renewal(
+                Instant renewUntil,
+                Instant nextRenewal,
+                Supplier<Instant> renew,
+                Consumer<RuntimeException> onError,
+                Runnable onComplete) {
             this.renewUntil = renewUntil;
             this.nextRenewal = nextRenewal;
             this.renew = renew;
@@ -147,7 +160,8 @@ public final class LockRenewals implements VirtualClock.TimerDriver, AutoCloseab
             }
             try {
                 Instant lockedUntil = renew.get();
-                nextRenewal = nextRenewal(now, lockedUntil).isAfter(now) ? nextRenewal(now, lockedUntil)
+                nextRenewal = nextRenewal(now, lockedUntil).isAfter(now)
+                        ? nextRenewal(now, lockedUntil)
                         : now.plus(RENEW_AT_ONCE);
             } catch (RuntimeException e) {
                 if (remove()) {

@@ -58,8 +58,13 @@ final class MessagePump {
      * parallel, when given and more than one was taken, waiting for all), or back to the entity once the thread is
      * stopped.
      */
-    Turn turn(WorkerThread thread, ReceiverAsyncClientImpl receiver, ServiceBusReceiverAsyncClient client,
-              int maxMessages, Duration wait, ExecutorService handlers) {
+    Turn turn(
+            WorkerThread thread,
+            ReceiverAsyncClientImpl receiver,
+            ServiceBusReceiverAsyncClient client,
+            int maxMessages,
+            Duration wait,
+            ExecutorService handlers) {
         if (!thread.enterBlocking()) {
             return Turn.NOTHING;
         }
@@ -99,8 +104,11 @@ final class MessagePump {
         return Turn.TOOK;
     }
 
-    private void handle(WorkerThread thread, BrokeredMessage brokered, ReceiverAsyncClientImpl receiver,
-                        ServiceBusReceiverAsyncClient client) {
+    private void handle(
+            WorkerThread thread,
+            BrokeredMessage brokered,
+            ReceiverAsyncClientImpl receiver,
+            ServiceBusReceiverAsyncClient client) {
         if (thread.isStopped()) {
             receiver.handBack(brokered);
             return;
@@ -109,8 +117,12 @@ final class MessagePump {
         if (renewMessageLocks && brokered.lockToken() != null) {
             // the lock check and the renewal's start are one step against clock advances: a lock that
             // lapsed since the receive means the message may be with another worker already
-            renewal = renewals.startIfHeld(brokered.lockedUntil(), options.maxAutoLockRenewDuration(),
-                    () -> receiver.binding().renewLock(brokered.lockToken()), e -> { }, () -> { });
+            renewal = renewals.startIfHeld(
+                    brokered.lockedUntil(),
+                    options.maxAutoLockRenewDuration(),
+                    () -> receiver.binding().renewLock(brokered.lockToken()),
+                    e -> {},
+                    () -> {});
             if (renewal == null) {
                 return;
             }
@@ -138,8 +150,8 @@ final class MessagePump {
     /** Tells the error handler; the SDK ignores exceptions thrown by the error handler. */
     void notifyError(Throwable error) {
         try {
-            options.processError().accept(SdkAccess.errorContext(error, info.fullyQualifiedNamespace(),
-                    info.entityPath()));
+            options.processError()
+                    .accept(SdkAccess.errorContext(error, info.fullyQualifiedNamespace(), info.entityPath()));
         } catch (RuntimeException ignored) {
             // as the SDK
         }

@@ -28,8 +28,7 @@ final class MockitoInstances {
     private static final Map<Class<?>, MockCreationSettings<?>> SETTINGS = new ConcurrentHashMap<>();
     private static volatile MockMaker mockMaker;
 
-    private MockitoInstances() {
-    }
+    private MockitoInstances() {}
 
     /**
      * A stub-only mock of a final SDK class whose calls {@code dispatch} answers. When Mockito's inline mock maker
@@ -39,8 +38,8 @@ final class MockitoInstances {
     static <T> T newInstance(Class<T> type, SdkInstances.Dispatch dispatch) {
         try {
             @SuppressWarnings("unchecked")
-            MockCreationSettings<T> settings = (MockCreationSettings<T>) SETTINGS.computeIfAbsent(type,
-                    t -> withSettings().stubOnly().build(t));
+            MockCreationSettings<T> settings = (MockCreationSettings<T>) SETTINGS.computeIfAbsent(
+                    type, t -> withSettings().stubOnly().build(t));
             return mockMaker().createMock(settings, new Handler<>(settings, dispatch));
         } catch (RuntimeException | LinkageError e) {
             throw new IllegalStateException(cannotMock(type, e, mockitoVersion()), e);
@@ -63,8 +62,10 @@ final class MockitoInstances {
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
         }
-        String cause = root.getClass().getSimpleName() + (root.getMessage() == null ? ""
-                : ": " + root.getMessage().strip().lines().findFirst().orElse(""));
+        String cause = root.getClass().getSimpleName()
+                + (root.getMessage() == null
+                        ? ""
+                        : ": " + root.getMessage().strip().lines().findFirst().orElse(""));
         String message = "sbemu cannot create the Azure SDK's " + type.getSimpleName() + ": the SDK's client classes "
                 + "are final; sbemu creates them through the test JVM's Java agent, and without one through Mockito's "
                 + "inline mock maker, which did not work here (" + cause + "). ";
@@ -90,7 +91,8 @@ final class MockitoInstances {
                 return "unknown";
             }
             try (InputStream in = URI.create(url.substring(0, jar + 2) + "META-INF/MANIFEST.MF")
-                    .toURL().openStream()) {
+                    .toURL()
+                    .openStream()) {
                 String version = new Manifest(in).getMainAttributes().getValue("Bundle-Version");
                 return version == null ? "unknown" : version;
             }
@@ -126,8 +128,8 @@ final class MockitoInstances {
 
         @Override
         public Object handle(Invocation invocation) throws Throwable {
-            return dispatch.call(invocation.getMock(), SdkInstances.signature(invocation.getMethod()),
-                    invocation.getRawArguments());
+            return dispatch.call(
+                    invocation.getMock(), SdkInstances.signature(invocation.getMethod()), invocation.getRawArguments());
         }
 
         @Override
@@ -137,8 +139,9 @@ final class MockitoInstances {
 
         @Override
         public InvocationContainer getInvocationContainer() {
-            throw new UnsupportedOperationException("sbemu's " + settings.getTypeToMock().getSimpleName()
-                    + " is not a Mockito mock: it records no invocations and cannot be stubbed or verified");
+            throw new UnsupportedOperationException(
+                    "sbemu's " + settings.getTypeToMock().getSimpleName()
+                            + " is not a Mockito mock: it records no invocations and cannot be stubbed or verified");
         }
     }
 }

@@ -29,9 +29,12 @@ final class ReceiveLoop implements Runnable {
     private boolean inReceive;
     private Thread thread;
 
-    private ReceiveLoop(FluxSink<ServiceBusReceivedMessage> sink, Function<Duration, List<BrokeredMessage>> receiveOne,
-                        Consumer<BrokeredMessage> handBack, Function<RuntimeException, RuntimeException> mapError,
-                        Runnable onEnd) {
+    private ReceiveLoop(
+            FluxSink<ServiceBusReceivedMessage> sink,
+            Function<Duration, List<BrokeredMessage>> receiveOne,
+            Consumer<BrokeredMessage> handBack,
+            Function<RuntimeException, RuntimeException> mapError,
+            Runnable onEnd) {
         this.sink = sink;
         this.receiveOne = receiveOne;
         this.handBack = handBack;
@@ -43,10 +46,12 @@ final class ReceiveLoop implements Runnable {
      * The stream. {@code register} is given each running loop (so the client can stop it on close),
      * and {@code onEnd} of that loop when it ends.
      */
-    static Flux<ServiceBusReceivedMessage> flux(Function<Duration, List<BrokeredMessage>> receiveOne,
-                                                Consumer<BrokeredMessage> handBack,
-                                                Function<RuntimeException, RuntimeException> mapError,
-                                                Consumer<ReceiveLoop> register, Consumer<ReceiveLoop> unregister) {
+    static Flux<ServiceBusReceivedMessage> flux(
+            Function<Duration, List<BrokeredMessage>> receiveOne,
+            Consumer<BrokeredMessage> handBack,
+            Function<RuntimeException, RuntimeException> mapError,
+            Consumer<ReceiveLoop> register,
+            Consumer<ReceiveLoop> unregister) {
         return Flux.create(sink -> {
             ReceiveLoop[] self = new ReceiveLoop[1];
             ReceiveLoop loop = new ReceiveLoop(sink, receiveOne, handBack, mapError, () -> unregister.accept(self[0]));

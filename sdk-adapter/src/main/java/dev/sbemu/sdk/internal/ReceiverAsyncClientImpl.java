@@ -12,8 +12,8 @@ import dev.sbemu.core.BrokerException;
 import dev.sbemu.core.BrokeredMessage;
 import dev.sbemu.core.Cancellation;
 import dev.sbemu.core.EntityPath;
-import dev.sbemu.core.ReceiveMode;
 import dev.sbemu.core.MessageOperations;
+import dev.sbemu.core.ReceiveMode;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -51,11 +51,12 @@ public final class ReceiverAsyncClientImpl {
     /** Lock tokens of the peek-lock messages this client took from its receive link, not yet settled (PAR-3). */
     private final Set<UUID> onLink = ConcurrentHashMap.newKeySet();
 
-    ReceiverAsyncClientImpl(ClientContext context, ReceiverBinding binding, ServiceBusReceiveMode mode,
-                            ClientInfo info) {
+    ReceiverAsyncClientImpl(
+            ClientContext context, ReceiverBinding binding, ServiceBusReceiveMode mode, ClientInfo info) {
         this.binding = binding;
         this.mode = mode;
-        this.coreMode = mode == ServiceBusReceiveMode.RECEIVE_AND_DELETE ? ReceiveMode.RECEIVE_AND_DELETE
+        this.coreMode = mode == ServiceBusReceiveMode.RECEIVE_AND_DELETE
+                ? ReceiveMode.RECEIVE_AND_DELETE
                 : ReceiveMode.PEEK_LOCK;
         this.info = info;
         this.renewals = context.renewals();
@@ -98,9 +99,10 @@ public final class ReceiverAsyncClientImpl {
     }
 
     public Mono<Void> complete(ServiceBusReceivedMessage message, CompleteOptions options) {
-        RuntimeException invalid = checkOptions(options, options == null ? null : options.getTransactionContext(),
-                "'options' cannot be null.");
-        return invalid != null ? Mono.error(invalid)
+        RuntimeException invalid = checkOptions(
+                options, options == null ? null : options.getTransactionContext(), "'options' cannot be null.");
+        return invalid != null
+                ? Mono.error(invalid)
                 : settle(message, Disposition.COMPLETED, options.getTransactionContext(), null, null, null);
     }
 
@@ -109,10 +111,19 @@ public final class ReceiverAsyncClientImpl {
     }
 
     public Mono<Void> abandon(ServiceBusReceivedMessage message, AbandonOptions options) {
-        RuntimeException invalid = checkOptions(options, options == null ? null : options.getTransactionContext(),
+        RuntimeException invalid = checkOptions(
+                options,
+                options == null ? null : options.getTransactionContext(),
                 "'settlementOptions' cannot be null.");
-        return invalid != null ? Mono.error(invalid) : settle(message, Disposition.ABANDONED,
-                options.getTransactionContext(), properties(options.getPropertiesToModify()), null, null);
+        return invalid != null
+                ? Mono.error(invalid)
+                : settle(
+                        message,
+                        Disposition.ABANDONED,
+                        options.getTransactionContext(),
+                        properties(options.getPropertiesToModify()),
+                        null,
+                        null);
     }
 
     public Mono<Void> defer(ServiceBusReceivedMessage message) {
@@ -120,10 +131,17 @@ public final class ReceiverAsyncClientImpl {
     }
 
     public Mono<Void> defer(ServiceBusReceivedMessage message, DeferOptions options) {
-        RuntimeException invalid = checkOptions(options, options == null ? null : options.getTransactionContext(),
-                "'options' cannot be null.");
-        return invalid != null ? Mono.error(invalid) : settle(message, Disposition.DEFERRED,
-                options.getTransactionContext(), properties(options.getPropertiesToModify()), null, null);
+        RuntimeException invalid = checkOptions(
+                options, options == null ? null : options.getTransactionContext(), "'options' cannot be null.");
+        return invalid != null
+                ? Mono.error(invalid)
+                : settle(
+                        message,
+                        Disposition.DEFERRED,
+                        options.getTransactionContext(),
+                        properties(options.getPropertiesToModify()),
+                        null,
+                        null);
     }
 
     public Mono<Void> deadLetter(ServiceBusReceivedMessage message) {
@@ -131,11 +149,17 @@ public final class ReceiverAsyncClientImpl {
     }
 
     public Mono<Void> deadLetter(ServiceBusReceivedMessage message, DeadLetterOptions options) {
-        RuntimeException invalid = checkOptions(options, options == null ? null : options.getTransactionContext(),
-                "'options' cannot be null.");
-        return invalid != null ? Mono.error(invalid) : settle(message, Disposition.SUSPENDED,
-                options.getTransactionContext(), properties(options.getPropertiesToModify()),
-                options.getDeadLetterReason(), options.getDeadLetterErrorDescription());
+        RuntimeException invalid = checkOptions(
+                options, options == null ? null : options.getTransactionContext(), "'options' cannot be null.");
+        return invalid != null
+                ? Mono.error(invalid)
+                : settle(
+                        message,
+                        Disposition.SUSPENDED,
+                        options.getTransactionContext(),
+                        properties(options.getPropertiesToModify()),
+                        options.getDeadLetterReason(),
+                        options.getDeadLetterErrorDescription());
     }
 
     private static Map<String, Object> properties(Map<String, Object> propertiesToModify) {
@@ -143,8 +167,8 @@ public final class ReceiverAsyncClientImpl {
     }
 
     /** The SDK's eager checks of settlement options, with its messages. */
-    private static RuntimeException checkOptions(Object options, ServiceBusTransactionContext context,
-                                                 String nullOptions) {
+    private static RuntimeException checkOptions(
+            Object options, ServiceBusTransactionContext context, String nullOptions) {
         if (options == null) {
             return new NullPointerException(nullOptions);
         }
@@ -158,9 +182,13 @@ public final class ReceiverAsyncClientImpl {
      * Settles by lock token on the receiver's entity, in the context's transaction when one is given; the
      * dead-letter reason and description are used only by a dead-lettering.
      */
-    private Mono<Void> settle(ServiceBusReceivedMessage message, Disposition disposition,
-                              ServiceBusTransactionContext contextOrNull, Map<String, Object> properties,
-                              String reason, String description) {
+    private Mono<Void> settle(
+            ServiceBusReceivedMessage message,
+            Disposition disposition,
+            ServiceBusTransactionContext contextOrNull,
+            Map<String, Object> properties,
+            String reason,
+            String description) {
         return calls.call(disposition.value, disposition.errorSource, () -> {
             if (message == null) {
                 throw new NullPointerException("'message' cannot be null.");
@@ -266,8 +294,12 @@ public final class ReceiverAsyncClientImpl {
         if (calls.isClosed()) {
             return Flux.error(calls.disposed("receiveMessages"));
         }
-        return ReceiveLoop.flux(wait -> fromLink(binding.receive(coreMode, 1, wait)), this::handBack,
-                e -> calls.map(e, ServiceBusErrorSource.RECEIVE), loops::add, loops::remove);
+        return ReceiveLoop.flux(
+                wait -> fromLink(binding.receive(coreMode, 1, wait)),
+                this::handBack,
+                e -> calls.map(e, ServiceBusErrorSource.RECEIVE),
+                loops::add,
+                loops::remove);
     }
 
     /** Receives what LOCK-3 gives: what is available now, else the first to arrive within {@code maxWait}. */
@@ -369,7 +401,10 @@ public final class ReceiverAsyncClientImpl {
     private Mono<Void> autoRenew(Duration maxDuration, Supplier<Instant> renew) {
         Sinks.Empty<Void> done = Sinks.empty();
         LockRenewals.Renewal[] renewal = new LockRenewals.Renewal[1];
-        renewal[0] = renewals.start(renewals.now(), maxDuration, renew,
+        renewal[0] = renewals.start(
+                renewals.now(),
+                maxDuration,
+                renew,
                 e -> {
                     activeRenewals.remove(renewal[0]);
                     done.tryEmitError(calls.map(e, ServiceBusErrorSource.RENEW_LOCK));
@@ -387,8 +422,8 @@ public final class ReceiverAsyncClientImpl {
             return calls.disposed(operation);
         }
         if (binding.sessionId() != null) {
-            return new IllegalStateException("Renewing message lock is an invalid operation when working with "
-                    + "sessions.");
+            return new IllegalStateException(
+                    "Renewing message lock is an invalid operation when working with " + "sessions.");
         }
         if (message == null) {
             return new NullPointerException("'message' cannot be null.");
@@ -405,7 +440,9 @@ public final class ReceiverAsyncClientImpl {
     // ---- sessions -----------------------------------------------------------------------------
 
     public Mono<OffsetDateTime> renewSessionLock() {
-        return calls.call("renewSessionLock", ServiceBusErrorSource.RENEW_LOCK,
+        return calls.call(
+                "renewSessionLock",
+                ServiceBusErrorSource.RENEW_LOCK,
                 () -> binding.renewSessionLock("Cannot renew session lock on a non-session receiver.")
                         .atOffset(ZoneOffset.UTC));
     }
@@ -433,7 +470,9 @@ public final class ReceiverAsyncClientImpl {
     }
 
     public Mono<byte[]> getSessionState() {
-        return calls.call("getSessionState", ServiceBusErrorSource.RECEIVE,
+        return calls.call(
+                "getSessionState",
+                ServiceBusErrorSource.RECEIVE,
                 () -> binding.getSessionState("Cannot get session state on a non-session receiver."));
     }
 

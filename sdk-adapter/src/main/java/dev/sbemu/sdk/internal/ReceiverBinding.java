@@ -42,8 +42,8 @@ abstract class ReceiverBinding {
     }
 
     /** Receives; a receive blocked in the core ends when {@code cancellation} is cancelled. */
-    abstract List<BrokeredMessage> receive(ReceiveMode mode, int maxMessages, Duration maxWait,
-                                           Cancellation cancellation);
+    abstract List<BrokeredMessage> receive(
+            ReceiveMode mode, int maxMessages, Duration maxWait, Cancellation cancellation);
 
     abstract List<BrokeredMessage> receiveDeferred(ReceiveMode mode, List<Long> sequenceNumbers);
 
@@ -66,8 +66,7 @@ abstract class ReceiverBinding {
     abstract void setSessionState(String notSession, byte[] state);
 
     /** Lets a held session go (its link ended); nothing for an entity binding. */
-    void releaseSession() {
-    }
+    void releaseSession() {}
 
     /** Ends a receive blocked in the core ({@code CancellationException}) and releases what the binding holds. */
     void close() {

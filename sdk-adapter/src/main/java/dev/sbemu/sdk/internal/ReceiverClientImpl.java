@@ -36,8 +36,8 @@ public final class ReceiverClientImpl {
     static final String TERMINATED = terminated("downstream-cancel");
 
     private static String terminated(String reason) {
-        return "The receiver client is terminated. Re-create the client to continue receive attempt. (Reason: "
-                + reason + ")";
+        return "The receiver client is terminated. Re-create the client to continue receive attempt. (Reason: " + reason
+                + ")";
     }
 
     private final ReceiverAsyncClientImpl async;
@@ -152,7 +152,8 @@ public final class ReceiverClientImpl {
             return new IterableStream<>(Flux.error(ended));
         }
         try {
-            List<BrokeredMessage> taken = leftover != null ? leftover.receive(maxMessages, maxWaitTime)
+            List<BrokeredMessage> taken = leftover != null
+                    ? leftover.receive(maxMessages, maxWaitTime)
                     : async.receiveBatch(maxMessages, maxWaitTime);
             List<ServiceBusReceivedMessage> received = new ArrayList<>(taken.size());
             taken.forEach(m -> received.add(WireCodec.toReceivedFromLink(m)));
@@ -161,8 +162,8 @@ public final class ReceiverClientImpl {
             return new IterableStream<>(Flux.error(new RuntimeException(TERMINATED)));
         } catch (BrokerException e) {
             RuntimeException end = terminate(e);
-            return new IterableStream<>(Flux.error(end != null ? end
-                    : async.calls().map(e, ServiceBusErrorSource.RECEIVE)));
+            return new IterableStream<>(
+                    Flux.error(end != null ? end : async.calls().map(e, ServiceBusErrorSource.RECEIVE)));
         } catch (RuntimeException e) {
             return new IterableStream<>(Flux.error(async.calls().map(e, ServiceBusErrorSource.RECEIVE)));
         }
@@ -207,16 +208,16 @@ public final class ReceiverClientImpl {
     }
 
     /** Auto-renews on the virtual clock; errors go to {@code onError} (ignored when null, as the SDK logs them). */
-    public void renewMessageLock(ServiceBusReceivedMessage message, Duration maxLockRenewalDuration,
-                                 Consumer<Throwable> onError) {
-        Consumer<Throwable> errors = onError != null ? onError : error -> { };
-        async.renewMessageLock(message, maxLockRenewalDuration).subscribe(v -> { }, errors);
+    public void renewMessageLock(
+            ServiceBusReceivedMessage message, Duration maxLockRenewalDuration, Consumer<Throwable> onError) {
+        Consumer<Throwable> errors = onError != null ? onError : error -> {};
+        async.renewMessageLock(message, maxLockRenewalDuration).subscribe(v -> {}, errors);
     }
 
     /** Auto-renews the session lock on the virtual clock; errors go to {@code onError} (ignored when null). */
     public void renewSessionLock(Duration maxLockRenewalDuration, Consumer<Throwable> onError) {
-        Consumer<Throwable> errors = onError != null ? onError : error -> { };
-        async.renewSessionLock(maxLockRenewalDuration).subscribe(v -> { }, errors);
+        Consumer<Throwable> errors = onError != null ? onError : error -> {};
+        async.renewSessionLock(maxLockRenewalDuration).subscribe(v -> {}, errors);
     }
 
     public ServiceBusTransactionContext createTransaction() {
@@ -250,7 +251,7 @@ public final class ReceiverClientImpl {
     /** Runs the operation now and replays its result to every iteration, as the SDK's sync client does. */
     private static <T> IterableStream<T> eager(Flux<T> flux) {
         Flux<T> cached = flux.cache();
-        cached.subscribe(v -> { }, e -> { });
+        cached.subscribe(v -> {}, e -> {});
         return new IterableStream<>(cached);
     }
 }

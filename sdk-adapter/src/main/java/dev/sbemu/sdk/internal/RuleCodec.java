@@ -27,8 +27,7 @@ import org.apache.qpid.proton.amqp.messaging.AmqpValue;
  * </ul>
  */
 final class RuleCodec {
-    private RuleCodec() {
-    }
+    private RuleCodec() {}
 
     /** The core rule for what the SDK sends to add {@code options} as {@code ruleName}. */
     static RuleDescription toCore(String ruleName, CreateRuleOptions options) {
@@ -52,6 +51,7 @@ final class RuleCodec {
     private static Map<String, Object> roundTrip(Map<String, Object> value) {
         org.apache.qpid.proton.message.Message message = Proton.message();
         message.setBody(new AmqpValue(value));
-        return (Map<String, Object>) ((AmqpValue) AmqpMessages.roundTrip(message).getBody()).getValue();
+        return (Map<String, Object>)
+                ((AmqpValue) AmqpMessages.roundTrip(message).getBody()).getValue();
     }
 }

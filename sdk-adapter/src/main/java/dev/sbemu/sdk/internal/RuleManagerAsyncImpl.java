@@ -48,26 +48,31 @@ public final class RuleManagerAsyncImpl {
             return Mono.error(new NullPointerException("'options' cannot be null."));
         }
         RuntimeException invalid = checkName("createRule", ruleName);
-        return invalid != null ? Mono.error(invalid) : call(() -> {
-            RuleDescription rule = RuleCodec.toCore(ruleName, options);
-            namespace.createRule(topic, subscription, rule.name(), rule.filter(), rule.action());
-            return null;
-        });
+        return invalid != null
+                ? Mono.error(invalid)
+                : call(() -> {
+                    RuleDescription rule = RuleCodec.toCore(ruleName, options);
+                    namespace.createRule(topic, subscription, rule.name(), rule.filter(), rule.action());
+                    return null;
+                });
     }
 
     public Flux<RuleProperties> listRules() {
         if (calls.isClosed()) {
             return Flux.error(calls.disposed("getRules"));
         }
-        return call(() -> RuleCodec.toSdk(namespace.listRules(topic, subscription))).flatMapIterable(list -> list);
+        return call(() -> RuleCodec.toSdk(namespace.listRules(topic, subscription)))
+                .flatMapIterable(list -> list);
     }
 
     public Mono<Void> deleteRule(String ruleName) {
         RuntimeException invalid = checkName("deleteRule", ruleName);
-        return invalid != null ? Mono.error(invalid) : call(() -> {
-            namespace.deleteRule(topic, subscription, ruleName);
-            return null;
-        });
+        return invalid != null
+                ? Mono.error(invalid)
+                : call(() -> {
+                    namespace.deleteRule(topic, subscription, ruleName);
+                    return null;
+                });
     }
 
     public void close() {

@@ -43,34 +43,37 @@ public final class SdkAccess {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             Class<?> serializerClass = Class.forName(SB + "ServiceBusMessageSerializer");
-            SERIALIZER = (MessageSerializer) open(serializerClass.getDeclaredConstructor()).newInstance();
+            SERIALIZER = (MessageSerializer)
+                    open(serializerClass.getDeclaredConstructor()).newInstance();
             NEW_BATCH = lookup.unreflectConstructor(open(ServiceBusMessageBatch.class.getDeclaredConstructor(
-                    boolean.class, int.class, ErrorContextProvider.class, ServiceBusTracer.class,
+                    boolean.class,
+                    int.class,
+                    ErrorContextProvider.class,
+                    ServiceBusTracer.class,
                     MessageSerializer.class)));
             BATCH_MESSAGES = lookup.unreflect(open(ServiceBusMessageBatch.class.getDeclaredMethod("getMessages")));
             Class<?> tagged = Class.forName("com.azure.core.amqp.implementation.handler.MessageWithDeliveryTag");
-            NEW_TAGGED_MESSAGE = lookup.unreflectConstructor(open(tagged.getDeclaredConstructor(Message.class,
-                    UUID.class)));
+            NEW_TAGGED_MESSAGE =
+                    lookup.unreflectConstructor(open(tagged.getDeclaredConstructor(Message.class, UUID.class)));
             IS_SETTLED = lookup.unreflect(open(ServiceBusReceivedMessage.class.getDeclaredMethod("isSettled")));
             SET_SETTLED = lookup.unreflect(open(ServiceBusReceivedMessage.class.getDeclaredMethod("setIsSettled")));
             Class<?> messageContext = Class.forName(SB + "ServiceBusMessageContext");
-            NEW_MESSAGE_CONTEXT = lookup.unreflectConstructor(open(messageContext.getDeclaredConstructor(
-                    ServiceBusReceivedMessage.class)));
-            NEW_RECEIVED_MESSAGE_CONTEXT = lookup.unreflectConstructor(open(
-                    ServiceBusReceivedMessageContext.class.getDeclaredConstructor(ServiceBusReceiverAsyncClient.class,
-                            messageContext)));
-            NEW_ERROR_CONTEXT = lookup.unreflectConstructor(open(ServiceBusErrorContext.class.getDeclaredConstructor(
-                    Throwable.class, String.class, String.class)));
-            NEW_TRANSACTION_CONTEXT = lookup.unreflectConstructor(open(
-                    ServiceBusTransactionContext.class.getDeclaredConstructor(ByteBuffer.class)));
+            NEW_MESSAGE_CONTEXT = lookup.unreflectConstructor(
+                    open(messageContext.getDeclaredConstructor(ServiceBusReceivedMessage.class)));
+            NEW_RECEIVED_MESSAGE_CONTEXT =
+                    lookup.unreflectConstructor(open(ServiceBusReceivedMessageContext.class.getDeclaredConstructor(
+                            ServiceBusReceiverAsyncClient.class, messageContext)));
+            NEW_ERROR_CONTEXT = lookup.unreflectConstructor(open(
+                    ServiceBusErrorContext.class.getDeclaredConstructor(Throwable.class, String.class, String.class)));
+            NEW_TRANSACTION_CONTEXT = lookup.unreflectConstructor(
+                    open(ServiceBusTransactionContext.class.getDeclaredConstructor(ByteBuffer.class)));
         } catch (ReflectiveOperationException | RuntimeException e) {
             throw new ExceptionInInitializerError(new IllegalStateException(
                     "This version of azure-messaging-servicebus does not have the members sbemu needs: " + e, e));
         }
     }
 
-    private SdkAccess() {
-    }
+    private SdkAccess() {}
 
     private static <T extends AccessibleObject> T open(T member) {
         member.setAccessible(true);
@@ -83,8 +86,8 @@ public final class SdkAccess {
     }
 
     /** A real, empty {@link ServiceBusMessageBatch} with the SDK's size accounting for {@code maxSizeInBytes}. */
-    public static ServiceBusMessageBatch newBatch(int maxSizeInBytes, String fullyQualifiedNamespace,
-                                                  String entityPath) {
+    public static ServiceBusMessageBatch newBatch(
+            int maxSizeInBytes, String fullyQualifiedNamespace, String entityPath) {
         ErrorContextProvider errorContext = () -> new AmqpErrorContext(fullyQualifiedNamespace);
         ServiceBusTracer tracer = new ServiceBusTracer(null, fullyQualifiedNamespace, entityPath);
         return (ServiceBusMessageBatch) invoke(NEW_BATCH, true, maxSizeInBytes, errorContext, tracer, SERIALIZER);
@@ -112,15 +115,15 @@ public final class SdkAccess {
     }
 
     /** The context a processor hands its message handler; its settlement methods call {@code receiver}. */
-    public static ServiceBusReceivedMessageContext receivedMessageContext(ServiceBusReceiverAsyncClient receiver,
-                                                                          ServiceBusReceivedMessage message) {
+    public static ServiceBusReceivedMessageContext receivedMessageContext(
+            ServiceBusReceiverAsyncClient receiver, ServiceBusReceivedMessage message) {
         Object context = invoke(NEW_MESSAGE_CONTEXT, message);
         return (ServiceBusReceivedMessageContext) invoke(NEW_RECEIVED_MESSAGE_CONTEXT, receiver, context);
     }
 
     /** The context a processor hands its error handler. */
-    public static ServiceBusErrorContext errorContext(Throwable error, String fullyQualifiedNamespace,
-                                                      String entityPath) {
+    public static ServiceBusErrorContext errorContext(
+            Throwable error, String fullyQualifiedNamespace, String entityPath) {
         return (ServiceBusErrorContext) invoke(NEW_ERROR_CONTEXT, error, fullyQualifiedNamespace, entityPath);
     }
 

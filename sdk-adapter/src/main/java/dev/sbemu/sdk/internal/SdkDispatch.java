@@ -56,12 +56,12 @@ import org.objenesis.ObjenesisStd;
 public final class SdkDispatch {
     /** Stands for a {@code null} result (or {@code void}) of a call that was taken. */
     private static final Object NULL = new Object();
+
     private static final Instances INSTANCES = new Instances();
     /** The hooks of woven static methods, by "owner.name(descriptor)" (owner as an internal name). */
     private static final Map<String, StaticHook> STATIC_HOOKS = new ConcurrentHashMap<>();
 
-    private SdkDispatch() {
-    }
+    private SdkDispatch() {}
 
     /**
      * Called by the woven prologue on every call of a woven SDK method: the result of {@code self}'s dispatch (boxed,
@@ -146,8 +146,7 @@ public final class SdkDispatch {
         static final Weaver WEAVER = new Weaver(instrumentation());
         static final Objenesis OBJENESIS = new ObjenesisStd(true);
 
-        private Holder() {
-        }
+        private Holder() {}
     }
 
     /**
@@ -162,8 +161,10 @@ public final class SdkDispatch {
             // next candidate
         }
         try {
-            Object premain = Class.forName("org.mockito.internal.PremainAttach", true,
-                    ClassLoader.getSystemClassLoader()).getMethod("getInstrumentation").invoke(null);
+            Object premain = Class.forName(
+                            "org.mockito.internal.PremainAttach", true, ClassLoader.getSystemClassLoader())
+                    .getMethod("getInstrumentation")
+                    .invoke(null);
             if (premain instanceof Instrumentation) {
                 return (Instrumentation) premain;
             }
@@ -198,6 +199,7 @@ public final class SdkDispatch {
         private final Set<Class<?>> failed = ConcurrentHashMap.newKeySet();
         /** Static methods ("name(descriptor)") to weave, by class; a class whose are woven is in staticsWoven. */
         private final Map<Class<?>, Set<String>> staticsWanted = new ConcurrentHashMap<>();
+
         private final Set<Class<?>> staticsWoven = ConcurrentHashMap.newKeySet();
         private final Function<Class<?>, byte[]> onlyForTests;
 
@@ -207,8 +209,8 @@ public final class SdkDispatch {
 
         /** {@code weave}, when given, replaces the weaving itself: a test's way to make it fail. */
         Weaver(Instrumentation instrumentation, Function<Class<?>, byte[]> weave) {
-            this.instrumentation = instrumentation != null && instrumentation.isRetransformClassesSupported()
-                    ? instrumentation : null;
+            this.instrumentation =
+                    instrumentation != null && instrumentation.isRetransformClassesSupported() ? instrumentation : null;
             this.onlyForTests = weave;
             if (this.instrumentation != null) {
                 this.instrumentation.addTransformer(this, true);
@@ -224,7 +226,9 @@ public final class SdkDispatch {
                 if (woven.contains(type)) {
                     return true;
                 }
-                if (instrumentation == null || failed.contains(type) || !seesDispatch(type)
+                if (instrumentation == null
+                        || failed.contains(type)
+                        || !seesDispatch(type)
                         || !instrumentation.isModifiableClass(type)) {
                     return false;
                 }
@@ -248,11 +252,15 @@ public final class SdkDispatch {
             if (methods != null && methods.contains(method) && staticsWoven.contains(type)) {
                 return true;
             }
-            if (instrumentation == null || failed.contains(type) || !seesDispatch(type)
+            if (instrumentation == null
+                    || failed.contains(type)
+                    || !seesDispatch(type)
                     || !instrumentation.isModifiableClass(type)) {
                 return false;
             }
-            staticsWanted.computeIfAbsent(type, t -> ConcurrentHashMap.newKeySet()).add(method);
+            staticsWanted
+                    .computeIfAbsent(type, t -> ConcurrentHashMap.newKeySet())
+                    .add(method);
             staticsWoven.remove(type);
             try {
                 instrumentation.retransformClasses(type);
@@ -286,8 +294,8 @@ public final class SdkDispatch {
          * retransforms it for a user's mock (retransformation starts from the original class file each time).
          */
         @Override
-        public byte[] transform(ClassLoader loader, String name, Class<?> classBeingRedefined,
-                ProtectionDomain domain, byte[] bytes) {
+        public byte[] transform(
+                ClassLoader loader, String name, Class<?> classBeingRedefined, ProtectionDomain domain, byte[] bytes) {
             if (classBeingRedefined == null) {
                 return null;
             }
@@ -335,33 +343,46 @@ public final class SdkDispatch {
         static byte[] weave(byte[] bytes, boolean instances, Set<String> statics) {
             ClassReader reader = new ClassReader(bytes);
             ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
-            reader.accept(new ClassVisitor(Opcodes.ASM9, writer) {
-                private String owner;
+            reader.accept(
+                    new ClassVisitor(Opcodes.ASM9, writer) {
+                        private String owner;
 
-                @Override
-                public void visit(int version, int access, String name, String signature, String superName,
-                        String[] interfaces) {
-                    owner = name;
-                    super.visit(version, access, name, signature, superName, interfaces);
-                }
+                        @Override
+                        public void visit(
+                                int version,
+                                int access,
+                                String name,
+                                String signature,
+                                String superName,
+                                String[] interfaces) {
+                            owner = name;
+                            super.visit(version, access, name, signature, superName, interfaces);
+                        }
 
-                @Override
-                public MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
-                        String[] exceptions) {
-                    MethodVisitor method = super.visitMethod(access, name, descriptor, signature, exceptions);
-                    if ((access & Opcodes.ACC_STATIC) != 0 && (access & Opcodes.ACC_ABSTRACT) == 0
-                            && statics.contains(name + descriptor)) {
-                        return new Prologue(method, owner, name, descriptor, true);
-                    }
-                    if (!instances) {
-                        return method;
-                    }
-                    int skipped = Opcodes.ACC_STATIC | Opcodes.ACC_PRIVATE | Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE
-                            | Opcodes.ACC_BRIDGE | Opcodes.ACC_SYNTHETIC;
-                    return (access & skipped) != 0 || name.startsWith("<") ? method
-                            : new Prologue(method, owner, name, descriptor, false);
-                }
-            }, ClassReader.EXPAND_FRAMES); // all frames expanded, as the one the prologue adds
+                        @Override
+                        public MethodVisitor visitMethod(
+                                int access, String name, String descriptor, String signature, String[] exceptions) {
+                            MethodVisitor method = super.visitMethod(access, name, descriptor, signature, exceptions);
+                            if ((access & Opcodes.ACC_STATIC) != 0
+                                    && (access & Opcodes.ACC_ABSTRACT) == 0
+                                    && statics.contains(name + descriptor)) {
+                                return new Prologue(method, owner, name, descriptor, true);
+                            }
+                            if (!instances) {
+                                return method;
+                            }
+                            int skipped = Opcodes.ACC_STATIC
+                                    | Opcodes.ACC_PRIVATE
+                                    | Opcodes.ACC_ABSTRACT
+                                    | Opcodes.ACC_NATIVE
+                                    | Opcodes.ACC_BRIDGE
+                                    | Opcodes.ACC_SYNTHETIC;
+                            return (access & skipped) != 0 || name.startsWith("<")
+                                    ? method
+                                    : new Prologue(method, owner, name, descriptor, false);
+                        }
+                    },
+                    ClassReader.EXPAND_FRAMES); // all frames expanded, as the one the prologue adds
             return writer.toByteArray();
         }
     }
@@ -422,11 +443,19 @@ public final class SdkDispatch {
                 slot += parameter.getSize();
             }
             if (isStatic) {
-                super.visitMethodInsn(Opcodes.INVOKESTATIC, DISPATCH, "callStatic",
-                        "(Ljava/lang/String;[Ljava/lang/Object;)Ljava/lang/Object;", false);
+                super.visitMethodInsn(
+                        Opcodes.INVOKESTATIC,
+                        DISPATCH,
+                        "callStatic",
+                        "(Ljava/lang/String;[Ljava/lang/Object;)Ljava/lang/Object;",
+                        false);
             } else {
-                super.visitMethodInsn(Opcodes.INVOKESTATIC, DISPATCH, "call",
-                        "(Ljava/lang/Object;Ljava/lang/String;[Ljava/lang/Object;)Ljava/lang/Object;", false);
+                super.visitMethodInsn(
+                        Opcodes.INVOKESTATIC,
+                        DISPATCH,
+                        "call",
+                        "(Ljava/lang/Object;Ljava/lang/String;[Ljava/lang/Object;)Ljava/lang/Object;",
+                        false);
             }
             super.visitInsn(Opcodes.DUP);
             Label notTaken = new Label();
@@ -435,8 +464,8 @@ public final class SdkDispatch {
                 super.visitInsn(Opcodes.POP);
                 super.visitInsn(Opcodes.RETURN);
             } else {
-                super.visitMethodInsn(Opcodes.INVOKESTATIC, DISPATCH, "result",
-                        "(Ljava/lang/Object;)Ljava/lang/Object;", false);
+                super.visitMethodInsn(
+                        Opcodes.INVOKESTATIC, DISPATCH, "result", "(Ljava/lang/Object;)Ljava/lang/Object;", false);
                 unbox(returned);
                 super.visitInsn(returned.getOpcode(Opcodes.IRETURN));
             }
@@ -448,23 +477,36 @@ public final class SdkDispatch {
         /** The wrapper type of a primitive, or null for a reference. */
         private static Type wrapper(Type type) {
             switch (type.getSort()) {
-                case Type.BOOLEAN: return Type.getType(Boolean.class);
-                case Type.BYTE: return Type.getType(Byte.class);
-                case Type.CHAR: return Type.getType(Character.class);
-                case Type.SHORT: return Type.getType(Short.class);
-                case Type.INT: return Type.getType(Integer.class);
-                case Type.LONG: return Type.getType(Long.class);
-                case Type.FLOAT: return Type.getType(Float.class);
-                case Type.DOUBLE: return Type.getType(Double.class);
-                default: return null;
+                case Type.BOOLEAN:
+                    return Type.getType(Boolean.class);
+                case Type.BYTE:
+                    return Type.getType(Byte.class);
+                case Type.CHAR:
+                    return Type.getType(Character.class);
+                case Type.SHORT:
+                    return Type.getType(Short.class);
+                case Type.INT:
+                    return Type.getType(Integer.class);
+                case Type.LONG:
+                    return Type.getType(Long.class);
+                case Type.FLOAT:
+                    return Type.getType(Float.class);
+                case Type.DOUBLE:
+                    return Type.getType(Double.class);
+                default:
+                    return null;
             }
         }
 
         private void box(Type type) {
             Type wrapper = wrapper(type);
             if (wrapper != null) {
-                super.visitMethodInsn(Opcodes.INVOKESTATIC, wrapper.getInternalName(), "valueOf",
-                        Type.getMethodDescriptor(wrapper, type), false);
+                super.visitMethodInsn(
+                        Opcodes.INVOKESTATIC,
+                        wrapper.getInternalName(),
+                        "valueOf",
+                        Type.getMethodDescriptor(wrapper, type),
+                        false);
             }
         }
 
@@ -474,8 +516,12 @@ public final class SdkDispatch {
                 super.visitTypeInsn(Opcodes.CHECKCAST, type.getInternalName());
             } else {
                 super.visitTypeInsn(Opcodes.CHECKCAST, wrapper.getInternalName());
-                super.visitMethodInsn(Opcodes.INVOKEVIRTUAL, wrapper.getInternalName(), type.getClassName() + "Value",
-                        Type.getMethodDescriptor(type), false);
+                super.visitMethodInsn(
+                        Opcodes.INVOKEVIRTUAL,
+                        wrapper.getInternalName(),
+                        type.getClassName() + "Value",
+                        Type.getMethodDescriptor(type),
+                        false);
             }
         }
 

@@ -32,8 +32,7 @@ public final class SdkInstances {
     private static final String EQUALS = "equals(Ljava/lang/Object;)Z";
     private static final String TO_STRING = "toString()Ljava/lang/String;";
 
-    private SdkInstances() {
-    }
+    private SdkInstances() {}
 
     /** An instance of {@code type} whose methods run {@code impl}'s methods of the same signature. */
     public static <T> T delegatingTo(Class<T> type, Object impl) {
@@ -69,7 +68,8 @@ public final class SdkInstances {
     /** A method's name and descriptor, as the woven prologue names it: {@code sendMessage(L...ServiceBusMessage;)V}. */
     static String signature(Method method) {
         return method.getName()
-                + MethodType.methodType(method.getReturnType(), method.getParameterTypes()).toMethodDescriptorString();
+                + MethodType.methodType(method.getReturnType(), method.getParameterTypes())
+                        .toMethodDescriptorString();
     }
 
     /** What a call on one of our instances does: the SDK method (name and descriptor) and its arguments as passed. */
@@ -104,7 +104,8 @@ public final class SdkInstances {
             MethodHandle h = handle;
             if (h == null) {
                 // a race makes two equal handles; either will do
-                h = MethodHandles.lookup().unreflect(target)
+                h = MethodHandles.lookup()
+                        .unreflect(target)
                         .asType(MethodType.genericMethodType(target.getParameterCount() + 1))
                         .asSpreader(Object[].class, target.getParameterCount());
                 handle = h;
@@ -191,8 +192,8 @@ public final class SdkInstances {
                         return null;
                     }
                     if (closed) {
-                        throw new IllegalStateException("Cannot perform operation '" + name(signature)
-                                + "' on a disposed receiver.");
+                        throw new IllegalStateException(
+                                "Cannot perform operation '" + name(signature) + "' on a disposed receiver.");
                     }
                     target = create.get();
                 }
@@ -200,8 +201,8 @@ public final class SdkInstances {
             }
             Method method = sdkMethods(type).get(signature);
             if (method == null) {
-                throw new UnsupportedOperationException(type.getSimpleName() + "." + name(signature)
-                        + " is not emulated");
+                throw new UnsupportedOperationException(
+                        type.getSimpleName() + "." + name(signature) + " is not emulated");
             }
             try {
                 return method.invoke(to, arguments);

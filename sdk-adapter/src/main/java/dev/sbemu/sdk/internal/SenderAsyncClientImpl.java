@@ -8,8 +8,8 @@ import com.azure.messaging.servicebus.ServiceBusTransactionContext;
 import com.azure.messaging.servicebus.models.CreateMessageBatchOptions;
 import dev.sbemu.core.BrokerException;
 import dev.sbemu.core.Message;
-import dev.sbemu.core.Namespace;
 import dev.sbemu.core.MessageOperations;
+import dev.sbemu.core.Namespace;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -102,8 +102,8 @@ public final class SenderAsyncClientImpl {
         return sendAll(messages, null);
     }
 
-    public Mono<Void> sendMessages(Iterable<ServiceBusMessage> messages,
-                                   ServiceBusTransactionContext transactionContext) {
+    public Mono<Void> sendMessages(
+            Iterable<ServiceBusMessage> messages, ServiceBusTransactionContext transactionContext) {
         RuntimeException invalid = TransactionRegistry.checkContext(transactionContext);
         return invalid != null ? Mono.error(invalid) : sendAll(messages, transactionContext);
     }
@@ -124,8 +124,7 @@ public final class SenderAsyncClientImpl {
                 ServiceBusMessage first = next;
                 next = null;
                 if (!batch.tryAddMessage(first)) {
-                    throw new IllegalArgumentException("The message " + first
-                            + " is too big to send even in a batch.");
+                    throw new IllegalArgumentException("The message " + first + " is too big to send even in a batch.");
                 }
                 while (it.hasNext()) {
                     ServiceBusMessage candidate = it.next();
@@ -176,9 +175,12 @@ public final class SenderAsyncClientImpl {
             requireNonNull(options, "'options' cannot be null.");
             int maxSize = options.getMaximumSizeInBytes();
             if (maxSize > linkSize) {
-                throw new IllegalArgumentException(String.format(Locale.US,
+                throw new IllegalArgumentException(String.format(
+                        Locale.US,
                         "CreateMessageBatchOptions.getMaximumSizeInBytes (%s bytes) is larger than the link size"
-                                + " (%s bytes).", maxSize, linkSize));
+                                + " (%s bytes).",
+                        maxSize,
+                        linkSize));
             }
             return newBatch(maxSize > 0 ? maxSize : linkSize);
         });
@@ -192,14 +194,18 @@ public final class SenderAsyncClientImpl {
         return scheduleOne(message, scheduledEnqueueTime, null);
     }
 
-    public Mono<Long> scheduleMessage(ServiceBusMessage message, OffsetDateTime scheduledEnqueueTime,
-                                      ServiceBusTransactionContext transactionContext) {
+    public Mono<Long> scheduleMessage(
+            ServiceBusMessage message,
+            OffsetDateTime scheduledEnqueueTime,
+            ServiceBusTransactionContext transactionContext) {
         RuntimeException invalid = TransactionRegistry.checkContext(transactionContext);
         return invalid != null ? Mono.error(invalid) : scheduleOne(message, scheduledEnqueueTime, transactionContext);
     }
 
-    private Mono<Long> scheduleOne(ServiceBusMessage message, OffsetDateTime scheduledEnqueueTime,
-                                   ServiceBusTransactionContext contextOrNull) {
+    private Mono<Long> scheduleOne(
+            ServiceBusMessage message,
+            OffsetDateTime scheduledEnqueueTime,
+            ServiceBusTransactionContext contextOrNull) {
         return calls.callWithoutClosedCheck(ServiceBusErrorSource.SEND, () -> {
             MessageOperations target = transactions.target(contextOrNull);
             calls.checkOpen("scheduleMessage");
@@ -220,13 +226,17 @@ public final class SenderAsyncClientImpl {
     }
 
     /** A null context schedules outside any transaction, as in the SDK. */
-    public Flux<Long> scheduleMessages(Iterable<ServiceBusMessage> messages, OffsetDateTime scheduledEnqueueTime,
-                                       ServiceBusTransactionContext transactionContext) {
+    public Flux<Long> scheduleMessages(
+            Iterable<ServiceBusMessage> messages,
+            OffsetDateTime scheduledEnqueueTime,
+            ServiceBusTransactionContext transactionContext) {
         return calls.callMany("scheduleMessages", ServiceBusErrorSource.SEND, () -> {
             requireNonNull(messages, "'messages' cannot be null.");
             requireNonNull(scheduledEnqueueTime, "'scheduledEnqueueTime' cannot be null.");
             MessageOperations target = transactions.target(
-                    transactionContext == null || transactionContext.getTransactionId() == null ? null : transactionContext);
+                    transactionContext == null || transactionContext.getTransactionId() == null
+                            ? null
+                            : transactionContext);
             List<Message> core = serialized(() -> toCore(messages, scheduledEnqueueTime));
             if (core.isEmpty()) {
                 return List.<Long>of();
@@ -246,8 +256,11 @@ public final class SenderAsyncClientImpl {
         int index = 0;
         for (ServiceBusMessage message : messages) {
             if (!batch.tryAddMessage(message)) {
-                throw new IllegalArgumentException(String.format(Locale.US, "Messages exceed max allowed size for "
-                        + "all the messages together. Failed to add message at index '%s'.", index));
+                throw new IllegalArgumentException(String.format(
+                        Locale.US,
+                        "Messages exceed max allowed size for "
+                                + "all the messages together. Failed to add message at index '%s'.",
+                        index));
             }
             ++index;
         }

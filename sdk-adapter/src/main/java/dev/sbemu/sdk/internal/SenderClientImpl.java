@@ -83,14 +83,19 @@ public final class SenderClientImpl {
         async.sendMessages(batch, transactionContext).block();
     }
 
-    public Long scheduleMessage(ServiceBusMessage message, OffsetDateTime scheduledEnqueueTime,
-                                ServiceBusTransactionContext transactionContext) {
-        return async.scheduleMessage(message, scheduledEnqueueTime, transactionContext).block();
+    public Long scheduleMessage(
+            ServiceBusMessage message,
+            OffsetDateTime scheduledEnqueueTime,
+            ServiceBusTransactionContext transactionContext) {
+        return async.scheduleMessage(message, scheduledEnqueueTime, transactionContext)
+                .block();
     }
 
     /** Lazy, as in the SDK: the messages are scheduled when the result is iterated. */
-    public Iterable<Long> scheduleMessages(Iterable<ServiceBusMessage> messages, OffsetDateTime scheduledEnqueueTime,
-                                           ServiceBusTransactionContext transactionContext) {
+    public Iterable<Long> scheduleMessages(
+            Iterable<ServiceBusMessage> messages,
+            OffsetDateTime scheduledEnqueueTime,
+            ServiceBusTransactionContext transactionContext) {
         return new IterableStream<>(async.scheduleMessages(messages, scheduledEnqueueTime, transactionContext));
     }
 

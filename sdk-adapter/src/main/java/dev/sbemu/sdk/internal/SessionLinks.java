@@ -14,8 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * ended, PAR-2).
  */
 final class SessionLinks {
-    private record Key(EntityPath entity, String sessionId) {
-    }
+    private record Key(EntityPath entity, String sessionId) {}
 
     private final Map<Key, SessionBinding> open = new ConcurrentHashMap<>();
 

@@ -40,8 +40,8 @@ public final class SessionReceiverAsyncClientImpl {
     /** Ends a pending accept when the client closes. */
     private final Cancellation closing = new Cancellation();
 
-    public SessionReceiverAsyncClientImpl(ClientContext context, EntityPath entity, ServiceBusReceiveMode mode,
-                                          Duration tryTimeout) {
+    public SessionReceiverAsyncClientImpl(
+            ClientContext context, EntityPath entity, ServiceBusReceiveMode mode, Duration tryTimeout) {
         this.context = context;
         this.entity = entity;
         this.mode = mode;
@@ -115,7 +115,8 @@ public final class SessionReceiverAsyncClientImpl {
      */
     ReceiverAsyncClientImpl acceptBlocking(String sessionId, Duration maxWait) {
         calls.checkOpen(ACCEPT);
-        SessionBinding openLink = sessionId == null ? null : context.sessionLinks().find(entity, sessionId);
+        SessionBinding openLink =
+                sessionId == null ? null : context.sessionLinks().find(entity, sessionId);
         ReceiverAsyncClientImpl receiver;
         if (openLink != null) {
             // PAR-4: the SDK hands back the open link named after the session, without asking the service

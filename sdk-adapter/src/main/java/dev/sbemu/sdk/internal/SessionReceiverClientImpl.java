@@ -56,6 +56,7 @@ public final class SessionReceiverClientImpl {
 
     @Override
     public String toString() {
-        return "ServiceBusSessionReceiverClient[emulated, " + async.calls().info().entityPath() + "]";
+        return "ServiceBusSessionReceiverClient[emulated, "
+                + async.calls().info().entityPath() + "]";
     }
 }

@@ -26,6 +26,7 @@ final class SessionSlot extends WorkerThread {
     private static final Duration ACCEPT_WAIT = Duration.ofSeconds(30);
     /** The SDK's default session idle timeout: its try-timeout. */
     private static final Duration DEFAULT_SESSION_IDLE_TIMEOUT = Duration.ofMinutes(1);
+
     private static final Duration BACKOFF = Duration.ofSeconds(5);
 
     private final EntityPath entity;
@@ -35,25 +36,26 @@ final class SessionSlot extends WorkerThread {
     private final MessagePump pump;
     private final Duration sessionIdleTimeout;
 
-    SessionSlot(EntityPath entity, ProcessorOptions options, ClientContext context, ClientInfo info,
-                MessagePump pump) {
+    SessionSlot(EntityPath entity, ProcessorOptions options, ClientContext context, ClientInfo info, MessagePump pump) {
         this.entity = entity;
         this.options = options;
         this.context = context;
         this.info = info;
         this.pump = pump;
-        this.sessionIdleTimeout = options.sessionIdleTimeout() != null ? options.sessionIdleTimeout()
-                : DEFAULT_SESSION_IDLE_TIMEOUT;
+        this.sessionIdleTimeout =
+                options.sessionIdleTimeout() != null ? options.sessionIdleTimeout() : DEFAULT_SESSION_IDLE_TIMEOUT;
     }
 
     @Override
     public void run() {
         int calls = options.maxConcurrentCalls();
-        ExecutorService handlers = calls > 1 ? Executors.newFixedThreadPool(calls, r -> {
-            Thread t = new Thread(r, threadName() + "-call");
-            t.setDaemon(true);
-            return t;
-        }) : null;
+        ExecutorService handlers = calls > 1
+                ? Executors.newFixedThreadPool(calls, r -> {
+                    Thread t = new Thread(r, threadName() + "-call");
+                    t.setDaemon(true);
+                    return t;
+                })
+                : null;
         try {
             SessionLock next = null;
             while (!isStopped()) {
@@ -79,8 +81,12 @@ final class SessionSlot extends WorkerThread {
         ReceiverAsyncClientImpl receiver = context.receiver(lock, options.receiveMode(), info);
         ServiceBusReceiverAsyncClient client = SdkInstances.delegatingTo(ServiceBusReceiverAsyncClient.class, receiver);
         // as for a message lock: the session lock check and the renewal's start are one step against advances
-        LockRenewals.Renewal renewal = renewals.startIfHeld(lock.lockedUntil(), options.maxAutoLockRenewDuration(),
-                () -> context.namespace().renewSessionLock(lock), e -> { }, () -> { });
+        LockRenewals.Renewal renewal = renewals.startIfHeld(
+                lock.lockedUntil(),
+                options.maxAutoLockRenewDuration(),
+                () -> context.namespace().renewSessionLock(lock),
+                e -> {},
+                () -> {});
         if (renewal == null) {
             receiver.close(); // the session lock lapsed since the accept: the session is free again
             return null;
@@ -89,8 +95,7 @@ final class SessionSlot extends WorkerThread {
         SessionLock next = null;
         try {
             while (!isStopped()) {
-                MessagePump.Turn turn = pump.turn(this, receiver, client, options.maxConcurrentCalls(), POLL,
-                        handlers);
+                MessagePump.Turn turn = pump.turn(this, receiver, client, options.maxConcurrentCalls(), POLL, handlers);
                 if (turn == MessagePump.Turn.FAILED || turn == MessagePump.Turn.CLOSED) {
                     break;
                 }

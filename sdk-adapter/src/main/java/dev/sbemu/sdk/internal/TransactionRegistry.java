@@ -67,25 +67,31 @@ public final class TransactionRegistry {
         return end(calls, source, "rollbackTransaction", context, false);
     }
 
-    private Mono<Void> end(CoreCalls calls, ServiceBusErrorSource source, String operation,
-                           ServiceBusTransactionContext context, boolean commit) {
+    private Mono<Void> end(
+            CoreCalls calls,
+            ServiceBusErrorSource source,
+            String operation,
+            ServiceBusTransactionContext context,
+            boolean commit) {
         if (calls.isClosed()) {
             return Mono.error(calls.disposed(operation));
         }
         RuntimeException invalid = checkContext(context);
-        return invalid != null ? Mono.error(invalid) : calls.callWithoutClosedCheck(source, () -> {
-            Transaction transaction = get(context);
-            try {
-                if (commit) {
-                    transaction.commit();
-                } else {
-                    transaction.rollback();
-                }
-            } finally {
-                open.remove(transaction.id()); // ended, whether the commit succeeded or not
-            }
-            return null;
-        });
+        return invalid != null
+                ? Mono.error(invalid)
+                : calls.callWithoutClosedCheck(source, () -> {
+                    Transaction transaction = get(context);
+                    try {
+                        if (commit) {
+                            transaction.commit();
+                        } else {
+                            transaction.rollback();
+                        }
+                    } finally {
+                        open.remove(transaction.id()); // ended, whether the commit succeeded or not
+                    }
+                    return null;
+                });
     }
 
     /** Declares a transaction and returns the SDK's context for it. */
@@ -93,7 +99,8 @@ public final class TransactionRegistry {
         Transaction transaction = namespace.beginTransaction();
         open.put(transaction.id(), transaction);
         ByteBuffer id = ByteBuffer.allocate(16);
-        id.putLong(transaction.id().getMostSignificantBits()).putLong(transaction.id().getLeastSignificantBits());
+        id.putLong(transaction.id().getMostSignificantBits())
+                .putLong(transaction.id().getLeastSignificantBits());
         id.flip();
         return SdkAccess.transactionContext(id.asReadOnlyBuffer());
     }

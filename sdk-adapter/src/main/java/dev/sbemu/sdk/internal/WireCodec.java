@@ -22,8 +22,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * {@link AmqpMessages} without the SDK's ends.
  */
 public final class WireCodec {
-    private WireCodec() {
-    }
+    private WireCodec() {}
 
     /**
      * The core message for what the SDK puts on the wire for {@code message}. Like the SDK, this

@@ -34,17 +34,24 @@ class AsyncAdministrationTest extends AdminFixture {
     @Test
     @DisplayName("queues: create, get, exists, update, runtime properties, list, delete")
     void queues() {
-        QueueProperties created = async.createQueue("orders",
-                new CreateQueueOptions().setLockDuration(Duration.ofSeconds(30))).block();
+        QueueProperties created = async.createQueue(
+                        "orders", new CreateQueueOptions().setLockDuration(Duration.ofSeconds(30)))
+                .block();
         assertEquals(Duration.ofSeconds(30), created.getLockDuration());
-        assertEquals(201, async.createQueueWithResponse("other", new CreateQueueOptions()).block().getStatusCode());
+        assertEquals(
+                201,
+                async.createQueueWithResponse("other", new CreateQueueOptions())
+                        .block()
+                        .getStatusCode());
         assertEquals(Duration.ofSeconds(30), async.getQueue("orders").block().getLockDuration());
         assertTrue(async.getQueueExists("orders").block());
         assertFalse(async.getQueueExists("nope").block());
-        assertEquals(5, async.updateQueue(created.setMaxDeliveryCount(5)).block().getMaxDeliveryCount());
+        assertEquals(
+                5, async.updateQueue(created.setMaxDeliveryCount(5)).block().getMaxDeliveryCount());
         namespace.send("orders", Message.ofText("x"));
         assertEquals(1, async.getQueueRuntimeProperties("orders").block().getActiveMessageCount());
-        assertEquals(List.of("orders", "other"),
+        assertEquals(
+                List.of("orders", "other"),
                 async.listQueues().map(QueueProperties::getName).collectList().block());
         async.deleteQueue("orders").block();
         assertEquals(200, async.deleteQueueWithResponse("other").block().getStatusCode());
@@ -55,10 +62,14 @@ class AsyncAdministrationTest extends AdminFixture {
     @DisplayName("LIM-3 errors arrive as the same exceptions through the Mono")
     void errors() {
         async.createQueue("orders").block();
-        assertThrows(ResourceExistsException.class, () -> async.createQueue("orders").block());
-        assertThrows(ResourceNotFoundException.class, () -> async.getQueue("nope").block());
-        HttpResponseException bad = assertThrows(HttpResponseException.class, () -> async.createQueue("x",
-                new CreateQueueOptions().setAutoDeleteOnIdle(Duration.ofMinutes(1))).block());
+        assertThrows(
+                ResourceExistsException.class, () -> async.createQueue("orders").block());
+        assertThrows(
+                ResourceNotFoundException.class, () -> async.getQueue("nope").block());
+        HttpResponseException bad = assertThrows(
+                HttpResponseException.class,
+                () -> async.createQueue("x", new CreateQueueOptions().setAutoDeleteOnIdle(Duration.ofMinutes(1)))
+                        .block());
         assertEquals(400, bad.getResponse().getStatusCode());
         assertTrue(bad.getMessage().contains("autoDeleteOnIdle"), bad.getMessage());
     }
@@ -66,35 +77,67 @@ class AsyncAdministrationTest extends AdminFixture {
     @Test
     @DisplayName("topics, subscriptions and rules")
     void topicsSubscriptionsRules() {
-        TopicProperties topic = async.createTopic("events", new CreateTopicOptions()).block();
+        TopicProperties topic =
+                async.createTopic("events", new CreateTopicOptions()).block();
         assertTrue(async.getTopicExists("events").block());
-        assertEquals("v2", async.updateTopic(topic.setUserMetadata("v2")).block().getUserMetadata());
+        assertEquals(
+                "v2", async.updateTopic(topic.setUserMetadata("v2")).block().getUserMetadata());
         SubscriptionProperties sub = async.createSubscription("events", "audit").block();
         assertEquals("audit", async.getSubscription("events", "audit").block().getSubscriptionName());
         assertTrue(async.getSubscriptionExists("events", "audit").block());
-        assertEquals(3, async.updateSubscription(sub.setMaxDeliveryCount(3)).block().getMaxDeliveryCount());
-        async.createSubscription("events", "eu", "european", new CreateSubscriptionOptions(),
-                new CreateRuleOptions(new SqlRuleFilter("region = 'eu'"))).block();
+        assertEquals(
+                3, async.updateSubscription(sub.setMaxDeliveryCount(3)).block().getMaxDeliveryCount());
+        async.createSubscription(
+                        "events",
+                        "eu",
+                        "european",
+                        new CreateSubscriptionOptions(),
+                        new CreateRuleOptions(new SqlRuleFilter("region = 'eu'")))
+                .block();
 
-        RuleProperties rule = async.createRule("events", "audit", "r",
-                new CreateRuleOptions(new SqlRuleFilter("a = 1"))).block();
+        RuleProperties rule = async.createRule(
+                        "events", "audit", "r", new CreateRuleOptions(new SqlRuleFilter("a = 1")))
+                .block();
         assertEquals("r", rule.getName());
-        assertEquals("a = 1", ((SqlRuleFilter) async.getRule("events", "audit", "r").block().getFilter())
-                .getSqlExpression());
+        assertEquals(
+                "a = 1",
+                ((SqlRuleFilter) async.getRule("events", "audit", "r").block().getFilter()).getSqlExpression());
         rule.setFilter(new SqlRuleFilter("a = 2"));
-        assertEquals("a = 2", ((SqlRuleFilter) async.updateRule("events", "audit", rule).block().getFilter())
-                .getSqlExpression());
-        assertEquals(List.of("$Default", "r"),
-                async.listRules("events", "audit").map(RuleProperties::getName).collectList().block());
+        assertEquals(
+                "a = 2",
+                ((SqlRuleFilter) async.updateRule("events", "audit", rule)
+                                .block()
+                                .getFilter())
+                        .getSqlExpression());
+        assertEquals(
+                List.of("$Default", "r"),
+                async.listRules("events", "audit")
+                        .map(RuleProperties::getName)
+                        .collectList()
+                        .block());
         async.deleteRule("events", "audit", "r").block();
-        assertEquals(List.of("european"),
-                async.listRules("events", "eu").map(RuleProperties::getName).collectList().block());
+        assertEquals(
+                List.of("european"),
+                async.listRules("events", "eu")
+                        .map(RuleProperties::getName)
+                        .collectList()
+                        .block());
 
         assertEquals(2, async.getTopicRuntimeProperties("events").block().getSubscriptionCount());
-        assertEquals(0, async.getSubscriptionRuntimeProperties("events", "audit").block().getTotalMessageCount());
-        assertEquals(List.of("audit", "eu"), async.listSubscriptions("events")
-                .map(SubscriptionProperties::getSubscriptionName).collectList().block());
-        assertEquals(List.of("events"), async.listTopics().map(TopicProperties::getName).collectList().block());
+        assertEquals(
+                0,
+                async.getSubscriptionRuntimeProperties("events", "audit")
+                        .block()
+                        .getTotalMessageCount());
+        assertEquals(
+                List.of("audit", "eu"),
+                async.listSubscriptions("events")
+                        .map(SubscriptionProperties::getSubscriptionName)
+                        .collectList()
+                        .block());
+        assertEquals(
+                List.of("events"),
+                async.listTopics().map(TopicProperties::getName).collectList().block());
         async.deleteSubscription("events", "audit").block();
         async.deleteTopic("events").block();
         assertFalse(namespace.topicExists("events"));
@@ -109,7 +152,9 @@ class AsyncAdministrationTest extends AdminFixture {
         assertEquals("Messaging", properties.getNamespaceType().toString());
         assertNull(properties.getMessagingUnits());
         assertInstanceOf(java.time.OffsetDateTime.class, properties.getCreatedTime());
-        assertEquals(200, admin.getNamespacePropertiesWithResponse(com.azure.core.util.Context.NONE)
-                .getStatusCode());
+        assertEquals(
+                200,
+                admin.getNamespacePropertiesWithResponse(com.azure.core.util.Context.NONE)
+                        .getStatusCode());
     }
 }

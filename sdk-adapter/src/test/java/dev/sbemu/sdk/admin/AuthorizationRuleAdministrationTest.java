@@ -30,14 +30,19 @@ class AuthorizationRuleAdministrationTest extends AdminFixture {
         admin.createQueue("orders", options);
 
         List<AuthorizationRule> back = admin.getQueue("orders").getAuthorizationRules();
-        assertEquals(List.of("listener", "owner"), back.stream().map(AuthorizationRule::getKeyName).toList());
+        assertEquals(
+                List.of("listener", "owner"),
+                back.stream().map(AuthorizationRule::getKeyName).toList());
         assertEquals("primary-listener", back.get(0).getPrimaryKey());
         assertEquals("secondary-listener", back.get(0).getSecondaryKey());
         assertEquals(List.of(AccessRights.LISTEN), back.get(0).getAccessRights());
-        assertEquals(Set.of(AccessRights.MANAGE, AccessRights.SEND, AccessRights.LISTEN),
+        assertEquals(
+                Set.of(AccessRights.MANAGE, AccessRights.SEND, AccessRights.LISTEN),
                 Set.copyOf(back.get(1).getAccessRights()));
         assertEquals("SharedAccessKey", back.get(0).getClaimType());
-        assertEquals(Set.of(AccessRight.LISTEN), namespace.getQueue("orders").authorizationRules().get(0).rights());
+        assertEquals(
+                Set.of(AccessRight.LISTEN),
+                namespace.getQueue("orders").authorizationRules().get(0).rights());
     }
 
     @Test
@@ -52,8 +57,11 @@ class AuthorizationRuleAdministrationTest extends AdminFixture {
         assertEquals(1, queue.getAuthorizationRules().size(), "echoed back, kept");
         queue.getAuthorizationRules().add(rule("sender", AccessRights.SEND));
         queue = admin.updateQueue(queue);
-        assertEquals(List.of("listener", "sender"),
-                queue.getAuthorizationRules().stream().map(AuthorizationRule::getKeyName).toList());
+        assertEquals(
+                List.of("listener", "sender"),
+                queue.getAuthorizationRules().stream()
+                        .map(AuthorizationRule::getKeyName)
+                        .toList());
         queue.getAuthorizationRules().clear();
         assertEquals(List.of(), admin.updateQueue(queue).getAuthorizationRules());
     }
@@ -65,8 +73,11 @@ class AuthorizationRuleAdministrationTest extends AdminFixture {
         options.getAuthorizationRules().add(rule("publisher", AccessRights.SEND));
         admin.createTopic("events", options);
 
-        assertEquals(List.of("publisher"), admin.getTopic("events").getAuthorizationRules().stream()
-                .map(AuthorizationRule::getKeyName).toList());
+        assertEquals(
+                List.of("publisher"),
+                admin.getTopic("events").getAuthorizationRules().stream()
+                        .map(AuthorizationRule::getKeyName)
+                        .toList());
     }
 
     @Test

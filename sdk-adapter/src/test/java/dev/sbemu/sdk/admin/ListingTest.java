@@ -16,7 +16,9 @@ import org.junit.jupiter.api.Test;
 class ListingTest extends AdminFixture {
 
     private static List<String> names(String prefix, int n) {
-        return IntStream.range(0, n).mapToObj(i -> String.format("%s-%03d", prefix, i)).collect(Collectors.toList());
+        return IntStream.range(0, n)
+                .mapToObj(i -> String.format("%s-%03d", prefix, i))
+                .collect(Collectors.toList());
     }
 
     @Test
@@ -26,10 +28,13 @@ class ListingTest extends AdminFixture {
         expected.forEach(namespace::createQueue);
         namespace.createTopic("a-topic");
 
-        List<String> listed = admin.listQueues().stream().map(QueueProperties::getName).collect(Collectors.toList());
+        List<String> listed =
+                admin.listQueues().stream().map(QueueProperties::getName).collect(Collectors.toList());
         assertEquals(expected, listed);
-        List<Integer> pageSizes = admin.listQueues().streamByPage()
-                .map(page -> page.getValue().size()).collect(Collectors.toList());
+        List<Integer> pageSizes = admin.listQueues()
+                .streamByPage()
+                .map(page -> page.getValue().size())
+                .collect(Collectors.toList());
         assertEquals(List.of(100, 100, 50), pageSizes);
     }
 
@@ -39,8 +44,9 @@ class ListingTest extends AdminFixture {
         List<String> expected = names("t", 120);
         expected.forEach(namespace::createTopic);
         namespace.createQueue("a-queue");
-        assertEquals(expected, admin.listTopics().stream().map(TopicProperties::getName)
-                .collect(Collectors.toList()));
+        assertEquals(
+                expected,
+                admin.listTopics().stream().map(TopicProperties::getName).collect(Collectors.toList()));
     }
 
     @Test
@@ -51,13 +57,19 @@ class ListingTest extends AdminFixture {
         namespace.createSubscription("other", "x");
         List<String> expected = names("s", 101);
         expected.forEach(s -> namespace.createSubscription("events", s));
-        List<SubscriptionProperties> listed = admin.listSubscriptions("events").stream()
-                .collect(Collectors.toList());
-        assertEquals(expected, listed.stream().map(SubscriptionProperties::getSubscriptionName)
-                .collect(Collectors.toList()));
+        List<SubscriptionProperties> listed =
+                admin.listSubscriptions("events").stream().collect(Collectors.toList());
+        assertEquals(
+                expected,
+                listed.stream().map(SubscriptionProperties::getSubscriptionName).collect(Collectors.toList()));
         listed.forEach(s -> assertEquals("events", s.getTopicName()));
-        assertEquals(List.of(100, 1), admin.listSubscriptions("events").streamByPage()
-                .map(PagedResponse::getValue).map(List::size).collect(Collectors.toList()));
+        assertEquals(
+                List.of(100, 1),
+                admin.listSubscriptions("events")
+                        .streamByPage()
+                        .map(PagedResponse::getValue)
+                        .map(List::size)
+                        .collect(Collectors.toList()));
     }
 
     @Test

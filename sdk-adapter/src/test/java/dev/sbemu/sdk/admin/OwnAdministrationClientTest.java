@@ -44,7 +44,9 @@ class OwnAdministrationClientTest {
         private final ServiceBusAdministrationClient admin;
 
         QueueStats(String connectionString) {
-            admin = new ServiceBusAdministrationClientBuilder().connectionString(connectionString).buildClient();
+            admin = new ServiceBusAdministrationClientBuilder()
+                    .connectionString(connectionString)
+                    .buildClient();
         }
 
         void ensureQueue(String name) {
@@ -98,7 +100,8 @@ class OwnAdministrationClientTest {
     void asyncClientIsRouted() {
         Namespace namespace = namespace();
         ServiceBusAdministrationAsyncClient admin = new ServiceBusAdministrationClientBuilder()
-                .connectionString(served(namespace, 40124)).buildAsyncClient();
+                .connectionString(served(namespace, 40124))
+                .buildAsyncClient();
 
         admin.createTopic("events").block(Duration.ofSeconds(10));
 
@@ -129,8 +132,8 @@ class OwnAdministrationClientTest {
         QueueStats stats = new QueueStats(connectionString(40128, "not-the-key-of-any-endpoint"));
 
         long start = System.nanoTime();
-        ClientAuthenticationException e = assertThrows(ClientAuthenticationException.class,
-                () -> stats.ensureQueue("orders"));
+        ClientAuthenticationException e =
+                assertThrows(ClientAuthenticationException.class, () -> stats.ensureQueue("orders"));
         Duration took = Duration.ofNanos(System.nanoTime() - start);
 
         assertEquals(401, e.getResponse().getStatusCode());
@@ -146,8 +149,8 @@ class OwnAdministrationClientTest {
         String connectionString = served(namespace, 40129);
         closing.remove(closing.size() - 1).close();
 
-        ClientAuthenticationException e = assertThrows(ClientAuthenticationException.class,
-                () -> new QueueStats(connectionString).ensureQueue("orders"));
+        ClientAuthenticationException e = assertThrows(
+                ClientAuthenticationException.class, () -> new QueueStats(connectionString).ensureQueue("orders"));
         assertTrue(e.getMessage().contains("already closed"), e.getMessage());
         assertFalse(namespace.queueExists("orders"));
     }
@@ -176,9 +179,10 @@ class OwnAdministrationClientTest {
     private static HttpRequest signedRequest(String url) {
         HttpRequest request = new HttpRequest(HttpMethod.GET, url);
         String token = new com.azure.messaging.servicebus.implementation.ServiceBusSharedKeyCredential(
-                "RootManageSharedAccessKey", "a-real-namespace-key", Duration.ofHours(1))
+                        "RootManageSharedAccessKey", "a-real-namespace-key", Duration.ofHours(1))
                 .getToken(new com.azure.core.credential.TokenRequestContext().addScopes(url))
-                .block().getToken();
+                .block()
+                .getToken();
         request.getHeaders().set(HttpHeaderName.AUTHORIZATION, token);
         return request;
     }

@@ -94,7 +94,8 @@ class QueueAdministrationTest extends AdminFixture {
     @Test
     @DisplayName("a session queue round-trips requiresSession")
     void sessions() {
-        assertTrue(admin.createQueue("s", new CreateQueueOptions().setSessionRequired(true)).isSessionRequired());
+        assertTrue(admin.createQueue("s", new CreateQueueOptions().setSessionRequired(true))
+                .isSessionRequired());
         assertTrue(namespace.getQueue("s").requiresSession());
     }
 
@@ -150,8 +151,8 @@ class QueueAdministrationTest extends AdminFixture {
     @Test
     @DisplayName("get, exists, delete; the WithResponse variants carry the HTTP status")
     void getExistsDelete() {
-        Response<QueueProperties> created = admin.createQueueWithResponse("orders", new CreateQueueOptions(),
-                Context.NONE);
+        Response<QueueProperties> created =
+                admin.createQueueWithResponse("orders", new CreateQueueOptions(), Context.NONE);
         assertEquals(201, created.getStatusCode());
         assertEquals(200, admin.getQueueWithResponse("orders", Context.NONE).getStatusCode());
         assertTrue(admin.getQueueExists("orders"));
@@ -167,8 +168,8 @@ class QueueAdministrationTest extends AdminFixture {
         ResourceNotFoundException get = assertThrows(ResourceNotFoundException.class, () -> admin.getQueue("nope"));
         assertTrue(get.getMessage().contains("'nope' could not be found"), get.getMessage());
         assertEquals(404, get.getResponse().getStatusCode());
-        ResourceNotFoundException delete = assertThrows(ResourceNotFoundException.class,
-                () -> admin.deleteQueue("nope"));
+        ResourceNotFoundException delete =
+                assertThrows(ResourceNotFoundException.class, () -> admin.deleteQueue("nope"));
         assertTrue(delete.getMessage().contains("'nope'"), delete.getMessage());
     }
 
@@ -177,8 +178,7 @@ class QueueAdministrationTest extends AdminFixture {
     void alreadyExists() {
         admin.createQueue("orders");
         admin.createTopic("events");
-        ResourceExistsException queue = assertThrows(ResourceExistsException.class,
-                () -> admin.createQueue("orders"));
+        ResourceExistsException queue = assertThrows(ResourceExistsException.class, () -> admin.createQueue("orders"));
         assertTrue(queue.getMessage().contains("'orders' already exists"), queue.getMessage());
         assertEquals(409, queue.getResponse().getStatusCode());
         assertThrows(ResourceExistsException.class, () -> admin.createQueue("events"));
@@ -199,7 +199,8 @@ class QueueAdministrationTest extends AdminFixture {
     @DisplayName("LIM-2 queue names: up to 260 characters, letters, digits, '.', '-', '_', '/'")
     void names() {
         assertNotNull(admin.createQueue("orders/eu-west.v1_a"));
-        assertEquals("orders/eu-west.v1_a", admin.getQueue("orders/eu-west.v1_a").getName());
+        assertEquals(
+                "orders/eu-west.v1_a", admin.getQueue("orders/eu-west.v1_a").getName());
         assertNotNull(admin.createQueue("q".repeat(260)));
         assertBadRequest(() -> admin.createQueue("q".repeat(261)), "queue name", "at most 260");
         assertBadRequest(() -> admin.createQueue("bad name"), "queue name", "bad name");
@@ -208,7 +209,8 @@ class QueueAdministrationTest extends AdminFixture {
     }
 
     @Test
-    @DisplayName("LIM-2 a queue or topic name cannot hold a 'Subscriptions' segment: that path addresses a subscription")
+    @DisplayName(
+            "LIM-2 a queue or topic name cannot hold a 'Subscriptions' segment: that path addresses a subscription")
     void subscriptionsSegmentRefused() {
         assertBadRequest(() -> admin.createQueue("t/subscriptions/s"), "queue name", "Subscriptions");
         assertBadRequest(() -> admin.createTopic("a/Subscriptions"), "topic name", "Subscriptions");
@@ -220,58 +222,85 @@ class QueueAdministrationTest extends AdminFixture {
     @Test
     @DisplayName("LOCK-1 lock duration between 5 seconds and 5 minutes, else 400 naming the range")
     void lockDurationRange() {
-        assertEquals(Duration.ofSeconds(5),
+        assertEquals(
+                Duration.ofSeconds(5),
                 admin.createQueue("a", new CreateQueueOptions().setLockDuration(Duration.ofSeconds(5)))
                         .getLockDuration());
-        assertEquals(Duration.ofMinutes(5),
+        assertEquals(
+                Duration.ofMinutes(5),
                 admin.createQueue("b", new CreateQueueOptions().setLockDuration(Duration.ofMinutes(5)))
                         .getLockDuration());
-        assertBadRequest(() -> admin.createQueue("c", new CreateQueueOptions().setLockDuration(Duration.ofSeconds(4))),
-                "lockDuration", "PT4S", "PT5S and PT5M");
-        assertBadRequest(() -> admin.createQueue("d", new CreateQueueOptions().setLockDuration(Duration.ofMinutes(6))),
-                "lockDuration", "PT6M");
+        assertBadRequest(
+                () -> admin.createQueue("c", new CreateQueueOptions().setLockDuration(Duration.ofSeconds(4))),
+                "lockDuration",
+                "PT4S",
+                "PT5S and PT5M");
+        assertBadRequest(
+                () -> admin.createQueue("d", new CreateQueueOptions().setLockDuration(Duration.ofMinutes(6))),
+                "lockDuration",
+                "PT6M");
         assertFalse(namespace.queueExists("c"));
     }
 
     @Test
     @DisplayName("ADI-2 autoDeleteOnIdle at least 5 minutes, else 400 naming the minimum")
     void autoDeleteMinimum() {
-        assertEquals(Duration.ofMinutes(5), admin.createQueue("a",
-                new CreateQueueOptions().setAutoDeleteOnIdle(Duration.ofMinutes(5))).getAutoDeleteOnIdle());
-        assertBadRequest(() -> admin.createQueue("b",
-                new CreateQueueOptions().setAutoDeleteOnIdle(Duration.ofMinutes(4))), "autoDeleteOnIdle", "PT5M");
+        assertEquals(
+                Duration.ofMinutes(5),
+                admin.createQueue("a", new CreateQueueOptions().setAutoDeleteOnIdle(Duration.ofMinutes(5)))
+                        .getAutoDeleteOnIdle());
+        assertBadRequest(
+                () -> admin.createQueue("b", new CreateQueueOptions().setAutoDeleteOnIdle(Duration.ofMinutes(4))),
+                "autoDeleteOnIdle",
+                "PT5M");
     }
 
     @Test
     @DisplayName("DLQ-2 maxDeliveryCount at least 1")
     void maxDeliveryCountMinimum() {
-        assertEquals(1, admin.createQueue("a", new CreateQueueOptions().setMaxDeliveryCount(1)).getMaxDeliveryCount());
-        assertBadRequest(() -> admin.createQueue("b", new CreateQueueOptions().setMaxDeliveryCount(0)),
-                "maxDeliveryCount", "at least 1");
+        assertEquals(
+                1,
+                admin.createQueue("a", new CreateQueueOptions().setMaxDeliveryCount(1))
+                        .getMaxDeliveryCount());
+        assertBadRequest(
+                () -> admin.createQueue("b", new CreateQueueOptions().setMaxDeliveryCount(0)),
+                "maxDeliveryCount",
+                "at least 1");
     }
 
     @Test
     @DisplayName("DUP-1 duplicate detection window between 20 seconds and 7 days")
     void duplicateWindowRange() {
-        assertBadRequest(() -> admin.createQueue("a", new CreateQueueOptions()
-                .setDuplicateDetectionHistoryTimeWindow(Duration.ofSeconds(10))), "duplicateDetectionHistoryTimeWindow");
-        assertBadRequest(() -> admin.createQueue("b", new CreateQueueOptions()
-                .setDuplicateDetectionHistoryTimeWindow(Duration.ofDays(8))), "duplicateDetectionHistoryTimeWindow");
+        assertBadRequest(
+                () -> admin.createQueue(
+                        "a", new CreateQueueOptions().setDuplicateDetectionHistoryTimeWindow(Duration.ofSeconds(10))),
+                "duplicateDetectionHistoryTimeWindow");
+        assertBadRequest(
+                () -> admin.createQueue(
+                        "b", new CreateQueueOptions().setDuplicateDetectionHistoryTimeWindow(Duration.ofDays(8))),
+                "duplicateDetectionHistoryTimeWindow");
     }
 
     @Test
     @DisplayName("FWD-1 a forwarding target must exist: 400 naming it")
     void forwardTargetMustExist() {
-        assertBadRequest(() -> admin.createQueue("a", new CreateQueueOptions().setForwardTo("missing")),
-                "forwardTo", "missing", "existing queue or topic");
-        assertBadRequest(() -> admin.createQueue("b", new CreateQueueOptions()
-                .setForwardTo("https://elsewhere.servicebus.windows.net/x")), "outside this namespace");
+        assertBadRequest(
+                () -> admin.createQueue("a", new CreateQueueOptions().setForwardTo("missing")),
+                "forwardTo",
+                "missing",
+                "existing queue or topic");
+        assertBadRequest(
+                () -> admin.createQueue(
+                        "b", new CreateQueueOptions().setForwardTo("https://elsewhere.servicebus.windows.net/x")),
+                "outside this namespace");
     }
 
     @Test
     @DisplayName("LIM-1 maxMessageSizeInKilobytes can be set on Premium only")
     void maxMessageSizeStandard() {
-        assertBadRequest(() -> admin.createQueue("a", new CreateQueueOptions().setMaxMessageSizeInKilobytes(2048)),
-                "maxMessageSizeInKilobytes", "Premium");
+        assertBadRequest(
+                () -> admin.createQueue("a", new CreateQueueOptions().setMaxMessageSizeInKilobytes(2048)),
+                "maxMessageSizeInKilobytes",
+                "Premium");
     }
 }

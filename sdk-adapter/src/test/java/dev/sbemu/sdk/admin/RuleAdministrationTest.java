@@ -42,11 +42,18 @@ class RuleAdministrationTest extends AdminFixture {
     }
 
     private long active(String subscription) {
-        return namespace.runtimeInfo(EntityPath.subscription("orders", subscription)).activeMessageCount();
+        return namespace
+                .runtimeInfo(EntityPath.subscription("orders", subscription))
+                .activeMessageCount();
     }
 
     private void send(String region) {
-        namespace.send("orders", Message.builder().body("o").applicationProperty("region", region).build());
+        namespace.send(
+                "orders",
+                Message.builder()
+                        .body("o")
+                        .applicationProperty("region", region)
+                        .build());
     }
 
     // Note: the synchronous four-argument createRule takes (topic, ruleName, subscriptionName, options).
@@ -59,15 +66,20 @@ class RuleAdministrationTest extends AdminFixture {
         assertEquals("$Default", rules.get(0).getName());
         assertInstanceOf(TrueRuleFilter.class, rules.get(0).getFilter());
         assertInstanceOf(EmptyRuleAction.class, rules.get(0).getAction());
-        assertInstanceOf(TrueRuleFilter.class, admin.getRule("orders", "eu", "$Default").getFilter());
+        assertInstanceOf(
+                TrueRuleFilter.class, admin.getRule("orders", "eu", "$Default").getFilter());
     }
 
     @Test
     @DisplayName("RUL-2 RUL-4 a SQL filter and action reach the core, come back, and route messages")
     void sqlRule() {
         admin.deleteRule("orders", "eu", "$Default");
-        RuleProperties created = admin.createRule("orders", "european", "eu",
-                new CreateRuleOptions(new SqlRuleFilter("region = 'eu'")).setAction(new SqlRuleAction("SET tagged = 1")));
+        RuleProperties created = admin.createRule(
+                "orders",
+                "european",
+                "eu",
+                new CreateRuleOptions(new SqlRuleFilter("region = 'eu'"))
+                        .setAction(new SqlRuleAction("SET tagged = 1")));
         assertEquals("european", created.getName());
         assertEquals("region = 'eu'", ((SqlRuleFilter) created.getFilter()).getSqlExpression());
         assertEquals("SET tagged = 1", ((SqlRuleAction) created.getAction()).getSqlExpression());
@@ -85,13 +97,20 @@ class RuleAdministrationTest extends AdminFixture {
     @DisplayName("RUL-3 a correlation filter's fields reach the core; the SDK sends property values as strings")
     void correlationRule() {
         CorrelationRuleFilter filter = new CorrelationRuleFilter()
-                .setCorrelationId("c").setMessageId("m").setTo("to").setReplyTo("r").setLabel("l")
-                .setSessionId("s").setReplyToSessionId("rs").setContentType("application/json");
+                .setCorrelationId("c")
+                .setMessageId("m")
+                .setTo("to")
+                .setReplyTo("r")
+                .setLabel("l")
+                .setSessionId("s")
+                .setReplyToSessionId("rs")
+                .setContentType("application/json");
         filter.getProperties().put("region", "eu");
         filter.getProperties().put("priority", 5);
         admin.createRule("orders", "correlated", "eu", new CreateRuleOptions(filter));
 
-        CorrelationRuleFilter back = (CorrelationRuleFilter) admin.getRule("orders", "eu", "correlated").getFilter();
+        CorrelationRuleFilter back = (CorrelationRuleFilter)
+                admin.getRule("orders", "eu", "correlated").getFilter();
         assertEquals("c", back.getCorrelationId());
         assertEquals("m", back.getMessageId());
         assertEquals("to", back.getTo());
@@ -102,9 +121,20 @@ class RuleAdministrationTest extends AdminFixture {
         assertEquals("application/json", back.getContentType());
         assertEquals(Map.of("region", "eu", "priority", "5"), back.getProperties());
 
-        CorrelationFilter core = (CorrelationFilter) namespace.getRule("orders", "eu", "correlated").filter();
-        assertEquals(new CorrelationFilter("c", "m", "to", "r", "l", "s", "rs", "application/json",
-                Map.of("region", "eu", "priority", "5")), core);
+        CorrelationFilter core = (CorrelationFilter)
+                namespace.getRule("orders", "eu", "correlated").filter();
+        assertEquals(
+                new CorrelationFilter(
+                        "c",
+                        "m",
+                        "to",
+                        "r",
+                        "l",
+                        "s",
+                        "rs",
+                        "application/json",
+                        Map.of("region", "eu", "priority", "5")),
+                core);
     }
 
     @Test
@@ -112,11 +142,17 @@ class RuleAdministrationTest extends AdminFixture {
     void trueAndFalse() {
         admin.createRule("orders", "never", "eu", new CreateRuleOptions(new FalseRuleFilter()));
         admin.createRule("orders", "always", "eu", new CreateRuleOptions(new TrueRuleFilter()));
-        assertInstanceOf(FalseRuleFilter.class, admin.getRule("orders", "eu", "never").getFilter());
-        assertEquals(new FalseFilter(), namespace.getRule("orders", "eu", "never").filter());
-        assertEquals(new TrueFilter(), namespace.getRule("orders", "eu", "always").filter());
-        assertEquals(List.of("$Default", "never", "always"), admin.listRules("orders", "eu").stream()
-                .map(RuleProperties::getName).collect(Collectors.toList()));
+        assertInstanceOf(
+                FalseRuleFilter.class, admin.getRule("orders", "eu", "never").getFilter());
+        assertEquals(
+                new FalseFilter(), namespace.getRule("orders", "eu", "never").filter());
+        assertEquals(
+                new TrueFilter(), namespace.getRule("orders", "eu", "always").filter());
+        assertEquals(
+                List.of("$Default", "never", "always"),
+                admin.listRules("orders", "eu").stream()
+                        .map(RuleProperties::getName)
+                        .collect(Collectors.toList()));
     }
 
     @Test
@@ -128,44 +164,65 @@ class RuleAdministrationTest extends AdminFixture {
         rule.setAction(new SqlRuleAction("SET seen = TRUE"));
         RuleProperties updated = admin.updateRule("orders", "eu", rule);
         assertEquals("region = 'us'", ((SqlRuleFilter) updated.getFilter()).getSqlExpression());
-        assertEquals(SqlFilter.parse("region = 'us'"), namespace.getRule("orders", "eu", "r").filter());
-        assertEquals("SET seen = TRUE", namespace.getRule("orders", "eu", "r").action().expression());
+        assertEquals(
+                SqlFilter.parse("region = 'us'"),
+                namespace.getRule("orders", "eu", "r").filter());
+        assertEquals(
+                "SET seen = TRUE",
+                namespace.getRule("orders", "eu", "r").action().expression());
 
         admin.deleteRule("orders", "eu", "r");
         assertThrows(ResourceNotFoundException.class, () -> admin.getRule("orders", "eu", "r"));
-        assertEquals(List.of("$Default"), namespace.listRules("orders", "eu").stream().map(RuleDescription::name)
-                .collect(Collectors.toList()));
+        assertEquals(
+                List.of("$Default"),
+                namespace.listRules("orders", "eu").stream()
+                        .map(RuleDescription::name)
+                        .collect(Collectors.toList()));
     }
 
     @Test
     @DisplayName("LIM-3 rules: 409 for an existing name, 404 for unknown rule, subscription or topic")
     void errors() {
-        ResourceExistsException exists = assertThrows(ResourceExistsException.class,
-                () -> admin.createRule("orders", "eu", "$Default"));
+        ResourceExistsException exists =
+                assertThrows(ResourceExistsException.class, () -> admin.createRule("orders", "eu", "$Default"));
         assertTrue(exists.getMessage().contains("$Default"), exists.getMessage());
         assertThrows(ResourceNotFoundException.class, () -> admin.getRule("orders", "eu", "nope"));
         assertThrows(ResourceNotFoundException.class, () -> admin.deleteRule("orders", "eu", "nope"));
         assertThrows(ResourceNotFoundException.class, () -> admin.createRule("orders", "nope", "r"));
-        assertThrows(ResourceNotFoundException.class, () -> admin.listRules("nope", "eu").stream().count());
+        assertThrows(
+                ResourceNotFoundException.class,
+                () -> admin.listRules("nope", "eu").stream().count());
     }
 
     @Test
     @DisplayName("RUL-2 LIM-3 a malformed SQL filter is a 400 with the position; nothing is created")
     void malformedSql() {
-        HttpResponseException e = assertBadRequest(() -> admin.createRule("orders", "bad", "eu",
-                new CreateRuleOptions(new SqlRuleFilter("region = "))), "Invalid SQL expression", "position");
+        HttpResponseException e = assertBadRequest(
+                () -> admin.createRule("orders", "bad", "eu", new CreateRuleOptions(new SqlRuleFilter("region = "))),
+                "Invalid SQL expression",
+                "position");
         assertEquals(1, namespace.listRules("orders", "eu").size(), e.getMessage());
-        assertBadRequest(() -> admin.createRule("orders", "bad-action", "eu",
-                new CreateRuleOptions(new SqlRuleFilter("1=1")).setAction(new SqlRuleAction("SET"))), "position");
+        assertBadRequest(
+                () -> admin.createRule(
+                        "orders",
+                        "bad-action",
+                        "eu",
+                        new CreateRuleOptions(new SqlRuleFilter("1=1")).setAction(new SqlRuleAction("SET"))),
+                "position");
     }
 
     @Test
     @DisplayName("RUL-7 an empty filter or action text is rejected")
     void emptyText() {
-        assertBadRequest(() -> admin.createRule("orders", "empty", "eu",
-                new CreateRuleOptions(new SqlRuleFilter(" "))), "empty SqlExpression");
-        assertBadRequest(() -> admin.createRule("orders", "empty", "eu",
-                new CreateRuleOptions(new SqlRuleFilter("1=1")).setAction(new SqlRuleAction(" "))),
+        assertBadRequest(
+                () -> admin.createRule("orders", "empty", "eu", new CreateRuleOptions(new SqlRuleFilter(" "))),
+                "empty SqlExpression");
+        assertBadRequest(
+                () -> admin.createRule(
+                        "orders",
+                        "empty",
+                        "eu",
+                        new CreateRuleOptions(new SqlRuleFilter("1=1")).setAction(new SqlRuleAction(" "))),
                 "empty SqlExpression");
     }
 
@@ -189,30 +246,55 @@ class RuleAdministrationTest extends AdminFixture {
         RuleProperties back = admin.getRule("orders", "eu", "p");
         assertEquals(Map.of("@region", "eu", "@size", "5"), ((SqlRuleFilter) back.getFilter()).getParameters());
         assertEquals(Map.of("@tier", "gold"), ((SqlRuleAction) back.getAction()).getParameters());
-        assertEquals(Map.of("@region", "eu", "@size", "5"),
+        assertEquals(
+                Map.of("@region", "eu", "@size", "5"),
                 ((SqlFilter) namespace.getRule("orders", "eu", "p").filter()).parameters());
 
         admin.deleteRule("orders", "eu", "$Default");
-        namespace.send("orders", Message.builder().body("o").applicationProperty("region", "eu")
-                .applicationProperty("size", "7").build());
-        namespace.send("orders", Message.builder().body("o").applicationProperty("region", "us")
-                .applicationProperty("size", "7").build());
+        namespace.send(
+                "orders",
+                Message.builder()
+                        .body("o")
+                        .applicationProperty("region", "eu")
+                        .applicationProperty("size", "7")
+                        .build());
+        namespace.send(
+                "orders",
+                Message.builder()
+                        .body("o")
+                        .applicationProperty("region", "us")
+                        .applicationProperty("size", "7")
+                        .build());
         assertEquals(1, active("eu"), "the filter compared with the parameters' values");
-        assertEquals("gold", namespace.receive(EntityPath.subscription("orders", "eu"),
-                dev.sbemu.core.ReceiveMode.RECEIVE_AND_DELETE, 1).get(0).message().applicationProperties().get("tier"));
+        assertEquals(
+                "gold",
+                namespace
+                        .receive(
+                                EntityPath.subscription("orders", "eu"),
+                                dev.sbemu.core.ReceiveMode.RECEIVE_AND_DELETE,
+                                1)
+                        .get(0)
+                        .message()
+                        .applicationProperties()
+                        .get("tier"));
     }
 
     @Test
     @DisplayName("RUL-9 an expression using a parameter without a value is refused with 400 naming it")
     void missingParameter() {
-        assertBadRequest(() -> admin.createRule("orders", "p", "eu",
-                new CreateRuleOptions(new SqlRuleFilter("region = @region"))), "@region");
+        assertBadRequest(
+                () -> admin.createRule(
+                        "orders", "p", "eu", new CreateRuleOptions(new SqlRuleFilter("region = @region"))),
+                "@region");
     }
 
     @Test
     @DisplayName("CFG-1 createSubscription with a rule: the subscription has exactly that rule")
     void subscriptionWithRule() {
-        admin.createSubscription("orders", "us", "american",
+        admin.createSubscription(
+                "orders",
+                "us",
+                "american",
                 new CreateSubscriptionOptions().setMaxDeliveryCount(3),
                 new CreateRuleOptions(new SqlRuleFilter("region = 'us'")).setAction(new SqlRuleAction("SET x = 1")));
         List<RuleDescription> rules = namespace.listRules("orders", "us");
@@ -231,8 +313,14 @@ class RuleAdministrationTest extends AdminFixture {
     @Test
     @DisplayName("RUL-2 createSubscription with a malformed rule fails and creates nothing")
     void subscriptionWithBadRule() {
-        assertBadRequest(() -> admin.createSubscription("orders", "us", "bad", new CreateSubscriptionOptions(),
-                new CreateRuleOptions(new SqlRuleFilter("region = = 'us'"))), "position");
+        assertBadRequest(
+                () -> admin.createSubscription(
+                        "orders",
+                        "us",
+                        "bad",
+                        new CreateSubscriptionOptions(),
+                        new CreateRuleOptions(new SqlRuleFilter("region = = 'us'"))),
+                "position");
         assertFalse(namespace.subscriptionExists("orders", "us"));
     }
 
@@ -240,7 +328,8 @@ class RuleAdministrationTest extends AdminFixture {
     @DisplayName("a rule without action reports EmptyRuleAction; the core holds null")
     void emptyAction() {
         admin.createRule("orders", "plain", "eu", new CreateRuleOptions(new SqlRuleFilter("a > 1")));
-        assertInstanceOf(EmptyRuleAction.class, admin.getRule("orders", "eu", "plain").getAction());
+        assertInstanceOf(
+                EmptyRuleAction.class, admin.getRule("orders", "eu", "plain").getAction());
         assertNull(namespace.getRule("orders", "eu", "plain").action());
     }
 }

@@ -33,7 +33,8 @@ class RuntimePropertiesTest extends AdminFixture {
         for (int i = 0; i < 3; i++) {
             namespace.send("orders", Message.ofText("order-" + i));
         }
-        namespace.schedule("orders", Message.ofText("later"), namespace.clock().instant().plusSeconds(600));
+        namespace.schedule(
+                "orders", Message.ofText("later"), namespace.clock().instant().plusSeconds(600));
         EntityPath queue = EntityPath.queue("orders");
         List<BrokeredMessage> received = namespace.receive(queue, ReceiveMode.PEEK_LOCK, 1);
         namespace.deadLetter(queue, received.get(0).lockToken());
@@ -61,7 +62,9 @@ class RuntimePropertiesTest extends AdminFixture {
         QueueRuntimeProperties r = admin.getQueueRuntimeProperties("orders");
         assertEquals(created, r.getCreatedAt().toInstant());
         assertEquals(created.plus(Duration.ofHours(2)), r.getUpdatedAt().toInstant());
-        assertEquals(namespace.runtimeInfo(EntityPath.queue("orders")).accessedAt(), r.getAccessedAt().toInstant());
+        assertEquals(
+                namespace.runtimeInfo(EntityPath.queue("orders")).accessedAt(),
+                r.getAccessedAt().toInstant());
     }
 
     @Test
@@ -72,7 +75,8 @@ class RuntimePropertiesTest extends AdminFixture {
         admin.createSubscription("events", "b");
         namespace.send("events", Message.ofText("one"));
         namespace.send("events", Message.ofText("two"));
-        namespace.schedule("events", Message.ofText("later"), namespace.clock().instant().plusSeconds(60));
+        namespace.schedule(
+                "events", Message.ofText("later"), namespace.clock().instant().plusSeconds(60));
 
         TopicRuntimeProperties topic = admin.getTopicRuntimeProperties("events");
         assertEquals("events", topic.getName());
@@ -88,7 +92,8 @@ class RuntimePropertiesTest extends AdminFixture {
         assertEquals(0, a.getDeadLetterMessageCount());
 
         EntityPath b = EntityPath.subscription("events", "b");
-        namespace.deadLetter(b, namespace.receive(b, ReceiveMode.PEEK_LOCK, 1).get(0).lockToken());
+        namespace.deadLetter(
+                b, namespace.receive(b, ReceiveMode.PEEK_LOCK, 1).get(0).lockToken());
         SubscriptionRuntimeProperties afterDeadLetter = admin.getSubscriptionRuntimeProperties("events", "b");
         assertEquals(1, afterDeadLetter.getActiveMessageCount());
         assertEquals(1, afterDeadLetter.getDeadLetterMessageCount());

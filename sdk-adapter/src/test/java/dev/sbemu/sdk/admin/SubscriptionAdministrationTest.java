@@ -65,8 +65,8 @@ class SubscriptionAdministrationTest extends AdminFixture {
                 .setBatchedOperationsEnabled(false)
                 .setUserMetadata("audit trail");
         SubscriptionProperties created = admin.createSubscription("events", "audit", options);
-        for (SubscriptionProperties s : new SubscriptionProperties[] {created,
-                admin.getSubscription("events", "audit")}) {
+        for (SubscriptionProperties s :
+                new SubscriptionProperties[] {created, admin.getSubscription("events", "audit")}) {
             assertEquals(Duration.ofSeconds(30), s.getLockDuration());
             assertEquals(7, s.getMaxDeliveryCount());
             assertEquals(Duration.ofHours(6), s.getDefaultMessageTimeToLive());
@@ -96,8 +96,8 @@ class SubscriptionAdministrationTest extends AdminFixture {
     @Test
     @DisplayName("updates through SubscriptionProperties setters; SDK 7.17 drops the TTL, the service resets it")
     void update() {
-        SubscriptionProperties s = admin.createSubscription("events", "audit", new CreateSubscriptionOptions()
-                .setDefaultMessageTimeToLive(Duration.ofHours(1)));
+        SubscriptionProperties s = admin.createSubscription(
+                "events", "audit", new CreateSubscriptionOptions().setDefaultMessageTimeToLive(Duration.ofHours(1)));
         s.setLockDuration(Duration.ofSeconds(10))
                 .setMaxDeliveryCount(2)
                 .setDeadLetteringOnMessageExpiration(true)
@@ -114,18 +114,20 @@ class SubscriptionAdministrationTest extends AdminFixture {
         // The SDK leaves DefaultMessageTimeToLive out of update bodies (azure-sdk-for-java#48495) and the
         // service replaces the whole description, so the TTL falls back to its default.
         assertEquals(MAX, updated.getDefaultMessageTimeToLive());
-        assertEquals(Duration.ofSeconds(10), namespace.getSubscription("events", "audit").lockDuration());
+        assertEquals(
+                Duration.ofSeconds(10),
+                namespace.getSubscription("events", "audit").lockDuration());
     }
 
     @Test
     @DisplayName("LIM-3 subscriptions: 404 for unknown topic or subscription, 409 for an existing one")
     void errors() {
         admin.createSubscription("events", "audit");
-        ResourceExistsException exists = assertThrows(ResourceExistsException.class,
-                () -> admin.createSubscription("events", "audit"));
+        ResourceExistsException exists =
+                assertThrows(ResourceExistsException.class, () -> admin.createSubscription("events", "audit"));
         assertTrue(exists.getMessage().contains("already exists"), exists.getMessage());
-        ResourceNotFoundException noTopic = assertThrows(ResourceNotFoundException.class,
-                () -> admin.createSubscription("nope", "audit"));
+        ResourceNotFoundException noTopic =
+                assertThrows(ResourceNotFoundException.class, () -> admin.createSubscription("nope", "audit"));
         assertTrue(noTopic.getMessage().contains("'nope'"), noTopic.getMessage());
         assertThrows(ResourceNotFoundException.class, () -> admin.getSubscription("events", "nope"));
         assertThrows(ResourceNotFoundException.class, () -> admin.deleteSubscription("events", "nope"));
@@ -153,14 +155,23 @@ class SubscriptionAdministrationTest extends AdminFixture {
     @Test
     @DisplayName("LOCK-1, ADI-2, DLQ-2 and FWD-1 apply to subscriptions")
     void validation() {
-        assertBadRequest(() -> admin.createSubscription("events", "a", new CreateSubscriptionOptions()
-                .setLockDuration(Duration.ofMinutes(10))), "lockDuration", "PT5S and PT5M");
-        assertBadRequest(() -> admin.createSubscription("events", "b", new CreateSubscriptionOptions()
-                .setAutoDeleteOnIdle(Duration.ofMinutes(2))), "autoDeleteOnIdle", "PT5M");
-        assertBadRequest(() -> admin.createSubscription("events", "c", new CreateSubscriptionOptions()
-                .setMaxDeliveryCount(0)), "maxDeliveryCount");
-        assertBadRequest(() -> admin.createSubscription("events", "d", new CreateSubscriptionOptions()
-                .setForwardTo("missing")), "forwardTo", "missing");
+        assertBadRequest(
+                () -> admin.createSubscription(
+                        "events", "a", new CreateSubscriptionOptions().setLockDuration(Duration.ofMinutes(10))),
+                "lockDuration",
+                "PT5S and PT5M");
+        assertBadRequest(
+                () -> admin.createSubscription(
+                        "events", "b", new CreateSubscriptionOptions().setAutoDeleteOnIdle(Duration.ofMinutes(2))),
+                "autoDeleteOnIdle",
+                "PT5M");
+        assertBadRequest(
+                () -> admin.createSubscription("events", "c", new CreateSubscriptionOptions().setMaxDeliveryCount(0)),
+                "maxDeliveryCount");
+        assertBadRequest(
+                () -> admin.createSubscription("events", "d", new CreateSubscriptionOptions().setForwardTo("missing")),
+                "forwardTo",
+                "missing");
         assertFalse(namespace.subscriptionExists("events", "a"));
     }
 
@@ -171,6 +182,8 @@ class SubscriptionAdministrationTest extends AdminFixture {
         admin.createSubscription("orders/eu", "audit");
         assertEquals("orders/eu", admin.getSubscription("orders/eu", "audit").getTopicName());
         assertTrue(namespace.subscriptionExists("orders/eu", "audit"));
-        assertEquals(TrueFilter.class, namespace.listRules("orders/eu", "audit").get(0).filter().getClass());
+        assertEquals(
+                TrueFilter.class,
+                namespace.listRules("orders/eu", "audit").get(0).filter().getClass());
     }
 }

@@ -22,12 +22,20 @@ class TierTest {
         try (Namespace namespace = Namespace.builder().tier(Tier.PREMIUM).build()) {
             ServiceBusAdministrationClient admin = AdministrationClients.sync(namespace);
             assertEquals(1024, admin.createQueue("default").getMaxMessageSizeInKilobytes());
-            assertEquals(102400, admin.createQueue("large",
-                    new CreateQueueOptions().setMaxMessageSizeInKilobytes(102400)).getMaxMessageSizeInKilobytes());
-            assertEquals(2048L, namespace.getTopic(admin.createTopic("t",
-                    new CreateTopicOptions().setMaxMessageSizeInKilobytes(2048)).getName()).maxMessageSizeInKilobytes());
-            AdminFixture.assertBadRequest(() -> admin.createQueue("huge",
-                    new CreateQueueOptions().setMaxMessageSizeInKilobytes(102401)), "maxMessageSizeInKilobytes");
+            assertEquals(
+                    102400,
+                    admin.createQueue("large", new CreateQueueOptions().setMaxMessageSizeInKilobytes(102400))
+                            .getMaxMessageSizeInKilobytes());
+            assertEquals(
+                    2048L,
+                    namespace
+                            .getTopic(
+                                    admin.createTopic("t", new CreateTopicOptions().setMaxMessageSizeInKilobytes(2048))
+                                            .getName())
+                            .maxMessageSizeInKilobytes());
+            AdminFixture.assertBadRequest(
+                    () -> admin.createQueue("huge", new CreateQueueOptions().setMaxMessageSizeInKilobytes(102401)),
+                    "maxMessageSizeInKilobytes");
             NamespaceProperties properties = admin.getNamespaceProperties();
             assertEquals("Premium", properties.getMessagingSku().toString());
             assertEquals(1, properties.getMessagingUnits());
@@ -40,7 +48,8 @@ class TierTest {
         try (Namespace namespace = Namespace.builder().tier(Tier.BASIC).build()) {
             ServiceBusAdministrationClient admin = AdministrationClients.sync(namespace);
             assertEquals(Duration.ofDays(14), admin.createQueue("q").getDefaultMessageTimeToLive());
-            assertEquals("Basic", admin.getNamespaceProperties().getMessagingSku().toString());
+            assertEquals(
+                    "Basic", admin.getNamespaceProperties().getMessagingSku().toString());
         }
     }
 }

@@ -33,7 +33,10 @@ class TopicAdministrationTest extends AdminFixture {
         assertFalse(t.isPartitioningEnabled());
         assertTrue(t.isBatchedOperationsEnabled());
         assertNull(t.getUserMetadata());
-        assertEquals(TopicOptions.defaults().toBuilder().supportOrdering(t.isOrderingSupported()).build(),
+        assertEquals(
+                TopicOptions.defaults().toBuilder()
+                        .supportOrdering(t.isOrderingSupported())
+                        .build(),
                 namespace.getTopic("events"));
     }
 
@@ -99,12 +102,10 @@ class TopicAdministrationTest extends AdminFixture {
     void errorsExistsDelete() {
         admin.createTopic("events");
         admin.createQueue("orders");
-        ResourceExistsException exists = assertThrows(ResourceExistsException.class,
-                () -> admin.createTopic("events"));
+        ResourceExistsException exists = assertThrows(ResourceExistsException.class, () -> admin.createTopic("events"));
         assertTrue(exists.getMessage().contains("'events' already exists"), exists.getMessage());
         assertThrows(ResourceExistsException.class, () -> admin.createTopic("orders"));
-        ResourceNotFoundException missing = assertThrows(ResourceNotFoundException.class,
-                () -> admin.getTopic("nope"));
+        ResourceNotFoundException missing = assertThrows(ResourceNotFoundException.class, () -> admin.getTopic("nope"));
         assertTrue(missing.getMessage().contains("'nope' could not be found"), missing.getMessage());
         assertTrue(admin.getTopicExists("events"));
         assertFalse(admin.getTopicExists("nope"));
@@ -116,8 +117,10 @@ class TopicAdministrationTest extends AdminFixture {
     @Test
     @DisplayName("ADI-2 and LIM-2 apply to topics")
     void validation() {
-        assertBadRequest(() -> admin.createTopic("t", new CreateTopicOptions()
-                .setAutoDeleteOnIdle(Duration.ofMinutes(1))), "autoDeleteOnIdle", "PT5M");
+        assertBadRequest(
+                () -> admin.createTopic("t", new CreateTopicOptions().setAutoDeleteOnIdle(Duration.ofMinutes(1))),
+                "autoDeleteOnIdle",
+                "PT5M");
         assertBadRequest(() -> admin.createTopic("t!"), "topic name");
         assertBadRequest(() -> admin.createTopic("t".repeat(261)), "topic name", "260");
     }

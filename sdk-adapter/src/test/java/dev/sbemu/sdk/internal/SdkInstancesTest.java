@@ -42,6 +42,7 @@ class SdkInstancesTest {
         final List<ServiceBusMessage> sent = new ArrayList<>();
         /** The classes on the stack of the last {@code sendMessage}. */
         List<String> callers = List.of();
+
         RuntimeException failure;
 
         public String getEntityPath() {
@@ -49,8 +50,9 @@ class SdkInstancesTest {
         }
 
         public void sendMessage(ServiceBusMessage message) {
-            callers = StackWalker.getInstance().walk(frames -> frames.map(StackWalker.StackFrame::getClassName)
-                    .collect(Collectors.toList()));
+            callers = StackWalker.getInstance()
+                    .walk(frames ->
+                            frames.map(StackWalker.StackFrame::getClassName).collect(Collectors.toList()));
             if (failure != null) {
                 throw failure;
             }
@@ -77,8 +79,10 @@ class SdkInstancesTest {
         assertTrue(sender.equals(sender));
         assertFalse(sender.equals(SdkInstances.delegatingTo(ServiceBusSenderClient.class, impl)));
         assertEquals(System.identityHashCode(sender), sender.hashCode());
-        assertEquals("ServiceBusSenderClient.getFullyQualifiedNamespace is not emulated",
-                assertThrows(UnsupportedOperationException.class, sender::getFullyQualifiedNamespace).getMessage());
+        assertEquals(
+                "ServiceBusSenderClient.getFullyQualifiedNamespace is not emulated",
+                assertThrows(UnsupportedOperationException.class, sender::getFullyQualifiedNamespace)
+                        .getMessage());
     }
 
     @Test
@@ -86,7 +90,8 @@ class SdkInstancesTest {
     void objectMethods() {
         ServiceBusSenderClient sender = SdkInstances.delegatingTo(ServiceBusSenderClient.class, new TwoMethods());
 
-        assertEquals(ServiceBusSenderClient.class.getName() + "@" + Integer.toHexString(sender.hashCode()),
+        assertEquals(
+                ServiceBusSenderClient.class.getName() + "@" + Integer.toHexString(sender.hashCode()),
                 sender.toString());
     }
 
@@ -106,15 +111,19 @@ class SdkInstancesTest {
         lazy.sendMessage(new ServiceBusMessage("a"));
         assertEquals(1, created.size());
         assertEquals(1, created.get(0).sent.size());
-        assertEquals("ServiceBusSenderClient.getFullyQualifiedNamespace is not emulated",
-                assertThrows(UnsupportedOperationException.class, lazy::getFullyQualifiedNamespace).getMessage());
+        assertEquals(
+                "ServiceBusSenderClient.getFullyQualifiedNamespace is not emulated",
+                assertThrows(UnsupportedOperationException.class, lazy::getFullyQualifiedNamespace)
+                        .getMessage());
 
         ServiceBusSenderClient closedFirst = SdkInstances.lazy(ServiceBusSenderClient.class, () -> {
             throw new AssertionError("not created");
         });
         closedFirst.close();
-        assertEquals("Cannot perform operation 'getEntityPath' on a disposed receiver.",
-                assertThrows(IllegalStateException.class, closedFirst::getEntityPath).getMessage());
+        assertEquals(
+                "Cannot perform operation 'getEntityPath' on a disposed receiver.",
+                assertThrows(IllegalStateException.class, closedFirst::getEntityPath)
+                        .getMessage());
     }
 
     @Test
@@ -130,13 +139,17 @@ class SdkInstancesTest {
     @Test
     @DisplayName("on Mockito's path Mockito records no call, and verify() fails with Mockito's message")
     void notRecordedOnMockitosPath() {
-        ServiceBusSenderClient sender = SdkInstances.delegatingTo(ServiceBusSenderClient.class, new TwoMethods(),
-                false);
+        ServiceBusSenderClient sender =
+                SdkInstances.delegatingTo(ServiceBusSenderClient.class, new TwoMethods(), false);
         sender.sendMessage(new ServiceBusMessage("order-42"));
 
-        assertEquals("sbemu's ServiceBusSenderClient is not a Mockito mock: it records no invocations and cannot be "
-                + "stubbed or verified", assertThrows(UnsupportedOperationException.class,
-                () -> Mockito.mockingDetails(sender).getInvocations()).getMessage());
+        assertEquals(
+                "sbemu's ServiceBusSenderClient is not a Mockito mock: it records no invocations and cannot be "
+                        + "stubbed or verified",
+                assertThrows(
+                                UnsupportedOperationException.class,
+                                () -> Mockito.mockingDetails(sender).getInvocations())
+                        .getMessage());
         assertThrows(CannotVerifyStubOnlyMock.class, () -> Mockito.verify(sender));
     }
 
@@ -166,12 +179,15 @@ class SdkInstancesTest {
         impl.failure = new IllegalStateException("boom");
         ServiceBusSenderClient sender = SdkInstances.delegatingTo(ServiceBusSenderClient.class, impl);
 
-        assertSame(impl.failure, assertThrows(IllegalStateException.class,
-                () -> sender.sendMessage(new ServiceBusMessage("x"))));
+        assertSame(
+                impl.failure,
+                assertThrows(IllegalStateException.class, () -> sender.sendMessage(new ServiceBusMessage("x"))));
         assertTrue(impl.callers.contains(SdkDispatch.class.getName()), impl.callers::toString);
         assertEquals("orders", sender.getEntityPath());
-        assertEquals("ServiceBusSenderClient.getFullyQualifiedNamespace is not emulated",
-                assertThrows(UnsupportedOperationException.class, sender::getFullyQualifiedNamespace).getMessage());
+        assertEquals(
+                "ServiceBusSenderClient.getFullyQualifiedNamespace is not emulated",
+                assertThrows(UnsupportedOperationException.class, sender::getFullyQualifiedNamespace)
+                        .getMessage());
 
         ServiceBusProcessorClient processor = SdkInstances.delegatingTo(ServiceBusProcessorClient.class, new Running());
         assertTrue(processor.isRunning()); // a primitive result, unboxed by the woven code
@@ -211,8 +227,10 @@ class SdkInstancesTest {
         assertArrayEquals(new byte[] {1, 2}, receiver.getSessionState());
         assertEquals(List.of(3, Long.MAX_VALUE - 1, state), impl.seen);
         assertTrue(SdkDispatch.installed(ServiceBusReceiverClient.class));
-        assertEquals("ServiceBusReceiverClient.receiveMessages is not emulated",
-                assertThrows(UnsupportedOperationException.class, () -> receiver.receiveMessages(1)).getMessage());
+        assertEquals(
+                "ServiceBusReceiverClient.receiveMessages is not emulated",
+                assertThrows(UnsupportedOperationException.class, () -> receiver.receiveMessages(1))
+                        .getMessage());
     }
 
     /** A processor that runs and has no queue name. */
@@ -244,8 +262,10 @@ class SdkInstancesTest {
         verify(users, never()).getFullyQualifiedNamespace();
         assertEquals(2, Mockito.mockingDetails(users).getInvocations().size()); // the stubbing call is not one
         Mockito.doThrow(new IllegalArgumentException("stubbed")).when(users).sendMessage(any());
-        assertEquals("stubbed", assertThrows(IllegalArgumentException.class, () -> users.sendMessage(message))
-                .getMessage());
+        assertEquals(
+                "stubbed",
+                assertThrows(IllegalArgumentException.class, () -> users.sendMessage(message))
+                        .getMessage());
     }
 
     @Test
@@ -278,8 +298,10 @@ class SdkInstancesTest {
         assertEquals("orders", sender.getEntityPath());
         impl.failure = new IllegalStateException("boom");
         assertSame(impl.failure, assertThrows(IllegalStateException.class, () -> sender.sendMessage(message)));
-        assertEquals("ServiceBusSenderClient.getFullyQualifiedNamespace is not emulated",
-                assertThrows(UnsupportedOperationException.class, sender::getFullyQualifiedNamespace).getMessage());
+        assertEquals(
+                "ServiceBusSenderClient.getFullyQualifiedNamespace is not emulated",
+                assertThrows(UnsupportedOperationException.class, sender::getFullyQualifiedNamespace)
+                        .getMessage());
     }
 
     @Test
@@ -288,30 +310,32 @@ class SdkInstancesTest {
         MockitoException subclassMaker = new MockitoException("\nCannot mock/spy class "
                 + "com.azure.messaging.servicebus.ServiceBusSenderClient\nMockito cannot mock/spy because :\n"
                 + " - final class");
-        assertEquals("sbemu cannot create the Azure SDK's ServiceBusSenderClient: the SDK's client classes are final; "
-                + "sbemu creates them through the test JVM's Java agent, and without one through Mockito's inline mock "
-                + "maker, which did not work here (MockitoException: Cannot mock/spy class "
-                + "com.azure.messaging.servicebus.ServiceBusSenderClient). The test class path has mockito-core "
-                + "4.11.0, whose default mock maker cannot. Fix: load the agent when the test JVM starts, as the "
-                + "README shows: <argLine>-javaagent:${net.bytebuddy:byte-buddy-agent:jar} -Xshare:off</argLine> in "
-                + "maven-surefire-plugin, with maven-dependency-plugin's 'properties' goal; or declare "
-                + "org.mockito:mockito-core 5.x among your test dependencies (see the README's supported versions).",
+        assertEquals(
+                "sbemu cannot create the Azure SDK's ServiceBusSenderClient: the SDK's client classes are final; "
+                        + "sbemu creates them through the test JVM's Java agent, and without one through Mockito's inline mock "
+                        + "maker, which did not work here (MockitoException: Cannot mock/spy class "
+                        + "com.azure.messaging.servicebus.ServiceBusSenderClient). The test class path has mockito-core "
+                        + "4.11.0, whose default mock maker cannot. Fix: load the agent when the test JVM starts, as the "
+                        + "README shows: <argLine>-javaagent:${net.bytebuddy:byte-buddy-agent:jar} -Xshare:off</argLine> in "
+                        + "maven-surefire-plugin, with maven-dependency-plugin's 'properties' goal; or declare "
+                        + "org.mockito:mockito-core 5.x among your test dependencies (see the README's supported versions).",
                 MockitoInstances.cannotMock(ServiceBusSenderClient.class, subclassMaker, "4.11.0"));
     }
 
     @Test
     @DisplayName("an inline mock maker that cannot attach is told to load the agent, with the argLine")
     void noAgent() {
-        IllegalStateException plugin = new IllegalStateException("Could not initialize plugin: interface "
-                + "org.mockito.plugins.MockMaker (alternate: null)",
+        IllegalStateException plugin = new IllegalStateException(
+                "Could not initialize plugin: interface " + "org.mockito.plugins.MockMaker (alternate: null)",
                 new IllegalStateException("Could not self-attach to current VM using external process"));
-        assertEquals("sbemu cannot create the Azure SDK's ServiceBusSenderClient: the SDK's client classes are final; "
-                + "sbemu creates them through the test JVM's Java agent, and without one through Mockito's inline mock "
-                + "maker, which did not work here (IllegalStateException: Could not self-attach to current VM using "
-                + "external process). Fix: load the agent when the test JVM starts, as the README shows: "
-                + "<argLine>-javaagent:${net.bytebuddy:byte-buddy-agent:jar} -Xshare:off</argLine> in "
-                + "maven-surefire-plugin, with maven-dependency-plugin's 'properties' goal; and no mock-maker-subclass "
-                + "in src/test/resources/mockito-extensions.",
+        assertEquals(
+                "sbemu cannot create the Azure SDK's ServiceBusSenderClient: the SDK's client classes are final; "
+                        + "sbemu creates them through the test JVM's Java agent, and without one through Mockito's inline mock "
+                        + "maker, which did not work here (IllegalStateException: Could not self-attach to current VM using "
+                        + "external process). Fix: load the agent when the test JVM starts, as the README shows: "
+                        + "<argLine>-javaagent:${net.bytebuddy:byte-buddy-agent:jar} -Xshare:off</argLine> in "
+                        + "maven-surefire-plugin, with maven-dependency-plugin's 'properties' goal; and no mock-maker-subclass "
+                        + "in src/test/resources/mockito-extensions.",
                 MockitoInstances.cannotMock(ServiceBusSenderClient.class, plugin, "5.24.0"));
     }
 

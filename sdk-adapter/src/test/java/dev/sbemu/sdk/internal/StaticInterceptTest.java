@@ -30,8 +30,8 @@ class StaticInterceptTest {
     void theHookAnswersOrDeclinesAndSeesEveryArgument() {
         AtomicReference<Object[]> seen = new AtomicReference<>();
         AtomicReference<Object> answer = new AtomicReference<>();
-        assertTrue(SdkDispatch.interceptStatic(Target.class, "describe", "(IJDZLjava/lang/String;)Ljava/lang/String;",
-                arguments -> {
+        assertTrue(SdkDispatch.interceptStatic(
+                Target.class, "describe", "(IJDZLjava/lang/String;)Ljava/lang/String;", arguments -> {
                     seen.set(arguments);
                     return answer.get();
                 }));
@@ -52,6 +52,8 @@ class StaticInterceptTest {
         }));
 
         assertEquals(7L, Target.twice(21));
-        assertEquals("from the hook", assertThrows(IllegalStateException.class, Target::none).getMessage());
+        assertEquals(
+                "from the hook",
+                assertThrows(IllegalStateException.class, Target::none).getMessage());
     }
 }

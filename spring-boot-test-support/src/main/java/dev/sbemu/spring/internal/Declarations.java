@@ -28,8 +28,9 @@ final class Declarations {
     static Declarations of(Class<?> testClass) {
         List<SpringServiceBusEmulator> annotations = new ArrayList<>();
         List<Class<?>> on = new ArrayList<>();
-        for (Class<?> c = testClass; c != null;
-             c = TestContextAnnotationUtils.searchEnclosingClass(c) ? c.getEnclosingClass() : null) {
+        for (Class<?> c = testClass;
+                c != null;
+                c = TestContextAnnotationUtils.searchEnclosingClass(c) ? c.getEnclosingClass() : null) {
             // plain reflection (the annotation is @Inherited): Spring's merged-annotation support would warn
             // about the "status" attribute of @Queue, @Topic and @Subscription
             SpringServiceBusEmulator a = c.getAnnotation(SpringServiceBusEmulator.class);
@@ -61,8 +62,16 @@ final class Declarations {
     List<List<Object>> key() {
         List<List<Object>> key = new ArrayList<>();
         for (SpringServiceBusEmulator a : annotations) {
-            key.add(List.of(List.of(a.queues()), List.of(a.topics()), List.of(a.config()), a.startAt(),
-                    a.clock(), a.expiryMode(), a.tier(), a.journalCapacity(), a.tlsPort()));
+            key.add(List.of(
+                    List.of(a.queues()),
+                    List.of(a.topics()),
+                    List.of(a.config()),
+                    a.startAt(),
+                    a.clock(),
+                    a.expiryMode(),
+                    a.tier(),
+                    a.journalCapacity(),
+                    a.tlsPort()));
         }
         return key;
     }
@@ -86,17 +95,35 @@ final class Declarations {
 
     /** The same attributes as the JUnit annotation, which the shared merge reads (lifecycle: its default). */
     private static ServiceBusEmulator asJunitDeclaration(SpringServiceBusEmulator a) {
-        Map<String, Object> values = Map.of("queues", a.queues(), "topics", a.topics(), "config", a.config(),
-                "startAt", a.startAt(), "clock", a.clock(), "expiryMode", a.expiryMode(), "tier", a.tier(),
-                "journalCapacity", a.journalCapacity(), "tlsPort", a.tlsPort());
-        return (ServiceBusEmulator) Proxy.newProxyInstance(ServiceBusEmulator.class.getClassLoader(),
-                new Class<?>[] {ServiceBusEmulator.class}, (proxy, method, args) -> switch (method.getName()) {
+        Map<String, Object> values = Map.of(
+                "queues",
+                a.queues(),
+                "topics",
+                a.topics(),
+                "config",
+                a.config(),
+                "startAt",
+                a.startAt(),
+                "clock",
+                a.clock(),
+                "expiryMode",
+                a.expiryMode(),
+                "tier",
+                a.tier(),
+                "journalCapacity",
+                a.journalCapacity(),
+                "tlsPort",
+                a.tlsPort());
+        return (ServiceBusEmulator) Proxy.newProxyInstance(
+                ServiceBusEmulator.class.getClassLoader(),
+                new Class<?>[] {ServiceBusEmulator.class},
+                (proxy, method, args) -> switch (method.getName()) {
                     case "annotationType" -> ServiceBusEmulator.class;
                     case "equals" -> proxy == args[0];
                     case "hashCode" -> System.identityHashCode(proxy);
                     case "toString" -> a.toString();
-                    default -> values.containsKey(method.getName()) ? values.get(method.getName())
-                            : method.getDefaultValue();
+                    default ->
+                        values.containsKey(method.getName()) ? values.get(method.getName()) : method.getDefaultValue();
                 });
     }
 }

@@ -60,7 +60,9 @@ final class EmulatorContextCustomizer implements ContextCustomizer {
         properties.put(CONNECTION_STRING_PROPERTY, emulator.connectionString());
         boolean jms = JmsStarter.present(context.getClassLoader());
         if (jms) {
-            properties.putAll(JmsStarter.properties(context.getEnvironment(), emulator.connectionString(),
+            properties.putAll(JmsStarter.properties(
+                    context.getEnvironment(),
+                    emulator.connectionString(),
                     emulator.namespace().tier()));
         }
         context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("sbemu", properties));
@@ -93,23 +95,24 @@ final class EmulatorContextCustomizer implements ContextCustomizer {
      *
      * @param typeName the interface's name (a test's stand-in in tests)
      */
-    static void connectionDetails(String typeName, ClassLoader loader, BeanDefinitionRegistry registry,
-                                  EmulatedServiceBus emulator) {
+    static void connectionDetails(
+            String typeName, ClassLoader loader, BeanDefinitionRegistry registry, EmulatedServiceBus emulator) {
         if (!ClassUtils.isPresent(typeName, loader)) {
             return;
         }
         Class<?> type = ClassUtils.resolveClassName(typeName, loader);
-        Object details = Proxy.newProxyInstance(loader, new Class<?>[] {type}, (proxy, method, args) ->
-                switch (method.getName()) {
+        Object details = Proxy.newProxyInstance(
+                loader, new Class<?>[] {type}, (proxy, method, args) -> switch (method.getName()) {
                     case "getConnectionString" -> emulator.connectionString();
                     case "equals" -> proxy == args[0];
                     case "hashCode" -> System.identityHashCode(proxy);
                     case "toString" -> "AzureServiceBusConnectionDetails of " + emulator;
-                    default -> throw new UnsupportedOperationException(
-                            "sbemu's AzureServiceBusConnectionDetails does not emulate " + method);
+                    default ->
+                        throw new UnsupportedOperationException(
+                                "sbemu's AzureServiceBusConnectionDetails does not emulate " + method);
                 });
-        registry.registerBeanDefinition("sbemu.azureServiceBusConnectionDetails",
-                new RootBeanDefinition(castTo(type), () -> details));
+        registry.registerBeanDefinition(
+                "sbemu.azureServiceBusConnectionDetails", new RootBeanDefinition(castTo(type), () -> details));
     }
 
     @SuppressWarnings("unchecked")

@@ -11,8 +11,8 @@ import org.springframework.test.context.ContextCustomizerFactory;
  */
 public final class EmulatorContextCustomizerFactory implements ContextCustomizerFactory {
     @Override
-    public ContextCustomizer createContextCustomizer(Class<?> testClass,
-                                                     List<ContextConfigurationAttributes> configAttributes) {
+    public ContextCustomizer createContextCustomizer(
+            Class<?> testClass, List<ContextConfigurationAttributes> configAttributes) {
         Declarations declarations = Declarations.of(testClass);
         return declarations.isEmpty() ? null : new EmulatorContextCustomizer(declarations);
     }

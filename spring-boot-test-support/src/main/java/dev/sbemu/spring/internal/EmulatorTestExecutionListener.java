@@ -32,8 +32,12 @@ public final class EmulatorTestExecutionListener extends AbstractTestExecutionLi
         Declarations declarations = Declarations.of(testContext.getTestClass());
         if (!declarations.isEmpty() && declarations.reset() == Reset.BEFORE_EACH_CLASS) {
             Class<?> testClass = testContext.getTestClass();
-            emulator(testContext).start(new Object(), testClass,
-                    SpringEmulator.name(testClass) + " (its tests share one namespace: reset = BEFORE_EACH_CLASS)");
+            emulator(testContext)
+                    .start(
+                            new Object(),
+                            testClass,
+                            SpringEmulator.name(testClass)
+                                    + " (its tests share one namespace: reset = BEFORE_EACH_CLASS)");
         }
     }
 
@@ -81,11 +85,16 @@ public final class EmulatorTestExecutionListener extends AbstractTestExecutionLi
         boolean held = token == null || emulator(testContext).release(token);
         Throwable failure = testContext.getTestException();
         // the journal of the namespace this test used; a test refused at its start used none
-        if (failure != null && held && !Declarations.of(testContext.getTestClass()).isEmpty()) {
-            JournalReport.attach(failure, emulator(testContext).namespace(),
+        if (failure != null
+                && held
+                && !Declarations.of(testContext.getTestClass()).isEmpty()) {
+            JournalReport.attach(
+                    failure,
+                    emulator(testContext).namespace(),
                     testContext.getTestMethod().getName() + "()");
         }
     }
+
     private static boolean renewsPerMethod(TestContext testContext) {
         Declarations declarations = Declarations.of(testContext.getTestClass());
         return !declarations.isEmpty() && declarations.reset() == Reset.BEFORE_EACH_METHOD;

@@ -35,9 +35,11 @@ final class EndpointCustomizer implements AzureServiceBusJmsConnectionFactoryCus
             field.setAccessible(true);
             return (JmsConnectionFactory) field.get(factory);
         } catch (ReflectiveOperationException | RuntimeException e) {
-            throw new IllegalStateException("sbemu: cannot point the Service Bus JMS connection factory at the "
-                    + "emulator's endpoint: this azure-servicebus-jms version has no Qpid JMS factory in the field "
-                    + "'factory' of " + ServiceBusJmsConnectionFactory.class.getName() + " (" + e + ")", e);
+            throw new IllegalStateException(
+                    "sbemu: cannot point the Service Bus JMS connection factory at the "
+                            + "emulator's endpoint: this azure-servicebus-jms version has no Qpid JMS factory in the field "
+                            + "'factory' of " + ServiceBusJmsConnectionFactory.class.getName() + " (" + e + ")",
+                    e);
         }
     }
 

@@ -23,6 +23,7 @@ final class JmsStarter {
     /** The starter's customizer type (Spring Cloud Azure 5.x and later), applied to every factory it creates. */
     static final String CUSTOMIZER_TYPE =
             "com.azure.spring.cloud.autoconfigure.jms.AzureServiceBusJmsConnectionFactoryCustomizer";
+
     static final String CONNECTION_STRING_PROPERTY = "spring.jms.servicebus.connection-string";
     static final String PRICING_TIER_PROPERTY = "spring.jms.servicebus.pricing-tier";
     static final String PASSWORDLESS_PROPERTY = "spring.jms.servicebus.passwordless-enabled";
@@ -32,8 +33,7 @@ final class JmsStarter {
     /** Every {@code amqps://host} (or {@code amqp://host:port}) in a Qpid JMS remote URI, failover lists included. */
     private static final Pattern HOST_URI = Pattern.compile("amqps?://[^?&,()/]+");
 
-    private JmsStarter() {
-    }
+    private JmsStarter() {}
 
     /** Whether the application's class path has the JMS starter's factory and customizer types. */
     static boolean present(ClassLoader loader) {
@@ -62,14 +62,16 @@ final class JmsStarter {
      * end up in the shared access key.
      */
     static String forJms(String connectionString) {
-        return connectionString.replaceAll("(?i)(^|;)UseDevelopmentEmulator=[^;]*", "$1")
-                .replaceAll(";{2,}", ";").replaceAll(";+$", "");
+        return connectionString
+                .replaceAll("(?i)(^|;)UseDevelopmentEmulator=[^;]*", "$1")
+                .replaceAll(";{2,}", ";")
+                .replaceAll(";+$", "");
     }
 
     /** Registers the customizer that points the starter's connection factories at the endpoint (SPRING-8). */
     static void register(BeanDefinitionRegistry registry, String host, int port) {
-        RootBeanDefinition definition = new RootBeanDefinition(EndpointCustomizer.class,
-                () -> new EndpointCustomizer(host, port));
+        RootBeanDefinition definition =
+                new RootBeanDefinition(EndpointCustomizer.class, () -> new EndpointCustomizer(host, port));
         registry.registerBeanDefinition(CUSTOMIZER_BEAN, definition);
     }
 
@@ -83,8 +85,8 @@ final class JmsStarter {
     static String toEndpoint(String remoteUri, String host, int port) {
         Matcher m = HOST_URI.matcher(remoteUri);
         if (!m.find()) {
-            throw new IllegalStateException("sbemu: the Service Bus JMS connection factory's remote URI "
-                    + remoteUri + " has no amqps://host address to point at the emulator's endpoint");
+            throw new IllegalStateException("sbemu: the Service Bus JMS connection factory's remote URI " + remoteUri
+                    + " has no amqps://host address to point at the emulator's endpoint");
         }
         return m.replaceAll(Matcher.quoteReplacement("amqp://" + host + ":" + port));
     }

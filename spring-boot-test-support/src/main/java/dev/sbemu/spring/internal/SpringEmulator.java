@@ -39,15 +39,17 @@ final class SpringEmulator implements EmulatedServiceBus, DisposableBean {
      * @param test its name, for messages
      * @param started false while its instance is being prepared (only reserved)
      */
-    private record Holder(Object token, Class<?> testClass, String test, boolean started) {
-    }
+    private record Holder(Object token, Class<?> testClass, String test, boolean started) {}
 
     SpringEmulator(DeclaredNamespace declaration) {
         this.declaration = declaration;
         Namespace first = declaration.start();
         try {
-            this.server = declaration.tlsPort() < 0 ? ServiceBusEmulatorServer.start(first)
-                    : ServiceBusEmulatorServer.builder(first).tlsPort(declaration.tlsPort()).start();
+            this.server = declaration.tlsPort() < 0
+                    ? ServiceBusEmulatorServer.start(first)
+                    : ServiceBusEmulatorServer.builder(first)
+                            .tlsPort(declaration.tlsPort())
+                            .start();
         } catch (RuntimeException e) {
             first.close();
             throw e;
@@ -81,8 +83,8 @@ final class SpringEmulator implements EmulatedServiceBus, DisposableBean {
             for (String name : previous.subscriptionNames(topic)) {
                 if (JMS_SUBSCRIPTION.matcher(name).matches() && !next.subscriptionExists(topic, name)) {
                     try {
-                        next.createSubscription(topic, name, previous.getSubscription(topic, name),
-                                previous.listRules(topic, name));
+                        next.createSubscription(
+                                topic, name, previous.getSubscription(topic, name), previous.listRules(topic, name));
                     } catch (BrokerException.EntityNotFound | BrokerException.EntityAlreadyExists e) {
                         // deleted meanwhile in previous (its consumer went), or made by a consumer in next already
                     }

@@ -44,8 +44,8 @@ class ConnectionDetailsTest {
     @Test
     void aConnectionDetailsBeanAnswersTheEndpointsConnectionString() {
         try (GenericApplicationContext context = new GenericApplicationContext()) {
-            EmulatorContextCustomizer.connectionDetails(StandInConnectionDetails.class.getName(),
-                    getClass().getClassLoader(), context, EMULATOR);
+            EmulatorContextCustomizer.connectionDetails(
+                    StandInConnectionDetails.class.getName(), getClass().getClassLoader(), context, EMULATOR);
             context.refresh();
 
             StandInConnectionDetails details = context.getBean(StandInConnectionDetails.class);
@@ -57,12 +57,13 @@ class ConnectionDetailsTest {
     @Test
     void noBeanWhereSpringCloudAzureHasNoSuchType() {
         try (GenericApplicationContext context = new GenericApplicationContext()) {
-            EmulatorContextCustomizer.connectionDetails("com.example.NoSuchConnectionDetails",
-                    getClass().getClassLoader(), context, EMULATOR);
+            EmulatorContextCustomizer.connectionDetails(
+                    "com.example.NoSuchConnectionDetails", getClass().getClassLoader(), context, EMULATOR);
             context.refresh();
 
             assertEquals(0, context.getBeanDefinitionCount());
-            assertThrows(NoSuchBeanDefinitionException.class,
+            assertThrows(
+                    NoSuchBeanDefinitionException.class,
                     () -> context.getBean("sbemu.azureServiceBusConnectionDetails"));
         }
     }

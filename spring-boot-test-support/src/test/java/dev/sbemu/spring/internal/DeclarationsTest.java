@@ -22,55 +22,53 @@ import org.junit.jupiter.api.Test;
 @DisplayName("SPRING-2 SPRING-4 declarations: context cache keys and errors")
 class DeclarationsTest {
     @SpringServiceBusEmulator(queues = @Queue(name = "orders"), tlsPort = 0)
-    static class OrdersOverTls {
-    }
+    static class OrdersOverTls {}
 
     @SpringServiceBusEmulator(queues = @Queue(name = "orders"))
-    static class Orders {
-    }
+    static class Orders {}
 
     @SpringServiceBusEmulator(queues = @Queue(name = "orders"), reset = Reset.BEFORE_EACH_CLASS)
-    static class OrdersResetPerClass {
-    }
+    static class OrdersResetPerClass {}
 
-    static class InheritsOrders extends Orders {
-    }
+    static class InheritsOrders extends Orders {}
 
     @SpringServiceBusEmulator(queues = @Queue(name = "invoices"))
-    static class Invoices {
-    }
+    static class Invoices {}
 
     @SpringServiceBusEmulator(queues = @Queue(name = "orders", lockDuration = "PT10M"))
-    static class BadLockDuration {
-    }
+    static class BadLockDuration {}
 
     @SpringServiceBusEmulator(startAt = "yesterday")
-    static class BadStartAt {
-    }
+    static class BadStartAt {}
 
     @SpringServiceBusEmulator(queues = @Queue(name = "orders"), clock = ClockMode.RUNNING)
-    static class RunningOrders {
-    }
+    static class RunningOrders {}
 
     @Test
     void equalDeclarationsShareAContextWhateverTheirReset() {
-        assertEquals(new EmulatorContextCustomizer(Declarations.of(Orders.class)),
+        assertEquals(
+                new EmulatorContextCustomizer(Declarations.of(Orders.class)),
                 new EmulatorContextCustomizer(Declarations.of(OrdersResetPerClass.class)));
-        assertEquals(new EmulatorContextCustomizer(Declarations.of(Orders.class)),
+        assertEquals(
+                new EmulatorContextCustomizer(Declarations.of(Orders.class)),
                 new EmulatorContextCustomizer(Declarations.of(InheritsOrders.class)));
-        assertNotEquals(new EmulatorContextCustomizer(Declarations.of(Orders.class)),
+        assertNotEquals(
+                new EmulatorContextCustomizer(Declarations.of(Orders.class)),
                 new EmulatorContextCustomizer(Declarations.of(Invoices.class)));
-        assertEquals(Reset.BEFORE_EACH_CLASS, Declarations.of(OrdersResetPerClass.class).reset());
+        assertEquals(
+                Reset.BEFORE_EACH_CLASS,
+                Declarations.of(OrdersResetPerClass.class).reset());
         assertTrue(Declarations.of(DeclarationsTest.class).isEmpty());
     }
 
     @Test
     @DisplayName("CLK-6 clock = RUNNING is part of the context cache key, and the namespaces it starts run")
     void runningClockIsPartOfTheKey() {
-        assertNotEquals(new EmulatorContextCustomizer(Declarations.of(Orders.class)),
+        assertNotEquals(
+                new EmulatorContextCustomizer(Declarations.of(Orders.class)),
                 new EmulatorContextCustomizer(Declarations.of(RunningOrders.class)));
         try (Namespace running = Declarations.of(RunningOrders.class).merge().start();
-             Namespace frozen = Declarations.of(Orders.class).merge().start()) {
+                Namespace frozen = Declarations.of(Orders.class).merge().start()) {
             assertEquals(ClockMode.RUNNING, running.clock().mode());
             assertEquals(ClockMode.FROZEN, frozen.clock().mode());
         }
@@ -80,14 +78,18 @@ class DeclarationsTest {
     @DisplayName("every attribute of @ServiceBusEmulator but lifecycle has its twin, and every attribute but reset "
             + "is in the context cache key")
     void attributesMatchTheJunitAnnotation() {
-        Set<String> spring = Arrays.stream(SpringServiceBusEmulator.class.getDeclaredMethods()).map(Method::getName)
+        Set<String> spring = Arrays.stream(SpringServiceBusEmulator.class.getDeclaredMethods())
+                .map(Method::getName)
                 .collect(Collectors.toSet());
-        Set<String> junit = Arrays.stream(ServiceBusEmulator.class.getDeclaredMethods()).map(Method::getName)
+        Set<String> junit = Arrays.stream(ServiceBusEmulator.class.getDeclaredMethods())
+                .map(Method::getName)
                 .collect(Collectors.toSet());
         spring.remove("reset");
         junit.remove("lifecycle");
         assertEquals(junit, spring);
-        assertEquals(spring.size(), Declarations.of(Orders.class).key().get(0).size(),
+        assertEquals(
+                spring.size(),
+                Declarations.of(Orders.class).key().get(0).size(),
                 "one key element per attribute but reset");
     }
 
@@ -96,23 +98,30 @@ class DeclarationsTest {
     void tlsPort() {
         assertEquals(0, Declarations.of(OrdersOverTls.class).merge().tlsPort());
         assertEquals(-1, Declarations.of(Orders.class).merge().tlsPort());
-        assertNotEquals(Declarations.of(Orders.class).key(), Declarations.of(OrdersOverTls.class).key());
+        assertNotEquals(
+                Declarations.of(Orders.class).key(),
+                Declarations.of(OrdersOverTls.class).key());
     }
 
     @Test
     void aValueTheServiceRejectsNamesTheAnnotationTheAttributeAndTheRange() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
                 () -> Declarations.of(BadLockDuration.class).merge().start());
-        assertTrue(e.getMessage().contains("lockDuration in @SpringServiceBusEmulator on "
-                + BadLockDuration.class.getCanonicalName()), e.getMessage());
+        assertTrue(
+                e.getMessage()
+                        .contains("lockDuration in @SpringServiceBusEmulator on "
+                                + BadLockDuration.class.getCanonicalName()),
+                e.getMessage());
         assertTrue(e.getMessage().contains("must be between PT5S and PT5M"), e.getMessage());
     }
 
     @Test
     void aMalformedStartAtSaysWhatIsExpected() {
-        IllegalStateException e = assertThrows(IllegalStateException.class,
+        IllegalStateException e = assertThrows(
+                IllegalStateException.class,
                 () -> Declarations.of(BadStartAt.class).merge());
-        assertTrue(e.getMessage().startsWith("startAt = \"yesterday\" in @SpringServiceBusEmulator on "),
-                e.getMessage());
+        assertTrue(
+                e.getMessage().startsWith("startAt = \"yesterday\" in @SpringServiceBusEmulator on "), e.getMessage());
     }
 }

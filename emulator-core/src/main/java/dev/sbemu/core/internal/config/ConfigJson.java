@@ -27,18 +27,42 @@ import java.util.function.Consumer;
  * unknown keys with one warning each.
  */
 public final class ConfigJson {
-    private static final String[] QUEUE_KEYS = {"DeadLetteringOnMessageExpiration", "DefaultMessageTimeToLive",
-        "DuplicateDetectionHistoryTimeWindow", "ForwardDeadLetteredMessagesTo", "ForwardTo", "LockDuration",
-        "MaxDeliveryCount", "RequiresDuplicateDetection", "RequiresSession"};
-    private static final String[] TOPIC_KEYS = {"DefaultMessageTimeToLive", "DuplicateDetectionHistoryTimeWindow",
-        "RequiresDuplicateDetection"};
-    private static final String[] SUBSCRIPTION_KEYS = {"DeadLetteringOnMessageExpiration", "DefaultMessageTimeToLive",
-        "ForwardDeadLetteredMessagesTo", "ForwardTo", "LockDuration", "MaxDeliveryCount", "RequiresSession"};
-    private static final String[] CORRELATION_KEYS = {"ContentType", "CorrelationId", "Label", "MessageId", "ReplyTo",
-        "ReplyToSessionId", "SessionId", "To", "Properties"};
+    private static final String[] QUEUE_KEYS = {
+        "DeadLetteringOnMessageExpiration",
+        "DefaultMessageTimeToLive",
+        "DuplicateDetectionHistoryTimeWindow",
+        "ForwardDeadLetteredMessagesTo",
+        "ForwardTo",
+        "LockDuration",
+        "MaxDeliveryCount",
+        "RequiresDuplicateDetection",
+        "RequiresSession"
+    };
+    private static final String[] TOPIC_KEYS = {
+        "DefaultMessageTimeToLive", "DuplicateDetectionHistoryTimeWindow", "RequiresDuplicateDetection"
+    };
+    private static final String[] SUBSCRIPTION_KEYS = {
+        "DeadLetteringOnMessageExpiration",
+        "DefaultMessageTimeToLive",
+        "ForwardDeadLetteredMessagesTo",
+        "ForwardTo",
+        "LockDuration",
+        "MaxDeliveryCount",
+        "RequiresSession"
+    };
+    private static final String[] CORRELATION_KEYS = {
+        "ContentType",
+        "CorrelationId",
+        "Label",
+        "MessageId",
+        "ReplyTo",
+        "ReplyToSessionId",
+        "SessionId",
+        "To",
+        "Properties"
+    };
 
-    private ConfigJson() {
-    }
+    private ConfigJson() {}
 
     /**
      * Parses a Config.json.
@@ -87,11 +111,13 @@ public final class ConfigJson {
         } catch (Json.MalformedJsonException e) {
             String in = e.path().isEmpty() ? "" : " (in " + e.path() + ")";
             if (e.isLimit()) {
-                throw new EmulatorConfigException(file + ": not a Config.json the emulator can read" + in + ": "
-                        + e.getMessage(), e);
+                throw new EmulatorConfigException(
+                        file + ": not a Config.json the emulator can read" + in + ": " + e.getMessage(), e);
             }
-            throw new EmulatorConfigException(file + ": malformed JSON at line " + e.line() + ", column "
-                    + e.column() + in + ": " + e.getMessage(), e);
+            throw new EmulatorConfigException(
+                    file + ": malformed JSON at line " + e.line() + ", column " + e.column() + in + ": "
+                            + e.getMessage(),
+                    e);
         }
     }
 
@@ -199,8 +225,8 @@ public final class ConfigJson {
                     + "\"Sql\" needs \"SqlFilter\": { \"SqlExpression\": \"...\" }");
         }
         sql.warnUnknownKeys("SqlExpression");
-        return new FilterSpec.Sql(sql.requiredString("SqlExpression", "a SQL filter needs an expression, "
-                + "such as \"color = 'red'\""));
+        return new FilterSpec.Sql(sql.requiredString(
+                "SqlExpression", "a SQL filter needs an expression, " + "such as \"color = 'red'\""));
     }
 
     private static FilterSpec correlationFilter(JsonCursor c) {
@@ -216,9 +242,16 @@ public final class ConfigJson {
                 properties.put(key, value == null ? null : propertyValue(value));
             }
         }
-        return new FilterSpec.Correlation(c.string("CorrelationId"), c.string("MessageId"), c.string("To"),
-                c.string("ReplyTo"), c.string("Label"), c.string("SessionId"), c.string("ReplyToSessionId"),
-                c.string("ContentType"), properties);
+        return new FilterSpec.Correlation(
+                c.string("CorrelationId"),
+                c.string("MessageId"),
+                c.string("To"),
+                c.string("ReplyTo"),
+                c.string("Label"),
+                c.string("SessionId"),
+                c.string("ReplyToSessionId"),
+                c.string("ContentType"),
+                properties);
     }
 
     /** A correlation filter property's value: a string, boolean, whole number (as a long) or other number. */

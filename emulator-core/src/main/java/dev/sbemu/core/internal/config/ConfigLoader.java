@@ -15,8 +15,7 @@ import java.util.Objects;
 public final class ConfigLoader {
     private static final String CLASSPATH = "classpath:";
 
-    private ConfigLoader() {
-    }
+    private ConfigLoader() {}
 
     /**
      * A parsed file.
@@ -41,8 +40,8 @@ public final class ConfigLoader {
         ClassLoader loader = classLoader != null ? classLoader : ConfigLoader.class.getClassLoader();
         try (InputStream in = loader.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new EmulatorConfigException(location + ": not found on the class path (looked for resource '"
-                        + resource + "')");
+                throw new EmulatorConfigException(
+                        location + ": not found on the class path (looked for resource '" + resource + "')");
             }
             return parse(in.readAllBytes(), location);
         } catch (IOException e) {
@@ -56,8 +55,10 @@ public final class ConfigLoader {
         try {
             return parse(Files.readAllBytes(absolute), absolute.toString());
         } catch (NoSuchFileException e) {
-            throw new EmulatorConfigException(absolute + ": no such file (working directory "
-                    + Path.of("").toAbsolutePath() + ")", e);
+            throw new EmulatorConfigException(
+                    absolute + ": no such file (working directory "
+                            + Path.of("").toAbsolutePath() + ")",
+                    e);
         } catch (IOException e) {
             throw new EmulatorConfigException(absolute + ": cannot be read: " + e.getMessage(), e);
         }

@@ -7,8 +7,7 @@ import java.time.format.DateTimeParseException;
 final class IsoDurations {
     static final String EXAMPLES = "an ISO-8601 duration such as \"PT30S\", \"PT10M\", \"PT1H\" or \"P1D\"";
 
-    private IsoDurations() {
-    }
+    private IsoDurations() {}
 
     /** The duration, or null when {@code text} is not ISO-8601. */
     static Duration parseOrNull(String text) {

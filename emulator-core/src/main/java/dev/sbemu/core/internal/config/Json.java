@@ -85,8 +85,12 @@ final class Json {
     static Object parse(byte[] content) {
         String text;
         try {
-            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(content)).toString();
+            text = StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(content))
+                    .toString();
         } catch (CharacterCodingException e) {
             throw new MalformedJsonException("the file is not UTF-8 text", 1, 1, "", false);
         }
@@ -312,8 +316,8 @@ final class Json {
 
     private Object literal(String word, Object value) {
         if (!text.startsWith(word, pos)) {
-            throw error("expected a value (an object, array, string, number, true, false or null) but found "
-                    + found());
+            throw error(
+                    "expected a value (an object, array, string, number, true, false or null) but found " + found());
         }
         pos += word.length();
         return value;
@@ -356,7 +360,9 @@ final class Json {
             return "the end of the file";
         }
         int end = pos;
-        while (end < text.length() && end < pos + 20 && !Character.isWhitespace(text.charAt(end))
+        while (end < text.length()
+                && end < pos + 20
+                && !Character.isWhitespace(text.charAt(end))
                 && ",:[]{}".indexOf(text.charAt(end)) < 0) {
             end++;
         }
@@ -386,7 +392,7 @@ final class Json {
             where.append(parts.get(i));
         }
         String p = where.toString();
-        return new MalformedJsonException(message, line, pos - lineStart + 1, p.startsWith(".") ? p.substring(1) : p,
-                limit);
+        return new MalformedJsonException(
+                message, line, pos - lineStart + 1, p.startsWith(".") ? p.substring(1) : p, limit);
     }
 }

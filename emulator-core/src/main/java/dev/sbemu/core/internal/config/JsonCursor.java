@@ -132,7 +132,8 @@ final class JsonCursor {
         if (value == null) {
             return null;
         }
-        if (value.node instanceof BigDecimal n && n.stripTrailingZeros().scale() <= 0
+        if (value.node instanceof BigDecimal n
+                && n.stripTrailingZeros().scale() <= 0
                 && n.compareTo(BigDecimal.valueOf(Integer.MIN_VALUE)) >= 0
                 && n.compareTo(BigDecimal.valueOf(Integer.MAX_VALUE)) <= 0) {
             return n.intValueExact();
@@ -152,8 +153,8 @@ final class JsonCursor {
         if (value.node instanceof Boolean b) {
             return b;
         }
-        if (value.node instanceof String text && (text.trim().equalsIgnoreCase("true")
-                || text.trim().equalsIgnoreCase("false"))) {
+        if (value.node instanceof String text
+                && (text.trim().equalsIgnoreCase("true") || text.trim().equalsIgnoreCase("false"))) {
             return Boolean.parseBoolean(text.trim());
         }
         throw value.invalid("expected true or false");

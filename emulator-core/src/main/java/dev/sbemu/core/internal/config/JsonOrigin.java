@@ -11,8 +11,20 @@ import java.util.Map;
  */
 record JsonOrigin(String file, String path) implements Origin {
     private static final Map<String, String> KEYS = Map.of(
-            "name", "Name", "queue name", "Name", "topic name", "Name", "subscription name", "Name", "rule name", "Name",
-            "sql", "Properties.SqlFilter.SqlExpression", "action", "Properties.Action.SqlExpression");
+            "name",
+            "Name",
+            "queue name",
+            "Name",
+            "topic name",
+            "Name",
+            "subscription name",
+            "Name",
+            "rule name",
+            "Name",
+            "sql",
+            "Properties.SqlFilter.SqlExpression",
+            "action",
+            "Properties.Action.SqlExpression");
 
     @Override
     public String describe(String property) {

@@ -31,8 +31,7 @@ import java.util.function.Supplier;
  */
 public final class TopologyApplier {
 
-    private TopologyApplier() {
-    }
+    private TopologyApplier() {}
 
     /**
      * @throws InvalidTopologyException when the core rejects an entity or a rule
@@ -59,7 +58,9 @@ public final class TopologyApplier {
             progress = false;
             for (QueueSpec queue : List.copyOf(pending)) {
                 if (targetsExist(queue.options(), namespace, pending, queue)) {
-                    guarded(queue.origin(), () -> namespace.createQueue(queue.name(), queue.options()),
+                    guarded(
+                            queue.origin(),
+                            () -> namespace.createQueue(queue.name(), queue.options()),
                             queue.options());
                     pending.remove(queue);
                     progress = true;
@@ -68,17 +69,21 @@ public final class TopologyApplier {
         }
         for (QueueSpec queue : pending) {
             QueueOptions withoutForwarding = queue.options().toBuilder()
-                    .forwardTo(null).forwardDeadLetteredMessagesTo(null).build();
+                    .forwardTo(null)
+                    .forwardDeadLetteredMessagesTo(null)
+                    .build();
             guarded(queue.origin(), () -> namespace.createQueue(queue.name(), withoutForwarding));
         }
         return pending;
     }
 
     /** Whether the queue's forwarding targets exist, or never will (then creating it reports the error). */
-    private static boolean targetsExist(QueueOptions options, Namespace namespace, List<QueueSpec> pending,
-                                        QueueSpec self) {
+    private static boolean targetsExist(
+            QueueOptions options, Namespace namespace, List<QueueSpec> pending, QueueSpec self) {
         for (String target : new String[] {options.forwardTo(), options.forwardDeadLetteredMessagesTo()}) {
-            if (target != null && !namespace.queueExists(target) && !namespace.topicExists(target)
+            if (target != null
+                    && !namespace.queueExists(target)
+                    && !namespace.topicExists(target)
                     && pending.stream().anyMatch(q -> q != self && q.name().equals(target))) {
                 return false;
             }
@@ -87,11 +92,15 @@ public final class TopologyApplier {
     }
 
     private static void createSubscription(Namespace namespace, TopicSpec topic, SubscriptionSpec subscription) {
-        List<RuleDescription> rules = subscription.rules().stream().map(TopologyApplier::rule).toList();
+        List<RuleDescription> rules =
+                subscription.rules().stream().map(TopologyApplier::rule).toList();
         try {
-            guarded(subscription.origin(), () -> namespace.createSubscription(topic.name(), subscription.name(),
-                            subscription.options(), rules),
-                    subscription.options().forwardTo(), subscription.options().forwardDeadLetteredMessagesTo());
+            guarded(
+                    subscription.origin(),
+                    () -> namespace.createSubscription(
+                            topic.name(), subscription.name(), subscription.options(), rules),
+                    subscription.options().forwardTo(),
+                    subscription.options().forwardDeadLetteredMessagesTo());
         } catch (InvalidTopologyException e) {
             throw blameRule(e, subscription);
         }
@@ -103,11 +112,19 @@ public final class TopologyApplier {
         if (spec.filter() instanceof FilterSpec.Sql sql) {
             filter = parsed(spec, "sql", () -> SqlFilter.parse(sql.expression()));
         } else if (spec.filter() instanceof FilterSpec.Correlation c) {
-            filter = new CorrelationFilter(c.correlationId(), c.messageId(), c.to(), c.replyTo(), c.subject(),
-                    c.sessionId(), c.replyToSessionId(), c.contentType(), c.properties());
+            filter = new CorrelationFilter(
+                    c.correlationId(),
+                    c.messageId(),
+                    c.to(),
+                    c.replyTo(),
+                    c.subject(),
+                    c.sessionId(),
+                    c.replyToSessionId(),
+                    c.contentType(),
+                    c.properties());
         }
-        SqlRuleAction action = spec.action() == null ? null
-                : parsed(spec, "action", () -> SqlRuleAction.parse(spec.action()));
+        SqlRuleAction action =
+                spec.action() == null ? null : parsed(spec, "action", () -> SqlRuleAction.parse(spec.action()));
         return new RuleDescription(spec.name(), filter, action);
     }
 
@@ -116,8 +133,8 @@ public final class TopologyApplier {
             return parse.get();
         } catch (FilterSyntaxException e) {
             String text = attribute.equals("sql") ? ((FilterSpec.Sql) spec.filter()).expression() : spec.action();
-            throw new InvalidTopologyException(spec.origin().describe(attribute) + ": '" + text + "': "
-                    + e.getMessage(), e);
+            throw new InvalidTopologyException(
+                    spec.origin().describe(attribute) + ": '" + text + "': " + e.getMessage(), e);
         }
     }
 
@@ -126,8 +143,8 @@ public final class TopologyApplier {
         if (e.getCause() instanceof InvalidOptionException invalid && "rule name".equals(invalid.property())) {
             for (RuleSpec rule : subscription.rules()) {
                 if (invalid.getMessage().contains("'" + rule.name() + "'")) {
-                    return new InvalidTopologyException(rule.origin().describe("name") + ": " + invalid.getMessage(),
-                            invalid);
+                    return new InvalidTopologyException(
+                            rule.origin().describe("name") + ": " + invalid.getMessage(), invalid);
                 }
             }
         }

@@ -25,10 +25,12 @@ class JsonTest {
     @Test
     @DisplayName("CFG-2 objects, arrays, strings with escapes, numbers, true, false and null")
     void values() {
-        Object root = parse("{\"a\": [1, -2.5, 3e2, true, false, null], \"s\": \"q\\\"\\\\\\/\\n\\t\\u00e9\", \"o\": {}}");
+        Object root =
+                parse("{\"a\": [1, -2.5, 3e2, true, false, null], \"s\": \"q\\\"\\\\\\/\\n\\t\\u00e9\", \"o\": {}}");
         Map<?, ?> map = (Map<?, ?>) root;
-        assertEquals(List.of(new BigDecimal("1"), new BigDecimal("-2.5"), new BigDecimal("3e2"), true, false,
-                Json.NULL), map.get("a"));
+        assertEquals(
+                List.of(new BigDecimal("1"), new BigDecimal("-2.5"), new BigDecimal("3e2"), true, false, Json.NULL),
+                map.get("a"));
         assertEquals("q\"\\/\n\té", map.get("s"));
         assertEquals(Map.of(), map.get("o"));
         assertEquals("{\"a\":[1,-2.5,3E+2,true,false,null],\"s\":\"q\\\"\\\\/\\n\\té\",\"o\":{}}", Json.render(root));
@@ -43,7 +45,8 @@ class JsonTest {
         byte[] content = new byte[bom.length + body.length];
         System.arraycopy(bom, 0, content, 0, bom.length);
         System.arraycopy(body, 0, content, bom.length, body.length);
-        assertEquals(Map.of("a", List.of(BigDecimal.ONE, new BigDecimal(2)), "b", Map.of("c", BigDecimal.ONE)),
+        assertEquals(
+                Map.of("a", List.of(BigDecimal.ONE, new BigDecimal(2)), "b", Map.of("c", BigDecimal.ONE)),
                 Json.parse(content));
     }
 
@@ -66,18 +69,24 @@ class JsonTest {
         assertEquals("1:9 [a] expected ',' or '}' but found '\"b\"'", error("{\"a\": 1 \"b\": 2}"));
         assertEquals("1:2 [] expected a key in double quotes or '}' but found 'a'", error("{a: 1}"));
         assertEquals("1:7 [a] a string that is never closed", error("{\"a\": \"open}"));
-        assertEquals("1:7 [a] expected a value (an object, array, string, number, true, false or null) but found "
-                + "'TRUE'", error("{\"a\": TRUE}"));
+        assertEquals(
+                "1:7 [a] expected a value (an object, array, string, number, true, false or null) but found "
+                        + "'TRUE'",
+                error("{\"a\": TRUE}"));
         assertEquals("1:4 [] unexpected '{' after the end of the document", error("{} {}"));
         assertEquals("1:7 [a] a malformed number '-x'", error("{\"a\": -x}"));
         assertEquals("1:9 [a] expected digits after the decimal point but found '}'", error("{\"a\": 1.}"));
         assertEquals("1:8 [a] an unknown escape \\x inside a string", error("{\"a\": \"\\x\"}"));
-        assertEquals("1:8 [a] a control character inside a string (write it as an escape such as \\n or \\t)",
+        assertEquals(
+                "1:8 [a] a control character inside a string (write it as an escape such as \\n or \\t)",
                 error("{\"a\": \"\u0001\"}"));
         assertEquals("1:7 [a] a /* comment that is never closed", error("{\"a\": /* 1}"));
         assertEquals("1:8 [a] expected ',' or '}' but found the end of the file", error("{\"a\": 1"));
-        assertEquals("1:1 [] the file is not UTF-8 text", assertThrows(Json.MalformedJsonException.class,
-                () -> Json.parse(new byte[] {'{', (byte) 0xC3, '}'})).line() + ":1 [] the file is not UTF-8 text");
+        assertEquals(
+                "1:1 [] the file is not UTF-8 text",
+                assertThrows(Json.MalformedJsonException.class, () -> Json.parse(new byte[] {'{', (byte) 0xC3, '}'}))
+                                .line()
+                        + ":1 [] the file is not UTF-8 text");
     }
 
     @Test

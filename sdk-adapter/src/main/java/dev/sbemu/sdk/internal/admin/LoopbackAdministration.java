@@ -56,8 +56,7 @@ public final class LoopbackAdministration {
     private static volatile Boolean woven;
     private static volatile boolean warned;
 
-    private LoopbackAdministration() {
-    }
+    private LoopbackAdministration() {}
 
     /**
      * Routes requests signed with {@code keyName} / {@code key} to the namespace {@code namespace} supplies at the
@@ -65,21 +64,26 @@ public final class LoopbackAdministration {
      * returned registration is closed. Returns whether routing is in force (false: no instrumentation in this JVM;
      * a warning is logged once).
      */
-    public static Registration register(Supplier<Namespace> namespace, String keyName, String key,
-            Function<Namespace, HttpClient> transport) {
-        Route route = new Route(Objects.requireNonNull(namespace, "namespace"), Objects.requireNonNull(keyName),
-                Objects.requireNonNull(key), Objects.requireNonNull(transport));
+    public static Registration register(
+            Supplier<Namespace> namespace, String keyName, String key, Function<Namespace, HttpClient> transport) {
+        Route route = new Route(
+                Objects.requireNonNull(namespace, "namespace"),
+                Objects.requireNonNull(keyName),
+                Objects.requireNonNull(key),
+                Objects.requireNonNull(transport));
         boolean active = weave();
         ROUTES.add(route);
         if (!active && !warned) {
             warned = true;
             // the logger is looked up only here: logging's classes stay unloaded on the usual path
-            System.getLogger(LoopbackAdministration.class.getName()).log(System.Logger.Level.WARNING,
-                    "sbemu: no Java agent (instrumentation) in this JVM, and none could be attached, so an "
-                    + "administration client the application builds from an endpoint's connection string will call "
-                    + "https://127.0.0.1:443 and fail (the Java SDK's administration client ignores the port). "
-                    + "Add the README's argLine (-javaagent:${net.bytebuddy:byte-buddy-agent:jar}) to the test JVM, "
-                    + "or build that client with server.administrationClientBuilder().");
+            System.getLogger(LoopbackAdministration.class.getName())
+                    .log(
+                            System.Logger.Level.WARNING,
+                            "sbemu: no Java agent (instrumentation) in this JVM, and none could be attached, so an "
+                                    + "administration client the application builds from an endpoint's connection string will call "
+                                    + "https://127.0.0.1:443 and fail (the Java SDK's administration client ignores the port). "
+                                    + "Add the README's argLine (-javaagent:${net.bytebuddy:byte-buddy-agent:jar}) to the test JVM, "
+                                    + "or build that client with server.administrationClientBuilder().");
         }
         return new Registration(route, active);
     }
@@ -95,11 +99,17 @@ public final class LoopbackAdministration {
                 woven = false;
                 return false;
             }
-            boolean options = SdkDispatch.interceptStatic(HttpClient.class, "createDefault",
+            boolean options = SdkDispatch.interceptStatic(
+                    HttpClient.class,
+                    "createDefault",
                     "(Lcom/azure/core/util/HttpClientOptions;)Lcom/azure/core/http/HttpClient;",
                     LoopbackAdministration::createDefault);
-            boolean plain = options && SdkDispatch.interceptStatic(HttpClient.class, "createDefault",
-                    "()Lcom/azure/core/http/HttpClient;", LoopbackAdministration::createDefault);
+            boolean plain = options
+                    && SdkDispatch.interceptStatic(
+                            HttpClient.class,
+                            "createDefault",
+                            "()Lcom/azure/core/http/HttpClient;",
+                            LoopbackAdministration::createDefault);
             woven = options && plain;
         }
         return woven;
@@ -113,7 +123,8 @@ public final class LoopbackAdministration {
         ORIGINAL.set(Boolean.TRUE);
         HttpClient original;
         try {
-            original = arguments.length == 0 ? HttpClient.createDefault()
+            original = arguments.length == 0
+                    ? HttpClient.createDefault()
                     : HttpClient.createDefault((HttpClientOptions) arguments[0]);
         } finally {
             ORIGINAL.remove();
@@ -162,14 +173,14 @@ public final class LoopbackAdministration {
         if (matching.size() == 1) {
             return matching.get(0).client();
         }
-        boolean defaultHttpsPort = "https".equalsIgnoreCase(url.getProtocol())
-                && (url.getPort() == -1 || url.getPort() == 443);
+        boolean defaultHttpsPort =
+                "https".equalsIgnoreCase(url.getProtocol()) && (url.getPort() == -1 || url.getPort() == 443);
         if (matching.isEmpty() && !defaultHttpsPort) {
             return null;
         }
         // 401: the SDK throws ClientAuthenticationException with the message (not retried)
-        return InProcessAdministration.refusing(401,
-                matching.isEmpty() ? noMatch(url, token) : ambiguous(matching.size()));
+        return InProcessAdministration.refusing(
+                401, matching.isEmpty() ? noMatch(url, token) : ambiguous(matching.size()));
     }
 
     private static String noMatch(URL url, Map<String, String> token) {
@@ -195,7 +206,9 @@ public final class LoopbackAdministration {
             return false;
         }
         String h = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
-        return h.equalsIgnoreCase("localhost") || h.startsWith("127.") || h.equals("::1")
+        return h.equalsIgnoreCase("localhost")
+                || h.startsWith("127.")
+                || h.equals("::1")
                 || h.equals("0:0:0:0:0:0:0:1");
     }
 
@@ -240,7 +253,9 @@ public final class LoopbackAdministration {
             String resource = token.get("sr");
             String signature = token.get("sig");
             String expiry = token.get("se");
-            if (resource == null || signature == null || expiry == null
+            if (resource == null
+                    || signature == null
+                    || expiry == null
                     || !keyName.equals(decode(token.getOrDefault("skn", "")))) {
                 return false;
             }

@@ -12,8 +12,7 @@ import java.util.function.Supplier;
  */
 public final class LoopbackObserver implements EndpointObserver {
     /** For {@link java.util.ServiceLoader}. */
-    public LoopbackObserver() {
-    }
+    public LoopbackObserver() {}
 
     @Override
     public AutoCloseable started(Supplier<Namespace> namespace, String keyName, String key) {

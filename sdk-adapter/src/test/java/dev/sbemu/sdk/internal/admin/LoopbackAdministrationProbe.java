@@ -5,8 +5,7 @@ import com.azure.core.http.HttpRequest;
 
 /** Lets tests in other packages ask how {@link LoopbackAdministration} routes a request. */
 public final class LoopbackAdministrationProbe {
-    private LoopbackAdministrationProbe() {
-    }
+    private LoopbackAdministrationProbe() {}
 
     /** Whether {@code client} is the routing wrapper around the client azure-core made. */
     public static boolean isRouting(HttpClient client) {

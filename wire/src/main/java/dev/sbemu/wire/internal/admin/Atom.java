@@ -14,8 +14,7 @@ import org.w3c.dom.Element;
 final class Atom {
     private static final String CONTENT_TYPE = "application/xml";
 
-    private Atom() {
-    }
+    private Atom() {}
 
     /**
      * The description inside a request's {@code <entry><content>}: the single element in the Service Bus
@@ -24,35 +23,41 @@ final class Atom {
     static Element description(String body, Set<String> expected) {
         String what = String.join(" or ", new TreeSet<>(expected));
         if (body == null || body.isBlank()) {
-            throw ManagementException.badRequest("The request has no body; expected an Atom entry holding a "
-                    + what + ".");
+            throw ManagementException.badRequest(
+                    "The request has no body; expected an Atom entry holding a " + what + ".");
         }
         Element entry = Xml.parse(body);
         if (!Xml.is(entry, Xml.ATOM, "entry")) {
-            throw ManagementException.badRequest("Expected an Atom <entry> holding a " + what + ", found "
-                    + Xml.name(entry) + ".");
+            throw ManagementException.badRequest(
+                    "Expected an Atom <entry> holding a " + what + ", found " + Xml.name(entry) + ".");
         }
         Element content = Xml.children(entry).stream()
                 .filter(e -> Xml.is(e, Xml.ATOM, "content"))
                 .findFirst()
-                .orElseThrow(() -> ManagementException.badRequest("The Atom entry has no <content> holding a "
-                        + what + "."));
+                .orElseThrow(() ->
+                        ManagementException.badRequest("The Atom entry has no <content> holding a " + what + "."));
         List<Element> inside = Xml.children(content);
         if (inside.size() != 1) {
-            throw ManagementException.badRequest("The Atom <content> must hold exactly one " + what
-                    + ", found " + inside.size() + " elements.");
+            throw ManagementException.badRequest(
+                    "The Atom <content> must hold exactly one " + what + ", found " + inside.size() + " elements.");
         }
         Element description = inside.get(0);
         if (!Xml.SB.equals(description.getNamespaceURI()) || !expected.contains(description.getLocalName())) {
-            throw ManagementException.badRequest("Expected a " + what + " in namespace " + Xml.SB
-                    + ", found " + Xml.name(description) + ".");
+            throw ManagementException.badRequest(
+                    "Expected a " + what + " in namespace " + Xml.SB + ", found " + Xml.name(description) + ".");
         }
         return description;
     }
 
     /** Writes one {@code <entry>} with its metadata and {@code content} inside {@code <content>}. */
-    static void entry(XmlOut out, String self, String title, Instant published, Instant updated, String author,
-                      Consumer<XmlOut> content) {
+    static void entry(
+            XmlOut out,
+            String self,
+            String title,
+            Instant published,
+            Instant updated,
+            String author,
+            Consumer<XmlOut> content) {
         boolean root = out.depthIsZero();
         if (root) {
             out.startIn(Xml.ATOM, "entry");
@@ -84,8 +89,13 @@ final class Atom {
      *
      * @param entry reads one entity and returns the writer of its entry
      */
-    static ManagementResponse feed(Site site, String title, String path, Paging paging, List<String> names,
-                                   Function<String, Consumer<XmlOut>> entry) {
+    static ManagementResponse feed(
+            Site site,
+            String title,
+            String path,
+            Paging paging,
+            List<String> names,
+            Function<String, Consumer<XmlOut>> entry) {
         List<Consumer<XmlOut>> entries = new ArrayList<>();
         for (String name : paging.page(names)) {
             try {

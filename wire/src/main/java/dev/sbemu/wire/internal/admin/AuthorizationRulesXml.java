@@ -17,13 +17,12 @@ final class AuthorizationRulesXml {
     static final String ELEMENT = "AuthorizationRules";
     private static final String RULE = "AuthorizationRule";
     private static final String TYPE = "SharedAccessAuthorizationRule";
-    private static final Set<String> FIELDS = Set.of("KeyName", "PrimaryKey", "SecondaryKey", "Rights",
-            "CreatedTime", "ModifiedTime");
+    private static final Set<String> FIELDS =
+            Set.of("KeyName", "PrimaryKey", "SecondaryKey", "Rights", "CreatedTime", "ModifiedTime");
     /** Always SharedAccessKey and None for a shared access rule: reported, not stored. */
     private static final Set<String> FIXED = Set.of("ClaimType", "ClaimValue");
 
-    private AuthorizationRulesXml() {
-    }
+    private AuthorizationRulesXml() {}
 
     /** The rules of the element, or none when it is absent. */
     static List<AuthorizationRule> read(Element list) {
@@ -37,8 +36,8 @@ final class AuthorizationRulesXml {
             }
             String type = Xml.xsiType(rule);
             if (type != null && !TYPE.equals(type)) {
-                throw ManagementException.badRequest("Unknown authorization rule type '" + type + "'; expected "
-                        + TYPE + ".");
+                throw ManagementException.badRequest(
+                        "Unknown authorization rule type '" + type + "'; expected " + TYPE + ".");
             }
             rules.add(rule(Fields.of(rule, FIELDS, FIXED)));
         }
@@ -69,8 +68,8 @@ final class AuthorizationRulesXml {
         try {
             return AccessRight.valueOf(text.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw ManagementException.badRequest("Unknown access right '" + text + "'; expected Manage, Send or"
-                    + " Listen.");
+            throw ManagementException.badRequest(
+                    "Unknown access right '" + text + "'; expected Manage, Send or" + " Listen.");
         }
     }
 

@@ -11,11 +11,18 @@ import org.w3c.dom.Element;
  * "5" only, as on the real service.
  */
 final class CorrelationXml {
-    private static final Set<String> FIELDS = Set.of("CorrelationId", "MessageId", "To", "ReplyTo", "Label",
-            "SessionId", "ReplyToSessionId", "ContentType", "Properties");
+    private static final Set<String> FIELDS = Set.of(
+            "CorrelationId",
+            "MessageId",
+            "To",
+            "ReplyTo",
+            "Label",
+            "SessionId",
+            "ReplyToSessionId",
+            "ContentType",
+            "Properties");
 
-    private CorrelationXml() {
-    }
+    private CorrelationXml() {}
 
     static CorrelationFilter read(Element filter) {
         Fields f = Fields.of(filter, FIELDS, Set.of());

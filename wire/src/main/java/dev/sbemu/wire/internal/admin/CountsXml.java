@@ -6,8 +6,7 @@ import dev.sbemu.core.EntityRuntimeInfo;
 final class CountsXml {
     private static final String PREFIX = "d2p1";
 
-    private CountsXml() {
-    }
+    private CountsXml() {}
 
     static void write(XmlOut out, EntityRuntimeInfo info) {
         out.start("CountDetails").namespace(PREFIX, Xml.SB_COUNTS);

@@ -33,13 +33,13 @@ final class EntityRefs {
             }
             String name = stripSlashes(uri.getPath() == null ? "" : uri.getPath());
             if (name.isEmpty()) {
-                throw ManagementException.badRequest("The value '" + reference + "' of " + element
-                        + " names no entity.");
+                throw ManagementException.badRequest(
+                        "The value '" + reference + "' of " + element + " names no entity.");
             }
             return name;
         } catch (URISyntaxException e) {
-            throw ManagementException.badRequest("The value '" + reference + "' of " + element
-                    + " is not an entity name or URL.");
+            throw ManagementException.badRequest(
+                    "The value '" + reference + "' of " + element + " is not an entity name or URL.");
         }
     }
 

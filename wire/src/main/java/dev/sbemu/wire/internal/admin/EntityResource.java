@@ -67,19 +67,36 @@ final class EntityResource {
         }
         List<String> names = queues ? ns.queueNames() : ns.topicNames();
         String path = "$Resources/" + (queues ? "queues" : "topics");
-        return Atom.feed(site, queues ? "Queues" : "Topics", path, paging, names,
+        return Atom.feed(
+                site,
+                queues ? "Queues" : "Topics",
+                path,
+                paging,
+                names,
                 name -> queues ? queueEntry(name, ns.getQueue(name)) : topicEntry(name, ns.getTopic(name)));
     }
 
     private Consumer<XmlOut> queueEntry(String name, QueueOptions options) {
         EntityRuntimeInfo info = site.info(name);
-        return out -> Atom.entry(out, site.url(name), name, info.createdAt(), info.updatedAt(), site.name(),
+        return out -> Atom.entry(
+                out,
+                site.url(name),
+                name,
+                info.createdAt(),
+                info.updatedAt(),
+                site.name(),
                 c -> QueueXml.write(c, options, info, site.refs(), ns.tier()));
     }
 
     private Consumer<XmlOut> topicEntry(String name, TopicOptions options) {
         EntityRuntimeInfo info = site.info(name);
-        return out -> Atom.entry(out, site.url(name), name, info.createdAt(), info.updatedAt(), site.name(),
+        return out -> Atom.entry(
+                out,
+                site.url(name),
+                name,
+                info.createdAt(),
+                info.updatedAt(),
+                site.name(),
                 c -> TopicXml.write(c, options, info, ns.tier()));
     }
 }

@@ -9,8 +9,7 @@ import dev.sbemu.core.filter.FilterSyntaxException;
  * for an existing one, 400 for invalid values (LIM-3), 403 for quota, 500 for an emulator fault.
  */
 final class ErrorResponses {
-    private ErrorResponses() {
-    }
+    private ErrorResponses() {}
 
     static ManagementResponse from(RuntimeException e) {
         if (e instanceof ManagementException m) {
@@ -28,7 +27,8 @@ final class ErrorResponses {
         if (e instanceof FilterSyntaxException) {
             return ManagementResponse.error(400, "Invalid SQL expression: " + e.getMessage());
         }
-        if (e instanceof InvalidOptionException || e instanceof BrokerException
+        if (e instanceof InvalidOptionException
+                || e instanceof BrokerException
                 || e instanceof IllegalArgumentException) {
             return ManagementResponse.error(400, e.getMessage());
         }

@@ -13,8 +13,7 @@ final class KeyValueXml {
     private static final String PAIR = "KeyValueOfstringanyType";
     private static final String VALUE_PREFIX = "d5p1";
 
-    private KeyValueXml() {
-    }
+    private KeyValueXml() {}
 
     /** The pairs of {@code list} (null: none), in order; {@code owner} names the list in errors. */
     static Map<String, Object> read(Element list, String owner) {

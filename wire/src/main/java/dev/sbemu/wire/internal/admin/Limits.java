@@ -4,8 +4,7 @@ import dev.sbemu.core.Tier;
 
 /** Values the protocol reports that the core keeps implicit. */
 final class Limits {
-    private Limits() {
-    }
+    private Limits() {}
 
     /** The largest message the tier takes by default, in kilobytes, as the service reports it. */
     static long defaultMaxMessageKb(Tier tier) {
@@ -26,8 +25,8 @@ final class Limits {
     static void express(Fields fields) {
         fields.bool("EnableExpress", express -> {
             if (express) {
-                throw ManagementException.notImplemented("EnableExpress=true: express entities are retired from"
-                        + " Service Bus and not emulated.");
+                throw ManagementException.notImplemented(
+                        "EnableExpress=true: express entities are retired from" + " Service Bus and not emulated.");
             }
         });
     }

@@ -58,8 +58,12 @@ public final class ManagementHttpClient implements HttpClient {
     static ManagementRequest toManagementRequest(HttpRequest request) {
         URL url = request.getUrl();
         BinaryData body = request.getBodyAsBinaryData();
-        return toManagementRequest(request.getHttpMethod().name(), url.getPath(), url.getQuery(),
-                request.getHeaders().getValue(HttpHeaderName.IF_MATCH), body == null ? null : body.toString());
+        return toManagementRequest(
+                request.getHttpMethod().name(),
+                url.getPath(),
+                url.getQuery(),
+                request.getHeaders().getValue(HttpHeaderName.IF_MATCH),
+                body == null ? null : body.toString());
     }
 
     /**
@@ -68,8 +72,8 @@ public final class ManagementHttpClient implements HttpClient {
      * @param rawPath the path as sent (percent-encoded)
      * @param rawQuery the query as sent (percent-encoded), or null
      */
-    public static ManagementRequest toManagementRequest(String method, String rawPath, String rawQuery,
-                                                        String ifMatch, String body) {
+    public static ManagementRequest toManagementRequest(
+            String method, String rawPath, String rawQuery, String ifMatch, String body) {
         return new ManagementRequest(method, segments(rawPath), query(rawQuery), ifMatch, body);
     }
 

@@ -13,8 +13,8 @@ import java.util.Objects;
  * @param ifMatch the {@code If-Match} header, or null
  * @param body the request body, or null
  */
-public record ManagementRequest(String method, List<String> path, Map<String, String> query, String ifMatch,
-                                String body) {
+public record ManagementRequest(
+        String method, List<String> path, Map<String, String> query, String ifMatch, String body) {
 
     public ManagementRequest {
         Objects.requireNonNull(method, "method");

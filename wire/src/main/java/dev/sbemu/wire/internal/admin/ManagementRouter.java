@@ -91,8 +91,8 @@ public final class ManagementRouter {
             return subscription(r, topic, sub);
         }
         if (!rest.get(1).equalsIgnoreCase(RULES) || rest.size() > 3) {
-            throw ManagementException.notFound("Unknown resource '/" + r.pathText() + "'; below a subscription"
-                    + " there is only 'Rules'.");
+            throw ManagementException.notFound(
+                    "Unknown resource '/" + r.pathText() + "'; below a subscription" + " there is only 'Rules'.");
         }
         if (rest.size() == 2) {
             requireMethod(r, "GET");
@@ -156,7 +156,7 @@ public final class ManagementRouter {
     }
 
     private static ManagementException methodNotAllowed(ManagementRequest r, String allowed) {
-        return new ManagementException(405, "Method " + r.method() + " is not allowed on '/" + r.pathText()
-                + "'; allowed: " + allowed + ".");
+        return new ManagementException(
+                405, "Method " + r.method() + " is not allowed on '/" + r.pathText() + "'; allowed: " + allowed + ".");
     }
 }

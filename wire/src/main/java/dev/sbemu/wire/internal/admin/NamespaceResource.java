@@ -13,8 +13,9 @@ final class NamespaceResource {
 
     ManagementResponse get() {
         Tier tier = site.namespace().tier();
-        return ManagementResponse.entry(200, Atom.document(out -> Atom.entry(out, site.url(PATH), site.name(),
-                null, site.now(), site.name(), c -> {
+        return ManagementResponse.entry(
+                200,
+                Atom.document(out -> Atom.entry(out, site.url(PATH), site.name(), null, site.now(), site.name(), c -> {
                     c.startIn(Xml.SB, "NamespaceInfo");
                     c.element("CreatedTime", site.createdAt());
                     c.element("MessagingSKU", sku(tier));

@@ -9,18 +9,38 @@ import org.w3c.dom.Element;
 /** {@code QueueDescription} to and from {@link QueueOptions}. */
 final class QueueXml {
     static final String ELEMENT = "QueueDescription";
-    private static final Set<String> WRITABLE = Set.of("AuthorizationRules", "LockDuration", "MaxSizeInMegabytes",
-            "RequiresDuplicateDetection", "RequiresSession", "DefaultMessageTimeToLive",
-            "DeadLetteringOnMessageExpiration", "DuplicateDetectionHistoryTimeWindow", "MaxDeliveryCount",
-            "EnableBatchedOperations", "Status", "ForwardTo", "UserMetadata", "AutoDeleteOnIdle",
-            "EnablePartitioning", "ForwardDeadLetteredMessagesTo", "MaxMessageSizeInKilobytes", "EnableExpress");
+    private static final Set<String> WRITABLE = Set.of(
+            "AuthorizationRules",
+            "LockDuration",
+            "MaxSizeInMegabytes",
+            "RequiresDuplicateDetection",
+            "RequiresSession",
+            "DefaultMessageTimeToLive",
+            "DeadLetteringOnMessageExpiration",
+            "DuplicateDetectionHistoryTimeWindow",
+            "MaxDeliveryCount",
+            "EnableBatchedOperations",
+            "Status",
+            "ForwardTo",
+            "UserMetadata",
+            "AutoDeleteOnIdle",
+            "EnablePartitioning",
+            "ForwardDeadLetteredMessagesTo",
+            "MaxMessageSizeInKilobytes",
+            "EnableExpress");
     /** Reported by the service, echoed back by clients on updates, ignored. */
-    private static final Set<String> READ_ONLY = Set.of("SizeInBytes", "MessageCount", "IsAnonymousAccessible",
-            "CreatedAt", "UpdatedAt", "AccessedAt", "SupportOrdering", "CountDetails",
+    private static final Set<String> READ_ONLY = Set.of(
+            "SizeInBytes",
+            "MessageCount",
+            "IsAnonymousAccessible",
+            "CreatedAt",
+            "UpdatedAt",
+            "AccessedAt",
+            "SupportOrdering",
+            "CountDetails",
             "EntityAvailabilityStatus");
 
-    private QueueXml() {
-    }
+    private QueueXml() {}
 
     /** The options a create or update asks for: elements left out take the service's defaults. */
     static QueueOptions read(Element description, EntityRefs refs, Tier tier) {
@@ -40,9 +60,13 @@ final class QueueXml {
         f.text("UserMetadata", b::userMetadata);
         f.duration("AutoDeleteOnIdle", b::autoDeleteOnIdle);
         f.bool("EnablePartitioning", b::enablePartitioning);
-        f.text("ForwardDeadLetteredMessagesTo",
+        f.text(
+                "ForwardDeadLetteredMessagesTo",
                 ref -> b.forwardDeadLetteredMessagesTo(refs.name("ForwardDeadLetteredMessagesTo", ref)));
-        f.integer("MaxMessageSizeInKilobytes", Long.MIN_VALUE, Long.MAX_VALUE,
+        f.integer(
+                "MaxMessageSizeInKilobytes",
+                Long.MIN_VALUE,
+                Long.MAX_VALUE,
                 kb -> b.maxMessageSizeInKilobytes(Limits.maxMessageKb(kb, tier)));
         b.authorizationRules(AuthorizationRulesXml.read(f.element(AuthorizationRulesXml.ELEMENT)));
         Limits.express(f);

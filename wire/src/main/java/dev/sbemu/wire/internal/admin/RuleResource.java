@@ -39,13 +39,18 @@ final class RuleResource {
     ManagementResponse list(String topic, String sub, Paging paging) {
         List<RuleDescription> rules = ns.listRules(topic, sub);
         List<String> names = rules.stream().map(RuleDescription::name).toList();
-        return Atom.feed(site, "Rules", topic + "/Subscriptions/" + sub + "/Rules", paging, names,
+        return Atom.feed(
+                site,
+                "Rules",
+                topic + "/Subscriptions/" + sub + "/Rules",
+                paging,
+                names,
                 name -> entry(topic, sub, rules.get(names.indexOf(name))));
     }
 
     private Consumer<XmlOut> entry(String topic, String sub, RuleDescription rule) {
         String path = topic + "/Subscriptions/" + sub + "/Rules/" + rule.name();
-        return out -> Atom.entry(out, site.url(path), rule.name(), null, site.now(), site.name(),
-                c -> RuleXml.write(c, rule));
+        return out -> Atom.entry(
+                out, site.url(path), rule.name(), null, site.now(), site.name(), c -> RuleXml.write(c, rule));
     }
 }

@@ -16,13 +16,13 @@ final class RuleXml {
     static final String ELEMENT = "RuleDescription";
     /** The compatibility level the service reports for SQL expressions. */
     private static final int COMPATIBILITY_LEVEL = 20;
+
     private static final Set<String> RULE = Set.of("Filter", "Action", "Name");
     private static final Set<String> RULE_READ_ONLY = Set.of("CreatedAt");
     private static final Set<String> SQL = Set.of("SqlExpression", "Parameters");
     private static final Set<String> SQL_IGNORED = Set.of("CompatibilityLevel", "RequiresPreprocessing");
 
-    private RuleXml() {
-    }
+    private RuleXml() {}
 
     /**
      * Reads a rule.
@@ -34,8 +34,8 @@ final class RuleXml {
         String[] name = {nameFromPath};
         f.text("Name", n -> {
             if (nameFromPath != null && n != null && !n.equals(nameFromPath)) {
-                throw ManagementException.badRequest("The rule's Name '" + n + "' differs from the name in the"
-                        + " URL '" + nameFromPath + "'.");
+                throw ManagementException.badRequest(
+                        "The rule's Name '" + n + "' differs from the name in the" + " URL '" + nameFromPath + "'.");
             }
             name[0] = n != null ? n : nameFromPath;
         });
@@ -70,8 +70,9 @@ final class RuleXml {
                 yield new FalseFilter();
             }
             case "CorrelationFilter" -> CorrelationXml.read(filter);
-            default -> throw ManagementException.badRequest("Unknown filter type '" + type + "'; expected SqlFilter,"
-                    + " CorrelationFilter, TrueFilter or FalseFilter.");
+            default ->
+                throw ManagementException.badRequest("Unknown filter type '" + type + "'; expected SqlFilter,"
+                        + " CorrelationFilter, TrueFilter or FalseFilter.");
         };
     }
 
@@ -85,8 +86,8 @@ final class RuleXml {
             Fields f = Fields.of(action, SQL, SQL_IGNORED);
             return SqlRuleAction.parse(sqlExpression(f, "SqlRuleAction"), parameters(f, "SqlRuleAction"));
         }
-        throw ManagementException.badRequest("Unknown action type '" + type + "'; expected SqlRuleAction or"
-                + " EmptyRuleAction.");
+        throw ManagementException.badRequest(
+                "Unknown action type '" + type + "'; expected SqlRuleAction or" + " EmptyRuleAction.");
     }
 
     /** RUL-9: the values of the {@code @name} parameters. */

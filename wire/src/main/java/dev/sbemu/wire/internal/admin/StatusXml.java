@@ -4,8 +4,7 @@ import dev.sbemu.core.EntityStatus;
 
 /** Entity status names as the service spells them. */
 final class StatusXml {
-    private StatusXml() {
-    }
+    private StatusXml() {}
 
     static EntityStatus read(String element, String text) {
         return switch (text.trim()) {
@@ -13,8 +12,9 @@ final class StatusXml {
             case "Disabled" -> EntityStatus.DISABLED;
             case "SendDisabled" -> EntityStatus.SEND_DISABLED;
             case "ReceiveDisabled" -> EntityStatus.RECEIVE_DISABLED;
-            default -> throw ManagementException.badRequest("The value '" + text + "' of " + element
-                    + " is not a status a client can set (Active, Disabled, SendDisabled, ReceiveDisabled).");
+            default ->
+                throw ManagementException.badRequest("The value '" + text + "' of " + element
+                        + " is not a status a client can set (Active, Disabled, SendDisabled, ReceiveDisabled).");
         };
     }
 

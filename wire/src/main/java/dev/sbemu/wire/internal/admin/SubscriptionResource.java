@@ -27,8 +27,8 @@ final class SubscriptionResource {
     }
 
     ManagementResponse put(String topic, String name, String body, boolean update) {
-        SubscriptionXml.Request asked = SubscriptionXml.read(
-                Atom.description(body, Set.of(SubscriptionXml.ELEMENT)), site.refs());
+        SubscriptionXml.Request asked =
+                SubscriptionXml.read(Atom.description(body, Set.of(SubscriptionXml.ELEMENT)), site.refs());
         SubscriptionOptions stored;
         if (update) {
             if (asked.rule() != null) {
@@ -37,8 +37,8 @@ final class SubscriptionResource {
             }
             stored = ns.updateSubscription(topic, name, asked.options());
         } else {
-            stored = ns.createSubscription(topic, name, asked.options(),
-                    asked.rule() == null ? List.of() : List.of(asked.rule()));
+            stored = ns.createSubscription(
+                    topic, name, asked.options(), asked.rule() == null ? List.of() : List.of(asked.rule()));
         }
         return ManagementResponse.entry(update ? 200 : 201, Atom.document(entry(topic, name, stored)));
     }
@@ -49,14 +49,25 @@ final class SubscriptionResource {
     }
 
     ManagementResponse list(String topic, Paging paging) {
-        return Atom.feed(site, "Subscriptions", topic + "/Subscriptions", paging, ns.subscriptionNames(topic),
+        return Atom.feed(
+                site,
+                "Subscriptions",
+                topic + "/Subscriptions",
+                paging,
+                ns.subscriptionNames(topic),
                 name -> entry(topic, name, ns.getSubscription(topic, name)));
     }
 
     private Consumer<XmlOut> entry(String topic, String name, SubscriptionOptions options) {
         EntityRuntimeInfo info = ns.runtimeInfo(EntityPath.subscription(topic, name));
         String path = topic + "/Subscriptions/" + name;
-        return out -> Atom.entry(out, site.url(path), name, info.createdAt(), info.updatedAt(), site.name(),
+        return out -> Atom.entry(
+                out,
+                site.url(path),
+                name,
+                info.createdAt(),
+                info.updatedAt(),
+                site.name(),
                 c -> SubscriptionXml.write(c, options, info, site.refs()));
     }
 }

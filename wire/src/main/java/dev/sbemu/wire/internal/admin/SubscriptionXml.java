@@ -9,13 +9,22 @@ import org.w3c.dom.Element;
 /** {@code SubscriptionDescription} to and from {@link SubscriptionOptions}. */
 final class SubscriptionXml {
     static final String ELEMENT = "SubscriptionDescription";
-    private static final Set<String> WRITABLE = Set.of("LockDuration", "RequiresSession",
-            "DefaultMessageTimeToLive", "DeadLetteringOnMessageExpiration",
-            "DeadLetteringOnFilterEvaluationExceptions", "DefaultRuleDescription", "MaxDeliveryCount",
-            "EnableBatchedOperations", "Status", "ForwardTo", "UserMetadata", "ForwardDeadLetteredMessagesTo",
+    private static final Set<String> WRITABLE = Set.of(
+            "LockDuration",
+            "RequiresSession",
+            "DefaultMessageTimeToLive",
+            "DeadLetteringOnMessageExpiration",
+            "DeadLetteringOnFilterEvaluationExceptions",
+            "DefaultRuleDescription",
+            "MaxDeliveryCount",
+            "EnableBatchedOperations",
+            "Status",
+            "ForwardTo",
+            "UserMetadata",
+            "ForwardDeadLetteredMessagesTo",
             "AutoDeleteOnIdle");
-    private static final Set<String> READ_ONLY = Set.of("MessageCount", "CreatedAt", "UpdatedAt", "AccessedAt",
-            "CountDetails", "EntityAvailabilityStatus");
+    private static final Set<String> READ_ONLY =
+            Set.of("MessageCount", "CreatedAt", "UpdatedAt", "AccessedAt", "CountDetails", "EntityAvailabilityStatus");
 
     /**
      * What a PUT asks for.
@@ -23,11 +32,9 @@ final class SubscriptionXml {
      * @param options the subscription's properties; elements left out take the service's defaults
      * @param rule the rule to create it with instead of {@code $Default}, or null
      */
-    record Request(SubscriptionOptions options, RuleDescription rule) {
-    }
+    record Request(SubscriptionOptions options, RuleDescription rule) {}
 
-    private SubscriptionXml() {
-    }
+    private SubscriptionXml() {}
 
     static Request read(Element description, EntityRefs refs) {
         Fields f = Fields.of(description, WRITABLE, READ_ONLY);
@@ -42,7 +49,8 @@ final class SubscriptionXml {
         f.status(b::status);
         f.text("ForwardTo", ref -> b.forwardTo(refs.name("ForwardTo", ref)));
         f.text("UserMetadata", b::userMetadata);
-        f.text("ForwardDeadLetteredMessagesTo",
+        f.text(
+                "ForwardDeadLetteredMessagesTo",
                 ref -> b.forwardDeadLetteredMessagesTo(refs.name("ForwardDeadLetteredMessagesTo", ref)));
         f.duration("AutoDeleteOnIdle", b::autoDeleteOnIdle);
         Element rule = f.element("DefaultRuleDescription");

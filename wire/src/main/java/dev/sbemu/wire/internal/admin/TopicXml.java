@@ -9,17 +9,34 @@ import org.w3c.dom.Element;
 /** {@code TopicDescription} to and from {@link TopicOptions}. */
 final class TopicXml {
     static final String ELEMENT = "TopicDescription";
-    private static final Set<String> WRITABLE = Set.of("AuthorizationRules", "DefaultMessageTimeToLive", "MaxSizeInMegabytes",
-            "RequiresDuplicateDetection", "DuplicateDetectionHistoryTimeWindow", "EnableBatchedOperations",
-            "Status", "SupportOrdering", "AutoDeleteOnIdle", "EnablePartitioning", "UserMetadata",
-            "MaxMessageSizeInKilobytes", "EnableExpress");
+    private static final Set<String> WRITABLE = Set.of(
+            "AuthorizationRules",
+            "DefaultMessageTimeToLive",
+            "MaxSizeInMegabytes",
+            "RequiresDuplicateDetection",
+            "DuplicateDetectionHistoryTimeWindow",
+            "EnableBatchedOperations",
+            "Status",
+            "SupportOrdering",
+            "AutoDeleteOnIdle",
+            "EnablePartitioning",
+            "UserMetadata",
+            "MaxMessageSizeInKilobytes",
+            "EnableExpress");
     /** Reported by the service, echoed back by clients on updates, ignored. */
-    private static final Set<String> READ_ONLY = Set.of("SizeInBytes", "FilteringMessagesBeforePublishing",
-            "IsAnonymousAccessible", "CreatedAt", "UpdatedAt", "AccessedAt", "CountDetails",
-            "SubscriptionCount", "EntityAvailabilityStatus", "EnableSubscriptionPartitioning");
+    private static final Set<String> READ_ONLY = Set.of(
+            "SizeInBytes",
+            "FilteringMessagesBeforePublishing",
+            "IsAnonymousAccessible",
+            "CreatedAt",
+            "UpdatedAt",
+            "AccessedAt",
+            "CountDetails",
+            "SubscriptionCount",
+            "EntityAvailabilityStatus",
+            "EnableSubscriptionPartitioning");
 
-    private TopicXml() {
-    }
+    private TopicXml() {}
 
     /** The options a create or update asks for: elements left out take the service's defaults. */
     static TopicOptions read(Element description, Tier tier) {
@@ -35,7 +52,10 @@ final class TopicXml {
         f.duration("AutoDeleteOnIdle", b::autoDeleteOnIdle);
         f.bool("EnablePartitioning", b::enablePartitioning);
         f.text("UserMetadata", b::userMetadata);
-        f.integer("MaxMessageSizeInKilobytes", Long.MIN_VALUE, Long.MAX_VALUE,
+        f.integer(
+                "MaxMessageSizeInKilobytes",
+                Long.MIN_VALUE,
+                Long.MAX_VALUE,
                 kb -> b.maxMessageSizeInKilobytes(Limits.maxMessageKb(kb, tier)));
         b.authorizationRules(AuthorizationRulesXml.read(f.element(AuthorizationRulesXml.ELEMENT)));
         Limits.express(f);

@@ -18,8 +18,7 @@ final class TypedValueXml {
     /** The data contract serializer's namespace, where {@code guid} and {@code char} live. */
     static final String SERIALIZATION = "http://schemas.microsoft.com/2003/10/Serialization/";
 
-    private TypedValueXml() {
-    }
+    private TypedValueXml() {}
 
     /** The value of a typed element; no {@code xsi:type} means string, {@code xsi:nil} means null. */
     static Object read(String name, Element value) {
@@ -45,19 +44,20 @@ final class TypedValueXml {
                 case "duration" -> Duration.parse(text.trim());
                 case "guid" -> UUID.fromString(text.trim());
                 case "char" -> (char) Integer.parseInt(text.trim());
-                default -> throw ManagementException.badRequest("Property '" + name + "' has the unknown xsi:type '"
-                        + type + "'.");
+                default ->
+                    throw ManagementException.badRequest(
+                            "Property '" + name + "' has the unknown xsi:type '" + type + "'.");
             };
         } catch (DateTimeParseException | IllegalArgumentException e) {
-            throw ManagementException.badRequest("Property '" + name + "': '" + text + "' is not a valid " + type
-                    + ".");
+            throw ManagementException.badRequest(
+                    "Property '" + name + "': '" + text + "' is not a valid " + type + ".");
         }
     }
 
     /** An {@code xs:dateTime}; one without an offset is UTC, as the service reads it. */
     private static OffsetDateTime dateTime(String text) {
-        TemporalAccessor parsed = DateTimeFormatter.ISO_DATE_TIME.parseBest(text, OffsetDateTime::from,
-                LocalDateTime::from);
+        TemporalAccessor parsed =
+                DateTimeFormatter.ISO_DATE_TIME.parseBest(text, OffsetDateTime::from, LocalDateTime::from);
         return parsed instanceof OffsetDateTime offset ? offset : ((LocalDateTime) parsed).atOffset(ZoneOffset.UTC);
     }
 
@@ -100,10 +100,10 @@ final class TypedValueXml {
 
     static String text(Object value) {
         if (value instanceof Character c) {
-            return String.valueOf((int) c);       // the data contract serializer writes a char as its code
+            return String.valueOf((int) c); // the data contract serializer writes a char as its code
         }
         if (value instanceof OffsetDateTime t) {
-            return DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(t);     // always with seconds, as xs:dateTime wants
+            return DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(t); // always with seconds, as xs:dateTime wants
         }
         return String.valueOf(value);
     }

@@ -23,8 +23,7 @@ final class Xml {
 
     private static final DocumentBuilderFactory FACTORY = newFactory();
 
-    private Xml() {
-    }
+    private Xml() {}
 
     private static DocumentBuilderFactory newFactory() {
         DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();

@@ -14,11 +14,11 @@ final class XmlValues {
     static final String NEVER = "P10675199DT2H48M5.4775807S";
     /** Clients that carry only milliseconds send "never" truncated ({@code P10675199DT2H48M5.477S}). */
     private static final Duration NEVER_THRESHOLD = Durations.MAX.truncatedTo(ChronoUnit.MILLIS);
-    private static final DateTimeFormatter INSTANT = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'")
-            .withZone(ZoneOffset.UTC);
 
-    private XmlValues() {
-    }
+    private static final DateTimeFormatter INSTANT =
+            DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+
+    private XmlValues() {}
 
     /** Parses an ISO-8601 duration; anything from {@code TimeSpan.MaxValue} truncated to millis up is "never". */
     static Duration duration(String element, String text) {
@@ -26,8 +26,8 @@ final class XmlValues {
             Duration d = Duration.parse(text.trim());
             return d.compareTo(NEVER_THRESHOLD) >= 0 ? Durations.MAX : d;
         } catch (DateTimeParseException e) {
-            throw ManagementException.badRequest("The value '" + text + "' of " + element
-                    + " is not an ISO-8601 duration such as PT1M or P14D.");
+            throw ManagementException.badRequest(
+                    "The value '" + text + "' of " + element + " is not an ISO-8601 duration such as PT1M or P14D.");
         }
     }
 
@@ -55,7 +55,8 @@ final class XmlValues {
             if (rest.toSecondsPart() > 0 || rest.toNanosPart() > 0) {
                 s.append(rest.toSecondsPart());
                 if (rest.toNanosPart() > 0) {
-                    s.append('.').append(String.format("%09d", rest.toNanosPart()).replaceAll("0+$", ""));
+                    s.append('.')
+                            .append(String.format("%09d", rest.toNanosPart()).replaceAll("0+$", ""));
                 }
                 s.append('S');
             }
@@ -67,8 +68,9 @@ final class XmlValues {
         return switch (text.trim()) {
             case "true", "1" -> true;
             case "false", "0" -> false;
-            default -> throw ManagementException.badRequest("The value '" + text + "' of " + element
-                    + " is not a boolean (true or false).");
+            default ->
+                throw ManagementException.badRequest(
+                        "The value '" + text + "' of " + element + " is not a boolean (true or false).");
         };
     }
 

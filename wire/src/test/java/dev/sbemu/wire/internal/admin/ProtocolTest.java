@@ -5,9 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sbemu.core.Namespace;
-import dev.sbemu.wire.internal.admin.ManagementRequest;
-import dev.sbemu.wire.internal.admin.ManagementResponse;
-import dev.sbemu.wire.internal.admin.ManagementRouter;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -19,28 +16,33 @@ import org.junit.jupiter.api.Test;
 class ProtocolTest {
     private static final String SB = "http://schemas.microsoft.com/netservices/2010/10/servicebus/connect";
     private final Namespace namespace = Namespace.create();
-    private final ManagementRouter router = new ManagementRouter(namespace, "sbemu.servicebus.windows.net",
-            "2021-05", Instant.parse("2024-01-01T00:00:00Z"));
+    private final ManagementRouter router = new ManagementRouter(
+            namespace, "sbemu.servicebus.windows.net", "2021-05", Instant.parse("2024-01-01T00:00:00Z"));
 
     @AfterEach
     void close() {
         namespace.close();
     }
 
-    private ManagementResponse send(String method, String path, Map<String, String> query, String ifMatch,
-                                    String body) {
+    private ManagementResponse send(
+            String method, String path, Map<String, String> query, String ifMatch, String body) {
         return router.handle(new ManagementRequest(method, List.of(path.split("/")), query, ifMatch, body));
     }
 
     private ManagementResponse put(String path, String description) {
-        return send("PUT", path, Map.of("api-version", "2021-05"), null,
+        return send(
+                "PUT",
+                path,
+                Map.of("api-version", "2021-05"),
+                null,
                 "<entry xmlns=\"http://www.w3.org/2005/Atom\"><content type=\"application/xml\">" + description
                         + "</content></entry>");
     }
 
     private static void assertError(ManagementResponse r, int status, String fragment) {
         assertEquals(status, r.status(), r.body());
-        assertTrue(r.body().startsWith("<?xml") && r.body().contains("<Error><Code>" + status + "</Code><Detail>"),
+        assertTrue(
+                r.body().startsWith("<?xml") && r.body().contains("<Error><Code>" + status + "</Code><Detail>"),
                 r.body());
         assertTrue(r.body().contains(fragment), () -> r.body() + " lacks " + fragment);
     }
@@ -50,9 +52,10 @@ class ProtocolTest {
     void entryShape() {
         ManagementResponse created = put("orders", "<QueueDescription xmlns=\"" + SB + "\"/>");
         assertEquals(201, created.status(), created.body());
-        String body = send("GET", "orders", Map.of("enrich", "true"), null, null).body();
-        assertTrue(body.contains("<DefaultMessageTimeToLive>P10675199DT2H48M5.4775807S</DefaultMessageTimeToLive>"),
-                body);
+        String body =
+                send("GET", "orders", Map.of("enrich", "true"), null, null).body();
+        assertTrue(
+                body.contains("<DefaultMessageTimeToLive>P10675199DT2H48M5.4775807S</DefaultMessageTimeToLive>"), body);
         assertTrue(body.contains("<title type=\"text\">orders</title>"), body);
         assertTrue(body.contains("<LockDuration>PT1M</LockDuration>"), body);
         assertTrue(body.contains("<d2p1:ActiveMessageCount>0</d2p1:ActiveMessageCount>"), body);
@@ -73,19 +76,23 @@ class ProtocolTest {
         String ser = "http://schemas.microsoft.com/2003/10/Serialization/";
         namespace.createTopic("orders");
         namespace.createSubscription("orders", "eu");
-        ManagementResponse created = put("orders/Subscriptions/eu/Rules/typed", "<RuleDescription xmlns=\"" + SB
-                + "\" xmlns:i=\"http://www.w3.org/2001/XMLSchema-instance\"><Filter i:type=\"CorrelationFilter\">"
-                + "<Properties>"
-                + property("i", xsd, "int", "5") + property("u", xsd, "unsignedInt", "7")
-                + property("d", xsd, "decimal", "2.50") + property("t", xsd, "dateTime", "2030-01-01T10:00:00Z")
-                + property("local", xsd, "dateTime", "2030-01-01T10:00:00")
-                + property("span", xsd, "duration", "PT1M30S") + property("g", ser, "guid",
-                "00000000-0000-0000-0000-000000000001") + property("c", ser, "char", "65")
-                + "</Properties></Filter><Action i:type=\"EmptyRuleAction\"/></RuleDescription>");
+        ManagementResponse created = put(
+                "orders/Subscriptions/eu/Rules/typed",
+                "<RuleDescription xmlns=\"" + SB
+                        + "\" xmlns:i=\"http://www.w3.org/2001/XMLSchema-instance\"><Filter i:type=\"CorrelationFilter\">"
+                        + "<Properties>"
+                        + property("i", xsd, "int", "5") + property("u", xsd, "unsignedInt", "7")
+                        + property("d", xsd, "decimal", "2.50") + property("t", xsd, "dateTime", "2030-01-01T10:00:00Z")
+                        + property("local", xsd, "dateTime", "2030-01-01T10:00:00")
+                        + property("span", xsd, "duration", "PT1M30S")
+                        + property("g", ser, "guid", "00000000-0000-0000-0000-000000000001")
+                        + property("c", ser, "char", "65")
+                        + "</Properties></Filter><Action i:type=\"EmptyRuleAction\"/></RuleDescription>");
         assertEquals(201, created.status(), created.body());
 
-        Map<String, Object> stored = ((dev.sbemu.core.filter.CorrelationFilter) namespace.getRule("orders", "eu",
-                "typed").filter()).properties();
+        Map<String, Object> stored = ((dev.sbemu.core.filter.CorrelationFilter)
+                        namespace.getRule("orders", "eu", "typed").filter())
+                .properties();
         assertEquals(5, stored.get("i"));
         assertEquals(7L, stored.get("u"));
         assertEquals(new java.math.BigDecimal("2.50"), stored.get("d"));
@@ -94,41 +101,86 @@ class ProtocolTest {
         assertEquals(java.time.Duration.ofSeconds(90), stored.get("span"));
         assertEquals(java.util.UUID.fromString("00000000-0000-0000-0000-000000000001"), stored.get("g"));
         assertEquals('A', stored.get("c"));
-        String body = send("GET", "orders/Subscriptions/eu/Rules/typed", Map.of(), null, null).body();
-        for (String fragment : new String[] {"d5p1:int\">5<", "d5p1:dateTime\">2030-01-01T10:00:00Z<",
-            "d5p1:duration\">PT1M30S<", "d5p1:guid\">00000000-0000-0000-0000-000000000001<", "d5p1:char\">65<",
-            "xmlns:d5p1=\"" + ser + "\""}) {
+        String body = send("GET", "orders/Subscriptions/eu/Rules/typed", Map.of(), null, null)
+                .body();
+        for (String fragment : new String[] {
+            "d5p1:int\">5<",
+            "d5p1:dateTime\">2030-01-01T10:00:00Z<",
+            "d5p1:duration\">PT1M30S<",
+            "d5p1:guid\">00000000-0000-0000-0000-000000000001<",
+            "d5p1:char\">65<",
+            "xmlns:d5p1=\"" + ser + "\""
+        }) {
             assertTrue(body.contains(fragment), () -> body + " lacks " + fragment);
         }
-        assertError(put("orders/Subscriptions/eu/Rules/bad", "<RuleDescription xmlns=\"" + SB
-                + "\" xmlns:i=\"http://www.w3.org/2001/XMLSchema-instance\"><Filter i:type=\"CorrelationFilter\">"
-                + "<Properties>" + property("x", xsd, "QName", "a") + "</Properties></Filter></RuleDescription>"),
-                400, "xsi:type 'QName'");
+        assertError(
+                put(
+                        "orders/Subscriptions/eu/Rules/bad",
+                        "<RuleDescription xmlns=\"" + SB
+                                + "\" xmlns:i=\"http://www.w3.org/2001/XMLSchema-instance\"><Filter i:type=\"CorrelationFilter\">"
+                                + "<Properties>" + property("x", xsd, "QName", "a")
+                                + "</Properties></Filter></RuleDescription>"),
+                400,
+                "xsi:type 'QName'");
     }
 
     @Test
     @DisplayName("an element the service does not know is a 400 naming it, never ignored")
     void unknownElement() {
-        assertError(put("orders", "<QueueDescription xmlns=\"" + SB + "\"><LockDuraton>PT1M</LockDuraton>"
-                + "</QueueDescription>"), 400, "Unknown element");
+        assertError(
+                put(
+                        "orders",
+                        "<QueueDescription xmlns=\"" + SB + "\"><LockDuraton>PT1M</LockDuraton>"
+                                + "</QueueDescription>"),
+                400,
+                "Unknown element");
         assertFalse(namespace.queueExists("orders"));
-        assertError(put("orders", "<QueueDescription xmlns=\"" + SB + "\"><MaxDeliveryCount>ten</MaxDeliveryCount>"
-                + "</QueueDescription>"), 400, "QueueDescription.MaxDeliveryCount is not an integer");
-        assertError(put("orders", "<QueueDescription xmlns=\"" + SB + "\"><LockDuration>1 minute</LockDuration>"
-                + "</QueueDescription>"), 400, "ISO-8601 duration");
-        assertError(put("orders", "<QueueDescription xmlns=\"" + SB + "\"><Status>Sleeping</Status>"
-                + "</QueueDescription>"), 400, "Sleeping");
-        assertError(put("orders", "<QueueDescription xmlns=\"" + SB + "\"><EnableExpress>true</EnableExpress>"
-                + "</QueueDescription>"), 501, "EnableExpress");
+        assertError(
+                put(
+                        "orders",
+                        "<QueueDescription xmlns=\"" + SB + "\"><MaxDeliveryCount>ten</MaxDeliveryCount>"
+                                + "</QueueDescription>"),
+                400,
+                "QueueDescription.MaxDeliveryCount is not an integer");
+        assertError(
+                put(
+                        "orders",
+                        "<QueueDescription xmlns=\"" + SB + "\"><LockDuration>1 minute</LockDuration>"
+                                + "</QueueDescription>"),
+                400,
+                "ISO-8601 duration");
+        assertError(
+                put(
+                        "orders",
+                        "<QueueDescription xmlns=\"" + SB + "\"><Status>Sleeping</Status>" + "</QueueDescription>"),
+                400,
+                "Sleeping");
+        assertError(
+                put(
+                        "orders",
+                        "<QueueDescription xmlns=\"" + SB + "\"><EnableExpress>true</EnableExpress>"
+                                + "</QueueDescription>"),
+                501,
+                "EnableExpress");
     }
 
     @Test
     @DisplayName("malformed bodies, documents with a DOCTYPE and foreign roots are 400s")
     void malformed() {
         assertError(send("PUT", "orders", Map.of(), null, "<entry"), 400, "not well-formed XML");
-        assertError(send("PUT", "orders", Map.of(), null, "<!DOCTYPE x [<!ENTITY e SYSTEM \"file:///etc/passwd\">]>"
-                + "<entry xmlns=\"http://www.w3.org/2005/Atom\"/>"), 400, "not well-formed XML");
-        assertError(send("PUT", "orders", Map.of(), null, "<feed xmlns=\"http://www.w3.org/2005/Atom\"/>"), 400,
+        assertError(
+                send(
+                        "PUT",
+                        "orders",
+                        Map.of(),
+                        null,
+                        "<!DOCTYPE x [<!ENTITY e SYSTEM \"file:///etc/passwd\">]>"
+                                + "<entry xmlns=\"http://www.w3.org/2005/Atom\"/>"),
+                400,
+                "not well-formed XML");
+        assertError(
+                send("PUT", "orders", Map.of(), null, "<feed xmlns=\"http://www.w3.org/2005/Atom\"/>"),
+                400,
                 "Expected an Atom &lt;entry&gt;");
         assertError(put("orders", "<QueueDescription/>"), 400, "Expected a QueueDescription or TopicDescription");
         assertError(send("PUT", "orders", Map.of(), null, null), 400, "no body");
@@ -153,7 +205,11 @@ class ProtocolTest {
     @DisplayName("session and partitioning cannot change on an existing queue")
     void immutableOnUpdate() {
         put("orders", "<QueueDescription xmlns=\"" + SB + "\"/>");
-        ManagementResponse r = send("PUT", "orders", Map.of(), "*",
+        ManagementResponse r = send(
+                "PUT",
+                "orders",
+                Map.of(),
+                "*",
                 "<entry xmlns=\"http://www.w3.org/2005/Atom\"><content type=\"application/xml\"><QueueDescription"
                         + " xmlns=\"" + SB + "\"><RequiresSession>true</RequiresSession></QueueDescription>"
                         + "</content></entry>");
