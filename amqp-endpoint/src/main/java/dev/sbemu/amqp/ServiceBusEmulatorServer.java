@@ -300,7 +300,7 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
         endpoint.close(goodbye == Goodbye.CONNECTION_FORCED);
     }
 
-    /** What a closing server tells its clients (docs/spec.md AMQP-14, SRV-7). */
+    /** What a closing server tells its clients (docs/spec/ AMQP-14, SRV-7). */
     public enum Goodbye {
         /**
          * {@code com.microsoft:operation-cancelled} on every link and connection: not transient for the SDKs, so a
@@ -315,7 +315,7 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
     }
 
     /**
-     * Settings of a {@link ServiceBusEmulatorServer}: the port and key, and the endpoint's limits (docs/spec.md
+     * Settings of a {@link ServiceBusEmulatorServer}: the port and key, and the endpoint's limits (docs/spec/amqp.md
      * AMQP-19 gives each default and its source). Durations are measured on the monotonic clock
      * ({@code System.nanoTime}), not on the namespace's virtual clock.
      */

@@ -6,8 +6,8 @@ import java.util.Objects;
 
 /**
  * The endpoint's limits and its loop's rules in one value, filled by {@code ServiceBusEmulatorServer.Builder} (and
- * by a command line later); docs/spec.md AMQP-19 gives each default with its source. All durations are measured on
- * {@code System.nanoTime}, never on the wall clock or the namespace's virtual clock.
+ * by a command line later); docs/spec/amqp.md AMQP-19 gives each default with its source. All durations are measured
+ * on {@code System.nanoTime}, never on the wall clock or the namespace's virtual clock.
  *
  * @param bindAddress the address to listen on (loopback by default)
  * @param port the port, 0 for an ephemeral one
@@ -54,7 +54,7 @@ public record EndpointOptions(InetAddress bindAddress, int port, int maxConnecti
         }
     }
 
-    /** The defaults (docs/spec.md AMQP-19). */
+    /** The defaults (docs/spec/amqp.md AMQP-19). */
     public static EndpointOptions defaults() {
         return new EndpointOptions(InetAddress.getLoopbackAddress(), 0, 5_000, 64 * 1024, Duration.ofMinutes(1),
                 1_023, 1_000, 2_048, 500, 512, Duration.ofSeconds(30), Duration.ofMinutes(5), 64 * 1024, 10);
