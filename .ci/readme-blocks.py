@@ -1,7 +1,10 @@
-"""Writes README.md's code blocks marked "<!-- compat: PATH -->" to DIR/PATH, pinning versions as a user would.
+"""Writes the code blocks marked "<!-- compat: PATH -->" in README.md and the user guide's pages to DIR/PATH,
+pinning versions as a user would.
 
-usage: readme-blocks.py README DIR [project=NAME] [junit=VERSION] [boot=VERSION] [prop.NAME=VALUE ...]
+usage: readme-blocks.py MARKDOWN... DIR [project=NAME] [junit=VERSION] [boot=VERSION] [prop.NAME=VALUE ...]
                         [GROUP:ARTIFACT:VERSION[:import] ...]
+  MARKDOWN...             the markdown files to read (names ending in .md), in the order given; a PATH may be
+                          marked only once across them
   project=NAME            the blocks marked "<!-- compat NAME: PATH -->" instead (e.g. the Spring project)
   junit=VERSION           replaces the JUnit version the README's pom names
   boot=VERSION            replaces the version of the pom's parent, spring-boot-starter-parent
@@ -12,10 +15,15 @@ import os
 import re
 import sys
 
-readme, out = sys.argv[1], sys.argv[2]
-text = open(readme, encoding="utf-8").read()
+args = sys.argv[1:]
+markdown = []
+while args and args[0].endswith(".md"):
+    markdown.append(args.pop(0))
+if not markdown or not args:
+    sys.exit(__doc__)
+out = args.pop(0)
 pins, junit, boot, props, project = [], None, None, {}, None
-for arg in sys.argv[3:]:
+for arg in args:
     if arg.startswith("junit="):
         junit = arg.split("=", 1)[1]
     elif arg.startswith("boot="):
@@ -27,11 +35,17 @@ for arg in sys.argv[3:]:
         props[name] = value
     else:
         pins.append(arg.split(":"))
-blocks = [(path, body) for name, path, body
-          in re.findall(r"<!-- compat(?: (\w+))?: (\S+) -->\n```\w*\n(.*?)\n```", text, re.S)
-          if (name or None) == project]
+blocks = []
+for page in markdown:
+    text = open(page, encoding="utf-8").read()
+    blocks += [(path, body) for name, path, body
+               in re.findall(r"<!-- compat(?: (\w+))?: (\S+) -->\n```\w*\n(.*?)\n```", text, re.S)
+               if (name or None) == project]
 if not blocks:
-    sys.exit("no compat blocks" + (" of project " + project if project else "") + " in " + readme)
+    sys.exit("no compat blocks" + (" of project " + project if project else "") + " in " + " ".join(markdown))
+paths = [path for path, _ in blocks]
+if len(paths) != len(set(paths)):
+    sys.exit("a compat PATH is marked more than once: " + " ".join(sorted({p for p in paths if paths.count(p) > 1})))
 for path, body in blocks:
     if path == "pom.xml":
         if junit:

@@ -172,7 +172,7 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
      * Qpid JMS's transport options that trust the TLS port's certificate: {@code transport.trustStoreLocation} (
      * {@link #tlsTrustStore()}), {@code transport.trustStorePassword} and {@code transport.trustStoreType}, to append
      * to an {@code amqps://} URI ({@link #jmsTlsUri()} does) or to hand to {@code ServiceBusJmsConnectionFactorySettings}
-     * (README, "JMS").
+     * (docs/guide/jms.md).
      *
      * @throws IllegalStateException when the server has no TLS port
      */
@@ -255,7 +255,7 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
      * .addPolicy(server.administrationHttpPolicy()).buildClient()}. The requests then cross the network as
      * against the service, signed with the connection string's key, to {@link #httpUrl()}'s port (the HTTP
      * port when it was asked for); the same few lines serve code that does not
-     * have sbemu on its class path (README, "HTTP on the endpoint").
+     * have sbemu on its class path (docs/guide/http-and-control.md).
      */
     public HttpPipelinePolicy administrationHttpPolicy() {
         int port = httpPort() >= 0 ? httpPort() : port();
@@ -306,7 +306,7 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
         endpoint.close(goodbye == Goodbye.CONNECTION_FORCED);
     }
 
-    /** What a closing server tells its clients (docs/spec.md AMQP-14, SRV-7). */
+    /** What a closing server tells its clients (docs/spec/ AMQP-14, SRV-7). */
     public enum Goodbye {
         /**
          * {@code com.microsoft:operation-cancelled} on every link and connection: not transient for the SDKs, so a
@@ -321,7 +321,7 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
     }
 
     /**
-     * Settings of a {@link ServiceBusEmulatorServer}: the port and key, and the endpoint's limits (docs/spec.md
+     * Settings of a {@link ServiceBusEmulatorServer}: the port and key, and the endpoint's limits (docs/spec/amqp.md
      * AMQP-19 gives each default and its source). Durations are measured on the monotonic clock
      * ({@code System.nanoTime}), not on the namespace's virtual clock.
      */

@@ -4,7 +4,7 @@
  * settlement outcomes, {@code $management} operations, transactions through the coordinator), so code that
  * builds its own clients with {@code new ServiceBusClientBuilder().connectionString(...)}, Spring Cloud Azure,
  * and SDKs in other languages reach the namespace unchanged. The behaviour contract is
- * {@code docs/spec.md} in the repository (rules AMQP-*); what the SDKs send and expect on the wire, with the
+ * {@code docs/spec/amqp.md} in the repository (rules AMQP-*); what the SDKs send and expect on the wire, with the
  * sources of each fact, is {@code docs/amqp.md}.
  *
  * <h2>Why proton-j and nothing else</h2>

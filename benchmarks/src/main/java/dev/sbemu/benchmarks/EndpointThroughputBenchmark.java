@@ -61,7 +61,7 @@ public class EndpointThroughputBenchmark {
     /**
      * The receiver's prefetch and the most messages asked for in one receive: the SDK grants prefetch plus
      * request as credit, and closes its own link ({@code delivery-buffer-overflow}, losing receive-and-delete
-     * messages) when more than about 512 arrive ahead of its pumping thread (see docs/spec.md, AMQP-11).
+     * messages) when more than about 512 arrive ahead of its pumping thread (see docs/spec/amqp.md, AMQP-11).
      */
     static final int PREFETCH = 100;
 

@@ -20,8 +20,9 @@ import org.junit.jupiter.api.Test;
 /**
  * What a consumer's versions of the Azure SDK, Mockito, JUnit and Jackson could break: Config.json loading
  * (Microsoft's own sample, with its Logging key), the administration client (the SDK's XML and Jackson-based
- * serialization), sessions, the README's "Without JUnit" code, and production code that builds its own
- * administration client from the connection string (spec ADM-1: azure-core's HttpClient.createDefault, woven).
+ * serialization), sessions, the user guide's "Without JUnit" code (docs/guide/junit.md), and production code that
+ * builds its own administration client from the connection string (spec ADM-1: azure-core's
+ * HttpClient.createDefault, woven).
  */
 @ServiceBusEmulator(config = "classpath:Config.json")
 class CompatibilityTest {
@@ -49,7 +50,8 @@ class CompatibilityTest {
             backlog = new OrderBacklog(connectionString);
         } catch (IllegalArgumentException tooOld) {
             // azure-core-amqp before 2.9.16 (the SDK 7.17.0 row) refuses UseDevelopmentEmulator in any connection
-            // string: code that builds its own clients needs a newer SDK (README, "Code that builds its own clients")
+            // string: code that builds its own clients needs a newer SDK (docs/guide/junit.md, "Code that builds its
+            // own clients")
             assumeTrue(!tooOld.getMessage().contains("UseDevelopmentEmulator"), tooOld.getMessage());
             throw tooOld;
         }

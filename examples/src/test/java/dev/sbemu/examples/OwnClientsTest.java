@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * Code that builds its own clients from a connection string, as production code does, reaches the test's
  * namespace through its AMQP endpoint: ask for the connection string with {@code @ConnectionString}. Its own
  * administration client reaches the same namespace, in process (spec ADM-1). The virtual clock rules the broker on
- * this path too. (The README's "Code that builds its own clients".)
+ * this path too. (docs/guide/junit.md, "Code that builds its own clients".)
  */
 @ServiceBusEmulator(
         queues = @Queue(name = "orders", defaultMessageTimeToLive = "PT10M", deadLetteringOnMessageExpiration = true))

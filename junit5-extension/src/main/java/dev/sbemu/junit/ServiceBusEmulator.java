@@ -103,7 +103,7 @@ public @interface ServiceBusEmulator {
      * ServiceBusEmulatorServer}): {@code 0} for an ephemeral one, {@code 5671} for JMS clients that always connect
      * there ({@code ServiceBusJmsConnectionFactory}); {@code -1} (the default) for none. The certificate is made for
      * the endpoint; {@code server.jmsTlsUri()}, {@code server.tlsTrustStore()} and {@code server.tlsClientContext()}
-     * trust it (README, "JMS"). Needs {@code org.bouncycastle:bcpkix-jdk18on} on the test class path.
+     * trust it (docs/guide/jms.md). Needs {@code org.bouncycastle:bcpkix-jdk18on} on the test class path.
      */
     int tlsPort() default -1;
 

@@ -1,7 +1,7 @@
 /**
  * Real Azure SDK client types backed by an emulated {@code Namespace}.
  *
- * <p>What the emulator does is specified in {@code docs/spec.md} of the sbemu repository, the behaviour
+ * <p>What the emulator does is specified in {@code docs/spec/} of the sbemu repository, the behaviour
  * contract: the rule ids these sources and their tests cite (such as {@code TTL-9}) are defined there.
  */
 package dev.sbemu.sdk;

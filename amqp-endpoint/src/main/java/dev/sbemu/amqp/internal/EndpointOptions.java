@@ -6,8 +6,8 @@ import java.util.Objects;
 
 /**
  * The endpoint's limits and its loop's rules in one value, filled by {@code ServiceBusEmulatorServer.Builder} (and
- * by a command line later); docs/spec.md AMQP-19 gives each default with its source. All durations are measured on
- * {@code System.nanoTime}, never on the wall clock or the namespace's virtual clock.
+ * by a command line later); docs/spec/amqp.md AMQP-19 gives each default with its source. All durations are measured
+ * on {@code System.nanoTime}, never on the wall clock or the namespace's virtual clock.
  *
  * @param bindAddress the address to listen on (loopback by default)
  * @param port the port, 0 for an ephemeral one
@@ -66,7 +66,7 @@ public record EndpointOptions(
         }
     }
 
-    /** The defaults (docs/spec.md AMQP-19). */
+    /** The defaults (docs/spec/amqp.md AMQP-19). */
     public static EndpointOptions defaults() {
         return new EndpointOptions(
                 InetAddress.getLoopbackAddress(),
