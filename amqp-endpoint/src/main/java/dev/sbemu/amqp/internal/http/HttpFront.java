@@ -144,8 +144,11 @@ public final class HttpFront implements AutoCloseable {
             if (Health.isHealthPath(lower)) {
                 json(exchange, health.answer());
             } else if (lower.equals("/__admin") || lower.startsWith("/__admin/")) {
-                List<String> path = HttpPaths.segments(rawPath.substring("/__admin".length()));
-                json(exchange, control.handle(method, path, HttpPaths.query(rawQuery), body));
+                // read as the management API reads a path; empty segments ("//") name nothing here
+                List<String> path = ManagementHandler.pathSegments(rawPath.substring("/__admin".length())).stream()
+                        .filter(segment -> !segment.isEmpty())
+                        .toList();
+                json(exchange, control.handle(method, path, ManagementHandler.queryParameters(rawQuery), body));
             } else {
                 management(exchange, method, rawPath, rawQuery, body);
             }
