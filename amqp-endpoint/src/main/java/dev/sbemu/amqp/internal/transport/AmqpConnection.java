@@ -5,8 +5,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.net.ssl.SSLException;
@@ -15,10 +13,7 @@ import org.apache.qpid.proton.engine.Collector;
 import org.apache.qpid.proton.engine.Connection;
 import org.apache.qpid.proton.engine.EndpointState;
 import org.apache.qpid.proton.engine.Event;
-import org.apache.qpid.proton.engine.Link;
-import org.apache.qpid.proton.engine.Receiver;
 import org.apache.qpid.proton.engine.Sasl;
-import org.apache.qpid.proton.engine.Session;
 import org.apache.qpid.proton.engine.SslDomain;
 import org.apache.qpid.proton.engine.Transport;
 import org.apache.qpid.proton.engine.TransportException;
@@ -27,9 +22,9 @@ import org.apache.qpid.proton.engine.TransportException;
  * One client connection: its socket, proton-j's transport, connection and event collector. The proton-j side is built
  * when the first bytes say AMQP ({@link ProtocolSniffer}; at once on the TLS port, which speaks nothing else): an HTTP
  * request is handed over before that ({@link HttpHandOver}) and costs no transport. Bytes in are fed to the transport;
- * the events that come out answer sessions and the connection here, attaches go to the {@link AttachHandler} (the link
- * routing), a link's flow and deliveries to the {@link LinkHandler} in its context; what the transport has to send is
- * written back. The SASL layer is set up by an {@link Authentication}; a connection not authorized (by SASL or a CBS
+ * the connection, session, link and delivery events that come out go to its {@link ProtonEvents} (attaches to the
+ * {@link AttachHandler}, a link's flow and deliveries to the {@link LinkHandler} in its context); what the transport
+ * has to send is written back. The SASL layer is set up by an {@link Authentication}; a connection not authorized (by SASL or a CBS
  * token) within the handshake timeout is closed (AMQP-13). The {@link Limits} apply (AMQP-19). Loop thread only.
  */
 public final class AmqpConnection {
@@ -41,20 +36,19 @@ public final class AmqpConnection {
     private final SocketChannel channel;
     private final Limits options;
     private final ConnectionSetup setup;
+    private final ProtonEvents events;
     /** proton-j's side, null until the first bytes say AMQP ({@link #startAmqp}). */
     private Transport transport;
 
     private Connection connection;
     private Collector collector;
-    private final AttachHandler router;
-    /** Past the connection limit: its open is answered with a close (AMQP-19). */
+    /** Past the connection limit: its open is answered with a close, whatever it speaks (AMQP-19, AMQP-12). */
     private final boolean refused;
 
     private final long authDeadline;
     /** When bytes last came in, on the loop's clock. */
     private long lastInput;
 
-    private final List<LinkHandler> handlers = new ArrayList<>();
     private SelectionKey key;
     private boolean socketClosed;
     private boolean authorized;
@@ -67,8 +61,6 @@ public final class AmqpConnection {
     private boolean saslRefused;
 
     private volatile boolean backedUp;
-    private int sessions;
-    private int links;
     private final String peer;
     /** Whether the connection came to the TLS port. */
     private final boolean tls;
@@ -85,7 +77,8 @@ public final class AmqpConnection {
         this.options = setup.limits();
         this.setup = setup;
         this.refused = refused;
-        this.router = setup.links().apply(this);
+        this.events =
+                new ProtonEvents(this, setup.limits(), setup.links().apply(this), setup.offeredCapabilities(), refused);
         this.authDeadline = loop.clock() + options.handshakeTimeout().toMillis();
         this.lastInput = loop.clock();
         String remote;
@@ -171,11 +164,11 @@ public final class AmqpConnection {
 
     /** Keeps {@code handler} to tell it when the connection ends. */
     public void track(LinkHandler handler) {
-        handlers.add(handler);
+        events.track(handler);
     }
 
     public void untrack(LinkHandler handler) {
-        handlers.remove(handler);
+        events.untrack(handler);
     }
 
     /** The most bytes one connection reads in one round of the loop: the others get their turn (AMQP-19). */
@@ -428,12 +421,7 @@ public final class AmqpConnection {
             abort();
             return;
         }
-        for (LinkHandler h : List.copyOf(handlers)) {
-            if (h instanceof LinkBound bound && bound.link().getLocalState() == EndpointState.ACTIVE) {
-                bound.link().setCondition(linkError);
-                bound.link().close();
-            }
-        }
+        events.detachAll(linkError);
         closeWith(error);
     }
 
@@ -482,105 +470,6 @@ public final class AmqpConnection {
 
     private void handle(Event event) {
         switch (event.getType()) {
-            case CONNECTION_REMOTE_OPEN -> {
-                connection.setContainer("sbemu");
-                connection.setOfferedCapabilities(setup.offeredCapabilities().clone());
-                connection.open();
-                if (refused) {
-                    closeWith(new ErrorCondition(
-                            AmqpErrors.RESOURCE_LIMIT_EXCEEDED,
-                            "The endpoint has " + options.maxConnections()
-                                    + " connections open, its limit; the connection is refused."));
-                }
-            }
-            case CONNECTION_REMOTE_CLOSE -> {
-                endAll();
-                connection.close();
-            }
-            case SESSION_REMOTE_OPEN -> {
-                Session session = event.getSession();
-                if (session.getLocalState() == EndpointState.UNINITIALIZED) {
-                    session.setIncomingCapacity(
-                            (int) Math.min(Integer.MAX_VALUE, (long) options.sessionWindow() * options.maxFrameSize()));
-                    session.open();
-                    sessions++;
-                    if (sessions > options.channelMax() + 1) {
-                        session.setCondition(new ErrorCondition(
-                                AmqpErrors.RESOURCE_LIMIT_EXCEEDED,
-                                "At most " + (options.channelMax() + 1) + " sessions per connection."));
-                        session.close();
-                    }
-                }
-            }
-            case SESSION_REMOTE_CLOSE -> {
-                Session session = event.getSession();
-                endLinks(session);
-                session.close();
-                session.free();
-            }
-            case SESSION_FINAL -> sessions--;
-            case LINK_REMOTE_OPEN -> {
-                Link link = event.getLink();
-                if (link.getLocalState() == EndpointState.UNINITIALIZED) {
-                    links++;
-                    if (links > 2 * options.linkMax()) {
-                        // refused attaches the client never detaches: it floods
-                        closeWith(new ErrorCondition(AmqpErrors.RESOURCE_LIMIT_EXCEEDED, "Too many links attached."));
-                    } else if (handlers.size() >= options.linkMax()) {
-                        router.refuse(
-                                link,
-                                new ErrorCondition(
-                                        AmqpErrors.RESOURCE_LIMIT_EXCEEDED,
-                                        "At most " + options.linkMax() + " links may be attached on one connection."));
-                    } else {
-                        router.attach(link);
-                    }
-                }
-            }
-            case LINK_REMOTE_CLOSE, LINK_REMOTE_DETACH -> {
-                // a client's detach is answered with a detach, and the link is freed (AMQP-19)
-                Link link = event.getLink();
-                if (event.getType() == Event.Type.LINK_REMOTE_CLOSE && link.getContext() instanceof LinkHandler h) {
-                    h.onPeerClosed(); // a detach with closed=true: a JMS unsubscribe (JMS-18)
-                }
-                end(link);
-                if (link.getLocalState() != EndpointState.CLOSED) {
-                    link.close();
-                }
-                link.free();
-            }
-            case LINK_FINAL -> links--;
-            case LINK_FLOW -> {
-                if (event.getLink().getContext() instanceof LinkHandler h) {
-                    h.onFlow();
-                }
-            }
-            case DELIVERY -> {
-                Link link = event.getLink();
-                Session session = link.getSession();
-                if (link instanceof Receiver
-                        && session.getLocalState() == EndpointState.ACTIVE
-                        && session.getIncomingBytes() > session.getIncomingCapacity()) {
-                    // the client sent past the session's incoming window (AMQP 1.0 2.5.6): the session ends, what
-                    // still comes on its links is dropped unread (AMQP-19)
-                    endSession(
-                            session,
-                            new ErrorCondition(
-                                    AmqpErrors.WINDOW_VIOLATION,
-                                    "The session's incoming "
-                                            + "window of " + options.sessionWindow() + " frames was exceeded: "
-                                            + session.getIncomingBytes() + " bytes unread."));
-                }
-                if (link.getContext() instanceof LinkHandler h) {
-                    h.onDelivery(event.getDelivery());
-                    if (link.getContext() != h) {
-                        handlers.remove(h); // the handler detached its link (a delivery cut off)
-                    }
-                } else if (link instanceof Receiver receiver) {
-                    // a link the endpoint detached (a delivery cut off at its size): the rest is dropped unread
-                    Deliveries.discard(receiver);
-                }
-            }
             case TRANSPORT_ERROR -> {
                 // proton-j's parser refused the input and queued a close frame with the error (AMQP-13)
                 if (!logged) {
@@ -593,50 +482,12 @@ public final class AmqpConnection {
                 }
             }
             case TRANSPORT_CLOSED -> closeSocket();
-            default -> {
-                // other events need no answer
-            }
-        }
-    }
-
-    private void endLinks(Session session) {
-        for (LinkHandler h : List.copyOf(handlers)) {
-            if (h instanceof LinkBound bound && bound.link().getSession() == session) {
-                end(bound.link());
-            }
-        }
-    }
-
-    /** Ends {@code session} with {@code error}: its links' handlers end, what arrives on them is dropped. */
-    private void endSession(Session session, ErrorCondition error) {
-        endLinks(session);
-        session.setCondition(error);
-        session.close();
-    }
-
-    private void end(Link link) {
-        if (link.getContext() instanceof LinkHandler h) {
-            link.setContext(null);
-            handlers.remove(h);
-            h.onClosed();
+            default -> events.handle(event);
         }
     }
 
     private void endAll() {
-        for (LinkHandler h : List.copyOf(handlers)) {
-            if (h instanceof LinkBound bound) {
-                bound.link().setContext(null);
-            }
-            h.onClosed();
-        }
-        handlers.clear();
-    }
-
-    /** Outgoing links, to restart them once the socket takes output again. */
-    private void resumeSenders() {
-        for (LinkHandler h : List.copyOf(handlers)) {
-            h.onFlow();
-        }
+        events.endAll();
     }
 
     public void flush() {
@@ -697,7 +548,7 @@ public final class AmqpConnection {
             key.interestOps(SelectionKey.OP_READ);
         }
         if (wasBackedUp && !hangingUp) {
-            resumeSenders();
+            events.resumeSenders();
         }
     }
 
