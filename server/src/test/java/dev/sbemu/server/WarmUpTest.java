@@ -32,7 +32,7 @@ class WarmUpTest {
                     .toList();
         }
         assertTrue(listed.size() > 100, "the list has the endpoint's classes: " + listed.size());
-        assertTrue(listed.contains("dev.sbemu.amqp.internal.HttpFront"), "the HTTP side is listed");
+        assertTrue(listed.contains("dev.sbemu.amqp.internal.http.HttpFront"), "the HTTP side is listed");
 
         // the JDK's own classes differ from one JDK to the next (the list is written on 17): only the project's and
         // its libraries' classes must all be there

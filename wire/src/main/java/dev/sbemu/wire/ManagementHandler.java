@@ -4,6 +4,8 @@ import dev.sbemu.core.Namespace;
 import dev.sbemu.wire.internal.admin.ManagementHttpClient;
 import dev.sbemu.wire.internal.admin.ManagementResponse;
 import dev.sbemu.wire.internal.admin.ManagementRouter;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -32,6 +34,20 @@ public final class ManagementHandler {
         Objects.requireNonNull(host, "host");
         return new ManagementHandler(new ManagementRouter(
                 namespace, host, API_VERSION, namespace.clock().instant()));
+    }
+
+    /**
+     * The decoded segments of a request's raw (percent-encoded) path, as this handler reads them: split at '/'
+     * ({@code %2F} stays inside its segment, a '+' stays a '+'), one leading and one trailing '/' dropped. For the
+     * endpoint's other HTTP routes, so that a path is read one way.
+     */
+    public static List<String> pathSegments(String rawPath) {
+        return ManagementHttpClient.segments(rawPath);
+    }
+
+    /** The decoded parameters of a request's raw query, in their order (a name without '=' has the value ""). */
+    public static Map<String, String> queryParameters(String rawQuery) {
+        return ManagementHttpClient.query(rawQuery);
     }
 
     /**

@@ -1,23 +1,59 @@
 package dev.sbemu.amqp.internal;
 
+import dev.sbemu.amqp.internal.http.AdminRoutes;
+import dev.sbemu.amqp.internal.http.HttpFront;
+import dev.sbemu.amqp.internal.http.HttpSplice;
+import dev.sbemu.amqp.internal.jms.JmsConsumers;
+import dev.sbemu.amqp.internal.jms.JmsRoutes;
+import dev.sbemu.amqp.internal.jms.JmsSymbols;
+import dev.sbemu.amqp.internal.link.AttachPolicy;
+import dev.sbemu.amqp.internal.link.HeldSessions;
+import dev.sbemu.amqp.internal.link.LinkFactory;
+import dev.sbemu.amqp.internal.link.LinkRouter;
+import dev.sbemu.amqp.internal.link.LinkSettings;
+import dev.sbemu.amqp.internal.link.OpenReceivers;
+import dev.sbemu.amqp.internal.link.ServedNamespace;
+import dev.sbemu.amqp.internal.link.Workers;
+import dev.sbemu.amqp.internal.node.NodeRoutes;
+import dev.sbemu.amqp.internal.node.Transactions;
+import dev.sbemu.amqp.internal.security.Credentials;
+import dev.sbemu.amqp.internal.security.SaslAuthenticator;
+import dev.sbemu.amqp.internal.security.TlsMaterial;
+import dev.sbemu.amqp.internal.transport.AmqpConnection;
+import dev.sbemu.amqp.internal.transport.ConnectionSetup;
+import dev.sbemu.amqp.internal.transport.EventLoop;
+import dev.sbemu.amqp.internal.transport.Limits;
 import dev.sbemu.core.Namespace;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
 
 /**
- * The running endpoint behind the public server object: the network loop, the HTTP side and the shared context.
+ * The running endpoint behind the public server object, and where its parts are assembled: it builds each owner of
+ * state (the served namespace, the credentials, the worker threads, the transactions, the held sessions, the open
+ * receivers, the JMS consumer counts, the HTTP splice) and hands each only to the parts that use it; it builds the
+ * routing table from the nodes', the JMS dialect's and the links' rows; and it replaces the namespace and closes
+ * everything in order. See docs/architecture.md, "amqp-endpoint".
  */
 public final class Endpoint implements AutoCloseable {
     private static final AtomicInteger COUNT = new AtomicInteger();
 
-    private final EndpointContext context;
+    private final ServedNamespace served;
+    private final Credentials credentials;
+    private final Workers workers;
+    private final Transactions transactions;
+    private final HeldSessions heldSessions;
+    private final OpenReceivers receivers;
     private final EventLoop loop;
     private final HttpFront http;
     private final HttpSplice splice;
+    /** Where connections that start with an HTTP request go, or null while there is none (before start, once closed). */
+    private volatile HttpSplice httpHandOver;
     /** The TLS port's certificate and contexts, or null when there is no TLS port. */
     private final TlsMaterial tls;
 
@@ -69,38 +105,96 @@ public final class Endpoint implements AutoCloseable {
             int tlsPort) {
         this.tls = tlsPort < 0 ? null : TlsMaterial.create(options.bindAddress());
         String name = "sbemu-amqp-" + COUNT.incrementAndGet();
-        this.context = new EndpointContext(namespace, keyName, key != null ? key : randomKey(), anyKey, options, name);
+        this.served = new ServedNamespace(namespace);
+        this.credentials = new Credentials(keyName, key != null ? key : randomKey(), anyKey);
+        this.workers = new Workers(options.workerThreads(), name);
+        this.transactions = new Transactions(served);
+        this.heldSessions = new HeldSessions();
+        this.receivers = new OpenReceivers();
         this.blueprint = Blueprint.of(namespace);
+        LinkFactory links = new LinkFactory(
+                served,
+                transactions,
+                workers,
+                heldSessions,
+                receivers,
+                new LinkSettings(
+                        options.linkCredit(),
+                        options.unauthenticatedCredit(),
+                        options.maxRequestSize(),
+                        options.maxOperationTimeout()));
+        // the routing table: the nodes' rows, then the JMS dialect's; the links' own kinds come after them
+        List<AttachPolicy> policies =
+                new ArrayList<>(NodeRoutes.policies(served, credentials, transactions, heldSessions));
+        policies.addAll(new JmsRoutes(served, new JmsConsumers()).policies());
+        Limits limits = new Limits(
+                options.bindAddress(),
+                options.port(),
+                options.maxConnections(),
+                options.maxFrameSize(),
+                options.channelMax(),
+                options.sessionWindow(),
+                options.linkMax(),
+                options.idleTimeout(),
+                options.handshakeTimeout());
+        ConnectionSetup setup = new ConnectionSetup(
+                limits,
+                new SaslAuthenticator(credentials),
+                connection -> new LinkRouter(connection, links, policies),
+                () -> httpHandOver,
+                JmsSymbols.offeredCapabilities());
         try {
             // both ports are listeners of the one loop: the same limits, timeouts and sniffing (HTTP-1)
             this.loop = new EventLoop(
-                    options,
+                    limits,
                     (loop, channel, refused, secure) ->
-                            new AmqpConnection(loop, channel, context, refused, secure ? tls.domain() : null),
+                            new AmqpConnection(loop, channel, refused, secure ? tls.domain() : null, setup),
                     name,
                     httpPort,
                     tlsPort);
         } catch (RuntimeException e) {
-            context.close();
+            closeOwners();
             closeTls();
             throw e;
         }
         try {
             this.http = new HttpFront(
-                    context,
-                    new ControlApi(context, this::reset),
+                    served,
+                    credentials,
+                    new AdminRoutes(served, this::reset),
                     () -> !closed && !resetting && servedOpen,
                     "127.0.0.1:" + loop.port(),
                     name);
         } catch (RuntimeException e) {
             loop.close();
-            context.close();
+            closeOwners();
             closeTls();
             throw e;
         }
         this.splice = new HttpSplice(http.address(), options.idleTimeout().toNanos(), name);
-        context.httpSplice(splice);
+        httpHandOver = splice;
         watch(namespace);
+    }
+
+    /**
+     * Serves {@code next} from now on and returns the previous namespace (left open). Sessions held in the previous
+     * one end there, and so do transactions that some operation joined; a transaction only declared goes on under the
+     * same id as a fresh transaction of {@code next} (a JMS transacted session always holds one, AMQP-16). Pumps
+     * waiting in the previous namespace are woken so that they wait in {@code next}.
+     */
+    private Namespace serve(Namespace next) {
+        Namespace previous = served.replace(next);
+        transactions.endAll(next);
+        heldSessions.releaseAll(previous);
+        receivers.wakeAll();
+        return previous;
+    }
+
+    /** Ends the worker threads, the transactions and the held sessions. */
+    private void closeOwners() {
+        workers.close();
+        transactions.endAll(null);
+        heldSessions.releaseAll(served.get());
     }
 
     /** Follows whether {@code served}, now the served namespace, is open (HTTP-3). */
@@ -109,7 +203,7 @@ public final class Endpoint implements AutoCloseable {
         servedOpen = true;
         // no lock here: the namespace runs it on the thread that closes it
         unwatch = served.onClose(() -> {
-            if (context.namespace() == served) {
+            if (this.served.get() == served) {
                 servedOpen = false;
             }
         });
@@ -168,7 +262,7 @@ public final class Endpoint implements AutoCloseable {
     }
 
     public Namespace namespace() {
-        return context.namespace();
+        return served.get();
     }
 
     public Namespace replaceNamespace(Namespace next) {
@@ -177,7 +271,7 @@ public final class Endpoint implements AutoCloseable {
         Namespace toClose;
         synchronized (this) {
             blueprint = plan;
-            previous = context.replaceNamespace(next);
+            previous = serve(next);
             toClose = owned;
             owned = null;
         }
@@ -193,7 +287,7 @@ public final class Endpoint implements AutoCloseable {
         resetting = true;
         try {
             Namespace fresh = blueprint.build();
-            context.replaceNamespace(fresh);
+            serve(fresh);
             watch(fresh);
             // a namespace the caller handed in is theirs and stays open (no longer served); one a reset built is closed
             if (owned != null) {
@@ -206,11 +300,11 @@ public final class Endpoint implements AutoCloseable {
     }
 
     public String keyName() {
-        return context.keyName();
+        return credentials.keyName();
     }
 
     public String key() {
-        return context.key();
+        return credentials.key();
     }
 
     public int connectionCount() {
@@ -219,7 +313,7 @@ public final class Endpoint implements AutoCloseable {
 
     /** The worker threads alive now (for tests and diagnostics). */
     public int workerCount() {
-        return context.workerCount();
+        return workers.count();
     }
 
     @Override
@@ -233,11 +327,11 @@ public final class Endpoint implements AutoCloseable {
      */
     public void close(boolean forced) {
         closed = true;
-        context.httpSplice(null);
+        httpHandOver = null;
         loop.close(forced);
         splice.close();
         http.close();
-        context.close();
+        closeOwners();
         closeTls();
         Namespace toClose;
         synchronized (this) {

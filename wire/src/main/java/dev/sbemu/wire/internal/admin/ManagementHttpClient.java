@@ -78,7 +78,7 @@ public final class ManagementHttpClient implements HttpClient {
     }
 
     /** Splits the raw path at '/' and decodes each segment ({@code %2F} stays inside its segment). */
-    private static List<String> segments(String rawPath) {
+    public static List<String> segments(String rawPath) {
         List<String> out = new ArrayList<>();
         String path = rawPath == null ? "" : rawPath;
         if (path.startsWith("/")) {
@@ -96,7 +96,8 @@ public final class ManagementHttpClient implements HttpClient {
         return out;
     }
 
-    private static Map<String, String> query(String rawQuery) {
+    /** The raw query's parameters, decoded, in their order (a name without '=' has the value ""). */
+    public static Map<String, String> query(String rawQuery) {
         Map<String, String> out = new LinkedHashMap<>();
         if (rawQuery == null || rawQuery.isEmpty()) {
             return out;

@@ -1,0 +1,156 @@
+package dev.sbemu.amqp.internal.http;
+
+import dev.sbemu.core.EntityPath;
+import dev.sbemu.core.Faults;
+import dev.sbemu.core.Namespace;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+/**
+ * {@code /__admin/faults}: the served namespace's scripted faults: {@code GET} lists those scripted here, {@code POST}
+ * scripts one ({@code failNext}, {@code failFraction}, {@code delayNext}, {@code delayNextInRealTime}), {@code DELETE}
+ * clears them all, {@code DELETE /__admin/faults/<id>} cancels one.
+ */
+final class FaultsResource implements AdminResource {
+    private final Supplier<Namespace> namespace;
+    private final Map<Long, Faults.Script> scripts = new ConcurrentHashMap<>();
+    private final AtomicLong scriptIds = new AtomicLong();
+
+    FaultsResource(Supplier<Namespace> namespace) {
+        this.namespace = namespace;
+    }
+
+    /** Forgets the scripts listed here (a reset served a fresh namespace, without them). */
+    void forgetScripts() {
+        scripts.clear();
+    }
+
+    @Override
+    public AdminRoutes.Answer handle(AdminRequest request) {
+        String method = request.method();
+        String rest = request.rest();
+        Faults faults = namespace.get().faults();
+        if (rest.isEmpty()) {
+            switch (method) {
+                case "GET" -> {
+                    List<Object> out = new ArrayList<>();
+                    scripts.forEach((id, script) -> out.add(scriptJson(id, script)));
+                    return AdminRoutes.Answer.ok(AdminRequest.obj("faults", out));
+                }
+                case "DELETE" -> {
+                    faults.clear();
+                    scripts.clear();
+                    return AdminRoutes.Answer.ok(AdminRequest.obj("faults", List.of()));
+                }
+                case "POST" -> {
+                    Map<String, Object> spec = request.json();
+                    Faults.Target target = target(faults, spec);
+                    String action = string(spec, "action");
+                    Faults.Operation operation = enumValue(Faults.Operation.class, spec.get("operation"), "operation");
+                    Faults.Script script = switch (action) {
+                        case "failNext" ->
+                            target.failNext(
+                                    intValue(spec, "count", 1),
+                                    operation,
+                                    enumValue(Faults.Failure.class, spec.get("failure"), "failure"));
+                        case "failFraction" ->
+                            target.failFraction(
+                                    number(spec, "fraction").doubleValue(),
+                                    spec.get("seed") == null
+                                            ? 0
+                                            : number(spec, "seed").longValue(),
+                                    operation,
+                                    enumValue(Faults.Failure.class, spec.get("failure"), "failure"));
+                        case "delayNext" ->
+                            target.delayNext(
+                                    intValue(spec, "count", 1),
+                                    operation,
+                                    AdminRequest.duration(spec.get("delay"), "delay"));
+                        case "delayNextInRealTime" ->
+                            target.delayNextInRealTime(
+                                    intValue(spec, "count", 1),
+                                    operation,
+                                    AdminRequest.duration(spec.get("delay"), "delay"));
+                        default ->
+                            throw new IllegalArgumentException("Unknown fault action '" + action
+                                    + "'; use failNext, failFraction, delayNext or delayNextInRealTime.");
+                    };
+                    long id = scriptIds.incrementAndGet();
+                    scripts.put(id, script);
+                    return new AdminRoutes.Answer(201, JsonBodies.write(scriptJson(id, script)));
+                }
+                default ->
+                    throw new AdminRoutes.Refusal(
+                            405,
+                            "MethodNotAllowed",
+                            method + " is not allowed on /__admin/faults;" + " use GET, POST or DELETE.");
+            }
+        }
+        request.require("DELETE");
+        Faults.Script script;
+        try {
+            script = scripts.remove(Long.parseLong(rest));
+        } catch (NumberFormatException e) {
+            script = null;
+        }
+        if (script == null) {
+            throw new AdminRoutes.Refusal(404, "NotFound", "No fault with id '" + rest + "'.");
+        }
+        script.cancel();
+        return AdminRoutes.Answer.ok(AdminRequest.obj("cancelled", Long.parseLong(rest)));
+    }
+
+    private static Map<String, Object> scriptJson(long id, Faults.Script script) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("id", id);
+        out.put("actedOn", script.actedOn());
+        out.put("done", script.isDone());
+        return out;
+    }
+
+    private static Faults.Target target(Faults faults, Map<String, Object> spec) {
+        Object entity = spec.get("entity");
+        if (entity == null) {
+            return faults.onAnyEntity();
+        }
+        Object subscription = spec.get("subscription");
+        return subscription == null
+                ? faults.on(entity.toString())
+                : faults.on(EntityPath.subscription(entity.toString(), subscription.toString()));
+    }
+
+    private static String string(Map<String, Object> spec, String field) {
+        if (!(spec.get(field) instanceof String s)) {
+            throw new IllegalArgumentException("'" + field + "' is missing or not a string.");
+        }
+        return s;
+    }
+
+    private static Number number(Map<String, Object> spec, String field) {
+        if (!(spec.get(field) instanceof Number n)) {
+            throw new IllegalArgumentException("'" + field + "' is missing or not a number.");
+        }
+        return n;
+    }
+
+    private static int intValue(Map<String, Object> spec, String field, int absent) {
+        return spec.get(field) == null ? absent : number(spec, field).intValue();
+    }
+
+    private static <E extends Enum<E>> E enumValue(Class<E> type, Object value, String field) {
+        List<String> names = new ArrayList<>();
+        for (E constant : type.getEnumConstants()) {
+            if (constant.name().equalsIgnoreCase(String.valueOf(value))) {
+                return constant;
+            }
+            names.add(constant.name());
+        }
+        throw new IllegalArgumentException("'" + field + "' must be one of " + names + ", was "
+                + (value == null ? "missing" : "'" + value + "'") + ".");
+    }
+}

@@ -1,0 +1,170 @@
+package dev.sbemu.amqp.internal.http;
+
+import dev.sbemu.core.BrokeredMessage;
+import dev.sbemu.core.EntityPath;
+import dev.sbemu.core.MessageBody;
+import dev.sbemu.core.MessageState;
+import dev.sbemu.core.Namespace;
+import dev.sbemu.core.ReceiveMode;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * {@code /__admin/messages?entity=<queue or topic>[&subscription=<name>][&subQueue=deadletter]}: {@code GET} lists an
+ * entity's messages (peeked, up to {@code max}), {@code DELETE} purges them.
+ */
+final class MessagesResource implements AdminResource {
+    /** The most messages one listing returns. */
+    static final int MAX_LISTED = 1_000;
+
+    private static final int PEEK_PAGE = 250;
+
+    private final Supplier<Namespace> namespace;
+
+    MessagesResource(Supplier<Namespace> namespace) {
+        this.namespace = namespace;
+    }
+
+    @Override
+    public AdminRoutes.Answer handle(AdminRequest request) {
+        if (!request.rest().isEmpty()) {
+            throw request.notFound();
+        }
+        EntityPath entity = entity(request.query());
+        if (request.method().equals("GET")) {
+            return AdminRoutes.Answer.ok(
+                    AdminRequest.obj("entity", entity.toString(), "messages", list(entity, max(request))));
+        }
+        request.require("DELETE");
+        return AdminRoutes.Answer.ok(AdminRequest.obj("entity", entity.toString(), "purged", purge(entity)));
+    }
+
+    private static EntityPath entity(Map<String, String> query) {
+        String name = query.get("entity");
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException(
+                    "Name the entity: ?entity=<queue or topic>[&subscription=<name>]" + "[&subQueue=deadletter].");
+        }
+        String subscription = query.get("subscription");
+        EntityPath path = subscription == null ? EntityPath.queue(name) : EntityPath.subscription(name, subscription);
+        String subQueue = query.getOrDefault("subQueue", "").toLowerCase(Locale.ROOT);
+        return switch (subQueue) {
+            case "", "none" -> path;
+            case "deadletter", "dead_letter_queue", "$deadletterqueue" -> path.deadLetter();
+            case "transferdeadletter", "transfer_dead_letter_queue" ->
+                path.withSubQueue(EntityPath.Part.TRANSFER_DEAD_LETTER_QUEUE);
+            default ->
+                throw new IllegalArgumentException(
+                        "'subQueue' must be deadletter or transferdeadletter, was '" + subQueue + "'.");
+        };
+    }
+
+    private static int max(AdminRequest request) {
+        long max = request.longParam("max", 100);
+        if (max < 1 || max > MAX_LISTED) {
+            throw new IllegalArgumentException("'max' must be between 1 and " + MAX_LISTED + ", was " + max + ".");
+        }
+        return (int) max;
+    }
+
+    private List<Object> list(EntityPath entity, int max) {
+        List<Object> out = new ArrayList<>();
+        for (BrokeredMessage m : peekAll(namespace.get(), entity, max)) {
+            out.add(messageJson(m));
+        }
+        return out;
+    }
+
+    private static List<BrokeredMessage> peekAll(Namespace namespace, EntityPath entity, int max) {
+        List<BrokeredMessage> all = new ArrayList<>();
+        long from = 0;
+        while (all.size() < max) {
+            List<BrokeredMessage> page = namespace.peek(entity, from, Math.min(PEEK_PAGE, max - all.size()));
+            all.addAll(page);
+            if (page.isEmpty()) {
+                break;
+            }
+            from = page.get(page.size() - 1).sequenceNumber() + 1;
+        }
+        return all;
+    }
+
+    private static Map<String, Object> messageJson(BrokeredMessage m) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("sequenceNumber", m.sequenceNumber());
+        out.put("messageId", m.message().messageId());
+        out.put("state", m.state().name());
+        if (m.message().sessionId() != null) {
+            out.put("sessionId", m.message().sessionId());
+        }
+        out.put(
+                "enqueuedTime",
+                m.enqueuedTime() == null ? null : m.enqueuedTime().toString());
+        if (m.scheduledEnqueueTime() != null) {
+            out.put("scheduledEnqueueTime", m.scheduledEnqueueTime().toString());
+        }
+        out.put("expiresAt", m.expiresAt() == null ? null : m.expiresAt().toString());
+        out.put("deliveryCount", m.deliveryCount());
+        if (m.deadLetterReason() != null) {
+            out.put("deadLetterReason", m.deadLetterReason());
+        }
+        if (m.deadLetterErrorDescription() != null) {
+            out.put("deadLetterErrorDescription", m.deadLetterErrorDescription());
+        }
+        if (m.message().contentType() != null) {
+            out.put("contentType", m.message().contentType());
+        }
+        if (m.message().body() instanceof MessageBody.Data || m.message().body() instanceof MessageBody.DataSections) {
+            byte[] bytes = m.bodyAsString().getBytes(StandardCharsets.UTF_8);
+            out.put("body", m.bodyAsString());
+            out.put("bodyBase64", Base64.getEncoder().encodeToString(bytes));
+        } else {
+            out.put("body", String.valueOf(m.message().body()));
+        }
+        Map<String, Object> properties = new LinkedHashMap<>();
+        m.message()
+                .applicationProperties()
+                .forEach((k, v) -> properties.put(
+                        k, v == null ? null : v instanceof Boolean || v instanceof Number ? v : v.toString()));
+        out.put("applicationProperties", properties);
+        return out;
+    }
+
+    /** Removes the entity's messages: active and deferred, and scheduled ones of a queue or topic. */
+    private long purge(EntityPath entity) {
+        Namespace ns = namespace.get();
+        long purged = 0;
+        List<Long> deferred = new ArrayList<>();
+        List<Long> scheduled = new ArrayList<>();
+        for (BrokeredMessage m : peekAll(ns, entity, Integer.MAX_VALUE)) {
+            if (m.state() == MessageState.DEFERRED) {
+                deferred.add(m.sequenceNumber());
+            } else if (m.state() == MessageState.SCHEDULED) {
+                scheduled.add(m.sequenceNumber());
+            }
+        }
+        while (true) {
+            int n = ns.receive(entity, ReceiveMode.RECEIVE_AND_DELETE, PEEK_PAGE)
+                    .size();
+            purged += n;
+            if (n == 0) {
+                break;
+            }
+        }
+        if (!deferred.isEmpty()) {
+            purged += ns.receiveDeferred(entity, ReceiveMode.RECEIVE_AND_DELETE, deferred)
+                    .size();
+        }
+        if (!scheduled.isEmpty() && !entity.isSubscription() && entity.subQueue() == EntityPath.Part.NONE) {
+            ns.cancelScheduled(entity.topicOrQueue(), scheduled);
+            purged += scheduled.size();
+        }
+        return purged;
+    }
+}

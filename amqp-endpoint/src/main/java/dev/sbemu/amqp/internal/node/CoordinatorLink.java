@@ -1,0 +1,73 @@
+package dev.sbemu.amqp.internal.node;
+
+import dev.sbemu.amqp.internal.link.ReceivingLink;
+import dev.sbemu.amqp.internal.link.ServedNamespace;
+import dev.sbemu.amqp.internal.transport.AmqpErrors;
+import dev.sbemu.amqp.internal.transport.Deliveries;
+import dev.sbemu.amqp.internal.transport.UnknownTransaction;
+import dev.sbemu.core.Transaction;
+import java.util.List;
+import org.apache.qpid.proton.amqp.Binary;
+import org.apache.qpid.proton.amqp.messaging.Accepted;
+import org.apache.qpid.proton.amqp.messaging.AmqpValue;
+import org.apache.qpid.proton.amqp.transaction.Declare;
+import org.apache.qpid.proton.amqp.transaction.Declared;
+import org.apache.qpid.proton.amqp.transaction.Discharge;
+import org.apache.qpid.proton.amqp.transport.DeliveryState;
+import org.apache.qpid.proton.amqp.transport.ErrorCondition;
+import org.apache.qpid.proton.engine.Delivery;
+import org.apache.qpid.proton.engine.Receiver;
+
+/**
+ * The transaction coordinator (AMQP 1.0 transactions): {@code Declare} starts a namespace transaction and
+ * answers {@code Declared} with its id; {@code Discharge} commits it, or rolls it back when {@code fail} is
+ * set. A commit the broker refuses (a lock lost meanwhile, the transaction timed out) is answered Rejected
+ * with the broker's error, and nothing of the transaction is applied. On rollback, the messages whose settlement
+ * in the transaction the client had already settled on its side are handed back (JMS-8).
+ */
+final class CoordinatorLink extends ReceivingLink {
+    private final ServedNamespace namespace;
+    private final Transactions transactions;
+
+    CoordinatorLink(ServedNamespace namespace, Transactions transactions, Receiver receiver) {
+        super(receiver);
+        this.namespace = namespace;
+        this.transactions = transactions;
+    }
+
+    @Override
+    protected DeliveryState accept(byte[] bytes, Delivery delivery) {
+        Object body = Deliveries.decode(bytes).getBody() instanceof AmqpValue v ? v.getValue() : null;
+        try {
+            if (body instanceof Declare) {
+                Declared declared = new Declared();
+                declared.setTxnId(transactions.declare(namespace.get().beginTransaction()));
+                return declared;
+            }
+            if (body instanceof Discharge discharge) {
+                return discharge(discharge.getTxnId(), Boolean.TRUE.equals(discharge.getFail()));
+            }
+            return AmqpErrors.rejected(new ErrorCondition(
+                    AmqpErrors.NOT_IMPLEMENTED, "The coordinator takes Declare and Discharge only."));
+        } catch (RuntimeException e) {
+            return AmqpErrors.rejected(AmqpErrors.of(e));
+        }
+    }
+
+    private DeliveryState discharge(Binary txnId, boolean fail) {
+        Transaction transaction = transactions.discharge(txnId);
+        List<Runnable> onRollback = transactions.rollbackActions(txnId);
+        if (transaction == null) {
+            throw new UnknownTransaction();
+        }
+        if (fail) {
+            transaction.rollback();
+            for (Runnable action : onRollback) {
+                action.run();
+            }
+        } else {
+            transaction.commit();
+        }
+        return Accepted.getInstance();
+    }
+}

@@ -1,0 +1,577 @@
+package dev.sbemu.amqp.internal.transport;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import javax.net.ssl.SSLException;
+import org.apache.qpid.proton.amqp.transport.ErrorCondition;
+import org.apache.qpid.proton.engine.Collector;
+import org.apache.qpid.proton.engine.Connection;
+import org.apache.qpid.proton.engine.EndpointState;
+import org.apache.qpid.proton.engine.Event;
+import org.apache.qpid.proton.engine.Sasl;
+import org.apache.qpid.proton.engine.SslDomain;
+import org.apache.qpid.proton.engine.Transport;
+import org.apache.qpid.proton.engine.TransportException;
+
+/**
+ * One client connection: its socket, proton-j's transport, connection and event collector. The proton-j side is built
+ * when the first bytes say AMQP ({@link ProtocolSniffer}; at once on the TLS port, which speaks nothing else): an HTTP
+ * request is handed over before that ({@link HttpHandOver}) and costs no transport. Bytes in are fed to the transport;
+ * the connection, session, link and delivery events that come out go to its {@link ProtonEvents} (attaches to the
+ * {@link AttachHandler}, a link's flow and deliveries to the {@link LinkHandler} in its context); what the transport
+ * has to send is written back. The SASL layer is set up by an {@link Authentication}; a connection not authorized (by SASL or a CBS
+ * token) within the handshake timeout is closed (AMQP-13). The {@link Limits} apply (AMQP-19). Loop thread only.
+ */
+public final class AmqpConnection {
+    private static final Logger LOG = Logger.getLogger(AmqpConnection.class.getName());
+    /** How long a connection the endpoint closed waits for the client to read the close and hang up. */
+    private static final long CLOSE_GRACE_MILLIS = 2_000;
+
+    private final EventLoop loop;
+    private final SocketChannel channel;
+    private final Limits options;
+    private final ConnectionSetup setup;
+    private final ProtonEvents events;
+    /** proton-j's side, null until the first bytes say AMQP ({@link #startAmqp}). */
+    private Transport transport;
+
+    private Connection connection;
+    private Collector collector;
+    /** Past the connection limit: its open is answered with a close, whatever it speaks (AMQP-19, AMQP-12). */
+    private final boolean refused;
+
+    private final long authDeadline;
+    /** When bytes last came in, on the loop's clock. */
+    private long lastInput;
+
+    private SelectionKey key;
+    private boolean socketClosed;
+    private boolean authorized;
+    /** Set once the endpoint closed the connection: input is discarded until the client hangs up or this passes. */
+    private long hangUpAt;
+
+    private boolean hangingUp;
+    private boolean logged;
+    /** SASL authentication failed: the client's abort that follows is not worth a log line. */
+    private boolean saslRefused;
+
+    private volatile boolean backedUp;
+    private final String peer;
+    /** Whether the connection came to the TLS port. */
+    private final boolean tls;
+
+    /**
+     * @param refused past the connection limit: its open is answered with a close
+     * @param tls the TLS port's SSL domain for a connection accepted there (AMQP over TLS, JMS-30: proton-j's SSL layer
+     *     under SASL and AMQP, with the JDK's {@code SSLEngine}), or null for plain AMQP
+     */
+    public AmqpConnection(
+            EventLoop loop, SocketChannel channel, boolean refused, SslDomain tls, ConnectionSetup setup) {
+        this.loop = loop;
+        this.channel = channel;
+        this.options = setup.limits();
+        this.setup = setup;
+        this.refused = refused;
+        this.events =
+                new ProtonEvents(this, setup.limits(), setup.links().apply(this), setup.offeredCapabilities(), refused);
+        this.authDeadline = loop.clock() + options.handshakeTimeout().toMillis();
+        this.lastInput = loop.clock();
+        String remote;
+        try {
+            remote = String.valueOf(channel.getRemoteAddress());
+        } catch (IOException e) {
+            remote = "?";
+        }
+        this.peer = remote;
+        this.tls = tls != null;
+        if (tls != null) {
+            // no HTTP on the TLS port: the first bytes are a TLS record, anything else fails the handshake
+            startAmqp(tls);
+        }
+    }
+
+    /**
+     * Builds proton-j's transport (with its SASL layer and, for {@code tls}, its SSL layer), connection and collector:
+     * at once on the TLS port, else once the first bytes say AMQP.
+     */
+    private void startAmqp(SslDomain tls) {
+        transport = Transport.Factory.create();
+        connection = Connection.Factory.create();
+        collector = Collector.Factory.create();
+        transport.setMaxFrameSize(options.maxFrameSize());
+        transport.setChannelMax(options.channelMax());
+        transport.setIdleTimeout(
+                (int) Math.min(Integer.MAX_VALUE, options.idleTimeout().toMillis()));
+        Sasl sasl = transport.sasl();
+        sasl.server();
+        sasl.allowSkip(true);
+        setup.authentication().configure(sasl, this);
+        if (tls != null) {
+            // after the settings and SASL (each initialises the transport): the SSL layer wraps SASL and AMQP
+            transport.ssl(tls);
+        }
+        connection.collect(collector);
+        transport.bind(connection);
+    }
+
+    /** The client's address, for log lines. */
+    public String peer() {
+        return peer;
+    }
+
+    /** SASL authentication failed: the client's abort that follows is not worth more than a fine line (JMS-1). */
+    public void saslRefused() {
+        saslRefused = true;
+    }
+
+    void register(SelectionKey key) {
+        this.key = key;
+    }
+
+    public EventLoop loop() {
+        return loop;
+    }
+
+    public boolean isAuthorized() {
+        return authorized;
+    }
+
+    public void authorize() {
+        authorized = true;
+    }
+
+    /** True while the socket does not take the output as fast as it comes: senders hold back (AMQP-19). */
+    public boolean backedUp() {
+        return backedUp;
+    }
+
+    /** Timers on the loop's clock (a session accept's timeout); loop thread only. */
+    private final Timers timers = new Timers();
+
+    /**
+     * Loop thread: runs {@code action} once {@code delay} has passed on the loop's clock, unless cancelled or the
+     * connection ended first.
+     */
+    public Timers.Timer after(Duration delay, Runnable action) {
+        loop.checkThread();
+        return timers.at(loop.clock() + delay.toMillis(), action);
+    }
+
+    /** Keeps {@code handler} to tell it when the connection ends. */
+    public void track(LinkHandler handler) {
+        events.track(handler);
+    }
+
+    public void untrack(LinkHandler handler) {
+        events.untrack(handler);
+    }
+
+    /** The most bytes one connection reads in one round of the loop: the others get their turn (AMQP-19). */
+    private static final int READ_PER_ROUND = 1024 * 1024;
+
+    void onReadable() {
+        loop.checkThread();
+        if (hangingUp) {
+            discardInput();
+            return;
+        }
+        int total = 0;
+        try {
+            if (transport == null && !firstBytes()) {
+                return;
+            }
+            while (total < READ_PER_ROUND) {
+                int capacity = transport.capacity();
+                if (capacity <= 0) {
+                    break;
+                }
+                ByteBuffer tail = transport.tail();
+                int read = channel.read(tail);
+                if (read < 0) {
+                    transport.close_tail();
+                    break;
+                }
+                if (read == 0) {
+                    break;
+                }
+                total += read;
+                lastInput = loop.clock();
+                transport.process();
+                // the events of each chunk are handled before more is read: a delivery past its link's limit is cut
+                // off as it grows, not after the socket ran dry
+                dispatch();
+                if (socketClosed || hangingUp) {
+                    return;
+                }
+            }
+        } catch (IOException e) {
+            if (transport == null) {
+                closeSocket(); // gone before a word
+                return;
+            }
+            transport.close_tail();
+        } catch (RuntimeException | StackOverflowError e) {
+            // Garbage on the wire (proton has queued a close frame for what its parser refuses) or a frame proton's
+            // engine cannot take (an unknown handle, a delivery id out of sequence, a nesting too deep).
+            protocolError(e);
+            return;
+        }
+        dispatch();
+        flush();
+    }
+
+    /**
+     * Reads the connection's first bytes, at most {@value ProtocolSniffer#FIRST_READ}: an HTTP request is handed over, anything else
+     * is AMQP and goes to a transport built now.
+     *
+     * @return whether the connection goes on as AMQP (false: nothing came yet, or it was handed over or closed)
+     */
+    private boolean firstBytes() throws IOException {
+        ByteBuffer head = ByteBuffer.allocate(ProtocolSniffer.FIRST_READ);
+        int read = channel.read(head);
+        if (read < 0) {
+            closeSocket(); // gone before a word
+            return false;
+        }
+        if (read == 0) {
+            return false;
+        }
+        head.flip();
+        // a connection past the limit is refused as AMQP, whatever it speaks (AMQP-12)
+        if (!refused && ProtocolSniffer.isHttpStart(head.get(0)) && handOverHttp(head)) {
+            return false;
+        }
+        startAmqp(null);
+        lastInput = loop.clock();
+        transport.tail().put(head);
+        transport.process();
+        dispatch();
+        return !socketClosed && !hangingUp;
+    }
+
+    /**
+     * The connection's first bytes ({@code head}) are an HTTP request line: the socket and {@code head} go to the HTTP
+     * side, which serves them; this connection ends without a word on the wire.
+     *
+     * @return false when no HTTP side takes it (the bytes then go to proton, which refuses them as AMQP)
+     */
+    private boolean handOverHttp(ByteBuffer head) {
+        HttpHandOver splice = setup.http().get();
+        if (splice == null) {
+            return false;
+        }
+        socketClosed = true;
+        if (key != null) {
+            key.cancel();
+        }
+        loop.removed(this);
+        splice.handOver(channel, head);
+        return true;
+    }
+
+    /** Malformed input: logged once for the connection, briefly (AMQP-13); the connection is closed. */
+    private void protocolError(Throwable e) {
+        if (!logged && tls && e instanceof TransportException && e.getCause() instanceof SSLException) {
+            // a client that does not trust the certificate, or that speaks plain AMQP to the TLS port (JMS-31): the
+            // connection ends without an AMQP word (no AMQP was spoken), the others go on
+            logged = true;
+            LOG.log(
+                    Level.INFO,
+                    "sbemu AMQP endpoint: the TLS handshake with " + peer + " failed: "
+                            + e.getCause().getMessage());
+        }
+        if (!logged && saslRefused) {
+            logged = true;
+            LOG.log(Level.FINE, "sbemu AMQP endpoint: the connection from " + peer + " ends after its SASL failure", e);
+        }
+        if (!logged) {
+            logged = true;
+            LOG.log(
+                    Level.INFO,
+                    "sbemu AMQP endpoint: closing the connection from " + peer + " after malformed input: " + e);
+            LOG.log(Level.FINE, "sbemu AMQP endpoint: the malformed input's failure", e);
+        }
+        endAll();
+        try {
+            if (connection.getLocalState() != EndpointState.CLOSED) {
+                connection.setCondition(new ErrorCondition(AmqpErrors.FRAMING_ERROR, "Malformed input: " + e));
+                connection.close();
+            }
+            flushQuietly();
+        } catch (RuntimeException ignored) {
+            // proton's state is broken: drop the socket without a word
+        }
+        hangUp();
+    }
+
+    /** Loop: one connection's handling failed unexpectedly; it is dropped, the others go on (AMQP-13). */
+    void failed(Throwable e) {
+        if (!logged) {
+            logged = true;
+            if (e instanceof RuntimeException || e instanceof AssertionError) {
+                LOG.log(
+                        Level.WARNING,
+                        "sbemu AMQP endpoint: dropping the connection from " + peer + " after an unexpected failure",
+                        e);
+            } else {
+                LOG.log(Level.WARNING, "sbemu AMQP endpoint: dropping the connection from " + peer + " after " + e);
+            }
+        }
+        abort();
+    }
+
+    /** Runs after each round of the loop: events raised by tasks, then output. */
+    void afterWork() {
+        if (socketClosed || hangingUp || transport == null) {
+            return;
+        }
+        dispatch();
+        flush();
+    }
+
+    /**
+     * The connection's timers, on the loop's clock ({@link EventLoop#clock}, milliseconds): the hang-up grace, the
+     * handshake timeout, the idle timeout (closed with {@code amqp:connection:forced}, as the service closes an
+     * inactive connection), proton-j's heartbeats. Returns the next deadline, or 0 for none.
+     */
+    long tick(long now) {
+        if (socketClosed) {
+            return 0;
+        }
+        if (hangingUp) {
+            if (now >= hangUpAt) {
+                closeSocket();
+                return 0;
+            }
+            return hangUpAt;
+        }
+        if (!authorized && now >= authDeadline) {
+            if (!opened()) {
+                LOG.fine("sbemu AMQP endpoint: no AMQP open in time, dropping the connection");
+                abort();
+            } else {
+                closeWith(new ErrorCondition(
+                        AmqpErrors.UNAUTHORIZED,
+                        "No valid token was put on $cbs within "
+                                + options.handshakeTimeout().toMillis()
+                                + " ms of connecting; the connection is closed."));
+            }
+            return 0;
+        }
+        long authAt = authorized ? Long.MAX_VALUE : authDeadline;
+        if (!opened()) {
+            return authAt;
+        }
+        long timerAt = timers.runDue(now);
+        if (socketClosed || hangingUp) {
+            return 0;
+        }
+        authAt = Math.min(authAt, timerAt);
+        long idleAt = lastInput + options.idleTimeout().toMillis();
+        if (now >= idleAt) {
+            // before proton-j's own idle check, which would close with amqp:resource-limit-exceeded (non-transient)
+            closeWith(new ErrorCondition(
+                    AmqpErrors.CONNECTION_FORCED,
+                    "The connection was inactive for more than " + "the allowed "
+                            + options.idleTimeout().toMillis() + " milliseconds and is closed by sbemu."));
+            return 0;
+        }
+        long next = transport.tick(now);
+        flush();
+        return Math.min(next == 0 ? Long.MAX_VALUE : next, Math.min(authAt, idleAt));
+    }
+
+    /** Whether the client's AMQP open came (not before its first bytes). */
+    private boolean opened() {
+        return connection != null && connection.getRemoteState() != EndpointState.UNINITIALIZED;
+    }
+
+    /** Closes the connection with {@code error} and hangs up once the client read it (or after a grace period). */
+    void closeWith(ErrorCondition error) {
+        endAll();
+        if (connection.getLocalState() != EndpointState.CLOSED) {
+            if (connection.getLocalState() == EndpointState.UNINITIALIZED) {
+                connection.setContainer("sbemu");
+                connection.open();
+            }
+            connection.setCondition(error);
+            connection.close();
+        }
+        flushQuietly();
+        hangUp();
+    }
+
+    /**
+     * The endpoint closes: every link is detached and the connection closed with an error that tells the SDK's
+     * clients at once that the endpoint is gone (AMQP-14), or, when {@code forced} (a server being stopped, SRV-7),
+     * with {@code amqp:link:detach-forced} and {@code amqp:connection:forced}, which the SDKs retry.
+     */
+    void goodbye(boolean forced) {
+        if (socketClosed || hangingUp) {
+            return;
+        }
+        ErrorCondition error = forced ? AmqpErrors.serverStopping() : AmqpErrors.shutdown();
+        ErrorCondition linkError = forced ? AmqpErrors.linkOfServerStopping() : error;
+        if (!opened() || connection.getLocalState() == EndpointState.CLOSED) {
+            abort();
+            return;
+        }
+        events.detachAll(linkError);
+        closeWith(error);
+    }
+
+    /** Stops reading into proton; the socket is closed when the client hangs up or the grace period passes. */
+    private void hangUp() {
+        if (hangingUp || socketClosed) {
+            return;
+        }
+        hangingUp = true;
+        hangUpAt = loop.clock() + CLOSE_GRACE_MILLIS;
+        flushQuietly();
+    }
+
+    private void discardInput() {
+        ByteBuffer scratch = ByteBuffer.allocate(16 * 1024);
+        try {
+            int read;
+            do {
+                scratch.clear();
+                read = channel.read(scratch);
+            } while (read > 0);
+            if (read < 0) {
+                closeSocket();
+            }
+        } catch (IOException e) {
+            closeSocket();
+        }
+    }
+
+    private void dispatch() {
+        Event event;
+        while ((event = collector.peek()) != null) {
+            try {
+                handle(event);
+            } catch (RuntimeException e) {
+                collector.pop();
+                failed(new IllegalStateException("failed on " + event.getType(), e));
+                return;
+            }
+            collector.pop();
+            if (socketClosed || hangingUp) {
+                return;
+            }
+        }
+    }
+
+    private void handle(Event event) {
+        switch (event.getType()) {
+            case TRANSPORT_ERROR -> {
+                // proton-j's parser refused the input and queued a close frame with the error (AMQP-13)
+                if (!logged) {
+                    logged = true;
+                    // a client whose SASL authentication failed aborts: not worth more than a fine line (JMS-1)
+                    LOG.log(
+                            saslRefused ? Level.FINE : Level.INFO,
+                            "sbemu AMQP endpoint: closing the connection from " + peer + " after malformed input: "
+                                    + transport.getCondition());
+                }
+            }
+            case TRANSPORT_CLOSED -> closeSocket();
+            default -> events.handle(event);
+        }
+    }
+
+    private void endAll() {
+        events.endAll();
+    }
+
+    public void flush() {
+        loop.checkThread();
+        if (socketClosed) {
+            return;
+        }
+        try {
+            writeOut();
+        } catch (IOException e) {
+            abort();
+        }
+    }
+
+    private void flushQuietly() {
+        try {
+            writeOut();
+        } catch (IOException e) {
+            closeSocket();
+        }
+    }
+
+    private void writeOut() throws IOException {
+        if (socketClosed || transport == null) {
+            return;
+        }
+        while (true) {
+            int pending = transport.pending();
+            if (pending < 0) {
+                if (hangingUp) {
+                    // the close frame is out: half-close and read until the client hangs up, so it reads it
+                    if (key != null && key.isValid()) {
+                        key.interestOps(SelectionKey.OP_READ);
+                    }
+                    channel.shutdownOutput();
+                    return;
+                }
+                closeSocket();
+                return;
+            }
+            if (pending == 0) {
+                break;
+            }
+            ByteBuffer head = transport.head();
+            int written = channel.write(head);
+            if (written > 0) {
+                transport.pop(written);
+            }
+            if (written == 0) {
+                backedUp = true; // the socket takes no more: the client does not read (fast enough)
+                key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
+                return;
+            }
+        }
+        boolean wasBackedUp = backedUp;
+        backedUp = false;
+        if (key != null && key.isValid()) {
+            key.interestOps(SelectionKey.OP_READ);
+        }
+        if (wasBackedUp && !hangingUp) {
+            events.resumeSenders();
+        }
+    }
+
+    /** Drops the connection at once: its links end, its socket closes. */
+    void abort() {
+        endAll();
+        closeSocket();
+    }
+
+    private void closeSocket() {
+        if (socketClosed) {
+            return;
+        }
+        socketClosed = true;
+        endAll();
+        if (key != null) {
+            key.cancel();
+        }
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+        loop.removed(this);
+    }
+}

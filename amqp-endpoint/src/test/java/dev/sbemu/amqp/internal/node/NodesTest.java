@@ -1,0 +1,149 @@
+package dev.sbemu.amqp.internal.node;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.azure.messaging.servicebus.implementation.ServiceBusSharedKeyCredential;
+import dev.sbemu.amqp.internal.link.DotNetGuid;
+import dev.sbemu.amqp.internal.link.EntityAddress;
+import dev.sbemu.amqp.internal.link.HeldSessions;
+import dev.sbemu.amqp.internal.link.RequestLink;
+import dev.sbemu.amqp.internal.link.ServedNamespace;
+import dev.sbemu.amqp.internal.security.Credentials;
+import dev.sbemu.amqp.internal.transport.AmqpErrors;
+import dev.sbemu.core.EntityPath;
+import dev.sbemu.core.Namespace;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.qpid.proton.Proton;
+import org.apache.qpid.proton.amqp.messaging.AmqpValue;
+import org.apache.qpid.proton.amqp.messaging.ApplicationProperties;
+import org.apache.qpid.proton.message.Message;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** The request-response nodes and wire helpers, without a socket. */
+class NodesTest {
+    private final Namespace namespace = Namespace.create();
+    private final ServedNamespace served = new ServedNamespace(namespace);
+    private final Transactions transactions = new Transactions(served);
+    private final HeldSessions heldSessions = new HeldSessions();
+
+    @AfterEach
+    void close() {
+        transactions.endAll(null);
+        heldSessions.releaseAll(namespace);
+    }
+
+    private static Message request(String operation, Object body) {
+        Message m = Proton.message();
+        m.setApplicationProperties(new ApplicationProperties(Map.of("operation", operation)));
+        m.setBody(new AmqpValue(body));
+        return m;
+    }
+
+    @Test
+    @DisplayName("AMQP-14 an unknown management operation is amqp:not-implemented, status 501")
+    void unknownManagementOperation() {
+        namespace.createQueue("orders");
+        RequestLink.Response r = new ManagementNode(served, transactions, heldSessions, EntityPath.queue("orders"))
+                .handle(request("com.microsoft:make-coffee", Map.of()), null);
+        assertEquals(501, r.status());
+        assertEquals("amqp:not-implemented", r.condition());
+        assertTrue(r.description().contains("com.microsoft:make-coffee"));
+    }
+
+    @Test
+    @DisplayName(
+            "AMQP-19 a malformed $management body is a typed bad request (400, amqp:decode-error), not an NPE or a ClassCastException reported as argument-error")
+    void malformedManagementBody() {
+        namespace.createQueue("orders");
+        ManagementNode node = new ManagementNode(served, transactions, heldSessions, EntityPath.queue("orders"));
+        RequestLink.Response missing =
+                node.handle(request("com.microsoft:peek-message", Map.of("message-count", 1)), null);
+        assertEquals(400, missing.status());
+        assertEquals("amqp:decode-error", missing.condition());
+        RequestLink.Response wrongType = node.handle(
+                request("com.microsoft:peek-message", Map.of("from-sequence-number", "one", "message-count", 1)), null);
+        assertEquals(400, wrongType.status());
+        assertEquals("amqp:decode-error", wrongType.condition());
+        RequestLink.Response notAMap = node.handle(
+                request("com.microsoft:schedule-message", Map.of("messages", java.util.List.of("not a map"))), null);
+        assertEquals(400, notAMap.status());
+        assertEquals("amqp:decode-error", notAMap.condition());
+    }
+
+    @Test
+    @DisplayName("AMQP-19 a broker failure that is no client mistake is an internal error, not argument-error")
+    void ownFailuresAreInternal() {
+        assertEquals(
+                "amqp:internal-error",
+                AmqpErrors.of(new NullPointerException("ours")).getCondition().toString());
+        assertEquals(
+                "amqp:internal-error",
+                AmqpErrors.of(new ClassCastException("ours")).getCondition().toString());
+        assertEquals(
+                "amqp:resource-limit-exceeded",
+                AmqpErrors.of(new java.util.concurrent.RejectedExecutionException())
+                        .getCondition()
+                        .toString());
+    }
+
+    @Test
+    @DisplayName("AMQP-9 tokens: the SDK's own signature is accepted; another key, another key name, expiry refused")
+    void tokens() {
+        CbsNode cbs = new CbsNode(new Credentials("RootManageSharedAccessKey", "secret", false), null);
+        String audience = "amqp://127.0.0.1/orders";
+        String good = new ServiceBusSharedKeyCredential("RootManageSharedAccessKey", "secret", Duration.ofHours(1))
+                .getToken(new com.azure.core.credential.TokenRequestContext().addScopes(audience))
+                .block()
+                .getToken();
+        assertNull(cbs.refusal(good));
+        String otherKey = new ServiceBusSharedKeyCredential("RootManageSharedAccessKey", "guess", Duration.ofHours(1))
+                .getToken(new com.azure.core.credential.TokenRequestContext().addScopes(audience))
+                .block()
+                .getToken();
+        assertTrue(cbs.refusal(otherKey).contains("signature does not match"));
+        String otherName = new ServiceBusSharedKeyCredential("Listen", "secret", Duration.ofHours(1))
+                .getToken(new com.azure.core.credential.TokenRequestContext().addScopes(audience))
+                .block()
+                .getToken();
+        assertTrue(cbs.refusal(otherName).contains("key name"));
+        String expired = good.replaceAll("se=\\d+", "se=1000");
+        assertTrue(cbs.refusal(expired).startsWith("ExpiredToken"));
+        assertTrue(cbs.refusal("Bearer abc").startsWith("InvalidSignature"));
+        assertTrue(cbs.refusal(42).startsWith("InvalidSignature"));
+    }
+
+    @Test
+    @DisplayName("AMQP-1 lock tokens travel in .NET GUID byte order")
+    void dotNetGuid() {
+        UUID id = UUID.fromString("00112233-4455-6677-8899-aabbccddeeff");
+        byte[] bytes = DotNetGuid.toBytes(id);
+        assertEquals(0x33, bytes[0]);
+        assertEquals(0x00, bytes[3]);
+        assertEquals(0x55, bytes[4]);
+        assertEquals(0x77, bytes[6]);
+        assertEquals((byte) 0x88, bytes[8]);
+        assertEquals(id, DotNetGuid.fromBytes(bytes));
+        assertNull(DotNetGuid.fromBytes(new byte[3]));
+    }
+
+    @Test
+    @DisplayName("AMQP-8 addresses: queues, subscriptions, sub-queues, case-insensitive keywords, with a host")
+    void addresses() {
+        assertEquals(EntityPath.queue("orders"), EntityAddress.parse("orders"));
+        assertEquals(EntityPath.queue("a/b"), EntityAddress.parse("a/b"));
+        assertEquals(EntityPath.subscription("events", "audit"), EntityAddress.parse("events/Subscriptions/audit"));
+        assertEquals(
+                EntityPath.queue("orders").withSubQueue(EntityPath.Part.DEAD_LETTER_QUEUE),
+                EntityAddress.parse("orders/$DeadLetterQueue"));
+        assertEquals(
+                EntityPath.subscription("events", "audit").withSubQueue(EntityPath.Part.TRANSFER_DEAD_LETTER_QUEUE),
+                EntityAddress.parse("events/subscriptions/audit/$Transfer/$deadletterqueue"));
+        assertEquals(EntityPath.queue("orders"), EntityAddress.parse("amqp://127.0.0.1:5672/orders"));
+    }
+}
