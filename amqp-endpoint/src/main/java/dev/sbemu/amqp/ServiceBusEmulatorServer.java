@@ -9,7 +9,6 @@ import com.azure.core.http.policy.HttpPipelinePolicy;
 import com.azure.core.util.UrlBuilder;
 import com.azure.messaging.servicebus.administration.ServiceBusAdministrationClientBuilder;
 import dev.sbemu.amqp.internal.Endpoint;
-import dev.sbemu.amqp.internal.EndpointOptions;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.wire.EndpointObservers;
 import dev.sbemu.wire.InProcessAdministration;
@@ -72,10 +71,12 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
     public static final String TLS_TRUST_STORE_PASSWORD = Endpoint.TRUST_STORE_PASSWORD;
 
     private final Endpoint endpoint;
+    private final EndpointSettings settings;
     private final EndpointObservers.Registration administration;
 
-    private ServiceBusEmulatorServer(Endpoint endpoint) {
+    private ServiceBusEmulatorServer(Endpoint endpoint, EndpointSettings settings) {
         this.endpoint = endpoint;
+        this.settings = settings;
         try {
             // with sdk-adapter on the class path, administration clients built from the connection string reach
             // the namespace (ADM-1); without it (the standalone server) nobody is told
@@ -90,6 +91,21 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
     /** Starts an endpoint for {@code namespace} on an ephemeral port of 127.0.0.1. */
     public static ServiceBusEmulatorServer start(Namespace namespace) {
         return builder(namespace).start();
+    }
+
+    /**
+     * Starts an endpoint for {@code namespace} as {@code settings} say (the builder's setters fill the same value).
+     */
+    public static ServiceBusEmulatorServer start(Namespace namespace, EndpointSettings settings) {
+        return builder(namespace).settings(settings).start();
+    }
+
+    /**
+     * The settings this server was started with (ports as asked: 0 for an ephemeral one; {@link #port()} and the other
+     * accessors give the ports bound).
+     */
+    public EndpointSettings settings() {
+        return settings;
     }
 
     /** Configures an endpoint for {@code namespace}: port, key, limits. */
@@ -327,19 +343,32 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
      */
     public static final class Builder {
         private final Namespace namespace;
-        private String key;
-        private EndpointOptions options = EndpointOptions.defaults();
-        private int httpPort = -1;
-        private int tlsPort = -1;
-        private boolean anyKey;
+        private EndpointSettings settings = EndpointSettings.defaults();
 
         private Builder(Namespace namespace) {
             this.namespace = namespace;
         }
 
+        /** Replaces every setting with {@code settings}; the setters below change one component each. */
+        public Builder settings(EndpointSettings settings) {
+            this.settings = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
+
+        /** Replaces every limit with {@code limits}. */
+        public Builder limits(EndpointLimits limits) {
+            settings = settings.withLimits(Objects.requireNonNull(limits, "limits"));
+            return this;
+        }
+
+        private Builder limit(EndpointLimits limits) {
+            settings = settings.withLimits(limits);
+            return this;
+        }
+
         /** The port to listen on, 0 (the default) for an ephemeral one. */
         public Builder port(int port) {
-            options = options.withPort(port);
+            settings = settings.withPort(port);
             return this;
         }
 
@@ -348,7 +377,7 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
          * one key and no TLS on its AMQP port, to the network: do so only on a network you trust.
          */
         public Builder bindAddress(InetAddress address) {
-            options = options.withBindAddress(Objects.requireNonNull(address, "address"));
+            settings = settings.withBindAddress(Objects.requireNonNull(address, "address"));
             return this;
         }
 
@@ -362,7 +391,7 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
             if (port < 0 || port > 65_535) {
                 throw new IllegalArgumentException("httpPort must be between 0 and 65535, was " + port);
             }
-            this.httpPort = port;
+            settings = settings.withHttpPort(port);
             return this;
         }
 
@@ -379,7 +408,7 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
             if (port < 0 || port > 65_535) {
                 throw new IllegalArgumentException("tlsPort must be between 0 and 65535, was " + port);
             }
-            this.tlsPort = port;
+            settings = settings.withTlsPort(port);
             return this;
         }
 
@@ -389,7 +418,13 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
                 throw new IllegalArgumentException("sharedAccessKey must be a non-blank string without ';', was "
                         + (key == null ? "null" : "'" + key + "'"));
             }
-            this.key = key;
+            settings = settings.withSharedAccessKey(key);
+            return this;
+        }
+
+        /** The shared access key name the connection string carries (default {@link #KEY_NAME}). */
+        public Builder keyName(String keyName) {
+            settings = settings.withKeyName(Objects.requireNonNull(keyName, "keyName"));
             return this;
         }
 
@@ -401,7 +436,7 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
          * {@link #sharedAccessKey(String)}'s key.
          */
         public Builder acceptAnyKey() {
-            this.anyKey = true;
+            settings = settings.withAcceptAnyKey(true);
             return this;
         }
 
@@ -410,14 +445,12 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
          * (default 30 s): a half-open, silent or unauthenticated socket does not hold resources for longer.
          */
         public Builder handshakeTimeout(Duration timeout) {
-            options = options.withHandshakeTimeout(timeout);
-            return this;
+            return limit(settings.limits().withHandshakeTimeout(timeout));
         }
 
         /** The most connections open at once (default 5,000, the service's AMQP quota); more are refused. */
         public Builder maxConnections(int max) {
-            options = options.withMaxConnections(max);
-            return this;
+            return limit(settings.limits().withMaxConnections(max));
         }
 
         /**
@@ -426,8 +459,7 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
          * size, so it sets the heap a connection costs.
          */
         public Builder maxFrameSize(int bytes) {
-            options = options.withMaxFrameSize(bytes);
-            return this;
+            return limit(settings.limits().withMaxFrameSize(bytes));
         }
 
         /**
@@ -435,32 +467,27 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
          * long is closed; clients keep it alive with heartbeats (proton-j and rhea send them by themselves).
          */
         public Builder idleTimeout(Duration timeout) {
-            options = options.withIdleTimeout(timeout);
-            return this;
+            return limit(settings.limits().withIdleTimeout(timeout));
         }
 
         /** The highest session channel a client may use (default 1023: 1024 sessions per connection). */
         public Builder channelMax(int channelMax) {
-            options = options.withChannelMax(channelMax);
-            return this;
+            return limit(settings.limits().withChannelMax(channelMax));
         }
 
         /** The most links attached at once on one connection (default 1,000); more are refused. */
         public Builder linkMax(int max) {
-            options = options.withLinkMax(max);
-            return this;
+            return limit(settings.limits().withLinkMax(max));
         }
 
         /** Each session's incoming window, in frames (default 2,048). */
         public Builder sessionWindow(int frames) {
-            options = options.withSessionWindow(frames);
-            return this;
+            return limit(settings.limits().withSessionWindow(frames));
         }
 
         /** The credit the endpoint gives each link a client sends on (default 500). */
         public Builder linkCredit(int credit) {
-            options = options.withLinkCredit(credit);
-            return this;
+            return limit(settings.limits().withLinkCredit(credit));
         }
 
         /**
@@ -469,20 +496,33 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
          * refused with {@code amqp:resource-limit-exceeded}.
          */
         public Builder workerThreads(int max) {
-            options = options.withWorkerThreads(max);
-            return this;
+            return limit(settings.limits().withWorkerThreads(max));
         }
 
         /** The longest a client's {@code com.microsoft:timeout} may make the endpoint wait (default 5 minutes). */
         public Builder maxOperationTimeout(Duration max) {
-            options = options.withMaxOperationTimeout(max);
-            return this;
+            return limit(settings.limits().withMaxOperationTimeout(max));
+        }
+
+        /** The largest {@code $cbs} request (a token) the endpoint reads, in bytes (default 64 KB). */
+        public Builder maxRequestSize(int bytes) {
+            return limit(settings.limits().withMaxRequestSize(bytes));
+        }
+
+        /** The credit of a {@code $cbs} link before the connection has a token (default 10). */
+        public Builder unauthenticatedCredit(int credit) {
+            return limit(settings.limits().withUnauthenticatedCredit(credit));
+        }
+
+        /** The settings the setters filled so far. */
+        public EndpointSettings settings() {
+            return settings;
         }
 
         /** Starts listening. */
         public ServiceBusEmulatorServer start() {
-            return new ServiceBusEmulatorServer(
-                    new Endpoint(namespace, KEY_NAME, key, anyKey, options, httpPort, tlsPort));
+            EndpointSettings started = settings;
+            return new ServiceBusEmulatorServer(new Endpoint(namespace, started), started);
         }
     }
 }

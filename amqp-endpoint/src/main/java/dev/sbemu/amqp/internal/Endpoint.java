@@ -1,5 +1,6 @@
 package dev.sbemu.amqp.internal;
 
+import dev.sbemu.amqp.EndpointSettings;
 import dev.sbemu.core.Namespace;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -32,41 +33,18 @@ public final class Endpoint implements AutoCloseable {
 
     private Runnable unwatch = () -> {};
 
-    public Endpoint(Namespace namespace, String keyName, String key, EndpointOptions options) {
-        this(namespace, keyName, key, options, -1);
-    }
-
     /**
-     * @param httpPort the HTTP port ({@code 0} for an ephemeral one), a second listener that speaks both protocols
-     *     like the AMQP port, or -1 for none: HTTP is served on the AMQP port either way
+     * Starts serving {@code namespace} as {@code settings} say: the AMQP port, the HTTP port and the TLS port (a
+     * certificate made for this endpoint, JMS-30; needs BouncyCastle on the class path) when asked, the key policy and
+     * the limits.
      */
-    public Endpoint(Namespace namespace, String keyName, String key, EndpointOptions options, int httpPort) {
-        this(namespace, keyName, key, false, options, httpPort);
-    }
-
-    /**
-     * @param anyKey whether tokens signed with any key are accepted, as by Microsoft's emulator ({@code key} is then
-     *     only the one {@link #key()} reports)
-     * @param httpPort the HTTP port ({@code 0} for an ephemeral one), a second listener that speaks both protocols
-     *     like the AMQP port, or -1 for none: HTTP is served on the AMQP port either way
-     */
-    public Endpoint(
-            Namespace namespace, String keyName, String key, boolean anyKey, EndpointOptions options, int httpPort) {
-        this(namespace, keyName, key, anyKey, options, httpPort, -1);
-    }
-
-    /**
-     * @param tlsPort the port for AMQP over TLS ({@code 0} for an ephemeral one), with a certificate made for this
-     *     endpoint (JMS-30; needs BouncyCastle on the class path), or -1 for none
-     */
-    public Endpoint(
-            Namespace namespace,
-            String keyName,
-            String key,
-            boolean anyKey,
-            EndpointOptions options,
-            int httpPort,
-            int tlsPort) {
+    public Endpoint(Namespace namespace, EndpointSettings settings) {
+        EndpointOptions options = EndpointOptions.of(settings);
+        int httpPort = settings.httpPort();
+        int tlsPort = settings.tlsPort();
+        String key = settings.sharedAccessKey();
+        String keyName = settings.keyName();
+        boolean anyKey = settings.acceptAnyKey();
         this.tls = tlsPort < 0 ? null : TlsMaterial.create(options.bindAddress());
         String name = "sbemu-amqp-" + COUNT.incrementAndGet();
         this.context = new EndpointContext(namespace, keyName, key != null ? key : randomKey(), anyKey, options, name);

@@ -1,12 +1,14 @@
 package dev.sbemu.amqp.internal;
 
+import dev.sbemu.amqp.EndpointLimits;
+import dev.sbemu.amqp.EndpointSettings;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.Objects;
 
 /**
- * The endpoint's limits and its loop's rules in one value, filled by {@code ServiceBusEmulatorServer.Builder} (and
- * by a command line later); docs/spec.md AMQP-19 gives each default with its source. All durations are measured on
+ * The loop's view of the public {@link EndpointSettings} ({@link #of}): the bind address, the AMQP port and the
+ * {@link EndpointLimits}; docs/spec.md AMQP-19 gives each default with its source. All durations are measured on
  * {@code System.nanoTime}, never on the wall clock or the namespace's virtual clock.
  *
  * @param bindAddress the address to listen on (loopback by default)
@@ -66,23 +68,29 @@ public record EndpointOptions(
         }
     }
 
-    /** The defaults (docs/spec.md AMQP-19). */
+    /** The defaults (docs/spec.md AMQP-19): those of {@link EndpointSettings#defaults()}. */
     public static EndpointOptions defaults() {
+        return of(EndpointSettings.defaults());
+    }
+
+    /** The loop's view of {@code settings}: the bind address, the AMQP port and the limits. */
+    public static EndpointOptions of(EndpointSettings settings) {
+        EndpointLimits limits = settings.limits();
         return new EndpointOptions(
-                InetAddress.getLoopbackAddress(),
-                0,
-                5_000,
-                64 * 1024,
-                Duration.ofMinutes(1),
-                1_023,
-                1_000,
-                2_048,
-                500,
-                512,
-                Duration.ofSeconds(30),
-                Duration.ofMinutes(5),
-                64 * 1024,
-                10);
+                settings.bindAddress(),
+                settings.port(),
+                limits.maxConnections(),
+                limits.maxFrameSize(),
+                limits.idleTimeout(),
+                limits.channelMax(),
+                limits.linkMax(),
+                limits.sessionWindow(),
+                limits.linkCredit(),
+                limits.workerThreads(),
+                limits.handshakeTimeout(),
+                limits.maxOperationTimeout(),
+                limits.maxRequestSize(),
+                limits.unauthenticatedCredit());
     }
 
     private static void positive(String name, int value) {

@@ -1,0 +1,308 @@
+package dev.sbemu.amqp;
+
+import java.time.Duration;
+
+/**
+ * The limits of a {@link ServiceBusEmulatorServer}'s endpoint and its loop's rules (docs/spec.md AMQP-19 gives each
+ * default with its source): part of {@link EndpointSettings}. Every duration is measured on the monotonic clock
+ * ({@code System.nanoTime}), never on the wall clock or the namespace's virtual clock. Immutable; {@link #defaults()}
+ * and the {@code with...} copies are the way to make one.
+ *
+ * <p>The standalone server has a command-line flag and an {@code SBEMU_*} variable for each component (its test
+ * fails when one is missing), so a new limit is added here, in the server's table of flags, and in spec AMQP-19.
+ *
+ * @param maxConnections the most connections open at once (default 5,000, the service's AMQP quota); more are
+ *     refused with {@code amqp:resource-limit-exceeded}
+ * @param maxFrameSize the largest AMQP frame the endpoint reads and announces in its open (default 64 KB, the Java
+ *     SDK's own; at least 512); each connection holds an input and an output buffer of this size
+ * @param idleTimeout the idle timeout the endpoint announces (default 60 s): a connection silent for this long is
+ *     closed; clients keep it alive with heartbeats
+ * @param channelMax the highest session channel a client may begin (default 1,023: 1,024 sessions per connection;
+ *     0 to 65,535)
+ * @param linkMax the most links attached at once on one connection (default 1,000); more are refused
+ * @param sessionWindow each session's incoming window, in frames (default 2,048)
+ * @param linkCredit the credit of each link a client sends on, topped up once half is used (default 500)
+ * @param workerThreads the most threads that wait in the broker for clients (default 512): one per link whose calls a
+ *     scripted delay holds; work beyond them is refused with {@code amqp:resource-limit-exceeded}
+ * @param handshakeTimeout how long a connection may take from TCP connect to a token accepted on {@code $cbs}
+ *     (default 30 s) before it is closed
+ * @param maxOperationTimeout the cap on a client's {@code com.microsoft:timeout}, e.g. how long a session accept
+ *     waits (default 5 minutes)
+ * @param maxRequestSize the largest {@code $cbs} request, a token, in bytes (default 64 KB); larger deliveries are cut
+ *     off
+ * @param unauthenticatedCredit the credit of a {@code $cbs} link before the connection has a token (default 10)
+ */
+public record EndpointLimits(
+        int maxConnections,
+        int maxFrameSize,
+        Duration idleTimeout,
+        int channelMax,
+        int linkMax,
+        int sessionWindow,
+        int linkCredit,
+        int workerThreads,
+        Duration handshakeTimeout,
+        Duration maxOperationTimeout,
+        int maxRequestSize,
+        int unauthenticatedCredit) {
+
+    private static final EndpointLimits DEFAULTS = new EndpointLimits(
+            5_000,
+            64 * 1024,
+            Duration.ofMinutes(1),
+            1_023,
+            1_000,
+            2_048,
+            500,
+            512,
+            Duration.ofSeconds(30),
+            Duration.ofMinutes(5),
+            64 * 1024,
+            10);
+
+    /**
+     * Checks every limit.
+     *
+     * @throws IllegalArgumentException naming the first limit out of range
+     */
+    public EndpointLimits {
+        positive("maxConnections", maxConnections);
+        if (maxFrameSize < 512) {
+            throw new IllegalArgumentException(
+                    "maxFrameSize must be at least 512 (AMQP's minimum), was " + maxFrameSize);
+        }
+        positive("idleTimeout", idleTimeout);
+        if (channelMax < 0 || channelMax > 65_535) {
+            throw new IllegalArgumentException("channelMax must be between 0 and 65535, was " + channelMax);
+        }
+        positive("linkMax", linkMax);
+        positive("sessionWindow", sessionWindow);
+        positive("linkCredit", linkCredit);
+        positive("workerThreads", workerThreads);
+        positive("handshakeTimeout", handshakeTimeout);
+        positive("maxOperationTimeout", maxOperationTimeout);
+        positive("maxRequestSize", maxRequestSize);
+        positive("unauthenticatedCredit", unauthenticatedCredit);
+    }
+
+    /** The defaults (docs/spec.md AMQP-19). */
+    public static EndpointLimits defaults() {
+        return DEFAULTS;
+    }
+
+    private static void positive(String name, int value) {
+        if (value <= 0) {
+            throw new IllegalArgumentException(name + " must be positive, was " + value);
+        }
+    }
+
+    private static void positive(String name, Duration value) {
+        if (value == null || value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException(name + " must be positive, was " + value);
+        }
+    }
+
+    /** A copy with maxConnections set to {@code value}. */
+    public EndpointLimits withMaxConnections(int value) {
+        return new EndpointLimits(
+                value,
+                maxFrameSize,
+                idleTimeout,
+                channelMax,
+                linkMax,
+                sessionWindow,
+                linkCredit,
+                workerThreads,
+                handshakeTimeout,
+                maxOperationTimeout,
+                maxRequestSize,
+                unauthenticatedCredit);
+    }
+
+    /** A copy with maxFrameSize set to {@code value}. */
+    public EndpointLimits withMaxFrameSize(int value) {
+        return new EndpointLimits(
+                maxConnections,
+                value,
+                idleTimeout,
+                channelMax,
+                linkMax,
+                sessionWindow,
+                linkCredit,
+                workerThreads,
+                handshakeTimeout,
+                maxOperationTimeout,
+                maxRequestSize,
+                unauthenticatedCredit);
+    }
+
+    /** A copy with idleTimeout set to {@code value}. */
+    public EndpointLimits withIdleTimeout(Duration value) {
+        return new EndpointLimits(
+                maxConnections,
+                maxFrameSize,
+                value,
+                channelMax,
+                linkMax,
+                sessionWindow,
+                linkCredit,
+                workerThreads,
+                handshakeTimeout,
+                maxOperationTimeout,
+                maxRequestSize,
+                unauthenticatedCredit);
+    }
+
+    /** A copy with channelMax set to {@code value}. */
+    public EndpointLimits withChannelMax(int value) {
+        return new EndpointLimits(
+                maxConnections,
+                maxFrameSize,
+                idleTimeout,
+                value,
+                linkMax,
+                sessionWindow,
+                linkCredit,
+                workerThreads,
+                handshakeTimeout,
+                maxOperationTimeout,
+                maxRequestSize,
+                unauthenticatedCredit);
+    }
+
+    /** A copy with linkMax set to {@code value}. */
+    public EndpointLimits withLinkMax(int value) {
+        return new EndpointLimits(
+                maxConnections,
+                maxFrameSize,
+                idleTimeout,
+                channelMax,
+                value,
+                sessionWindow,
+                linkCredit,
+                workerThreads,
+                handshakeTimeout,
+                maxOperationTimeout,
+                maxRequestSize,
+                unauthenticatedCredit);
+    }
+
+    /** A copy with sessionWindow set to {@code value}. */
+    public EndpointLimits withSessionWindow(int value) {
+        return new EndpointLimits(
+                maxConnections,
+                maxFrameSize,
+                idleTimeout,
+                channelMax,
+                linkMax,
+                value,
+                linkCredit,
+                workerThreads,
+                handshakeTimeout,
+                maxOperationTimeout,
+                maxRequestSize,
+                unauthenticatedCredit);
+    }
+
+    /** A copy with linkCredit set to {@code value}. */
+    public EndpointLimits withLinkCredit(int value) {
+        return new EndpointLimits(
+                maxConnections,
+                maxFrameSize,
+                idleTimeout,
+                channelMax,
+                linkMax,
+                sessionWindow,
+                value,
+                workerThreads,
+                handshakeTimeout,
+                maxOperationTimeout,
+                maxRequestSize,
+                unauthenticatedCredit);
+    }
+
+    /** A copy with workerThreads set to {@code value}. */
+    public EndpointLimits withWorkerThreads(int value) {
+        return new EndpointLimits(
+                maxConnections,
+                maxFrameSize,
+                idleTimeout,
+                channelMax,
+                linkMax,
+                sessionWindow,
+                linkCredit,
+                value,
+                handshakeTimeout,
+                maxOperationTimeout,
+                maxRequestSize,
+                unauthenticatedCredit);
+    }
+
+    /** A copy with handshakeTimeout set to {@code value}. */
+    public EndpointLimits withHandshakeTimeout(Duration value) {
+        return new EndpointLimits(
+                maxConnections,
+                maxFrameSize,
+                idleTimeout,
+                channelMax,
+                linkMax,
+                sessionWindow,
+                linkCredit,
+                workerThreads,
+                value,
+                maxOperationTimeout,
+                maxRequestSize,
+                unauthenticatedCredit);
+    }
+
+    /** A copy with maxOperationTimeout set to {@code value}. */
+    public EndpointLimits withMaxOperationTimeout(Duration value) {
+        return new EndpointLimits(
+                maxConnections,
+                maxFrameSize,
+                idleTimeout,
+                channelMax,
+                linkMax,
+                sessionWindow,
+                linkCredit,
+                workerThreads,
+                handshakeTimeout,
+                value,
+                maxRequestSize,
+                unauthenticatedCredit);
+    }
+
+    /** A copy with maxRequestSize set to {@code value}. */
+    public EndpointLimits withMaxRequestSize(int value) {
+        return new EndpointLimits(
+                maxConnections,
+                maxFrameSize,
+                idleTimeout,
+                channelMax,
+                linkMax,
+                sessionWindow,
+                linkCredit,
+                workerThreads,
+                handshakeTimeout,
+                maxOperationTimeout,
+                value,
+                unauthenticatedCredit);
+    }
+
+    /** A copy with unauthenticatedCredit set to {@code value}. */
+    public EndpointLimits withUnauthenticatedCredit(int value) {
+        return new EndpointLimits(
+                maxConnections,
+                maxFrameSize,
+                idleTimeout,
+                channelMax,
+                linkMax,
+                sessionWindow,
+                linkCredit,
+                workerThreads,
+                handshakeTimeout,
+                maxOperationTimeout,
+                maxRequestSize,
+                value);
+    }
+}
