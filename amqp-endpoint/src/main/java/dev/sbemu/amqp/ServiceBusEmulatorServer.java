@@ -119,8 +119,25 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
      * (the method name is the one Testcontainers' {@code ServiceBusEmulatorContainer} uses).
      */
     public String getConnectionString() {
-        return "Endpoint=sb://127.0.0.1:" + port() + ";SharedAccessKeyName=" + endpoint.keyName() + ";SharedAccessKey="
-                + endpoint.key() + ";UseDevelopmentEmulator=true;";
+        return connectionString("127.0.0.1", true);
+    }
+
+    /**
+     * The connection string for clients that reach the endpoint by another host name, e.g. {@code localhost} or a
+     * container's name: {@code Endpoint=sb://localhost;SharedAccessKeyName=...;SharedAccessKey=...;UseDevelopmentEmulator=true;}.
+     * As in Microsoft's emulator's connection strings, the port is left out when it is 5672, the AMQP port the SDKs
+     * assume.
+     *
+     * @param host the host name or address (an IPv6 address in brackets)
+     */
+    public String getConnectionString(String host) {
+        Objects.requireNonNull(host, "host");
+        return connectionString(host, port() != 5672);
+    }
+
+    private String connectionString(String host, boolean withPort) {
+        return "Endpoint=sb://" + host + (withPort ? ":" + port() : "") + ";SharedAccessKeyName=" + endpoint.keyName()
+                + ";SharedAccessKey=" + endpoint.key() + ";UseDevelopmentEmulator=true;";
     }
 
     /** The port the endpoint listens on (on 127.0.0.1). */
