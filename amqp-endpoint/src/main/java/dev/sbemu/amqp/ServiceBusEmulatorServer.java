@@ -10,6 +10,7 @@ import com.azure.core.util.UrlBuilder;
 import com.azure.messaging.servicebus.administration.ServiceBusAdministrationClientBuilder;
 import dev.sbemu.amqp.internal.Endpoint;
 import dev.sbemu.core.Namespace;
+import dev.sbemu.core.config.NamespaceSettings;
 import dev.sbemu.wire.EndpointObservers;
 import dev.sbemu.wire.InProcessAdministration;
 import java.net.InetAddress;
@@ -255,6 +256,17 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
      */
     public Namespace replaceNamespace(Namespace next) {
         return endpoint.replaceNamespace(Objects.requireNonNull(next, "next"));
+    }
+
+    /**
+     * What {@code POST /__admin/reset} restores, as a value a test can compare: the settings of the namespace this
+     * server was handed ({@link NamespaceSettings#of(Namespace)}, taken when it was handed: at start or by {@link
+     * #replaceNamespace(Namespace)}), its clock's instant and mode, tier, expiry mode, journal capacity and entities. A
+     * reset serves {@link NamespaceSettings#start()} of it, so {@code NamespaceSettings.of(server.namespace())} equals
+     * it right after a reset.
+     */
+    public NamespaceSettings resetSettings() {
+        return endpoint.resetSettings();
     }
 
     /** The number of open client connections. */

@@ -2,6 +2,7 @@ package dev.sbemu.amqp.internal;
 
 import dev.sbemu.amqp.EndpointSettings;
 import dev.sbemu.core.Namespace;
+import dev.sbemu.core.config.NamespaceSettings;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
@@ -22,7 +23,8 @@ public final class Endpoint implements AutoCloseable {
     /** The TLS port's certificate and contexts, or null when there is no TLS port. */
     private final TlsMaterial tls;
 
-    private volatile Blueprint blueprint;
+    /** What a reset restores: the served namespace as it was handed to the endpoint, without its messages. */
+    private volatile NamespaceSettings resetTo;
     /** A namespace a reset built: the endpoint closes it when it is replaced or the endpoint closes. */
     private Namespace owned;
 
@@ -48,7 +50,7 @@ public final class Endpoint implements AutoCloseable {
         this.tls = tlsPort < 0 ? null : TlsMaterial.create(options.bindAddress());
         String name = "sbemu-amqp-" + COUNT.incrementAndGet();
         this.context = new EndpointContext(namespace, keyName, key != null ? key : randomKey(), anyKey, options, name);
-        this.blueprint = Blueprint.of(namespace);
+        this.resetTo = NamespaceSettings.of(namespace);
         try {
             // both ports are listeners of the one loop: the same limits, timeouts and sniffing (HTTP-1)
             this.loop = new EventLoop(
@@ -150,11 +152,11 @@ public final class Endpoint implements AutoCloseable {
     }
 
     public Namespace replaceNamespace(Namespace next) {
-        Blueprint plan = Blueprint.of(next);
+        NamespaceSettings plan = NamespaceSettings.of(next);
         Namespace previous;
         Namespace toClose;
         synchronized (this) {
-            blueprint = plan;
+            resetTo = plan;
             previous = context.replaceNamespace(next);
             toClose = owned;
             owned = null;
@@ -166,11 +168,16 @@ public final class Endpoint implements AutoCloseable {
         return previous;
     }
 
-    /** Serves a fresh namespace built from the blueprint: the declared topology, no messages, the clock at its start. */
+    /** What a reset restores: the settings of the namespace handed to the endpoint, taken when it was handed. */
+    public NamespaceSettings resetSettings() {
+        return resetTo;
+    }
+
+    /** Serves a fresh namespace started from {@link #resetSettings()}: the topology, no messages, the clock at its start. */
     synchronized void reset() {
         resetting = true;
         try {
-            Namespace fresh = blueprint.build();
+            Namespace fresh = resetTo.start();
             context.replaceNamespace(fresh);
             watch(fresh);
             // a namespace the caller handed in is theirs and stays open (no longer served); one a reset built is closed
