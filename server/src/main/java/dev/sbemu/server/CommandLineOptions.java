@@ -4,6 +4,7 @@ import dev.sbemu.amqp.EndpointLimits;
 import dev.sbemu.amqp.EndpointSettings;
 import dev.sbemu.core.ClockMode;
 import dev.sbemu.core.Tier;
+import dev.sbemu.core.config.NamespaceSettings;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
@@ -33,7 +34,8 @@ import java.util.regex.Pattern;
  * default (the {@code --help} text is made from them) and how its value is parsed into the settings. The endpoint's
  * options fill the endpoint's {@link EndpointSettings} ({@link #endpointSettings()}): one row per {@link
  * EndpointLimits} component, with the limit's name as the flag ({@code maxConnections}: {@code --max-connections},
- * {@code SBEMU_MAX_CONNECTIONS}).
+ * {@code SBEMU_MAX_CONNECTIONS}); the namespace's options fill its {@link NamespaceSettings} ({@link
+ * #namespaceSettings()}, to which the server adds the Config.json's topology).
  */
 public final class CommandLineOptions {
     /** Where Microsoft's emulator image reads its topology from; used when present and no {@code --config} is given. */
@@ -524,6 +526,18 @@ public final class CommandLineOptions {
      */
     public EndpointSettings endpointSettings() {
         return endpoint;
+    }
+
+    /**
+     * The namespace's settings without its topology (the Config.json's, which {@link StandaloneServer} loads): the
+     * clock's mode and start, the tier and the journal's capacity.
+     */
+    public NamespaceSettings namespaceSettings() {
+        NamespaceSettings settings = NamespaceSettings.defaults()
+                .withClockMode(clockMode)
+                .withStartAt(startAt)
+                .withTier(tier);
+        return journalCapacity == null ? settings : settings.withJournalCapacity(journalCapacity);
     }
 
     /** The AMQP port, 0 for an ephemeral one. */

@@ -4,6 +4,8 @@ import dev.sbemu.amqp.ServiceBusEmulatorServer;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.config.EmulatorConfig;
 import dev.sbemu.core.config.EmulatorConfigException;
+import dev.sbemu.core.config.InvalidTopologyException;
+import dev.sbemu.core.config.NamespaceSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -54,19 +56,17 @@ public final class StandaloneServer implements AutoCloseable {
                 throw new UsageException("bad Config.json: " + oneLine(e.getMessage()));
             }
         }
-        Namespace.Builder builder =
-                Namespace.builder().clockMode(options.clockMode()).tier(options.tier());
-        options.startAt().ifPresent(builder::startingAt);
-        options.journalCapacity().ifPresent(builder::journalCapacity);
-        Namespace namespace = builder.build();
+        NamespaceSettings settings = options.namespaceSettings();
+        if (config != null) {
+            settings = settings.withTopology(config.topology());
+        }
+        Namespace namespace;
         try {
-            if (config != null) {
-                try {
-                    config.applyTo(namespace);
-                } catch (EmulatorConfigException e) {
-                    throw new UsageException("bad Config.json: " + oneLine(e.getMessage()));
-                }
-            }
+            namespace = settings.start();
+        } catch (InvalidTopologyException e) {
+            throw new UsageException("bad Config.json: " + oneLine(e.getMessage()));
+        }
+        try {
             ServiceBusEmulatorServer endpoint;
             try {
                 endpoint = ServiceBusEmulatorServer.start(namespace, options.endpointSettings());

@@ -8,9 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sbemu.amqp.EndpointLimits;
 import dev.sbemu.amqp.EndpointSettings;
+import dev.sbemu.core.ClockMode;
+import dev.sbemu.core.Tier;
+import dev.sbemu.core.config.NamespaceSettings;
 import dev.sbemu.server.CommandLineOptions.Flag;
 import java.lang.reflect.RecordComponent;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -112,6 +116,27 @@ class FlagTableTest {
         assertEquals("secret", keyed.sharedAccessKey());
         assertEquals(false, keyed.acceptAnyKey());
         assertEquals(0, keyed.tlsPort());
+    }
+
+    @Test
+    @DisplayName("SRV-3 the namespace's flags fill NamespaceSettings: running clock by default, start, tier, journal")
+    void namespaceSettings() {
+        assertEquals(
+                NamespaceSettings.defaults().withClockMode(ClockMode.RUNNING),
+                parse(Map.of()).namespaceSettings());
+        assertEquals(
+                NamespaceSettings.defaults()
+                        .withStartAt(Instant.parse("2030-01-01T00:00:00Z"))
+                        .withTier(Tier.BASIC)
+                        .withJournalCapacity(5),
+                parse(
+                                Map.of("SBEMU_TIER", "basic"),
+                                "--clock=frozen",
+                                "--start-at",
+                                "2030-01-01T00:00:00Z",
+                                "--journal-capacity",
+                                "5")
+                        .namespaceSettings());
     }
 
     @Test
