@@ -410,7 +410,7 @@ public final class CommandLineOptions {
         for (Flag flag : FLAGS) {
             if (flag.limit() && !limits) {
                 limits = true;
-                text.append("\nEndpoint limits (docs/spec.md AMQP-19):\n");
+                text.append("\nEndpoint limits:\n");
             }
             text.append(String.format(
                     Locale.ROOT,
