@@ -74,6 +74,8 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
     private final Endpoint endpoint;
     private final EndpointSettings settings;
     private final EndpointObservers.Registration administration;
+    /** A namespace the server started itself ({@link #start(NamespaceSettings, EndpointSettings)}), or null. */
+    private volatile Namespace started;
 
     private ServiceBusEmulatorServer(Endpoint endpoint, EndpointSettings settings) {
         this.endpoint = endpoint;
@@ -99,6 +101,29 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
      */
     public static ServiceBusEmulatorServer start(Namespace namespace, EndpointSettings settings) {
         return builder(namespace).settings(settings).start();
+    }
+
+    /**
+     * Starts a namespace from {@code namespace} and an endpoint serving it from {@code endpoint}: the two values that
+     * every way to start sbemu fills (the builders, the standalone server's command line, the annotations). The server
+     * owns the namespace it started: closing the server closes it. A reset restores the namespace as it was started
+     * ({@link #resetSettings()}: {@code namespace} with the clock's start filled in when it was null).
+     *
+     * @throws dev.sbemu.core.config.InvalidTopologyException when the namespace rejects an entity of the topology
+     *     (nothing is left running)
+     */
+    public static ServiceBusEmulatorServer start(NamespaceSettings namespace, EndpointSettings endpoint) {
+        Objects.requireNonNull(namespace, "namespace");
+        Objects.requireNonNull(endpoint, "endpoint");
+        Namespace owned = namespace.start();
+        try {
+            ServiceBusEmulatorServer server = start(owned, endpoint);
+            server.started = owned;
+            return server;
+        } catch (RuntimeException | Error e) {
+            owned.close();
+            throw e;
+        }
     }
 
     /**
@@ -349,6 +374,10 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
         Objects.requireNonNull(goodbye, "goodbye");
         administration.close();
         endpoint.close(goodbye == Goodbye.CONNECTION_FORCED);
+        Namespace owned = started;
+        if (owned != null) {
+            owned.close();
+        }
     }
 
     /** What a closing server tells its clients (docs/spec.md AMQP-14, SRV-7). */

@@ -146,4 +146,27 @@ class ResetSettingsTest {
             assertEquals(expected, NamespaceSettings.of(server.namespace()));
         }
     }
+
+    @Test
+    @DisplayName("HTTP-8 a server started from the two settings values resets to the namespace value it was given, "
+            + "and closes the namespace it started")
+    void startedFromSettings() throws Exception {
+        NamespaceSettings given;
+        try (Namespace template = populated()) {
+            given = NamespaceSettings.of(template);
+        }
+        Namespace served;
+        try (ServiceBusEmulatorServer server = ServiceBusEmulatorServer.start(
+                given, EndpointSettings.defaults().withHttpPort(0))) {
+            served = server.namespace();
+            assertEquals(given, server.resetSettings());
+            assertEquals(given, NamespaceSettings.of(served));
+            served.createQueue("added-later");
+            assertEquals(200, post(server, "/__admin/reset"));
+            assertEquals(given, NamespaceSettings.of(server.namespace()));
+        }
+        boolean[] closed = {false};
+        served.onClose(() -> closed[0] = true);
+        assertTrue(closed[0], "the namespace the server started is closed with it");
+    }
 }
