@@ -9,8 +9,8 @@ import com.azure.core.http.policy.HttpPipelinePolicy;
 import com.azure.core.util.UrlBuilder;
 import com.azure.messaging.servicebus.administration.ServiceBusAdministrationClientBuilder;
 import dev.sbemu.amqp.internal.Endpoint;
-import dev.sbemu.amqp.internal.EndpointOptions;
 import dev.sbemu.core.Namespace;
+import dev.sbemu.core.config.NamespaceSettings;
 import dev.sbemu.wire.EndpointObservers;
 import dev.sbemu.wire.InProcessAdministration;
 import java.net.InetAddress;
@@ -72,10 +72,14 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
     public static final String TLS_TRUST_STORE_PASSWORD = Endpoint.TRUST_STORE_PASSWORD;
 
     private final Endpoint endpoint;
+    private final EndpointSettings settings;
     private final EndpointObservers.Registration administration;
+    /** A namespace the server started itself ({@link #start(NamespaceSettings, EndpointSettings)}), or null. */
+    private volatile Namespace started;
 
-    private ServiceBusEmulatorServer(Endpoint endpoint) {
+    private ServiceBusEmulatorServer(Endpoint endpoint, EndpointSettings settings) {
         this.endpoint = endpoint;
+        this.settings = settings;
         try {
             // with sdk-adapter on the class path, administration clients built from the connection string reach
             // the namespace (ADM-1); without it (the standalone server) nobody is told
@@ -92,6 +96,44 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
         return builder(namespace).start();
     }
 
+    /**
+     * Starts an endpoint for {@code namespace} as {@code settings} say (the builder's setters fill the same value).
+     */
+    public static ServiceBusEmulatorServer start(Namespace namespace, EndpointSettings settings) {
+        return builder(namespace).settings(settings).start();
+    }
+
+    /**
+     * Starts a namespace from {@code namespace} and an endpoint serving it from {@code endpoint}: the two values that
+     * every way to start sbemu fills (the builders, the standalone server's command line, the annotations). The server
+     * owns the namespace it started: closing the server closes it. A reset restores the namespace as it was started
+     * ({@link #resetSettings()}: {@code namespace} with the clock's start filled in when it was null).
+     *
+     * @throws dev.sbemu.core.config.InvalidTopologyException when the namespace rejects an entity of the topology
+     *     (nothing is left running)
+     */
+    public static ServiceBusEmulatorServer start(NamespaceSettings namespace, EndpointSettings endpoint) {
+        Objects.requireNonNull(namespace, "namespace");
+        Objects.requireNonNull(endpoint, "endpoint");
+        Namespace owned = namespace.start();
+        try {
+            ServiceBusEmulatorServer server = start(owned, endpoint);
+            server.started = owned;
+            return server;
+        } catch (RuntimeException | Error e) {
+            owned.close();
+            throw e;
+        }
+    }
+
+    /**
+     * The settings this server was started with (ports as asked: 0 for an ephemeral one; {@link #port()} and the other
+     * accessors give the ports bound).
+     */
+    public EndpointSettings settings() {
+        return settings;
+    }
+
     /** Configures an endpoint for {@code namespace}: port, key, limits. */
     public static Builder builder(Namespace namespace) {
         return new Builder(Objects.requireNonNull(namespace, "namespace"));
@@ -103,8 +145,25 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
      * (the method name is the one Testcontainers' {@code ServiceBusEmulatorContainer} uses).
      */
     public String getConnectionString() {
-        return "Endpoint=sb://127.0.0.1:" + port() + ";SharedAccessKeyName=" + endpoint.keyName() + ";SharedAccessKey="
-                + endpoint.key() + ";UseDevelopmentEmulator=true;";
+        return connectionString("127.0.0.1", true);
+    }
+
+    /**
+     * The connection string for clients that reach the endpoint by another host name, e.g. {@code localhost} or a
+     * container's name: {@code Endpoint=sb://localhost;SharedAccessKeyName=...;SharedAccessKey=...;UseDevelopmentEmulator=true;}.
+     * As in Microsoft's emulator's connection strings, the port is left out when it is 5672, the AMQP port the SDKs
+     * assume.
+     *
+     * @param host the host name or address (an IPv6 address in brackets)
+     */
+    public String getConnectionString(String host) {
+        Objects.requireNonNull(host, "host");
+        return connectionString(host, port() != 5672);
+    }
+
+    private String connectionString(String host, boolean withPort) {
+        return "Endpoint=sb://" + host + (withPort ? ":" + port() : "") + ";SharedAccessKeyName=" + endpoint.keyName()
+                + ";SharedAccessKey=" + endpoint.key() + ";UseDevelopmentEmulator=true;";
     }
 
     /** The port the endpoint listens on (on 127.0.0.1). */
@@ -224,6 +283,17 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
         return endpoint.replaceNamespace(Objects.requireNonNull(next, "next"));
     }
 
+    /**
+     * What {@code POST /__admin/reset} restores, as a value a test can compare: the settings of the namespace this
+     * server was handed ({@link NamespaceSettings#of(Namespace)}, taken when it was handed: at start or by {@link
+     * #replaceNamespace(Namespace)}), its clock's instant and mode, tier, expiry mode, journal capacity and entities. A
+     * reset serves {@link NamespaceSettings#start()} of it, so {@code NamespaceSettings.of(server.namespace())} equals
+     * it right after a reset.
+     */
+    public NamespaceSettings resetSettings() {
+        return endpoint.resetSettings();
+    }
+
     /** The number of open client connections. */
     public int connectionCount() {
         return endpoint.connectionCount();
@@ -304,6 +374,10 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
         Objects.requireNonNull(goodbye, "goodbye");
         administration.close();
         endpoint.close(goodbye == Goodbye.CONNECTION_FORCED);
+        Namespace owned = started;
+        if (owned != null) {
+            owned.close();
+        }
     }
 
     /** What a closing server tells its clients (docs/spec/ AMQP-14, SRV-7). */
@@ -327,19 +401,32 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
      */
     public static final class Builder {
         private final Namespace namespace;
-        private String key;
-        private EndpointOptions options = EndpointOptions.defaults();
-        private int httpPort = -1;
-        private int tlsPort = -1;
-        private boolean anyKey;
+        private EndpointSettings settings = EndpointSettings.defaults();
 
         private Builder(Namespace namespace) {
             this.namespace = namespace;
         }
 
+        /** Replaces every setting with {@code settings}; the setters below change one component each. */
+        public Builder settings(EndpointSettings settings) {
+            this.settings = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
+
+        /** Replaces every limit with {@code limits}. */
+        public Builder limits(EndpointLimits limits) {
+            settings = settings.withLimits(Objects.requireNonNull(limits, "limits"));
+            return this;
+        }
+
+        private Builder limit(EndpointLimits limits) {
+            settings = settings.withLimits(limits);
+            return this;
+        }
+
         /** The port to listen on, 0 (the default) for an ephemeral one. */
         public Builder port(int port) {
-            options = options.withPort(port);
+            settings = settings.withPort(port);
             return this;
         }
 
@@ -348,7 +435,7 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
          * one key and no TLS on its AMQP port, to the network: do so only on a network you trust.
          */
         public Builder bindAddress(InetAddress address) {
-            options = options.withBindAddress(Objects.requireNonNull(address, "address"));
+            settings = settings.withBindAddress(Objects.requireNonNull(address, "address"));
             return this;
         }
 
@@ -362,7 +449,7 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
             if (port < 0 || port > 65_535) {
                 throw new IllegalArgumentException("httpPort must be between 0 and 65535, was " + port);
             }
-            this.httpPort = port;
+            settings = settings.withHttpPort(port);
             return this;
         }
 
@@ -379,7 +466,7 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
             if (port < 0 || port > 65_535) {
                 throw new IllegalArgumentException("tlsPort must be between 0 and 65535, was " + port);
             }
-            this.tlsPort = port;
+            settings = settings.withTlsPort(port);
             return this;
         }
 
@@ -389,7 +476,13 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
                 throw new IllegalArgumentException("sharedAccessKey must be a non-blank string without ';', was "
                         + (key == null ? "null" : "'" + key + "'"));
             }
-            this.key = key;
+            settings = settings.withSharedAccessKey(key);
+            return this;
+        }
+
+        /** The shared access key name the connection string carries (default {@link #KEY_NAME}). */
+        public Builder keyName(String keyName) {
+            settings = settings.withKeyName(Objects.requireNonNull(keyName, "keyName"));
             return this;
         }
 
@@ -401,7 +494,7 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
          * {@link #sharedAccessKey(String)}'s key.
          */
         public Builder acceptAnyKey() {
-            this.anyKey = true;
+            settings = settings.withAcceptAnyKey(true);
             return this;
         }
 
@@ -410,14 +503,12 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
          * (default 30 s): a half-open, silent or unauthenticated socket does not hold resources for longer.
          */
         public Builder handshakeTimeout(Duration timeout) {
-            options = options.withHandshakeTimeout(timeout);
-            return this;
+            return limit(settings.limits().withHandshakeTimeout(timeout));
         }
 
         /** The most connections open at once (default 5,000, the service's AMQP quota); more are refused. */
         public Builder maxConnections(int max) {
-            options = options.withMaxConnections(max);
-            return this;
+            return limit(settings.limits().withMaxConnections(max));
         }
 
         /**
@@ -426,8 +517,7 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
          * size, so it sets the heap a connection costs.
          */
         public Builder maxFrameSize(int bytes) {
-            options = options.withMaxFrameSize(bytes);
-            return this;
+            return limit(settings.limits().withMaxFrameSize(bytes));
         }
 
         /**
@@ -435,32 +525,27 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
          * long is closed; clients keep it alive with heartbeats (proton-j and rhea send them by themselves).
          */
         public Builder idleTimeout(Duration timeout) {
-            options = options.withIdleTimeout(timeout);
-            return this;
+            return limit(settings.limits().withIdleTimeout(timeout));
         }
 
         /** The highest session channel a client may use (default 1023: 1024 sessions per connection). */
         public Builder channelMax(int channelMax) {
-            options = options.withChannelMax(channelMax);
-            return this;
+            return limit(settings.limits().withChannelMax(channelMax));
         }
 
         /** The most links attached at once on one connection (default 1,000); more are refused. */
         public Builder linkMax(int max) {
-            options = options.withLinkMax(max);
-            return this;
+            return limit(settings.limits().withLinkMax(max));
         }
 
         /** Each session's incoming window, in frames (default 2,048). */
         public Builder sessionWindow(int frames) {
-            options = options.withSessionWindow(frames);
-            return this;
+            return limit(settings.limits().withSessionWindow(frames));
         }
 
         /** The credit the endpoint gives each link a client sends on (default 500). */
         public Builder linkCredit(int credit) {
-            options = options.withLinkCredit(credit);
-            return this;
+            return limit(settings.limits().withLinkCredit(credit));
         }
 
         /**
@@ -469,20 +554,33 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
          * refused with {@code amqp:resource-limit-exceeded}.
          */
         public Builder workerThreads(int max) {
-            options = options.withWorkerThreads(max);
-            return this;
+            return limit(settings.limits().withWorkerThreads(max));
         }
 
         /** The longest a client's {@code com.microsoft:timeout} may make the endpoint wait (default 5 minutes). */
         public Builder maxOperationTimeout(Duration max) {
-            options = options.withMaxOperationTimeout(max);
-            return this;
+            return limit(settings.limits().withMaxOperationTimeout(max));
+        }
+
+        /** The largest {@code $cbs} request (a token) the endpoint reads, in bytes (default 64 KB). */
+        public Builder maxRequestSize(int bytes) {
+            return limit(settings.limits().withMaxRequestSize(bytes));
+        }
+
+        /** The credit of a {@code $cbs} link before the connection has a token (default 10). */
+        public Builder unauthenticatedCredit(int credit) {
+            return limit(settings.limits().withUnauthenticatedCredit(credit));
+        }
+
+        /** The settings the setters filled so far. */
+        public EndpointSettings settings() {
+            return settings;
         }
 
         /** Starts listening. */
         public ServiceBusEmulatorServer start() {
-            return new ServiceBusEmulatorServer(
-                    new Endpoint(namespace, KEY_NAME, key, anyKey, options, httpPort, tlsPort));
+            EndpointSettings started = settings;
+            return new ServiceBusEmulatorServer(new Endpoint(namespace, started), started);
         }
     }
 }

@@ -33,6 +33,11 @@ public final class Journal {
         return events;
     }
 
+    /** The most events the ring holds (the namespace's journal capacity). */
+    public int capacity() {
+        return ring.length;
+    }
+
     /** How many events were ever appended, including those the ring has dropped. */
     public synchronized long totalEvents() {
         return appended;

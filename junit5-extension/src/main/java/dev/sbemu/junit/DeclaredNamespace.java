@@ -2,8 +2,10 @@ package dev.sbemu.junit;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import dev.sbemu.amqp.EndpointSettings;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.config.EmulatorConfig;
+import dev.sbemu.core.config.NamespaceSettings;
 import dev.sbemu.junit.internal.EmulatorDeclaration;
 import dev.sbemu.junit.internal.EmulatorDeclaration.Declared;
 import java.util.ArrayList;
@@ -72,6 +74,19 @@ public final class DeclaredNamespace {
         } catch (RuntimeException e) {
             throw asIllegalArgument(e);
         }
+    }
+
+    /**
+     * The declared namespace's settings: clock, tier, expiry mode, journal capacity and the entities (the annotated
+     * ones and those of the Config.json files). {@link #start()} starts them.
+     */
+    public NamespaceSettings namespaceSettings() {
+        return declaration.namespace();
+    }
+
+    /** The settings of the declared namespace's endpoint (the declared {@link ServiceBusEmulator#tlsPort()}). */
+    public EndpointSettings endpointSettings() {
+        return declaration.endpoint();
     }
 
     /**

@@ -166,7 +166,7 @@ final class ServiceBusEmulatorExtension
                 .getOrComputeIfAbsent(
                         new ScopeKey(owner.getUniqueId()),
                         key -> EmulatedNamespace.owning(
-                                declaration.start(), clientMode(context), declaration.tlsPort()),
+                                declaration.start(), clientMode(context), declaration.endpoint()),
                         EmulatedNamespace.class);
         ExtensionContext method = nearest(context, Method.class);
         if (method == null || method == owner) {

@@ -1,12 +1,16 @@
 package dev.sbemu.server;
 
+import dev.sbemu.amqp.EndpointLimits;
+import dev.sbemu.amqp.EndpointSettings;
 import dev.sbemu.core.ClockMode;
 import dev.sbemu.core.Tier;
+import dev.sbemu.core.config.NamespaceSettings;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.DateTimeException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -16,11 +20,22 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The server's options, from the command line ({@code --amqp-port 5672} or {@code --amqp-port=5672}) and the
  * environment ({@code SBEMU_AMQP_PORT=5672}); a command-line option wins over its variable. The defaults are those of
  * Microsoft's Service Bus emulator, so its compose files and connection strings work unchanged. Immutable.
+ *
+ * <p>Every option is one row of {@link #FLAGS}: its flag, its variable (derived from the flag), its description and
+ * default (the {@code --help} text is made from them) and how its value is parsed into the settings. The endpoint's
+ * options fill the endpoint's {@link EndpointSettings} ({@link #endpointSettings()}): one row per {@link
+ * EndpointLimits} component, with the limit's name as the flag ({@code maxConnections}: {@code --max-connections},
+ * {@code SBEMU_MAX_CONNECTIONS}); the namespace's options fill its {@link NamespaceSettings} ({@link
+ * #namespaceSettings()}, to which the server adds the Config.json's topology).
  */
 public final class CommandLineOptions {
     /** Where Microsoft's emulator image reads its topology from; used when present and no {@code --config} is given. */
@@ -34,68 +49,230 @@ public final class CommandLineOptions {
     static final List<String> IGNORED_VARIABLES =
             List.of("ACCEPT_EULA", "SQL_SERVER", "MSSQL_SA_PASSWORD", "SQL_WAIT_INTERVAL");
 
-    private enum Option {
-        AMQP_PORT("amqp-port", "PORT", "the AMQP port, 0 for an ephemeral one (default " + DEFAULT_AMQP_PORT + ")"),
-        HTTP_PORT(
-                "http-port",
-                "PORT",
-                "the HTTP port: management REST, /health, /__admin/; 0 for an ephemeral one " + "(default "
-                        + DEFAULT_HTTP_PORT + ", or EMULATOR_HTTP_PORT). The AMQP port speaks HTTP too"),
-        AMQPS_PORT(
-                "amqps-port",
-                "PORT",
-                "also listen for AMQP over TLS (amqps://) there, with a self-signed "
-                        + "certificate made at start; 0 for an ephemeral one, 5671 for JMS clients (default: no TLS port)"),
-        BIND_ADDRESS(
-                "bind-address",
-                "ADDRESS",
-                "the address to listen on (default 127.0.0.1; 0.0.0.0 in a "
-                        + "container, which makes the server reachable from the network)"),
-        CONFIG(
-                "config",
-                "PATH",
-                "a Config.json in Microsoft's emulator's format (default " + DEFAULT_CONFIG
-                        + " when present; else the namespace starts empty)"),
-        KEY("key", "KEY", "the only shared access key accepted (default: any key, as Microsoft's emulator)"),
-        CLOCK(
-                "clock",
-                "running|frozen",
-                "running (default): the clock follows the wall clock; frozen: it moves "
-                        + "only through POST /__admin/clock/advance"),
-        START_AT("start-at", "INSTANT", "the clock's start, ISO-8601 such as 2030-01-01T00:00:00Z (default: now)"),
-        TIER("tier", "basic|standard|premium", "the namespace's tier: message size and TTL limits (default standard)"),
-        JOURNAL_CAPACITY("journal-capacity", "N", "the most events GET /__admin/journal keeps (default 10000)");
+    /** The server's endpoint before any option: Microsoft's emulator's ports, the endpoint's default limits. */
+    private static final EndpointSettings ENDPOINT_DEFAULTS =
+            EndpointSettings.defaults().withPort(DEFAULT_AMQP_PORT).withHttpPort(DEFAULT_HTTP_PORT);
 
-        final String flag;
-        final String valueName;
-        final String description;
+    /** What one row of the table does with its value. */
+    @FunctionalInterface
+    interface Setter {
+        /**
+         * @throws UsageException when the value is malformed or out of range
+         */
+        void set(Values values, String value);
+    }
 
-        Option(String flag, String valueName, String description) {
-            this.flag = flag;
-            this.valueName = valueName;
-            this.description = description;
-        }
-
+    /**
+     * One option.
+     *
+     * @param flag the flag without its dashes, e.g. {@code amqp-port}
+     * @param valueName how {@code --help} names its value, e.g. {@code PORT}
+     * @param description what it does, for {@code --help}
+     * @param defaultText its default, for {@code --help}
+     * @param limit whether it sets an {@link EndpointLimits} component (then {@code flag} is the component's name in
+     *     kebab case)
+     * @param setter parses its value into the settings
+     */
+    record Flag(String flag, String valueName, String description, String defaultText, boolean limit, Setter setter) {
+        /** The environment variable, e.g. {@code SBEMU_AMQP_PORT}. */
         String variable() {
-            return "SBEMU_" + name();
-        }
-
-        static Optional<Option> byFlag(String flag) {
-            for (Option option : values()) {
-                if (option.flag.equals(flag)) {
-                    return Optional.of(option);
-                }
-            }
-            return Optional.empty();
+            return "SBEMU_" + flag.toUpperCase(Locale.ROOT).replace('-', '_');
         }
     }
 
-    private final int amqpPort;
-    private final int httpPort;
-    /** The TLS port, or -1 for none. */
-    private final int amqpsPort;
+    /** The settings being filled while the options are read. */
+    static final class Values {
+        private EndpointSettings endpoint = ENDPOINT_DEFAULTS;
+        private String config;
+        private String key;
+        private ClockMode clockMode = ClockMode.RUNNING;
+        private Instant startAt;
+        private Tier tier = Tier.STANDARD;
+        private Integer journalCapacity;
+    }
 
-    private final InetAddress bindAddress;
+    /** Every option, in {@code --help}'s order. */
+    static final List<Flag> FLAGS = List.of(
+            new Flag(
+                    "amqp-port",
+                    "PORT",
+                    "the AMQP port, 0 for an ephemeral one",
+                    String.valueOf(DEFAULT_AMQP_PORT),
+                    false,
+                    (v, s) -> v.endpoint = v.endpoint.withPort(integer("amqp-port", s, 0, 65_535))),
+            new Flag(
+                    "http-port",
+                    "PORT",
+                    "the HTTP port: management REST, /health, /__admin/; 0 for an ephemeral one (or "
+                            + "EMULATOR_HTTP_PORT). The AMQP port speaks HTTP too",
+                    String.valueOf(DEFAULT_HTTP_PORT),
+                    false,
+                    (v, s) -> v.endpoint = v.endpoint.withHttpPort(integer("http-port", s, 0, 65_535))),
+            new Flag(
+                    "amqps-port",
+                    "PORT",
+                    "also listen for AMQP over TLS (amqps://) there, with a self-signed certificate made at start; 0 "
+                            + "for an ephemeral one, 5671 for JMS clients",
+                    "no TLS port",
+                    false,
+                    (v, s) -> v.endpoint = v.endpoint.withTlsPort(integer("amqps-port", s, 0, 65_535))),
+            new Flag(
+                    "bind-address",
+                    "ADDRESS",
+                    "the address to listen on (0.0.0.0 in a container, which makes the server reachable from the "
+                            + "network)",
+                    "127.0.0.1",
+                    false,
+                    (v, s) -> v.endpoint = v.endpoint.withBindAddress(address(s))),
+            new Flag(
+                    "config",
+                    "PATH",
+                    "a Config.json in Microsoft's emulator's format",
+                    DEFAULT_CONFIG + " when present; else the namespace starts empty",
+                    false,
+                    (v, s) -> v.config = s),
+            new Flag(
+                    "key",
+                    "KEY",
+                    "the only shared access key accepted",
+                    "any key, as Microsoft's emulator",
+                    false,
+                    (v, s) -> {
+                        if (s.isBlank() || s.contains(";")) {
+                            throw new UsageException("--key: must be a non-blank key without ';'");
+                        }
+                        v.key = s;
+                    }),
+            new Flag(
+                    "clock",
+                    "running|frozen",
+                    "running: the clock follows the wall clock; frozen: it moves only through POST "
+                            + "/__admin/clock/advance",
+                    "running",
+                    false,
+                    (v, s) -> v.clockMode = choice("clock", s, ClockMode.class)),
+            new Flag(
+                    "start-at",
+                    "INSTANT",
+                    "the clock's start, ISO-8601 such as 2030-01-01T00:00:00Z",
+                    "now",
+                    false,
+                    (v, s) -> v.startAt = instant(s)),
+            new Flag(
+                    "tier",
+                    "basic|standard|premium",
+                    "the namespace's tier: message size and TTL limits",
+                    "standard",
+                    false,
+                    (v, s) -> v.tier = choice("tier", s, Tier.class)),
+            new Flag(
+                    "journal-capacity",
+                    "N",
+                    "the most events GET /__admin/journal keeps",
+                    "10000",
+                    false,
+                    (v, s) -> v.journalCapacity = integer("journal-capacity", s, 1, 100_000_000)),
+            intLimit(
+                    "max-connections",
+                    "the most connections open at once (both ports); more are refused",
+                    EndpointLimits::maxConnections,
+                    EndpointLimits::withMaxConnections),
+            intLimit(
+                    "max-frame-size",
+                    "the largest AMQP frame read and announced, in bytes (at least 512); a connection holds two "
+                            + "buffers of this size",
+                    EndpointLimits::maxFrameSize,
+                    EndpointLimits::withMaxFrameSize),
+            durationLimit(
+                    "idle-timeout",
+                    "a connection from which nothing arrives for this long is closed (clients send heartbeats)",
+                    EndpointLimits::idleTimeout,
+                    EndpointLimits::withIdleTimeout),
+            intLimit(
+                    "channel-max",
+                    "the highest session channel a client may begin (0..65535)",
+                    EndpointLimits::channelMax,
+                    EndpointLimits::withChannelMax),
+            intLimit(
+                    "link-max",
+                    "the most links attached at once on one connection; more are refused",
+                    EndpointLimits::linkMax,
+                    EndpointLimits::withLinkMax),
+            intLimit(
+                    "session-window",
+                    "each session's incoming window, in frames",
+                    EndpointLimits::sessionWindow,
+                    EndpointLimits::withSessionWindow),
+            intLimit(
+                    "link-credit",
+                    "the credit of each link a client sends on, topped up once half is used",
+                    EndpointLimits::linkCredit,
+                    EndpointLimits::withLinkCredit),
+            intLimit(
+                    "worker-threads",
+                    "the most threads that wait in the broker for clients; work beyond them is refused",
+                    EndpointLimits::workerThreads,
+                    EndpointLimits::withWorkerThreads),
+            durationLimit(
+                    "handshake-timeout",
+                    "how long a connection may take from TCP connect to an accepted token before it is closed",
+                    EndpointLimits::handshakeTimeout,
+                    EndpointLimits::withHandshakeTimeout),
+            durationLimit(
+                    "max-operation-timeout",
+                    "the cap on a client's com.microsoft:timeout (how long a session accept waits)",
+                    EndpointLimits::maxOperationTimeout,
+                    EndpointLimits::withMaxOperationTimeout),
+            intLimit(
+                    "max-request-size",
+                    "the largest $cbs request (a token), in bytes; larger ones are cut off",
+                    EndpointLimits::maxRequestSize,
+                    EndpointLimits::withMaxRequestSize),
+            intLimit(
+                    "unauthenticated-credit",
+                    "the credit of a $cbs link before the connection has a token",
+                    EndpointLimits::unauthenticatedCredit,
+                    EndpointLimits::withUnauthenticatedCredit));
+
+    private static Flag intLimit(
+            String flag,
+            String description,
+            Function<EndpointLimits, Integer> get,
+            BiFunction<EndpointLimits, Integer, EndpointLimits> with) {
+        return new Flag(
+                flag,
+                "N",
+                description,
+                String.valueOf(get.apply(EndpointLimits.defaults())),
+                true,
+                (v, s) -> v.endpoint = limited(
+                        flag, v.endpoint, limits -> with.apply(limits, integer(flag, s, 0, Integer.MAX_VALUE))));
+    }
+
+    private static Flag durationLimit(
+            String flag,
+            String description,
+            Function<EndpointLimits, Duration> get,
+            BiFunction<EndpointLimits, Duration, EndpointLimits> with) {
+        return new Flag(
+                flag,
+                "DURATION",
+                description + "; 500ms, 30s, 5m, 1h or ISO-8601 (PT30S)",
+                format(get.apply(EndpointLimits.defaults())),
+                true,
+                (v, s) -> v.endpoint = limited(flag, v.endpoint, limits -> with.apply(limits, duration(flag, s))));
+    }
+
+    private static EndpointSettings limited(
+            String flag, EndpointSettings settings, Function<EndpointLimits, EndpointLimits> change) {
+        try {
+            return settings.withLimits(change.apply(settings.limits()));
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--" + flag + ": " + e.getMessage());
+        }
+    }
+
+    private final EndpointSettings endpoint;
     private final Path config;
     private final boolean configGiven;
     private final String key;
@@ -108,24 +285,22 @@ public final class CommandLineOptions {
     private final List<String> ignoredVariables;
 
     private CommandLineOptions(
-            Map<Option, String> values,
-            boolean help,
-            boolean version,
-            Path defaultConfig,
-            List<String> ignoredVariables) {
+            Map<Flag, String> given, boolean help, boolean version, Path defaultConfig, List<String> ignoredVariables) {
         this.help = help;
         this.version = version;
         this.ignoredVariables = List.copyOf(ignoredVariables);
-        this.amqpPort = port(values, Option.AMQP_PORT, DEFAULT_AMQP_PORT);
-        this.httpPort = port(values, Option.HTTP_PORT, DEFAULT_HTTP_PORT);
-        this.amqpsPort = port(values, Option.AMQPS_PORT, -1);
-        this.bindAddress = address(values.get(Option.BIND_ADDRESS));
-        String config = values.get(Option.CONFIG);
-        if (config != null) {
-            if (config.isBlank()) {
+        Values values = new Values();
+        for (Flag flag : FLAGS) {
+            String value = given.get(flag);
+            if (value != null) {
+                flag.setter().set(values, value);
+            }
+        }
+        if (values.config != null) {
+            if (values.config.isBlank()) {
                 throw new UsageException("--config: empty path");
             }
-            Path path = Path.of(config);
+            Path path = Path.of(values.config);
             if (!Files.isRegularFile(path)) {
                 throw new UsageException("--config: no such file: " + path.toAbsolutePath());
             }
@@ -135,16 +310,18 @@ public final class CommandLineOptions {
             this.config = defaultConfig != null && Files.isRegularFile(defaultConfig) ? defaultConfig : null;
             this.configGiven = false;
         }
-        String key = values.get(Option.KEY);
-        if (key != null && (key.isBlank() || key.contains(";"))) {
-            throw new UsageException("--key: must be a non-blank key without ';'");
-        }
-        this.key = key;
-        this.clockMode = choice(values, Option.CLOCK, ClockMode.class, ClockMode.RUNNING);
-        this.startAt = instant(values.get(Option.START_AT));
-        this.tier = choice(values, Option.TIER, Tier.class, Tier.STANDARD);
-        String capacity = values.get(Option.JOURNAL_CAPACITY);
-        this.journalCapacity = capacity == null ? null : integer(Option.JOURNAL_CAPACITY, capacity, 1, 100_000_000);
+        this.key = values.key;
+        // without --key any key is accepted, and the connection string carries Microsoft's emulator's (rather than
+        // a random one, whose SecureRandom costs start-up time)
+        this.endpoint = values.key != null
+                ? values.endpoint.withSharedAccessKey(values.key).withAcceptAnyKey(false)
+                : values.endpoint
+                        .withSharedAccessKey(StandaloneServer.EMULATOR_KEY)
+                        .withAcceptAnyKey(true);
+        this.clockMode = values.clockMode;
+        this.startAt = values.startAt;
+        this.tier = values.tier;
+        this.journalCapacity = values.journalCapacity;
     }
 
     /**
@@ -160,15 +337,15 @@ public final class CommandLineOptions {
     static CommandLineOptions parse(List<String> args, Map<String, String> environment, Path defaultConfig) {
         Objects.requireNonNull(args, "args");
         Objects.requireNonNull(environment, "environment");
-        Map<Option, String> values = new LinkedHashMap<>();
+        Map<Flag, String> values = new LinkedHashMap<>();
         String legacyHttpPort = environment.get("EMULATOR_HTTP_PORT");
         if (legacyHttpPort != null && !legacyHttpPort.isBlank()) {
-            values.put(Option.HTTP_PORT, legacyHttpPort.trim());
+            values.put(byFlag("http-port"), legacyHttpPort.trim());
         }
-        for (Option option : Option.values()) {
-            String value = environment.get(option.variable());
+        for (Flag flag : FLAGS) {
+            String value = environment.get(flag.variable());
             if (value != null && !value.isBlank()) {
-                values.put(option, value.trim());
+                values.put(flag, value.trim());
             }
         }
         boolean help = false;
@@ -187,18 +364,20 @@ public final class CommandLineOptions {
                 throw new UsageException("unexpected argument '" + arg + "' (options start with --; see --help)");
             }
             int eq = arg.indexOf('=');
-            String flag = arg.substring(2, eq < 0 ? arg.length() : eq);
-            Option option = Option.byFlag(flag)
-                    .orElseThrow(() -> new UsageException("unknown option --" + flag + " (see --help)"));
+            String name = arg.substring(2, eq < 0 ? arg.length() : eq);
+            Flag flag = byFlag(name);
+            if (flag == null) {
+                throw new UsageException("unknown option --" + name + " (see --help)");
+            }
             String value;
             if (eq >= 0) {
                 value = arg.substring(eq + 1);
             } else if (i + 1 < args.size() && !args.get(i + 1).startsWith("--")) {
                 value = args.get(++i);
             } else {
-                throw new UsageException("--" + flag + ": missing value " + option.valueName);
+                throw new UsageException("--" + name + ": missing value " + flag.valueName());
             }
-            values.put(option, value.trim());
+            values.put(flag, value.trim());
         }
         List<String> ignored = new ArrayList<>();
         for (String name : IGNORED_VARIABLES) {
@@ -212,21 +391,37 @@ public final class CommandLineOptions {
         return new CommandLineOptions(values, false, false, defaultConfig, ignored);
     }
 
-    /** The text {@code --help} prints. */
+    private static Flag byFlag(String name) {
+        for (Flag flag : FLAGS) {
+            if (flag.flag().equals(name)) {
+                return flag;
+            }
+        }
+        return null;
+    }
+
+    /** The text {@code --help} prints, made from {@link #FLAGS}. */
     public static String usage() {
         StringBuilder text = new StringBuilder()
                 .append("Usage: java -jar sbemu-server.jar [options]\n")
                 .append("An in-memory Azure Service Bus with Microsoft's emulator's defaults: AMQP on 5672, HTTP on ")
                 .append("5300.\n\nOptions (each also an environment variable):\n");
-        for (Option option : Option.values()) {
+        boolean limits = false;
+        for (Flag flag : FLAGS) {
+            if (flag.limit() && !limits) {
+                limits = true;
+                text.append("\nEndpoint limits:\n");
+            }
             text.append(String.format(
                     Locale.ROOT,
-                    "  --%-30s %s%n      %s%n",
-                    option.flag + " " + option.valueName,
-                    option.variable(),
-                    option.description));
+                    "  --%-30s %s%n      %s (default %s)%n",
+                    flag.flag() + " " + flag.valueName(),
+                    flag.variable(),
+                    flag.description(),
+                    flag.defaultText()));
         }
-        text.append(String.format(Locale.ROOT, "  --%-30s print this text%n", "help"))
+        text.append("\n")
+                .append(String.format(Locale.ROOT, "  --%-30s print this text%n", "help"))
                 .append(String.format(Locale.ROOT, "  --%-30s print the version%n", "version"))
                 .append("\n")
                 .append(String.join(", ", IGNORED_VARIABLES))
@@ -238,29 +433,57 @@ public final class CommandLineOptions {
         return text.toString();
     }
 
-    private static int port(Map<Option, String> values, Option option, int defaultPort) {
-        String value = values.get(option);
-        return value == null ? defaultPort : integer(option, value, 0, 65_535);
-    }
-
-    private static int integer(Option option, String value, int min, int max) {
+    private static int integer(String flag, String value, int min, int max) {
         int number;
         try {
             number = Integer.parseInt(value);
         } catch (NumberFormatException e) {
-            throw new UsageException(
-                    "--" + option.flag + ": '" + value + "' is not a number (" + option.variable() + " likewise)");
+            throw new UsageException("--" + flag + ": '" + value + "' is not a number ("
+                    + Objects.requireNonNull(byFlag(flag)).variable() + " likewise)");
         }
         if (number < min || number > max) {
-            throw new UsageException("--" + option.flag + ": " + number + " is out of range " + min + ".." + max);
+            throw new UsageException("--" + flag + ": " + number + " is out of range " + min + ".." + max);
         }
         return number;
     }
 
-    private static InetAddress address(String value) {
-        if (value == null) {
-            return InetAddress.getLoopbackAddress();
+    private static final Pattern SHORT_DURATION = Pattern.compile("(\\d{1,9})(ms|s|m|h)");
+
+    private static Duration duration(String flag, String value) {
+        Matcher matcher = SHORT_DURATION.matcher(value.toLowerCase(Locale.ROOT));
+        if (matcher.matches()) {
+            long amount = Long.parseLong(matcher.group(1));
+            return switch (matcher.group(2)) {
+                case "ms" -> Duration.ofMillis(amount);
+                case "s" -> Duration.ofSeconds(amount);
+                case "m" -> Duration.ofMinutes(amount);
+                default -> Duration.ofHours(amount);
+            };
         }
+        try {
+            return Duration.parse(value);
+        } catch (DateTimeException e) {
+            throw new UsageException(
+                    "--" + flag + ": '" + value + "' is not a duration such as 500ms, 30s, 5m, 1h or PT30S");
+        }
+    }
+
+    /** A duration as {@code --help} shows it: {@code 30s}, {@code 5m}, {@code 500ms}. */
+    static String format(Duration duration) {
+        long millis = duration.toMillis();
+        if (millis % 3_600_000 == 0) {
+            return millis / 3_600_000 + "h";
+        }
+        if (millis % 60_000 == 0) {
+            return millis / 60_000 + "m";
+        }
+        if (millis % 1_000 == 0) {
+            return millis / 1_000 + "s";
+        }
+        return millis + "ms";
+    }
+
+    private static InetAddress address(String value) {
         if (value.isBlank()) {
             throw new UsageException("--bind-address: empty address");
         }
@@ -271,11 +494,7 @@ public final class CommandLineOptions {
         }
     }
 
-    private static <E extends Enum<E>> E choice(Map<Option, String> values, Option option, Class<E> type, E fallback) {
-        String value = values.get(option);
-        if (value == null) {
-            return fallback;
-        }
+    private static <E extends Enum<E>> E choice(String flag, String value, Class<E> type) {
         for (E constant : type.getEnumConstants()) {
             if (constant.name().equalsIgnoreCase(value)) {
                 return constant;
@@ -285,13 +504,10 @@ public final class CommandLineOptions {
         for (E constant : type.getEnumConstants()) {
             allowed.add(constant.name().toLowerCase(Locale.ROOT));
         }
-        throw new UsageException("--" + option.flag + ": '" + value + "' is not one of " + String.join(", ", allowed));
+        throw new UsageException("--" + flag + ": '" + value + "' is not one of " + String.join(", ", allowed));
     }
 
     private static Instant instant(String value) {
-        if (value == null) {
-            return null;
-        }
         try {
             return Instant.parse(value);
         } catch (DateTimeException e) {
@@ -304,24 +520,44 @@ public final class CommandLineOptions {
         }
     }
 
+    /**
+     * The endpoint's settings: ports, bind address, key policy ({@code --key}'s key only, else any key with {@link
+     * StandaloneServer#EMULATOR_KEY} in the connection string) and limits.
+     */
+    public EndpointSettings endpointSettings() {
+        return endpoint;
+    }
+
+    /**
+     * The namespace's settings without its topology (the Config.json's, which {@link StandaloneServer} loads): the
+     * clock's mode and start, the tier and the journal's capacity.
+     */
+    public NamespaceSettings namespaceSettings() {
+        NamespaceSettings settings = NamespaceSettings.defaults()
+                .withClockMode(clockMode)
+                .withStartAt(startAt)
+                .withTier(tier);
+        return journalCapacity == null ? settings : settings.withJournalCapacity(journalCapacity);
+    }
+
     /** The AMQP port, 0 for an ephemeral one. */
     public int amqpPort() {
-        return amqpPort;
+        return endpoint.port();
+    }
+
+    /** The AMQP-over-TLS port ({@code --amqps-port}, {@code SBEMU_AMQPS_PORT}), or -1 for none (the default). */
+    public int amqpsPort() {
+        return endpoint.tlsPort();
     }
 
     /** The HTTP port, 0 for an ephemeral one. */
-    /** The AMQP-over-TLS port ({@code --amqps-port}, {@code SBEMU_AMQPS_PORT}), or -1 for none (the default). */
-    public int amqpsPort() {
-        return amqpsPort;
-    }
-
     public int httpPort() {
-        return httpPort;
+        return endpoint.httpPort();
     }
 
     /** The address both ports listen on. */
     public InetAddress bindAddress() {
-        return bindAddress;
+        return endpoint.bindAddress();
     }
 
     /** The Config.json to load: the one given, else the default one when it exists, else empty. */

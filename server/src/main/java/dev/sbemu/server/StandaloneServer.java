@@ -4,6 +4,8 @@ import dev.sbemu.amqp.ServiceBusEmulatorServer;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.config.EmulatorConfig;
 import dev.sbemu.core.config.EmulatorConfigException;
+import dev.sbemu.core.config.InvalidTopologyException;
+import dev.sbemu.core.config.NamespaceSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -54,36 +56,20 @@ public final class StandaloneServer implements AutoCloseable {
                 throw new UsageException("bad Config.json: " + oneLine(e.getMessage()));
             }
         }
-        Namespace.Builder builder =
-                Namespace.builder().clockMode(options.clockMode()).tier(options.tier());
-        options.startAt().ifPresent(builder::startingAt);
-        options.journalCapacity().ifPresent(builder::journalCapacity);
-        Namespace namespace = builder.build();
+        NamespaceSettings settings = options.namespaceSettings();
+        if (config != null) {
+            settings = settings.withTopology(config.topology());
+        }
+        Namespace namespace;
         try {
-            if (config != null) {
-                try {
-                    config.applyTo(namespace);
-                } catch (EmulatorConfigException e) {
-                    throw new UsageException("bad Config.json: " + oneLine(e.getMessage()));
-                }
-            }
-            ServiceBusEmulatorServer.Builder server = ServiceBusEmulatorServer.builder(namespace)
-                    .port(options.amqpPort())
-                    .httpPort(options.httpPort())
-                    .bindAddress(options.bindAddress());
-            if (options.amqpsPort() >= 0) {
-                server.tlsPort(options.amqpsPort());
-            }
-            if (options.key().isPresent()) {
-                server.sharedAccessKey(options.key().get());
-            } else {
-                // the key the connection string carries (rather than a random one, whose SecureRandom costs start-up
-                // time); any other is accepted as well
-                server.acceptAnyKey().sharedAccessKey(EMULATOR_KEY);
-            }
+            namespace = settings.start();
+        } catch (InvalidTopologyException e) {
+            throw new UsageException("bad Config.json: " + oneLine(e.getMessage()));
+        }
+        try {
             ServiceBusEmulatorServer endpoint;
             try {
-                endpoint = server.start();
+                endpoint = ServiceBusEmulatorServer.start(namespace, options.endpointSettings());
             } catch (UncheckedIOException e) {
                 throw new StartException(
                         "cannot listen on " + options.bindAddress().getHostAddress() + " port "
@@ -97,10 +83,7 @@ public final class StandaloneServer implements AutoCloseable {
                             || options.bindAddress().isLoopbackAddress()
                     ? "localhost"
                     : hostOf(options.bindAddress());
-            String connectionString = "Endpoint=sb://" + host
-                    + (endpoint.port() == CommandLineOptions.DEFAULT_AMQP_PORT ? "" : ":" + endpoint.port())
-                    + ";SharedAccessKeyName=" + ServiceBusEmulatorServer.KEY_NAME + ";SharedAccessKey="
-                    + options.key().orElse(EMULATOR_KEY) + ";UseDevelopmentEmulator=true;";
+            String connectionString = endpoint.getConnectionString(host);
             StandaloneServer started = new StandaloneServer(namespace, endpoint, out, connectionString);
             started.describe(options, config, host);
             return started;

@@ -1,5 +1,7 @@
 package dev.sbemu.amqp.internal;
 
+import dev.sbemu.amqp.EndpointLimits;
+import dev.sbemu.amqp.EndpointSettings;
 import dev.sbemu.amqp.internal.http.AdminRoutes;
 import dev.sbemu.amqp.internal.http.HttpFront;
 import dev.sbemu.amqp.internal.http.HttpSplice;
@@ -24,6 +26,7 @@ import dev.sbemu.amqp.internal.transport.ConnectionSetup;
 import dev.sbemu.amqp.internal.transport.EventLoop;
 import dev.sbemu.amqp.internal.transport.Limits;
 import dev.sbemu.core.Namespace;
+import dev.sbemu.core.config.NamespaceSettings;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
@@ -57,7 +60,8 @@ public final class Endpoint implements AutoCloseable {
     /** The TLS port's certificate and contexts, or null when there is no TLS port. */
     private final TlsMaterial tls;
 
-    private volatile Blueprint blueprint;
+    /** What a reset restores: the served namespace as it was handed to the endpoint, without its messages. */
+    private volatile NamespaceSettings resetTo;
     /** A namespace a reset built: the endpoint closes it when it is replaced or the endpoint closes. */
     private Namespace owned;
 
@@ -68,50 +72,27 @@ public final class Endpoint implements AutoCloseable {
 
     private Runnable unwatch = () -> {};
 
-    public Endpoint(Namespace namespace, String keyName, String key, EndpointOptions options) {
-        this(namespace, keyName, key, options, -1);
-    }
-
     /**
-     * @param httpPort the HTTP port ({@code 0} for an ephemeral one), a second listener that speaks both protocols
-     *     like the AMQP port, or -1 for none: HTTP is served on the AMQP port either way
+     * Starts serving {@code namespace} as {@code settings} say: the AMQP port, the HTTP port and the TLS port (a
+     * certificate made for this endpoint, JMS-30; needs BouncyCastle on the class path) when asked, the key policy and
+     * the limits.
      */
-    public Endpoint(Namespace namespace, String keyName, String key, EndpointOptions options, int httpPort) {
-        this(namespace, keyName, key, false, options, httpPort);
-    }
-
-    /**
-     * @param anyKey whether tokens signed with any key are accepted, as by Microsoft's emulator ({@code key} is then
-     *     only the one {@link #key()} reports)
-     * @param httpPort the HTTP port ({@code 0} for an ephemeral one), a second listener that speaks both protocols
-     *     like the AMQP port, or -1 for none: HTTP is served on the AMQP port either way
-     */
-    public Endpoint(
-            Namespace namespace, String keyName, String key, boolean anyKey, EndpointOptions options, int httpPort) {
-        this(namespace, keyName, key, anyKey, options, httpPort, -1);
-    }
-
-    /**
-     * @param tlsPort the port for AMQP over TLS ({@code 0} for an ephemeral one), with a certificate made for this
-     *     endpoint (JMS-30; needs BouncyCastle on the class path), or -1 for none
-     */
-    public Endpoint(
-            Namespace namespace,
-            String keyName,
-            String key,
-            boolean anyKey,
-            EndpointOptions options,
-            int httpPort,
-            int tlsPort) {
-        this.tls = tlsPort < 0 ? null : TlsMaterial.create(options.bindAddress());
+    public Endpoint(Namespace namespace, EndpointSettings settings) {
+        EndpointLimits configured = settings.limits();
+        int httpPort = settings.httpPort();
+        int tlsPort = settings.tlsPort();
+        String key = settings.sharedAccessKey();
+        String keyName = settings.keyName();
+        boolean anyKey = settings.acceptAnyKey();
+        this.tls = tlsPort < 0 ? null : TlsMaterial.create(settings.bindAddress());
         String name = "sbemu-amqp-" + COUNT.incrementAndGet();
         this.served = new ServedNamespace(namespace);
         this.credentials = new Credentials(keyName, key != null ? key : randomKey(), anyKey);
-        this.workers = new Workers(options.workerThreads(), name);
+        this.workers = new Workers(configured.workerThreads(), name);
         this.transactions = new Transactions(served);
         this.heldSessions = new HeldSessions();
         this.receivers = new OpenReceivers();
-        this.blueprint = Blueprint.of(namespace);
+        this.resetTo = NamespaceSettings.of(namespace);
         LinkFactory links = new LinkFactory(
                 served,
                 transactions,
@@ -119,24 +100,15 @@ public final class Endpoint implements AutoCloseable {
                 heldSessions,
                 receivers,
                 new LinkSettings(
-                        options.linkCredit(),
-                        options.unauthenticatedCredit(),
-                        options.maxRequestSize(),
-                        options.maxOperationTimeout()));
+                        configured.linkCredit(),
+                        configured.unauthenticatedCredit(),
+                        configured.maxRequestSize(),
+                        configured.maxOperationTimeout()));
         // the routing table: the nodes' rows, then the JMS dialect's; the links' own kinds come after them
         List<AttachPolicy> policies =
                 new ArrayList<>(NodeRoutes.policies(served, credentials, transactions, heldSessions));
         policies.addAll(new JmsRoutes(served, new JmsConsumers()).policies());
-        Limits limits = new Limits(
-                options.bindAddress(),
-                options.port(),
-                options.maxConnections(),
-                options.maxFrameSize(),
-                options.channelMax(),
-                options.sessionWindow(),
-                options.linkMax(),
-                options.idleTimeout(),
-                options.handshakeTimeout());
+        Limits limits = transportLimits(settings);
         ConnectionSetup setup = new ConnectionSetup(
                 limits,
                 new SaslAuthenticator(credentials),
@@ -171,7 +143,7 @@ public final class Endpoint implements AutoCloseable {
             closeTls();
             throw e;
         }
-        this.splice = new HttpSplice(http.address(), options.idleTimeout().toNanos(), name);
+        this.splice = new HttpSplice(http.address(), configured.idleTimeout().toNanos(), name);
         httpHandOver = splice;
         watch(namespace);
     }
@@ -266,11 +238,11 @@ public final class Endpoint implements AutoCloseable {
     }
 
     public Namespace replaceNamespace(Namespace next) {
-        Blueprint plan = Blueprint.of(next);
+        NamespaceSettings plan = NamespaceSettings.of(next);
         Namespace previous;
         Namespace toClose;
         synchronized (this) {
-            blueprint = plan;
+            resetTo = plan;
             previous = serve(next);
             toClose = owned;
             owned = null;
@@ -282,11 +254,16 @@ public final class Endpoint implements AutoCloseable {
         return previous;
     }
 
-    /** Serves a fresh namespace built from the blueprint: the declared topology, no messages, the clock at its start. */
+    /** What a reset restores: the settings of the namespace handed to the endpoint, taken when it was handed. */
+    public NamespaceSettings resetSettings() {
+        return resetTo;
+    }
+
+    /** Serves a fresh namespace started from {@link #resetSettings()}: the topology, no messages, the clock at its start. */
     synchronized void reset() {
         resetting = true;
         try {
-            Namespace fresh = blueprint.build();
+            Namespace fresh = resetTo.start();
             serve(fresh);
             watch(fresh);
             // a namespace the caller handed in is theirs and stays open (no longer served); one a reset built is closed
@@ -341,5 +318,20 @@ public final class Endpoint implements AutoCloseable {
         if (toClose != null) {
             toClose.close();
         }
+    }
+
+    /** The transport's view of {@code settings}: where to listen and the limits the loop and its connections keep. */
+    public static Limits transportLimits(EndpointSettings settings) {
+        EndpointLimits limits = settings.limits();
+        return new Limits(
+                settings.bindAddress(),
+                settings.port(),
+                limits.maxConnections(),
+                limits.maxFrameSize(),
+                limits.channelMax(),
+                limits.sessionWindow(),
+                limits.linkMax(),
+                limits.idleTimeout(),
+                limits.handshakeTimeout());
     }
 }

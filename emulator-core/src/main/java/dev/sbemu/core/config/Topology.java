@@ -2,10 +2,17 @@ package dev.sbemu.core.config;
 
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.QueueOptions;
+import dev.sbemu.core.RuleDescription;
 import dev.sbemu.core.SubscriptionOptions;
 import dev.sbemu.core.TopicOptions;
+import dev.sbemu.core.filter.CorrelationFilter;
+import dev.sbemu.core.filter.FalseFilter;
+import dev.sbemu.core.filter.SqlFilter;
+import dev.sbemu.core.filter.SqlRuleAction;
 import dev.sbemu.core.internal.config.TopologyApplier;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -23,6 +30,65 @@ public record Topology(List<QueueSpec> queues, List<TopicSpec> topics) {
     public Topology {
         queues = List.copyOf(queues);
         topics = List.copyOf(topics);
+    }
+
+    /**
+     * The entities {@code namespace} has now, with their options and rules, in name order: what {@link
+     * #applyTo(Namespace)} re-creates in a fresh namespace.
+     */
+    public static Topology of(Namespace namespace) {
+        List<QueueSpec> queues = new ArrayList<>();
+        for (String name : namespace.queueNames()) {
+            queues.add(new QueueSpec(name, namespace.getQueue(name), null));
+        }
+        List<TopicSpec> topics = new ArrayList<>();
+        for (String topic : namespace.topicNames()) {
+            List<SubscriptionSpec> subscriptions = new ArrayList<>();
+            for (String name : namespace.subscriptionNames(topic)) {
+                List<RuleSpec> rules = new ArrayList<>();
+                for (RuleDescription rule : namespace.listRules(topic, name)) {
+                    rules.add(rule(rule));
+                }
+                subscriptions.add(new SubscriptionSpec(name, namespace.getSubscription(topic, name), rules, null));
+            }
+            topics.add(new TopicSpec(topic, namespace.getTopic(topic), subscriptions, null));
+        }
+        return new Topology(queues, topics);
+    }
+
+    private static RuleSpec rule(RuleDescription rule) {
+        FilterSpec filter;
+        if (rule.filter() instanceof SqlFilter sql) {
+            filter = new FilterSpec.Sql(sql.expression(), sql.parameters());
+        } else if (rule.filter() instanceof CorrelationFilter c) {
+            filter = new FilterSpec.Correlation(
+                    c.correlationId(),
+                    c.messageId(),
+                    c.to(),
+                    c.replyTo(),
+                    c.subject(),
+                    c.sessionId(),
+                    c.replyToSessionId(),
+                    c.contentType(),
+                    c.properties());
+        } else if (rule.filter() instanceof FalseFilter) {
+            filter = new FilterSpec.False();
+        } else {
+            filter = new FilterSpec.True();
+        }
+        SqlRuleAction action = rule.action();
+        return new RuleSpec(
+                rule.name(),
+                filter,
+                action == null ? null : action.expression(),
+                action == null ? Map.of() : action.parameters(),
+                null);
+    }
+
+    private static Map<String, Object> copyParameters(Map<String, Object> parameters) {
+        return parameters == null || parameters.isEmpty()
+                ? Map.of()
+                : Collections.unmodifiableMap(new LinkedHashMap<>(parameters));
     }
 
     /** No entities. */
@@ -103,12 +169,20 @@ public record Topology(List<QueueSpec> queues, List<TopicSpec> topics) {
      * @param name the rule's name
      * @param filter its filter
      * @param action its SQL action, or null
+     * @param actionParameters the values of the action's {@code @name} parameters (RUL-9); never null
      * @param origin where it was declared, or null for {@link Origin#UNDECLARED}
      */
-    public record RuleSpec(String name, FilterSpec filter, String action, Origin origin) {
+    public record RuleSpec(
+            String name, FilterSpec filter, String action, Map<String, Object> actionParameters, Origin origin) {
         public RuleSpec {
             origin = origin == null ? Origin.UNDECLARED : origin;
             Objects.requireNonNull(filter, "filter");
+            actionParameters = copyParameters(actionParameters);
+        }
+
+        /** A rule whose action, if any, has no parameters. */
+        public RuleSpec(String name, FilterSpec filter, String action, Origin origin) {
+            this(name, filter, action, Map.of(), origin);
         }
     }
 
@@ -117,8 +191,26 @@ public record Topology(List<QueueSpec> queues, List<TopicSpec> topics) {
         /** Matches every message. */
         record True() implements FilterSpec {}
 
-        /** A SQL filter expression. */
-        record Sql(String expression) implements FilterSpec {}
+        /** Matches no message. */
+        record False() implements FilterSpec {}
+
+        /**
+         * A SQL filter expression.
+         *
+         * @param expression the SQL text
+         * @param parameters the values of its {@code @name} parameters (RUL-9); never null
+         */
+        record Sql(String expression, Map<String, Object> parameters) implements FilterSpec {
+            public Sql {
+                Objects.requireNonNull(expression, "expression");
+                parameters = copyParameters(parameters);
+            }
+
+            /** An expression without parameters. */
+            public Sql(String expression) {
+                this(expression, Map.of());
+            }
+        }
 
         /** A correlation filter; null fields are not compared. */
         record Correlation(

@@ -1,5 +1,6 @@
 package dev.sbemu.junit.internal;
 
+import dev.sbemu.amqp.EndpointSettings;
 import dev.sbemu.amqp.ServiceBusEmulatorServer;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.sdk.EmulatorClients;
@@ -19,8 +20,8 @@ import java.util.List;
 public final class EmulatedNamespace implements AutoCloseable {
     private final Namespace namespace;
     private final ClientMode mode;
-    /** The endpoint's TLS port, 0 for an ephemeral one, or -1 for none. */
-    private final int tlsPort;
+    /** The settings of the namespace's endpoint. */
+    private final EndpointSettings endpoint;
     /** The scope owning the namespace and its endpoint, or null when this one does. */
     private final EmulatedNamespace owner;
 
@@ -29,10 +30,11 @@ public final class EmulatedNamespace implements AutoCloseable {
     private ServiceBusEmulatorServer server;
     private boolean closed;
 
-    private EmulatedNamespace(Namespace namespace, ClientMode mode, int tlsPort, EmulatedNamespace owner) {
+    private EmulatedNamespace(
+            Namespace namespace, ClientMode mode, EndpointSettings endpoint, EmulatedNamespace owner) {
         this.namespace = namespace;
         this.mode = mode;
-        this.tlsPort = tlsPort;
+        this.endpoint = endpoint;
         this.owner = owner;
     }
 
@@ -43,20 +45,20 @@ public final class EmulatedNamespace implements AutoCloseable {
 
     /** Owns {@code namespace}, with clients made as {@code mode} says: closing closes it (and its endpoint). */
     public static EmulatedNamespace owning(Namespace namespace, ClientMode mode) {
-        return owning(namespace, mode, -1);
+        return owning(namespace, mode, EndpointSettings.defaults());
     }
 
     /**
-     * Owns {@code namespace}, with clients made as {@code mode} says, its endpoint with a TLS port when {@code
-     * tlsPort} is not -1 (0: an ephemeral one).
+     * Owns {@code namespace}, with clients made as {@code mode} says, its endpoint (started on first use) with {@code
+     * endpoint}'s settings.
      */
-    public static EmulatedNamespace owning(Namespace namespace, ClientMode mode, int tlsPort) {
-        return new EmulatedNamespace(namespace, mode, tlsPort, null);
+    public static EmulatedNamespace owning(Namespace namespace, ClientMode mode, EndpointSettings endpoint) {
+        return new EmulatedNamespace(namespace, mode, endpoint, null);
     }
 
     /** Clients of a namespace that {@code owner} owns (a test method of a per-class namespace). */
     public static EmulatedNamespace borrowing(EmulatedNamespace owner) {
-        return new EmulatedNamespace(owner.namespace, owner.mode, owner.tlsPort, owner);
+        return new EmulatedNamespace(owner.namespace, owner.mode, owner.endpoint, owner);
     }
 
     public Namespace namespace() {
@@ -82,11 +84,7 @@ public final class EmulatedNamespace implements AutoCloseable {
         synchronized (this) {
             requireOpen();
             if (server == null) {
-                server = tlsPort < 0
-                        ? ServiceBusEmulatorServer.start(namespace)
-                        : ServiceBusEmulatorServer.builder(namespace)
-                                .tlsPort(tlsPort)
-                                .start();
+                server = ServiceBusEmulatorServer.start(namespace, endpoint);
             }
             return server;
         }

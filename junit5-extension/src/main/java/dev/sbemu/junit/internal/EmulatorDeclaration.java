@@ -1,11 +1,13 @@
 package dev.sbemu.junit.internal;
 
+import dev.sbemu.amqp.EndpointSettings;
 import dev.sbemu.core.ClockMode;
 import dev.sbemu.core.ExpiryMode;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.Tier;
 import dev.sbemu.core.config.EmulatorConfigException;
 import dev.sbemu.core.config.InvalidTopologyException;
+import dev.sbemu.core.config.NamespaceSettings;
 import dev.sbemu.core.config.Topology;
 import dev.sbemu.junit.ServiceBusEmulator;
 import dev.sbemu.junit.ServiceBusEmulator.Lifecycle;
@@ -16,26 +18,16 @@ import java.util.function.BiFunction;
 
 /**
  * The merged {@link ServiceBusEmulator} declarations of a test class and its enclosing classes: the outermost
- * first; inner ones add entities and config files, and override settings they set to non-default values.
+ * first; inner ones add entities and config files, and override settings they set to non-default values. What they
+ * declare is the two values every way to start sbemu fills: the namespace's {@link NamespaceSettings} and its
+ * endpoint's {@link EndpointSettings}.
  *
  * @param lifecycle when namespaces are created
- * @param startAt the clock's start, or null for the wall-clock now
- * @param clock whether the clock runs or stands still
- * @param expiryMode the expiry mode
- * @param tier the tier
- * @param journalCapacity journal events kept
- * @param topology the entities, from annotations and config files
- * @param tlsPort the endpoint's TLS port (0 for an ephemeral one), or -1 for none
+ * @param namespace the namespace's settings: clock, tier, expiry mode, journal capacity, and the entities from
+ *     annotations and config files
+ * @param endpoint the settings of the namespace's endpoint, when a test asks for one (the declared TLS port)
  */
-public record EmulatorDeclaration(
-        Lifecycle lifecycle,
-        Instant startAt,
-        ClockMode clock,
-        ExpiryMode expiryMode,
-        Tier tier,
-        int journalCapacity,
-        Topology topology,
-        int tlsPort) {
+public record EmulatorDeclaration(Lifecycle lifecycle, NamespaceSettings namespace, EndpointSettings endpoint) {
 
     /**
      * One {@code @ServiceBusEmulator} and the class it sits on.
@@ -95,7 +87,10 @@ public record EmulatorDeclaration(
             }
             topology = topology.plus(AnnotationTopology.of(a, d.where()));
         }
-        return new EmulatorDeclaration(lifecycle, startAt, clock, expiryMode, tier, journalCapacity, topology, tlsPort);
+        NamespaceSettings namespace =
+                new NamespaceSettings(clock, startAt, tier, expiryMode, journalCapacity, topology);
+        return new EmulatorDeclaration(
+                lifecycle, namespace, EndpointSettings.defaults().withTlsPort(tlsPort));
     }
 
     private static Instant instant(String text, Declared d) {
@@ -115,21 +110,11 @@ public record EmulatorDeclaration(
      * @throws InvalidTopologyException when the core rejects an entity
      */
     public Namespace start() {
-        Namespace.Builder builder = Namespace.builder()
-                .expiryMode(expiryMode)
-                .tier(tier)
-                .journalCapacity(journalCapacity)
-                .clockMode(clock);
-        if (startAt != null) {
-            builder.startingAt(startAt);
-        }
-        Namespace namespace = builder.build();
-        try {
-            topology.applyTo(namespace);
-            return namespace;
-        } catch (RuntimeException e) {
-            namespace.close();
-            throw e;
-        }
+        return namespace.start();
+    }
+
+    /** The endpoint's TLS port (0 for an ephemeral one), or -1 for none. */
+    public int tlsPort() {
+        return endpoint.tlsPort();
     }
 }

@@ -45,11 +45,7 @@ final class SpringEmulator implements EmulatedServiceBus, DisposableBean {
         this.declaration = declaration;
         Namespace first = declaration.start();
         try {
-            this.server = declaration.tlsPort() < 0
-                    ? ServiceBusEmulatorServer.start(first)
-                    : ServiceBusEmulatorServer.builder(first)
-                            .tlsPort(declaration.tlsPort())
-                            .start();
+            this.server = ServiceBusEmulatorServer.start(first, declaration.endpointSettings());
         } catch (RuntimeException e) {
             first.close();
             throw e;

@@ -4,7 +4,7 @@ import dev.sbemu.core.Namespace;
 import java.util.function.Supplier;
 
 /**
- * {@code POST /__admin/reset}: serves a fresh namespace built from the blueprint (the declared topology, no messages,
+ * {@code POST /__admin/reset}: serves a fresh namespace started from the endpoint's reset settings (the topology, no messages,
  * the clock at its start) and forgets the scripted faults.
  */
 final class ResetResource implements AdminResource {

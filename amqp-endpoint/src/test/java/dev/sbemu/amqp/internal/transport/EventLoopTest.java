@@ -4,7 +4,8 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sbemu.amqp.internal.EndpointOptions;
+import dev.sbemu.amqp.EndpointSettings;
+import dev.sbemu.amqp.internal.Endpoint;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetAddress;
@@ -83,18 +84,8 @@ class EventLoopTest {
         }
     }
 
-    /** The transport's limits of the default options. */
+    /** The transport's limits of the default settings. */
     static Limits defaultLimits() {
-        EndpointOptions o = EndpointOptions.defaults();
-        return new Limits(
-                o.bindAddress(),
-                o.port(),
-                o.maxConnections(),
-                o.maxFrameSize(),
-                o.channelMax(),
-                o.sessionWindow(),
-                o.linkMax(),
-                o.idleTimeout(),
-                o.handshakeTimeout());
+        return Endpoint.transportLimits(EndpointSettings.defaults());
     }
 }

@@ -14,6 +14,7 @@ import dev.sbemu.core.config.Topology.RuleSpec;
 import dev.sbemu.core.config.Topology.SubscriptionSpec;
 import dev.sbemu.core.config.Topology.TopicSpec;
 import dev.sbemu.core.filter.CorrelationFilter;
+import dev.sbemu.core.filter.FalseFilter;
 import dev.sbemu.core.filter.FilterSyntaxException;
 import dev.sbemu.core.filter.RuleFilter;
 import dev.sbemu.core.filter.SqlFilter;
@@ -110,7 +111,9 @@ public final class TopologyApplier {
     private static RuleDescription rule(RuleSpec spec) {
         RuleFilter filter = new TrueFilter();
         if (spec.filter() instanceof FilterSpec.Sql sql) {
-            filter = parsed(spec, "sql", () -> SqlFilter.parse(sql.expression()));
+            filter = parsed(spec, "sql", () -> SqlFilter.parse(sql.expression(), sql.parameters()));
+        } else if (spec.filter() instanceof FilterSpec.False) {
+            filter = new FalseFilter();
         } else if (spec.filter() instanceof FilterSpec.Correlation c) {
             filter = new CorrelationFilter(
                     c.correlationId(),
@@ -123,8 +126,9 @@ public final class TopologyApplier {
                     c.contentType(),
                     c.properties());
         }
-        SqlRuleAction action =
-                spec.action() == null ? null : parsed(spec, "action", () -> SqlRuleAction.parse(spec.action()));
+        SqlRuleAction action = spec.action() == null
+                ? null
+                : parsed(spec, "action", () -> SqlRuleAction.parse(spec.action(), spec.actionParameters()));
         return new RuleDescription(spec.name(), filter, action);
     }
 

@@ -1,34 +1,38 @@
-package dev.sbemu.amqp.internal;
+package dev.sbemu.amqp;
 
-import java.net.InetAddress;
 import java.time.Duration;
-import java.util.Objects;
 
 /**
- * The endpoint's limits and its loop's rules in one value, filled by {@code ServiceBusEmulatorServer.Builder} (and
- * by a command line later); docs/spec/amqp.md AMQP-19 gives each default with its source. All durations are measured
- * on {@code System.nanoTime}, never on the wall clock or the namespace's virtual clock.
+ * The limits of a {@link ServiceBusEmulatorServer}'s endpoint and its loop's rules (docs/spec.md AMQP-19 gives each
+ * default with its source): part of {@link EndpointSettings}. Every duration is measured on the monotonic clock
+ * ({@code System.nanoTime}), never on the wall clock or the namespace's virtual clock. Immutable; {@link #defaults()}
+ * and the {@code with...} copies are the way to make one.
  *
- * @param bindAddress the address to listen on (loopback by default)
- * @param port the port, 0 for an ephemeral one
- * @param maxConnections open connections beyond this are refused with {@code amqp:resource-limit-exceeded}
- * @param maxFrameSize the largest frame the endpoint reads (and its open's max-frame-size)
- * @param idleTimeout the open's idle-time-out: a connection silent for this long is closed; proton-j sends
- *     heartbeats at half the client's
- * @param channelMax the highest channel (session) number a client may begin
- * @param linkMax the most links one connection may have attached at once
- * @param sessionWindow the incoming window of each session, in frames
- * @param linkCredit the credit of each link the client sends on, topped up once half is used
- * @param workerThreads the most threads that wait in the broker for links (receivers, session accepts, held calls);
- *     work beyond them is refused with {@code amqp:resource-limit-exceeded}
+ * <p>The standalone server has a command-line flag and an {@code SBEMU_*} variable for each component (its test
+ * fails when one is missing), so a new limit is added here, in the server's table of flags, and in spec AMQP-19.
+ *
+ * @param maxConnections the most connections open at once (default 5,000, the service's AMQP quota); more are
+ *     refused with {@code amqp:resource-limit-exceeded}
+ * @param maxFrameSize the largest AMQP frame the endpoint reads and announces in its open (default 64 KB, the Java
+ *     SDK's own; at least 512); each connection holds an input and an output buffer of this size
+ * @param idleTimeout the idle timeout the endpoint announces (default 60 s): a connection silent for this long is
+ *     closed; clients keep it alive with heartbeats
+ * @param channelMax the highest session channel a client may begin (default 1,023: 1,024 sessions per connection;
+ *     0 to 65,535)
+ * @param linkMax the most links attached at once on one connection (default 1,000); more are refused
+ * @param sessionWindow each session's incoming window, in frames (default 2,048)
+ * @param linkCredit the credit of each link a client sends on, topped up once half is used (default 500)
+ * @param workerThreads the most threads that wait in the broker for clients (default 512): one per link whose calls a
+ *     scripted delay holds; work beyond them is refused with {@code amqp:resource-limit-exceeded}
  * @param handshakeTimeout how long a connection may take from TCP connect to a token accepted on {@code $cbs}
- * @param maxOperationTimeout the cap on a client's {@code com.microsoft:timeout} (how long a session accept waits)
- * @param maxRequestSize the largest {@code $cbs} request (a token); larger deliveries are cut off
- * @param unauthenticatedCredit the credit of a {@code $cbs} link before the connection has a token
+ *     (default 30 s) before it is closed
+ * @param maxOperationTimeout the cap on a client's {@code com.microsoft:timeout}, e.g. how long a session accept
+ *     waits (default 5 minutes)
+ * @param maxRequestSize the largest {@code $cbs} request, a token, in bytes (default 64 KB); larger deliveries are cut
+ *     off
+ * @param unauthenticatedCredit the credit of a {@code $cbs} link before the connection has a token (default 10)
  */
-public record EndpointOptions(
-        InetAddress bindAddress,
-        int port,
+public record EndpointLimits(
         int maxConnections,
         int maxFrameSize,
         Duration idleTimeout,
@@ -42,8 +46,26 @@ public record EndpointOptions(
         int maxRequestSize,
         int unauthenticatedCredit) {
 
-    public EndpointOptions {
-        Objects.requireNonNull(bindAddress, "bindAddress");
+    private static final EndpointLimits DEFAULTS = new EndpointLimits(
+            5_000,
+            64 * 1024,
+            Duration.ofMinutes(1),
+            1_023,
+            1_000,
+            2_048,
+            500,
+            512,
+            Duration.ofSeconds(30),
+            Duration.ofMinutes(5),
+            64 * 1024,
+            10);
+
+    /**
+     * Checks every limit.
+     *
+     * @throws IllegalArgumentException naming the first limit out of range
+     */
+    public EndpointLimits {
         positive("maxConnections", maxConnections);
         if (maxFrameSize < 512) {
             throw new IllegalArgumentException(
@@ -61,28 +83,11 @@ public record EndpointOptions(
         positive("maxOperationTimeout", maxOperationTimeout);
         positive("maxRequestSize", maxRequestSize);
         positive("unauthenticatedCredit", unauthenticatedCredit);
-        if (port < 0 || port > 65_535) {
-            throw new IllegalArgumentException("port must be between 0 and 65535, was " + port);
-        }
     }
 
-    /** The defaults (docs/spec/amqp.md AMQP-19). */
-    public static EndpointOptions defaults() {
-        return new EndpointOptions(
-                InetAddress.getLoopbackAddress(),
-                0,
-                5_000,
-                64 * 1024,
-                Duration.ofMinutes(1),
-                1_023,
-                1_000,
-                2_048,
-                500,
-                512,
-                Duration.ofSeconds(30),
-                Duration.ofMinutes(5),
-                64 * 1024,
-                10);
+    /** The defaults (docs/spec.md AMQP-19). */
+    public static EndpointLimits defaults() {
+        return DEFAULTS;
     }
 
     private static void positive(String name, int value) {
@@ -97,46 +102,9 @@ public record EndpointOptions(
         }
     }
 
-    public EndpointOptions withBindAddress(InetAddress value) {
-        return new EndpointOptions(
-                value,
-                port,
-                maxConnections,
-                maxFrameSize,
-                idleTimeout,
-                channelMax,
-                linkMax,
-                sessionWindow,
-                linkCredit,
-                workerThreads,
-                handshakeTimeout,
-                maxOperationTimeout,
-                maxRequestSize,
-                unauthenticatedCredit);
-    }
-
-    public EndpointOptions withPort(int value) {
-        return new EndpointOptions(
-                bindAddress,
-                value,
-                maxConnections,
-                maxFrameSize,
-                idleTimeout,
-                channelMax,
-                linkMax,
-                sessionWindow,
-                linkCredit,
-                workerThreads,
-                handshakeTimeout,
-                maxOperationTimeout,
-                maxRequestSize,
-                unauthenticatedCredit);
-    }
-
-    public EndpointOptions withMaxConnections(int value) {
-        return new EndpointOptions(
-                bindAddress,
-                port,
+    /** A copy with maxConnections set to {@code value}. */
+    public EndpointLimits withMaxConnections(int value) {
+        return new EndpointLimits(
                 value,
                 maxFrameSize,
                 idleTimeout,
@@ -151,10 +119,9 @@ public record EndpointOptions(
                 unauthenticatedCredit);
     }
 
-    public EndpointOptions withMaxFrameSize(int value) {
-        return new EndpointOptions(
-                bindAddress,
-                port,
+    /** A copy with maxFrameSize set to {@code value}. */
+    public EndpointLimits withMaxFrameSize(int value) {
+        return new EndpointLimits(
                 maxConnections,
                 value,
                 idleTimeout,
@@ -169,10 +136,9 @@ public record EndpointOptions(
                 unauthenticatedCredit);
     }
 
-    public EndpointOptions withIdleTimeout(Duration value) {
-        return new EndpointOptions(
-                bindAddress,
-                port,
+    /** A copy with idleTimeout set to {@code value}. */
+    public EndpointLimits withIdleTimeout(Duration value) {
+        return new EndpointLimits(
                 maxConnections,
                 maxFrameSize,
                 value,
@@ -187,10 +153,9 @@ public record EndpointOptions(
                 unauthenticatedCredit);
     }
 
-    public EndpointOptions withChannelMax(int value) {
-        return new EndpointOptions(
-                bindAddress,
-                port,
+    /** A copy with channelMax set to {@code value}. */
+    public EndpointLimits withChannelMax(int value) {
+        return new EndpointLimits(
                 maxConnections,
                 maxFrameSize,
                 idleTimeout,
@@ -205,10 +170,9 @@ public record EndpointOptions(
                 unauthenticatedCredit);
     }
 
-    public EndpointOptions withLinkMax(int value) {
-        return new EndpointOptions(
-                bindAddress,
-                port,
+    /** A copy with linkMax set to {@code value}. */
+    public EndpointLimits withLinkMax(int value) {
+        return new EndpointLimits(
                 maxConnections,
                 maxFrameSize,
                 idleTimeout,
@@ -223,10 +187,9 @@ public record EndpointOptions(
                 unauthenticatedCredit);
     }
 
-    public EndpointOptions withSessionWindow(int value) {
-        return new EndpointOptions(
-                bindAddress,
-                port,
+    /** A copy with sessionWindow set to {@code value}. */
+    public EndpointLimits withSessionWindow(int value) {
+        return new EndpointLimits(
                 maxConnections,
                 maxFrameSize,
                 idleTimeout,
@@ -241,10 +204,9 @@ public record EndpointOptions(
                 unauthenticatedCredit);
     }
 
-    public EndpointOptions withLinkCredit(int value) {
-        return new EndpointOptions(
-                bindAddress,
-                port,
+    /** A copy with linkCredit set to {@code value}. */
+    public EndpointLimits withLinkCredit(int value) {
+        return new EndpointLimits(
                 maxConnections,
                 maxFrameSize,
                 idleTimeout,
@@ -259,10 +221,9 @@ public record EndpointOptions(
                 unauthenticatedCredit);
     }
 
-    public EndpointOptions withWorkerThreads(int value) {
-        return new EndpointOptions(
-                bindAddress,
-                port,
+    /** A copy with workerThreads set to {@code value}. */
+    public EndpointLimits withWorkerThreads(int value) {
+        return new EndpointLimits(
                 maxConnections,
                 maxFrameSize,
                 idleTimeout,
@@ -277,10 +238,9 @@ public record EndpointOptions(
                 unauthenticatedCredit);
     }
 
-    public EndpointOptions withHandshakeTimeout(Duration value) {
-        return new EndpointOptions(
-                bindAddress,
-                port,
+    /** A copy with handshakeTimeout set to {@code value}. */
+    public EndpointLimits withHandshakeTimeout(Duration value) {
+        return new EndpointLimits(
                 maxConnections,
                 maxFrameSize,
                 idleTimeout,
@@ -295,10 +255,9 @@ public record EndpointOptions(
                 unauthenticatedCredit);
     }
 
-    public EndpointOptions withMaxOperationTimeout(Duration value) {
-        return new EndpointOptions(
-                bindAddress,
-                port,
+    /** A copy with maxOperationTimeout set to {@code value}. */
+    public EndpointLimits withMaxOperationTimeout(Duration value) {
+        return new EndpointLimits(
                 maxConnections,
                 maxFrameSize,
                 idleTimeout,
@@ -311,5 +270,39 @@ public record EndpointOptions(
                 value,
                 maxRequestSize,
                 unauthenticatedCredit);
+    }
+
+    /** A copy with maxRequestSize set to {@code value}. */
+    public EndpointLimits withMaxRequestSize(int value) {
+        return new EndpointLimits(
+                maxConnections,
+                maxFrameSize,
+                idleTimeout,
+                channelMax,
+                linkMax,
+                sessionWindow,
+                linkCredit,
+                workerThreads,
+                handshakeTimeout,
+                maxOperationTimeout,
+                value,
+                unauthenticatedCredit);
+    }
+
+    /** A copy with unauthenticatedCredit set to {@code value}. */
+    public EndpointLimits withUnauthenticatedCredit(int value) {
+        return new EndpointLimits(
+                maxConnections,
+                maxFrameSize,
+                idleTimeout,
+                channelMax,
+                linkMax,
+                sessionWindow,
+                linkCredit,
+                workerThreads,
+                handshakeTimeout,
+                maxOperationTimeout,
+                maxRequestSize,
+                value);
     }
 }
