@@ -50,6 +50,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Plain Apache Qpid JMS against the endpoint: SASL PLAIN, queues, acknowledgement modes, outcomes, drain. */
 class JmsOverAmqpTest extends EndpointFixture {
     private static final long WAIT_MILLIS = 10_000;
+    /**
+     * Bound for an answer to a drain: a client whose drain went unanswered would wait out Qpid JMS's drain timeout
+     * (60 s), so a bound well under it tells the two apart on a loaded machine too.
+     */
+    private static final Duration DRAIN_BOUND = Duration.ofSeconds(30);
+
     private Connection connection;
 
     /** JMS 2.0 (browsers, temporary queues, topic consumers) is Premium's (JMS-26). */
@@ -371,14 +377,14 @@ class JmsOverAmqpTest extends EndpointFixture {
         Session session = connect("jms.prefetchPolicy.all=0").createSession(false, Session.AUTO_ACKNOWLEDGE);
         Queue queue = session.createQueue("orders");
         MessageConsumer consumer = session.createConsumer(queue);
-        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(DRAIN_BOUND, () -> {
             assertNull(consumer.receiveNoWait());
             assertNull(consumer.receive(100));
             assertNull(consumer.receiveNoWait());
         });
         session.createProducer(queue).send(session.createTextMessage("a"));
-        Message got = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
-                Duration.ofSeconds(5), () -> consumer.receiveNoWait());
+        Message got =
+                org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(DRAIN_BOUND, () -> consumer.receiveNoWait());
         assertEquals("a", ((TextMessage) got).getText());
         assertNull(consumer.receive(100));
         awaitActive("orders", 0);
