@@ -17,8 +17,10 @@ import org.apache.qpid.proton.amqp.transport.ErrorCondition;
 import org.apache.qpid.proton.amqp.transport.Transfer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Session receivers over AMQP wait without a thread (AMQP-11): what ends a held attach (AMQP-6) and a link waiting in
@@ -28,15 +30,19 @@ class SessionWaitsOverAmqpTest {
     private static final String KEY = "session-waits-key";
     private static final EntityPath CARTS = EntityPath.queue("carts");
 
-    private final Namespace namespace = Namespace.create();
-    private final ServiceBusEmulatorServer server;
+    @RegisterExtension
+    final EndpointExtension endpoint = EndpointExtension.standard().server(b -> b.sharedAccessKey(KEY));
+
+    private Namespace namespace;
+    private ServiceBusEmulatorServer server;
     private HostilePeer peer;
 
-    SessionWaitsOverAmqpTest() {
+    @BeforeEach
+    void createQueue() {
+        namespace = endpoint.namespace();
+        server = endpoint.server();
         namespace.createQueue(
                 "carts", QueueOptions.builder().requiresSession(true).build());
-        server =
-                ServiceBusEmulatorServer.builder(namespace).sharedAccessKey(KEY).start();
     }
 
     @AfterEach
@@ -44,8 +50,6 @@ class SessionWaitsOverAmqpTest {
         if (peer != null) {
             peer.close();
         }
-        server.close();
-        namespace.close();
     }
 
     private HostilePeer authenticated() throws IOException {
