@@ -209,7 +209,7 @@ class FaultsAndBadInputTest extends EndpointFixture {
             int port = second.port();
             second.close();
             assertThrows(ConnectException.class, () -> new Socket(InetAddress.getLoopbackAddress(), port).close());
-            await().atMost(Duration.ofSeconds(10)).until(() -> before.containsAll(endpointThreads()));
+            await().atMost(Duration.ofSeconds(30)).until(() -> before.containsAll(endpointThreads()));
         }
     }
 

@@ -346,7 +346,7 @@ class JmsOverAmqpTest extends EndpointFixture {
         got.setIntProperty("JMS_AMQP_ACK_TYPE", 5); // MODIFIED_FAILED_UNDELIVERABLE: defer
         got.acknowledge();
         org.awaitility.Awaitility.await()
-                .atMost(Duration.ofSeconds(10))
+                .atMost(Duration.ofSeconds(30))
                 .until(() -> namespace.runtimeInfo(orders).deferredMessageCount() == 1);
         assertNull(consumer.receiveNoWait());
     }
@@ -414,7 +414,7 @@ class JmsOverAmqpTest extends EndpointFixture {
         assertEquals(sent.getJMSMessageID(), got.getJMSMessageID());
         assertEquals("TTLExpiredException", got.getStringProperty("DeadLetterReason"));
         org.awaitility.Awaitility.await()
-                .atMost(Duration.ofSeconds(10))
+                .atMost(Duration.ofSeconds(30))
                 .until(() -> namespace.runtimeInfo(EntityPath.queue("orders")).deadLetterMessageCount() == 0);
     }
 
@@ -705,14 +705,14 @@ class JmsOverAmqpTest extends EndpointFixture {
         replyConsumer.close();
         replies.delete();
         org.awaitility.Awaitility.await()
-                .atMost(Duration.ofSeconds(10))
+                .atMost(Duration.ofSeconds(30))
                 .until(() -> !namespace.queueExists(replies.getQueueName()));
 
         jakarta.jms.TemporaryQueue another = requester.createTemporaryQueue();
         assertTrue(namespace.queueExists(another.getQueueName()));
         c.close();
         org.awaitility.Awaitility.await()
-                .atMost(Duration.ofSeconds(10))
+                .atMost(Duration.ofSeconds(30))
                 .until(() -> !namespace.queueExists(another.getQueueName()));
     }
 
@@ -741,7 +741,7 @@ class JmsOverAmqpTest extends EndpointFixture {
         all.close();
         eu.close();
         org.awaitility.Awaitility.await()
-                .atMost(Duration.ofSeconds(10))
+                .atMost(Duration.ofSeconds(30))
                 .until(() -> namespace.subscriptionNames("events").isEmpty());
     }
 
@@ -764,13 +764,13 @@ class JmsOverAmqpTest extends EndpointFixture {
 
     private void awaitActive(String queue, long count) {
         org.awaitility.Awaitility.await()
-                .atMost(Duration.ofSeconds(10))
+                .atMost(Duration.ofSeconds(30))
                 .until(() -> namespace.runtimeInfo(EntityPath.queue(queue)).activeMessageCount() == count);
     }
 
     private void awaitDeadLettered(String queue, long count) {
         org.awaitility.Awaitility.await()
-                .atMost(Duration.ofSeconds(10))
+                .atMost(Duration.ofSeconds(30))
                 .until(() -> namespace.runtimeInfo(EntityPath.queue(queue)).deadLetterMessageCount() == count);
     }
 }

@@ -83,7 +83,7 @@ class JmsTopicsTest extends EndpointFixture {
     }
 
     private static void await(BooleanSupplier condition) {
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(condition::getAsBoolean);
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(condition::getAsBoolean);
     }
 
     private void publish(String topic, String... texts) throws JMSException {

@@ -79,7 +79,7 @@ class SessionWaitsOverAmqpTest {
     void acceptEndsOnDisable() throws IOException {
         HostilePeer client = authenticated();
         client.attachSessionReceiver(0, 2, "accept", "carts", null, 600_000);
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> namespace.waitingSessionAccepts(CARTS) == 1);
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> namespace.waitingSessionAccepts(CARTS) == 1);
         namespace.updateQueue(
                 "carts",
                 QueueOptions.builder()
@@ -94,7 +94,7 @@ class SessionWaitsOverAmqpTest {
     void acceptEndsOnDelete() throws IOException {
         HostilePeer client = authenticated();
         client.attachSessionReceiver(0, 2, "accept", "carts", null, 600_000);
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> namespace.waitingSessionAccepts(CARTS) == 1);
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> namespace.waitingSessionAccepts(CARTS) == 1);
         namespace.deleteQueue("carts");
         client.expectError(Detach.class, "amqp:not-found");
     }
@@ -119,7 +119,7 @@ class SessionWaitsOverAmqpTest {
         client.expect(Transfer.class, t -> true);
         client.expect(Transfer.class, t -> true);
         // each link has a credit left: both wait in their sessions
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> namespace.waitingReceivers(CARTS) == 2);
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> namespace.waitingReceivers(CARTS) == 2);
         namespace.clock().advance(Duration.ofMinutes(2)); // past both locks (1 minute)
         client.expectError(Detach.class, "com.microsoft:session-lock-lost");
         client.expectError(Detach.class, "com.microsoft:session-lock-lost");
@@ -138,7 +138,7 @@ class SessionWaitsOverAmqpTest {
         client.expect(Attach.class, a -> a.getName().equals("on-a") && a.getSource() != null);
         client.flow(0, 2, 2);
         client.expect(Transfer.class, t -> true);
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> namespace.waitingReceivers(CARTS) == 1);
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> namespace.waitingReceivers(CARTS) == 1);
         namespace.updateQueue(
                 "carts",
                 QueueOptions.builder()
