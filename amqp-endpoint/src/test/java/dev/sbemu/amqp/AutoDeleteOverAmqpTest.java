@@ -49,7 +49,7 @@ class AutoDeleteOverAmqpTest extends EndpointFixture {
             }
 
             assertEquals(
-                    START,
+                    start,
                     admin.getQueueRuntimeProperties("orders").getAccessedAt().toInstant(),
                     "the endpoint looking into the broker again after each advance is no access");
         }
@@ -70,7 +70,7 @@ class AutoDeleteOverAmqpTest extends EndpointFixture {
             namespace.clock().advance(IDLE.multipliedBy(3));
             assertTrue(admin.getQueueExists("scratch"), "a queue with a listening receiver is not idle");
             assertEquals(
-                    START,
+                    start,
                     admin.getQueueRuntimeProperties("scratch").getAccessedAt().toInstant());
         } finally {
             receiver.close();

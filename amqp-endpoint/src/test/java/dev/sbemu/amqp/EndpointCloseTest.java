@@ -57,7 +57,7 @@ class EndpointCloseTest {
                     outcome.set(e);
                 }
             });
-            await().atMost(Duration.ofSeconds(5)).until(() -> server.connectionCount() == 1);
+            await().atMost(Duration.ofSeconds(30)).until(() -> server.connectionCount() == 1);
             long closedAt = System.nanoTime();
             server.close();
             await().atMost(Duration.ofSeconds(15)).until(waiting::isDone);

@@ -5,32 +5,35 @@ import com.azure.messaging.servicebus.ServiceBusClientBuilder;
 import dev.sbemu.core.Namespace;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** A namespace behind a started endpoint, and client builders made from its connection string. */
+/**
+ * A namespace behind a started endpoint ({@link EndpointExtension}, per test), and client builders made from its
+ * connection string.
+ */
 abstract class EndpointFixture {
-    /**
-     * The namespaces start at the wall-clock now: the SDK renews a received message's lock on the wall clock,
-     * at once when the lock has less than 400 ms left, so a virtual clock behind the wall clock would make it
-     * renew every received message back to back (a storm of renew-lock requests that slows everything else).
-     */
-    static final Instant START = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+    /** The namespace's tier is read when each test starts, so a subclass's {@link #tier()} applies. */
+    @RegisterExtension
+    final EndpointExtension endpoint = EndpointExtension.standard().namespace(b -> b.tier(tier()));
+
+    /** The instant this test's namespace started at: the wall-clock now, as {@link EndpointExtension} explains. */
+    Instant start;
 
     Namespace namespace;
     ServiceBusEmulatorServer server;
 
     @BeforeEach
-    void startEndpoint() {
-        namespace = Namespace.builder().startingAt(START).tier(tier()).build();
-        server = ServiceBusEmulatorServer.start(namespace);
+    void takeEndpoint() {
+        start = endpoint.start();
+        namespace = endpoint.namespace();
+        server = endpoint.server();
     }
 
-    @AfterEach
-    void stopEndpoint() {
-        server.close();
-        namespace.close();
+    /** Replaces this test's endpoint and namespace with new ones (a test that changes {@link #tier()}). */
+    void restartEndpoint() {
+        endpoint.restart();
+        takeEndpoint();
     }
 
     /** The namespace's tier: Standard, the builder's default, unless a test class needs another. */

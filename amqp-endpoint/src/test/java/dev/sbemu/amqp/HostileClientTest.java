@@ -137,9 +137,9 @@ class HostileClientTest {
         ServiceBusEmulatorServer server =
                 start(ServiceBusEmulatorServer.builder(namespace).handshakeTimeout(Duration.ofMinutes(1)));
         try (java.net.Socket socket = new java.net.Socket(java.net.InetAddress.getLoopbackAddress(), server.port())) {
-            await().atMost(Duration.ofSeconds(10)).until(() -> server.connectionCount() == 1);
+            await().atMost(Duration.ofSeconds(30)).until(() -> server.connectionCount() == 1);
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> server.connectionCount() == 0);
+        await().atMost(Duration.ofSeconds(30)).until(() -> server.connectionCount() == 0);
     }
 
     @Test

@@ -51,7 +51,7 @@ import org.apache.qpid.proton.message.Message;
  * SASL is skipped (the endpoint allows it, as the service's ANONYMOUS does).
  */
 final class HostilePeer implements AutoCloseable {
-    static final Duration WAIT = Duration.ofSeconds(10);
+    static final Duration WAIT = Duration.ofSeconds(30);
     private static final byte[] AMQP_HEADER = {'A', 'M', 'Q', 'P', 0, 1, 0, 0};
     /** What {@link #received} holds once the endpoint closed the socket. */
     static final Object END_OF_STREAM = "<end of stream>";

@@ -50,6 +50,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Plain Apache Qpid JMS against the endpoint: SASL PLAIN, queues, acknowledgement modes, outcomes, drain. */
 class JmsOverAmqpTest extends EndpointFixture {
     private static final long WAIT_MILLIS = 10_000;
+    /**
+     * Bound for an answer to a drain: a client whose drain went unanswered would wait out Qpid JMS's drain timeout
+     * (60 s), so a bound well under it tells the two apart on a loaded machine too.
+     */
+    private static final Duration DRAIN_BOUND = Duration.ofSeconds(30);
+
     private Connection connection;
 
     /** JMS 2.0 (browsers, temporary queues, topic consumers) is Premium's (JMS-26). */
@@ -340,7 +346,7 @@ class JmsOverAmqpTest extends EndpointFixture {
         got.setIntProperty("JMS_AMQP_ACK_TYPE", 5); // MODIFIED_FAILED_UNDELIVERABLE: defer
         got.acknowledge();
         org.awaitility.Awaitility.await()
-                .atMost(Duration.ofSeconds(10))
+                .atMost(Duration.ofSeconds(30))
                 .until(() -> namespace.runtimeInfo(orders).deferredMessageCount() == 1);
         assertNull(consumer.receiveNoWait());
     }
@@ -371,14 +377,14 @@ class JmsOverAmqpTest extends EndpointFixture {
         Session session = connect("jms.prefetchPolicy.all=0").createSession(false, Session.AUTO_ACKNOWLEDGE);
         Queue queue = session.createQueue("orders");
         MessageConsumer consumer = session.createConsumer(queue);
-        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(DRAIN_BOUND, () -> {
             assertNull(consumer.receiveNoWait());
             assertNull(consumer.receive(100));
             assertNull(consumer.receiveNoWait());
         });
         session.createProducer(queue).send(session.createTextMessage("a"));
-        Message got = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
-                Duration.ofSeconds(5), () -> consumer.receiveNoWait());
+        Message got =
+                org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(DRAIN_BOUND, () -> consumer.receiveNoWait());
         assertEquals("a", ((TextMessage) got).getText());
         assertNull(consumer.receive(100));
         awaitActive("orders", 0);
@@ -408,7 +414,7 @@ class JmsOverAmqpTest extends EndpointFixture {
         assertEquals(sent.getJMSMessageID(), got.getJMSMessageID());
         assertEquals("TTLExpiredException", got.getStringProperty("DeadLetterReason"));
         org.awaitility.Awaitility.await()
-                .atMost(Duration.ofSeconds(10))
+                .atMost(Duration.ofSeconds(30))
                 .until(() -> namespace.runtimeInfo(EntityPath.queue("orders")).deadLetterMessageCount() == 0);
     }
 
@@ -699,14 +705,14 @@ class JmsOverAmqpTest extends EndpointFixture {
         replyConsumer.close();
         replies.delete();
         org.awaitility.Awaitility.await()
-                .atMost(Duration.ofSeconds(10))
+                .atMost(Duration.ofSeconds(30))
                 .until(() -> !namespace.queueExists(replies.getQueueName()));
 
         jakarta.jms.TemporaryQueue another = requester.createTemporaryQueue();
         assertTrue(namespace.queueExists(another.getQueueName()));
         c.close();
         org.awaitility.Awaitility.await()
-                .atMost(Duration.ofSeconds(10))
+                .atMost(Duration.ofSeconds(30))
                 .until(() -> !namespace.queueExists(another.getQueueName()));
     }
 
@@ -735,7 +741,7 @@ class JmsOverAmqpTest extends EndpointFixture {
         all.close();
         eu.close();
         org.awaitility.Awaitility.await()
-                .atMost(Duration.ofSeconds(10))
+                .atMost(Duration.ofSeconds(30))
                 .until(() -> namespace.subscriptionNames("events").isEmpty());
     }
 
@@ -758,13 +764,13 @@ class JmsOverAmqpTest extends EndpointFixture {
 
     private void awaitActive(String queue, long count) {
         org.awaitility.Awaitility.await()
-                .atMost(Duration.ofSeconds(10))
+                .atMost(Duration.ofSeconds(30))
                 .until(() -> namespace.runtimeInfo(EntityPath.queue(queue)).activeMessageCount() == count);
     }
 
     private void awaitDeadLettered(String queue, long count) {
         org.awaitility.Awaitility.await()
-                .atMost(Duration.ofSeconds(10))
+                .atMost(Duration.ofSeconds(30))
                 .until(() -> namespace.runtimeInfo(EntityPath.queue(queue)).deadLetterMessageCount() == count);
     }
 }

@@ -38,6 +38,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** AMQP over TLS on the endpoint's second port: Qpid JMS and azure-servicebus-jms's connection factory. */
 class JmsOverTlsTest {
@@ -46,11 +47,14 @@ class JmsOverTlsTest {
     private ServiceBusEmulatorServer server;
     private Connection connection;
 
+    @RegisterExtension
+    final EndpointExtension endpoint = EndpointExtension.standard().server(b -> b.tlsPort(0));
+
     @BeforeEach
     void start() {
-        namespace = Namespace.builder().startingAt(EndpointFixture.START).build();
+        namespace = endpoint.namespace();
+        server = endpoint.server();
         namespace.createQueue("orders");
-        server = ServiceBusEmulatorServer.builder(namespace).tlsPort(0).start();
     }
 
     @AfterEach
@@ -58,9 +62,15 @@ class JmsOverTlsTest {
         if (connection != null) {
             connection.close();
         }
-        server.close();
-        namespace.close();
     }
+
+    /**
+     * The bound a failed connection attempt must end within, a generous one: the attempts set {@link #HANG} as Qpid
+     * JMS's connect timeout, so that a connection that hangs is still waiting when the bound runs out.
+     */
+    private static final Duration NO_HANG = Duration.ofSeconds(60);
+
+    private static final Duration HANG = Duration.ofMinutes(5);
 
     private String key() {
         String cs = server.getConnectionString();
@@ -113,8 +123,9 @@ class JmsOverTlsTest {
     void untrustedClientFails() throws JMSException {
         JmsConnectionFactory untrusting = new JmsConnectionFactory(
                 ServiceBusEmulatorServer.KEY_NAME, key(), "amqps://localhost:" + server.tlsPort());
+        untrusting.setConnectTimeout(HANG.toMillis());
         JMSException e = assertTimeoutPreemptively(
-                Duration.ofSeconds(10),
+                NO_HANG,
                 () -> assertThrows(
                         JMSException.class, () -> untrusting.createConnection().start()));
         assertTrue(causes(e).anyMatch(c -> c instanceof SSLHandshakeException), "an SSL handshake failure: " + e);
@@ -124,11 +135,11 @@ class JmsOverTlsTest {
     @Test
     @DisplayName("JMS-31 plain AMQP to the TLS port fails at once (no hang): the endpoint hangs up on a non-TLS record")
     void plainClientOnTlsPort() throws JMSException {
-        // no jms.connectTimeout: Qpid JMS's own (15 s) is beyond the bound, so a hang fails the test
         JmsConnectionFactory plain = new JmsConnectionFactory(
                 ServiceBusEmulatorServer.KEY_NAME, key(), "amqp://127.0.0.1:" + server.tlsPort());
+        plain.setConnectTimeout(HANG.toMillis());
         assertTimeoutPreemptively(
-                Duration.ofSeconds(10),
+                NO_HANG,
                 () -> assertThrows(
                         JMSException.class, () -> plain.createConnection().start()));
         roundTrip(new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, key(), server.jmsTlsUri()));
@@ -141,8 +152,9 @@ class JmsOverTlsTest {
         JmsConnectionFactory tls = new JmsConnectionFactory(
                 ServiceBusEmulatorServer.KEY_NAME, key(), "amqps://localhost:" + server.port());
         tls.setSslContext(server.tlsClientContext());
+        tls.setConnectTimeout(HANG.toMillis());
         assertTimeoutPreemptively(
-                Duration.ofSeconds(10),
+                NO_HANG,
                 () -> assertThrows(
                         JMSException.class, () -> tls.createConnection().start()));
         roundTrip(new JmsConnectionFactory(

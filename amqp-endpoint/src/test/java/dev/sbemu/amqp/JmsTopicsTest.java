@@ -83,7 +83,7 @@ class JmsTopicsTest extends EndpointFixture {
     }
 
     private static void await(BooleanSupplier condition) {
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(condition::getAsBoolean);
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(condition::getAsBoolean);
     }
 
     private void publish(String topic, String... texts) throws JMSException {
@@ -454,9 +454,8 @@ class JmsTopicsTest extends EndpointFixture {
     @DisplayName(
             "JMS-26 a Standard namespace refuses JMS 2.0: topic consumers, unsubscribe, temporary destinations, browsers, with the service's message")
     void standardRefusesJms20() throws JMSException {
-        stopEndpoint();
         tier = Tier.STANDARD;
-        startEndpoint();
+        restartEndpoint();
         namespace.createTopic("events");
         namespace.createQueue("orders");
         namespace.createSubscription("events", "all");
@@ -485,9 +484,8 @@ class JmsTopicsTest extends EndpointFixture {
     @DisplayName(
             "JMS-26 JMSContext on a Standard namespace: queue send and receive work, a topic consumer is refused as Standard refuses JMS 2.0")
     void jmsContextOnStandard() {
-        stopEndpoint();
         tier = Tier.STANDARD;
-        startEndpoint();
+        restartEndpoint();
         namespace.createQueue("orders");
         namespace.createTopic("events");
         try (JMSContext context = factory().createContext(JMSContext.AUTO_ACKNOWLEDGE)) {

@@ -20,12 +20,14 @@ import org.apache.qpid.proton.amqp.transport.Attach;
 import org.apache.qpid.proton.amqp.transport.Transfer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Many clients (issue 24): connections each holding a sender and a waiting receiver cost the server no thread each;
  * a message sent still reaches its receiver.
  */
+@Tag("scale") // many connections, threads or messages: run by the scale-tests execution (pom.xml)
 class ManyReceiversTest {
     private static final String KEY = "many-receivers-key";
     /** More than the endpoint's 512 worker threads (AMQP-19): each waiting receiver used to hold one. */

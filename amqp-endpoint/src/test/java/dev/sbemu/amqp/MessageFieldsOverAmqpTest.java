@@ -1,16 +1,13 @@
 package dev.sbemu.amqp;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static dev.sbemu.testkit.EveryField.assertEveryField;
+import static dev.sbemu.testkit.EveryField.assertNoField;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.azure.core.amqp.models.AmqpAnnotatedMessage;
 import com.azure.core.amqp.models.AmqpMessageBody;
 import com.azure.core.amqp.models.AmqpMessageBodyType;
-import com.azure.core.amqp.models.AmqpMessageHeader;
-import com.azure.core.amqp.models.AmqpMessageProperties;
 import com.azure.messaging.servicebus.ServiceBusClientBuilder;
 import com.azure.messaging.servicebus.ServiceBusMessage;
 import com.azure.messaging.servicebus.ServiceBusReceivedMessage;
@@ -18,6 +15,7 @@ import com.azure.messaging.servicebus.ServiceBusReceiverClient;
 import com.azure.messaging.servicebus.ServiceBusSenderClient;
 import com.azure.messaging.servicebus.models.ServiceBusReceiveMode;
 import dev.sbemu.core.EntityPath;
+import dev.sbemu.testkit.EveryField;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -37,64 +35,7 @@ import org.junit.jupiter.api.Test;
  */
 class MessageFieldsOverAmqpTest extends EndpointFixture {
     private static final Duration WAIT = Duration.ofSeconds(10);
-    private static final OffsetDateTime EXPIRY = OffsetDateTime.of(2031, 2, 3, 4, 5, 6, 789_000_000, ZoneOffset.UTC);
-    private static final OffsetDateTime CREATED = OffsetDateTime.of(2029, 8, 7, 6, 5, 4, 321_000_000, ZoneOffset.UTC);
     private static final Pattern GUID_N = Pattern.compile("[0-9a-f]{32}");
-
-    /** A message with every AMQP field a sender can set through the SDK's raw AMQP message. */
-    static ServiceBusMessage everyField() {
-        ServiceBusMessage sent = new ServiceBusMessage("body").setMessageId("m-1");
-        AmqpAnnotatedMessage raw = sent.getRawAmqpMessage();
-        raw.getHeader().setPriority((short) 7).setDurable(true).setFirstAcquirer(true);
-        raw.getProperties()
-                .setUserId(new byte[] {1, 2, 3})
-                .setContentEncoding("gzip")
-                .setGroupSequence(42L)
-                .setAbsoluteExpiryTime(EXPIRY)
-                .setCreationTime(CREATED);
-        raw.getDeliveryAnnotations().put("x-opt-hop", "edge-1");
-        raw.getDeliveryAnnotations().put("x-count", 5L);
-        raw.getFooter().put("checksum", "abc");
-        raw.getFooter().put("x-size", 4);
-        return sent;
-    }
-
-    /** MSG-1: what {@link #everyField()} set, with the types the SDK's deserializer gives. */
-    static void assertEveryField(ServiceBusReceivedMessage got) {
-        AmqpAnnotatedMessage raw = got.getRawAmqpMessage();
-        AmqpMessageHeader header = raw.getHeader();
-        assertEquals(Short.valueOf((short) 7), header.getPriority(), "header priority");
-        assertEquals(Boolean.TRUE, header.isDurable(), "header durable");
-        assertEquals(Boolean.TRUE, header.isFirstAcquirer(), "header first-acquirer");
-        AmqpMessageProperties properties = raw.getProperties();
-        assertArrayEquals(new byte[] {1, 2, 3}, properties.getUserId(), "user-id");
-        assertEquals("gzip", properties.getContentEncoding(), "content-encoding");
-        assertEquals(Long.valueOf(42), properties.getGroupSequence(), "group-sequence");
-        assertEquals(EXPIRY, properties.getAbsoluteExpiryTime(), "absolute-expiry-time");
-        assertEquals(CREATED, properties.getCreationTime(), "creation-time");
-        assertEquals(
-                Map.of("x-opt-hop", "edge-1", "x-count", 5L), raw.getDeliveryAnnotations(), "delivery annotations");
-        assertEquals(Map.of("checksum", "abc", "x-size", 4), raw.getFooter(), "footer");
-        assertEquals("m-1", got.getMessageId());
-        assertEquals("body", got.getBody().toString());
-        // what the broker stamps stays the broker's
-        assertEquals(0L, header.getDeliveryCount(), "delivery count");
-        assertTrue(got.getSequenceNumber() > 0, "sequence number");
-    }
-
-    /** MSG-1: a message that set none of them reads as the SDK reads an absent field. */
-    static void assertNoField(ServiceBusReceivedMessage got) {
-        AmqpAnnotatedMessage raw = got.getRawAmqpMessage();
-        assertEquals(Short.valueOf((short) 4), raw.getHeader().getPriority(), "AMQP's default priority");
-        assertNull(raw.getHeader().isDurable(), "durable");
-        assertNull(raw.getHeader().isFirstAcquirer(), "first-acquirer");
-        assertNull(raw.getProperties().getContentEncoding(), "content-encoding");
-        assertNull(raw.getProperties().getAbsoluteExpiryTime(), "absolute-expiry-time");
-        assertNull(raw.getProperties().getCreationTime(), "creation-time");
-        assertArrayEquals(new byte[0], raw.getProperties().getUserId(), "user-id");
-        assertTrue(raw.getDeliveryAnnotations().isEmpty(), "delivery annotations");
-        assertTrue(raw.getFooter().isEmpty(), "footer");
-    }
 
     private static ServiceBusReceivedMessage one(ServiceBusReceiverClient receiver) {
         List<ServiceBusReceivedMessage> got =
@@ -113,11 +54,11 @@ class MessageFieldsOverAmqpTest extends EndpointFixture {
                         .queueName("q")
                         .receiveMode(ServiceBusReceiveMode.RECEIVE_AND_DELETE)
                         .buildClient()) {
-            sender.sendMessage(everyField());
+            sender.sendMessage(EveryField.message());
             assertEveryField(receiver.peekMessage());
             assertEveryField(one(receiver));
 
-            sender.sendMessages(List.of(everyField(), new ServiceBusMessage("plain")));
+            sender.sendMessages(List.of(EveryField.message(), new ServiceBusMessage("plain")));
             List<ServiceBusReceivedMessage> got =
                     receiver.receiveMessages(2, WAIT).stream().toList();
             assertEquals(2, got.size());
@@ -135,11 +76,11 @@ class MessageFieldsOverAmqpTest extends EndpointFixture {
                 ServiceBusReceiverClient receiver =
                         clients.receiver().queueName("q").buildClient()) {
             long scheduled = sender.scheduleMessage(
-                    everyField(), OffsetDateTime.now(ZoneOffset.UTC).plusDays(1));
+                    EveryField.message(), OffsetDateTime.now(ZoneOffset.UTC).plusDays(1));
             assertEveryField(receiver.peekMessage(scheduled));
             sender.cancelScheduledMessage(scheduled);
 
-            sender.sendMessage(everyField());
+            sender.sendMessage(EveryField.message());
             ServiceBusReceivedMessage got = one(receiver);
             receiver.defer(got);
             ServiceBusReceivedMessage deferred = receiver.receiveDeferredMessage(got.getSequenceNumber());

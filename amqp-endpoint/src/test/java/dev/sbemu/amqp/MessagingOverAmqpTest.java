@@ -78,9 +78,9 @@ class MessagingOverAmqpTest extends EndpointFixture {
                     got.getApplicationProperties().get("at"));
             assertEquals(1, got.getSequenceNumber());
             assertEquals(0, got.getDeliveryCount());
-            assertEquals(START, got.getEnqueuedTime().toInstant());
-            // AMQP-17: START is the wall-clock now, so the SDK does not renew this lock back to back
-            assertEquals(START.plusSeconds(60), got.getLockedUntil().toInstant());
+            assertEquals(start, got.getEnqueuedTime().toInstant());
+            // AMQP-17: start is the wall-clock now, so the SDK does not renew this lock back to back
+            assertEquals(start.plusSeconds(60), got.getLockedUntil().toInstant());
             assertNotNull(got.getLockToken());
             receiver.complete(got);
             assertEquals(0, namespace.runtimeInfo(EntityPath.queue("orders")).activeMessageCount());
@@ -155,7 +155,7 @@ class MessagingOverAmqpTest extends EndpointFixture {
             ServiceBusReceivedMessage locked = one(peekLock);
             namespace.clock().advance(Duration.ofSeconds(30));
             OffsetDateTime renewed = peekLock.renewMessageLock(locked);
-            assertEquals(START.plusSeconds(90), renewed.toInstant());
+            assertEquals(start.plusSeconds(90), renewed.toInstant());
             peekLock.complete(locked);
 
             List<ServiceBusReceivedMessage> rest =
@@ -186,7 +186,7 @@ class MessagingOverAmqpTest extends EndpointFixture {
                         .queueName("orders")
                         .subQueue(SubQueue.DEAD_LETTER_QUEUE)
                         .buildClient()) {
-            OffsetDateTime inTenMinutes = START.plus(Duration.ofMinutes(10)).atOffset(ZoneOffset.UTC);
+            OffsetDateTime inTenMinutes = start.plus(Duration.ofMinutes(10)).atOffset(ZoneOffset.UTC);
             long kept = sender.scheduleMessage(new ServiceBusMessage("reminder"), inTenMinutes);
             long cancelled = sender.scheduleMessage(new ServiceBusMessage("cancelled"), inTenMinutes);
             sender.cancelScheduledMessage(cancelled);
@@ -275,7 +275,7 @@ class MessagingOverAmqpTest extends EndpointFixture {
                 a.setSessionState(new byte[] {1, 2, 3});
                 assertArrayEquals(new byte[] {1, 2, 3}, a.getSessionState());
                 namespace.clock().advance(Duration.ofSeconds(20));
-                assertEquals(START.plusSeconds(80), a.renewSessionLock().toInstant());
+                assertEquals(start.plusSeconds(80), a.renewSessionLock().toInstant());
                 assertEquals(1, a.peekMessages(10).stream().count());
             }
             try (ServiceBusReceiverClient next = sessions.acceptNextSession()) {

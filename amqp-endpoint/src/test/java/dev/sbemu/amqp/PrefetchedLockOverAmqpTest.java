@@ -49,7 +49,7 @@ class PrefetchedLockOverAmqpTest extends EndpointFixture {
             ServiceBusReceivedMessage second =
                     receiver.receiveMessages(1, WAIT).stream().findFirst().orElseThrow();
             assertEquals("second", second.getBody().toString());
-            assertEquals(START.plusSeconds(60), second.getLockedUntil().toInstant(), "the lock it was sent with");
+            assertEquals(start.plusSeconds(60), second.getLockedUntil().toInstant(), "the lock it was sent with");
             ServiceBusException renew =
                     assertThrows(ServiceBusException.class, () -> receiver.renewMessageLock(second));
             assertEquals(ServiceBusFailureReason.MESSAGE_LOCK_LOST, renew.getReason());

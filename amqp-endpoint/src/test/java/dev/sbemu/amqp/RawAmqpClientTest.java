@@ -60,6 +60,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * What clients other than the Java SDK put on the wire, sent frame by frame with proton-j's engine: the
@@ -69,13 +70,17 @@ class RawAmqpClientTest {
     private static final String KEY = "raw-client-key";
     private static final Duration WAIT = Duration.ofSeconds(10);
 
-    private final Namespace namespace = Namespace.create();
-    private final ServiceBusEmulatorServer server =
-            ServiceBusEmulatorServer.builder(namespace).sharedAccessKey(KEY).start();
+    @RegisterExtension
+    final EndpointExtension endpoint = EndpointExtension.standard().server(b -> b.sharedAccessKey(KEY));
+
+    private Namespace namespace;
+    private ServiceBusEmulatorServer server;
     private RawClient client;
 
     @BeforeEach
     void connect() throws IOException {
+        namespace = endpoint.namespace();
+        server = endpoint.server();
         namespace.createQueue("raw");
         client = new RawClient(server.port());
     }
@@ -85,8 +90,6 @@ class RawAmqpClientTest {
         if (client != null) {
             client.close();
         }
-        server.close();
-        namespace.close();
     }
 
     @Test

@@ -46,7 +46,7 @@ class RunningClockOverAmqpTest {
                     .maxAutoLockRenewDuration(Duration.ofMinutes(1))
                     .processMessage(context -> {
                         try {
-                            release.await(30, TimeUnit.SECONDS); // holds the message until the test has seen
+                            release.await(120, TimeUnit.SECONDS); // holds the message until the test has seen
                         } catch (InterruptedException e) {
                             Thread.currentThread().interrupt();
                         }

@@ -17,8 +17,10 @@ import org.apache.qpid.proton.amqp.transport.ErrorCondition;
 import org.apache.qpid.proton.amqp.transport.Transfer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Session receivers over AMQP wait without a thread (AMQP-11): what ends a held attach (AMQP-6) and a link waiting in
@@ -28,15 +30,19 @@ class SessionWaitsOverAmqpTest {
     private static final String KEY = "session-waits-key";
     private static final EntityPath CARTS = EntityPath.queue("carts");
 
-    private final Namespace namespace = Namespace.create();
-    private final ServiceBusEmulatorServer server;
+    @RegisterExtension
+    final EndpointExtension endpoint = EndpointExtension.standard().server(b -> b.sharedAccessKey(KEY));
+
+    private Namespace namespace;
+    private ServiceBusEmulatorServer server;
     private HostilePeer peer;
 
-    SessionWaitsOverAmqpTest() {
+    @BeforeEach
+    void createQueue() {
+        namespace = endpoint.namespace();
+        server = endpoint.server();
         namespace.createQueue(
                 "carts", QueueOptions.builder().requiresSession(true).build());
-        server =
-                ServiceBusEmulatorServer.builder(namespace).sharedAccessKey(KEY).start();
     }
 
     @AfterEach
@@ -44,8 +50,6 @@ class SessionWaitsOverAmqpTest {
         if (peer != null) {
             peer.close();
         }
-        server.close();
-        namespace.close();
     }
 
     private HostilePeer authenticated() throws IOException {
@@ -75,7 +79,7 @@ class SessionWaitsOverAmqpTest {
     void acceptEndsOnDisable() throws IOException {
         HostilePeer client = authenticated();
         client.attachSessionReceiver(0, 2, "accept", "carts", null, 600_000);
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> namespace.waitingSessionAccepts(CARTS) == 1);
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> namespace.waitingSessionAccepts(CARTS) == 1);
         namespace.updateQueue(
                 "carts",
                 QueueOptions.builder()
@@ -90,7 +94,7 @@ class SessionWaitsOverAmqpTest {
     void acceptEndsOnDelete() throws IOException {
         HostilePeer client = authenticated();
         client.attachSessionReceiver(0, 2, "accept", "carts", null, 600_000);
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> namespace.waitingSessionAccepts(CARTS) == 1);
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> namespace.waitingSessionAccepts(CARTS) == 1);
         namespace.deleteQueue("carts");
         client.expectError(Detach.class, "amqp:not-found");
     }
@@ -115,7 +119,7 @@ class SessionWaitsOverAmqpTest {
         client.expect(Transfer.class, t -> true);
         client.expect(Transfer.class, t -> true);
         // each link has a credit left: both wait in their sessions
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> namespace.waitingReceivers(CARTS) == 2);
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> namespace.waitingReceivers(CARTS) == 2);
         namespace.clock().advance(Duration.ofMinutes(2)); // past both locks (1 minute)
         client.expectError(Detach.class, "com.microsoft:session-lock-lost");
         client.expectError(Detach.class, "com.microsoft:session-lock-lost");
@@ -134,7 +138,7 @@ class SessionWaitsOverAmqpTest {
         client.expect(Attach.class, a -> a.getName().equals("on-a") && a.getSource() != null);
         client.flow(0, 2, 2);
         client.expect(Transfer.class, t -> true);
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> namespace.waitingReceivers(CARTS) == 1);
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> namespace.waitingReceivers(CARTS) == 1);
         namespace.updateQueue(
                 "carts",
                 QueueOptions.builder()

@@ -20,12 +20,14 @@ import org.apache.qpid.proton.amqp.transport.Transfer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * One wake-up per message (AMQP-11) over the wire: many receive links waiting on one queue, concurrent sends, links
  * that come and go; no message sits while a link waits for it, none is delivered twice.
  */
+@Tag("scale") // many connections, threads or messages: run by the scale-tests execution (pom.xml)
 class WakeUpsOverAmqpTest {
     private static final String KEY = "wake-ups-key";
     private static final int RECEIVERS = 12;

@@ -35,6 +35,8 @@ import org.junit.jupiter.api.Test;
  * server}, {@code dev.sbemu.server}) sits on the endpoint and must not carry the adapter; its rules hold, and pass
  * trivially, while that module is not there.
  * {@code benchmarks} is not checked: it is not published, and some of its benchmarks time internals on purpose.
+ * {@code test-kit} (fixtures the modules' tests share, not published either) is not checked beyond this: no checked
+ * class may use it.
  */
 class ArchitectureTest {
     /** Root package of each published module, lowest layer first. */
@@ -188,6 +190,18 @@ class ArchitectureTest {
             rule = rule == null ? CompositeArchRule.of(one) : rule.and(one);
         }
         rule.as("no module uses another module's internal packages").check(classes);
+    }
+
+    @Test
+    @DisplayName("test-kit is for the modules' own tests: no published class and no example uses it")
+    void testKitIsForTestsOnly() {
+        noClasses()
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("dev.sbemu.testkit..")
+                .because("test-kit is not published: a module's tests take it in test scope, and the examples show "
+                        + "only what a user has")
+                .check(classes);
     }
 
     @Test

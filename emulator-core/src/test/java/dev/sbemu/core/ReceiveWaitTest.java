@@ -144,7 +144,7 @@ class ReceiveWaitTest {
             });
             senders[s].start();
         }
-        assertTrue(got.await(30, TimeUnit.SECONDS), "every receiver got its message: " + got.getCount() + " left");
+        assertTrue(got.await(120, TimeUnit.SECONDS), "every receiver got its message: " + got.getCount() + " left");
         assertEquals(0, ns.receive(q, ReceiveMode.PEEK_LOCK, 1).size());
     }
 
@@ -154,12 +154,12 @@ class ReceiveWaitTest {
     void blockedReceiveEndsOnDisableAndDelete() throws Exception {
         java.util.concurrent.Future<?> onQueue =
                 workers.submit(() -> ns.receive(q, ReceiveMode.PEEK_LOCK, 1, Duration.ofMinutes(5)));
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> ns.waitingReceivers(q) == 1);
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> ns.waitingReceivers(q) == 1);
         ns.updateQueue(
                 "q",
                 QueueOptions.builder().status(EntityStatus.RECEIVE_DISABLED).build());
         java.util.concurrent.ExecutionException disabled =
-                assertThrows(java.util.concurrent.ExecutionException.class, () -> onQueue.get(10, TimeUnit.SECONDS));
+                assertThrows(java.util.concurrent.ExecutionException.class, () -> onQueue.get(60, TimeUnit.SECONDS));
         assertTrue(
                 disabled.getCause() instanceof BrokerException.EntityDisabled,
                 disabled.getCause().toString());
@@ -170,10 +170,10 @@ class ReceiveWaitTest {
         EntityPath s = EntityPath.subscription("t", "s");
         java.util.concurrent.Future<?> onSubscription =
                 workers.submit(() -> ns.receive(s, ReceiveMode.PEEK_LOCK, 1, Duration.ofMinutes(5)));
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> ns.waitingReceivers(s) == 1);
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> ns.waitingReceivers(s) == 1);
         ns.deleteTopic("t");
         java.util.concurrent.ExecutionException gone = assertThrows(
-                java.util.concurrent.ExecutionException.class, () -> onSubscription.get(10, TimeUnit.SECONDS));
+                java.util.concurrent.ExecutionException.class, () -> onSubscription.get(60, TimeUnit.SECONDS));
         assertTrue(
                 gone.getCause() instanceof BrokerException.EntityNotFound,
                 gone.getCause().toString());
@@ -264,7 +264,7 @@ class ReceiveWaitTest {
         grabber.start();
         int total = (messages / senders.length) * senders.length;
         try {
-            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> received.get() == total);
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(120)).until(() -> received.get() == total);
         } finally {
             stop.set(true);
         }

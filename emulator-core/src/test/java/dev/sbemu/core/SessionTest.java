@@ -1,5 +1,6 @@
 package dev.sbemu.core;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -12,11 +13,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -30,6 +31,9 @@ class SessionTest {
 
     private final Namespace ns = Namespace.builder().startingAt(T0).build();
     private final EntityPath q = EntityPath.queue("q");
+    /** Bound for every real-time wait in this class: far above what a correct run needs, even on a loaded machine. */
+    private static final Duration BOUND = Duration.ofSeconds(60);
+
     private final ExecutorService pool = Executors.newFixedThreadPool(2);
 
     SessionTest() {
@@ -39,7 +43,7 @@ class SessionTest {
     @AfterEach
     void tearDown() throws InterruptedException {
         pool.shutdownNow();
-        assertTrue(pool.awaitTermination(5, TimeUnit.SECONDS));
+        assertTrue(pool.awaitTermination(BOUND.toSeconds(), TimeUnit.SECONDS));
         ns.close();
     }
 
@@ -130,8 +134,8 @@ class SessionTest {
                 () -> ns.receive(first, ReceiveMode.PEEK_LOCK, 10, Duration.ofSeconds(5)), pool);
         CompletableFuture<List<BrokeredMessage>> fromB = CompletableFuture.supplyAsync(
                 () -> ns.receive(second, ReceiveMode.PEEK_LOCK, 10, Duration.ofSeconds(5)), pool);
-        List<BrokeredMessage> a = fromA.get(10, TimeUnit.SECONDS);
-        List<BrokeredMessage> b = fromB.get(10, TimeUnit.SECONDS);
+        List<BrokeredMessage> a = fromA.get(BOUND.toSeconds(), TimeUnit.SECONDS);
+        List<BrokeredMessage> b = fromB.get(BOUND.toSeconds(), TimeUnit.SECONDS);
 
         assertEquals(List.of(1L, 4L, 8L), sequenceNumbers(a));
         assertEquals(List.of("m1", "m4", "m8"), ids(a));
@@ -198,9 +202,9 @@ class SessionTest {
     @DisplayName("SES-2 a waiting accept-next returns as soon as another thread sends to a session")
     void acceptNextWakesOnSend() throws Exception {
         CompletableFuture<SessionLock> accepted =
-                CompletableFuture.supplyAsync(() -> ns.acceptSession(q, null, Duration.ofSeconds(10)), pool);
+                CompletableFuture.supplyAsync(() -> ns.acceptSession(q, null, Duration.ofMinutes(5)), pool);
         ns.send("q", inSession("late", "m1"));
-        SessionLock session = accepted.get(10, TimeUnit.SECONDS);
+        SessionLock session = accepted.get(BOUND.toSeconds(), TimeUnit.SECONDS);
         assertEquals("late", session.sessionId());
         assertEquals(List.of("m1"), ids(ns.receive(session, ReceiveMode.RECEIVE_AND_DELETE, 1, Duration.ZERO)));
     }
@@ -210,10 +214,10 @@ class SessionTest {
     void sessionReceiveWaitsForOwnSession() throws Exception {
         SessionLock a = ns.acceptSession(q, "A", Duration.ZERO);
         CompletableFuture<List<BrokeredMessage>> received = CompletableFuture.supplyAsync(
-                () -> ns.receive(a, ReceiveMode.RECEIVE_AND_DELETE, 5, Duration.ofSeconds(10)), pool);
+                () -> ns.receive(a, ReceiveMode.RECEIVE_AND_DELETE, 5, Duration.ofMinutes(5)), pool);
         ns.send("q", inSession("B", "other"));
         ns.send("q", inSession("A", "mine"));
-        assertEquals(List.of("mine"), ids(received.get(10, TimeUnit.SECONDS)));
+        assertEquals(List.of("mine"), ids(received.get(BOUND.toSeconds(), TimeUnit.SECONDS)));
         assertEquals(List.of(), ns.receive(a, ReceiveMode.RECEIVE_AND_DELETE, 5, Duration.ZERO));
     }
 
@@ -328,16 +332,19 @@ class SessionTest {
             + "expires the session lock")
     void blockedReceiveSeesLockLoss() throws Exception {
         SessionLock a = ns.acceptSession(q, "A", Duration.ZERO);
-        CountDownLatch started = new CountDownLatch(1);
+        AtomicReference<Thread> receiver = new AtomicReference<>();
         CompletableFuture<List<BrokeredMessage>> blocked = CompletableFuture.supplyAsync(
                 () -> {
-                    started.countDown();
-                    return ns.receive(a, ReceiveMode.PEEK_LOCK, 1, Duration.ofSeconds(10));
+                    receiver.set(Thread.currentThread());
+                    return ns.receive(a, ReceiveMode.PEEK_LOCK, 1, Duration.ofMinutes(5));
                 },
                 pool);
-        assertTrue(started.await(5, TimeUnit.SECONDS));
+        // the advance comes while the receive waits, not before it starts
+        await().atMost(BOUND)
+                .until(() -> receiver.get() != null && receiver.get().getState() == Thread.State.TIMED_WAITING);
         ns.clock().advance(Duration.ofSeconds(60));
-        ExecutionException e = assertThrows(ExecutionException.class, () -> blocked.get(10, TimeUnit.SECONDS));
+        ExecutionException e =
+                assertThrows(ExecutionException.class, () -> blocked.get(BOUND.toSeconds(), TimeUnit.SECONDS));
         assertInstanceOf(BrokerException.SessionLockLost.class, e.getCause());
     }
 
@@ -348,9 +355,9 @@ class SessionTest {
         SessionLock held = ns.acceptSession(q, null, Duration.ZERO);
         ns.receive(held, ReceiveMode.PEEK_LOCK, 1, Duration.ZERO);
         CompletableFuture<SessionLock> waiting =
-                CompletableFuture.supplyAsync(() -> ns.acceptSession(q, null, Duration.ofSeconds(10)), pool);
+                CompletableFuture.supplyAsync(() -> ns.acceptSession(q, null, Duration.ofMinutes(5)), pool);
         ns.clock().advance(Duration.ofSeconds(60));
-        SessionLock next = waiting.get(10, TimeUnit.SECONDS);
+        SessionLock next = waiting.get(BOUND.toSeconds(), TimeUnit.SECONDS);
         assertEquals("A", next.sessionId());
         assertEquals(T0.plusSeconds(120), next.lockedUntil());
         BrokeredMessage again =

@@ -618,7 +618,8 @@ class TtlTest {
         ns.clock().advance(Duration.ofMinutes(1));
         assertEquals(count, ns.runtimeInfo(Q).activeMessageCount(), "LAZY: the expired ones are still counted");
 
-        int received = assertTimeoutPreemptively(Duration.ofSeconds(8), () -> {
+        // seconds, not minutes: a bound (a correct run takes well under a second), not a guess of the machine's speed
+        int received = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
             int n = 0;
             while (!ns.receive(Q, ReceiveMode.RECEIVE_AND_DELETE, 1).isEmpty()) {
                 n++;

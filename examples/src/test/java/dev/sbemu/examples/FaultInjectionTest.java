@@ -78,7 +78,9 @@ class FaultInjectionTest {
         }
 
         void processAvailable() {
-            for (ServiceBusReceivedMessage message : receiver.receiveMessages(10, Duration.ofMillis(100))) {
+            // waits a few seconds for what is there to cross the network (over AMQP the first receive also opens
+            // the link, which a loaded machine takes its time over)
+            for (ServiceBusReceivedMessage message : receiver.receiveMessages(10, Duration.ofSeconds(5))) {
                 shipped.add(message.getMessageId());
                 try {
                     receiver.complete(message);

@@ -65,7 +65,7 @@ class DeclaredNamespaceTest {
             assertTrue(running.queueExists("inner"));
             Instant start = Instant.parse("2030-01-01T00:00:00Z");
             assertTrue(!running.clock().instant().isBefore(start), "it runs from startAt");
-            await().atMost(Duration.ofSeconds(10))
+            await().atMost(Duration.ofSeconds(60))
                     .until(() -> running.clock().instant().isAfter(start));
         }
     }

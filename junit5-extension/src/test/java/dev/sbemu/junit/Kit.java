@@ -28,7 +28,12 @@ final class Kit {
                 .configurationParameter("junit.jupiter.execution.parallel.mode.default", "concurrent")
                 .configurationParameter("junit.jupiter.execution.parallel.mode.classes.default", "concurrent")
                 .configurationParameter("junit.jupiter.execution.parallel.config.strategy", "fixed")
-                .configurationParameter("junit.jupiter.execution.parallel.config.fixed.parallelism", "8")
+                // more workers than the tests that block at once: ForkJoinPool work stealing can leave a worker
+                // waiting in a join for a test another worker took (junit-framework#3108), so with exactly as many
+                // workers as ParallelFixtures' eight blocking tests, whether all eight ever ran at once depended on
+                // how the threads were scheduled; eight blocked tests, eight class tasks and the root waiting in
+                // joins still leave workers free
+                .configurationParameter("junit.jupiter.execution.parallel.config.fixed.parallelism", "24")
                 .selectors(Arrays.stream(fixtures)
                         .map(c -> selectClass(c))
                         .toArray(org.junit.platform.engine.DiscoverySelector[]::new))

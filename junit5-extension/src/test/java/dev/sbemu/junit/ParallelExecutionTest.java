@@ -35,7 +35,7 @@ class ParallelExecutionTest {
         assertEquals(24, Set.copyOf(namespaces).size(), "one namespace per test: " + namespaces);
         await("threads started by the run to end")
                 .pollInSameThread()
-                .atMost(Duration.ofSeconds(20))
+                .atMost(Duration.ofSeconds(60))
                 .untilAsserted(() -> assertEquals(Set.of(), newThreads(before)));
     }
 

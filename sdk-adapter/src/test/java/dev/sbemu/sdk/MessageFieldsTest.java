@@ -1,16 +1,14 @@
 package dev.sbemu.sdk;
 
+import static dev.sbemu.testkit.EveryField.assertEveryField;
+import static dev.sbemu.testkit.EveryField.assertNoField;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.azure.core.amqp.models.AmqpAnnotatedMessage;
 import com.azure.core.amqp.models.AmqpMessageBody;
 import com.azure.core.amqp.models.AmqpMessageBodyType;
-import com.azure.core.amqp.models.AmqpMessageHeader;
-import com.azure.core.amqp.models.AmqpMessageProperties;
 import com.azure.messaging.servicebus.ServiceBusMessage;
 import com.azure.messaging.servicebus.ServiceBusReceivedMessage;
 import com.azure.messaging.servicebus.ServiceBusReceiverClient;
@@ -20,9 +18,9 @@ import dev.sbemu.core.AmqpFields;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Message;
 import dev.sbemu.core.Namespace;
+import dev.sbemu.testkit.EveryField;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -43,8 +41,6 @@ import org.junit.jupiter.api.Test;
 class MessageFieldsTest {
     private static final Instant START = Instant.parse("2030-01-01T00:00:00Z");
     private static final Duration WAIT = Duration.ofSeconds(5);
-    private static final OffsetDateTime EXPIRY = OffsetDateTime.of(2031, 2, 3, 4, 5, 6, 789_000_000, ZoneOffset.UTC);
-    private static final OffsetDateTime CREATED = OffsetDateTime.of(2029, 8, 7, 6, 5, 4, 321_000_000, ZoneOffset.UTC);
     private static final Pattern GUID_N = Pattern.compile("[0-9a-f]{32}");
     private Namespace ns;
     private EmulatorClients clients;
@@ -62,64 +58,20 @@ class MessageFieldsTest {
         ns.close();
     }
 
-    private static ServiceBusMessage everyField() {
-        ServiceBusMessage sent = new ServiceBusMessage("body").setMessageId("m-1");
-        AmqpAnnotatedMessage raw = sent.getRawAmqpMessage();
-        raw.getHeader().setPriority((short) 7).setDurable(true).setFirstAcquirer(true);
-        raw.getProperties()
-                .setUserId(new byte[] {1, 2, 3})
-                .setContentEncoding("gzip")
-                .setGroupSequence(42L)
-                .setAbsoluteExpiryTime(EXPIRY)
-                .setCreationTime(CREATED);
-        raw.getDeliveryAnnotations().put("x-opt-hop", "edge-1");
-        raw.getDeliveryAnnotations().put("x-count", 5L);
-        raw.getFooter().put("checksum", "abc");
-        raw.getFooter().put("x-size", 4);
-        return sent;
-    }
-
-    private static void assertEveryField(ServiceBusReceivedMessage got) {
-        AmqpAnnotatedMessage raw = got.getRawAmqpMessage();
-        AmqpMessageHeader header = raw.getHeader();
-        assertEquals(Short.valueOf((short) 7), header.getPriority(), "header priority");
-        assertEquals(Boolean.TRUE, header.isDurable(), "header durable");
-        assertEquals(Boolean.TRUE, header.isFirstAcquirer(), "header first-acquirer");
-        AmqpMessageProperties properties = raw.getProperties();
-        assertArrayEquals(new byte[] {1, 2, 3}, properties.getUserId(), "user-id");
-        assertEquals("gzip", properties.getContentEncoding(), "content-encoding");
-        assertEquals(Long.valueOf(42), properties.getGroupSequence(), "group-sequence");
-        assertEquals(EXPIRY, properties.getAbsoluteExpiryTime(), "absolute-expiry-time");
-        assertEquals(CREATED, properties.getCreationTime(), "creation-time");
-        assertEquals(
-                Map.of("x-opt-hop", "edge-1", "x-count", 5L), raw.getDeliveryAnnotations(), "delivery annotations");
-        assertEquals(Map.of("checksum", "abc", "x-size", 4), raw.getFooter(), "footer");
-        assertEquals("m-1", got.getMessageId());
-        assertEquals("body", got.getBody().toString());
-        assertEquals(0L, header.getDeliveryCount(), "delivery count, the broker's");
-    }
-
     @Test
     @DisplayName("MSG-1 every AMQP field the sender set comes back in process with its type: receive, batch, peek")
     void everyFieldInProcess() {
         ServiceBusSenderClient sender = clients.sender("q");
         ServiceBusReceiverClient receiver = clients.receiver(EntityPath.queue("q"), ServiceBusReceiveMode.PEEK_LOCK);
-        sender.sendMessage(everyField());
-        sender.sendMessages(List.of(everyField(), new ServiceBusMessage("plain")));
+        sender.sendMessage(EveryField.message());
+        sender.sendMessages(List.of(EveryField.message(), new ServiceBusMessage("plain")));
         assertEveryField(receiver.peekMessage());
         List<ServiceBusReceivedMessage> got =
                 receiver.receiveMessages(3, WAIT).stream().toList();
         assertEquals(3, got.size());
         assertEveryField(got.get(0));
         assertEveryField(got.get(1));
-        AmqpAnnotatedMessage plain = got.get(2).getRawAmqpMessage();
-        assertEquals(Short.valueOf((short) 4), plain.getHeader().getPriority(), "AMQP's default priority");
-        assertNull(plain.getHeader().isDurable());
-        assertNull(plain.getHeader().isFirstAcquirer());
-        assertNull(plain.getProperties().getContentEncoding());
-        assertNull(plain.getProperties().getCreationTime());
-        assertTrue(plain.getDeliveryAnnotations().isEmpty());
-        assertTrue(plain.getFooter().isEmpty());
+        assertNoField(got.get(2));
 
         // the core holds them with JDK types
         Message core = ns.peek(EntityPath.queue("q"), 1, 1).get(0).message();
@@ -128,8 +80,8 @@ class MessageFieldsTest {
         assertEquals(Boolean.TRUE, fields.durable());
         assertArrayEquals(new byte[] {1, 2, 3}, fields.userId());
         assertEquals(42L, fields.groupSequence());
-        assertEquals(EXPIRY.toInstant(), fields.absoluteExpiryTime());
-        assertEquals(CREATED.toInstant(), fields.creationTime());
+        assertEquals(EveryField.EXPIRY.toInstant(), fields.absoluteExpiryTime());
+        assertEquals(EveryField.CREATED.toInstant(), fields.creationTime());
         assertEquals("abc", fields.footer().get("checksum"));
     }
 
@@ -137,7 +89,8 @@ class MessageFieldsTest {
     @DisplayName("MSG-1 scheduled messages keep every AMQP field in process")
     void scheduledKeepsEveryField() {
         ServiceBusSenderClient sender = clients.sender("q");
-        long number = sender.scheduleMessage(everyField(), START.plusSeconds(60).atOffset(ZoneOffset.UTC));
+        long number = sender.scheduleMessage(
+                EveryField.message(), START.plusSeconds(60).atOffset(ZoneOffset.UTC));
         ServiceBusReceiverClient receiver = clients.receiver(EntityPath.queue("q"), ServiceBusReceiveMode.PEEK_LOCK);
         assertEveryField(receiver.peekMessage(number));
     }

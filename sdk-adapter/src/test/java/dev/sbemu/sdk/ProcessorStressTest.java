@@ -24,6 +24,7 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.Test;
  * a lock that expired between the receive and the start of its renewal let a second worker take the
  * message while the first still ran its handler).
  */
+@Tag("scale") // many connections, threads or messages: run by the scale-tests execution (pom.xml)
 class ProcessorStressTest {
     private static final int MESSAGES = 2_000;
     private static final int BATCH = 25;

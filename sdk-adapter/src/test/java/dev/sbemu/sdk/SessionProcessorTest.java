@@ -16,6 +16,7 @@ import dev.sbemu.core.JournalEvent;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.QueueOptions;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +34,8 @@ import org.junit.jupiter.api.Test;
 /** The session processor: sessions at once, calls per session, in-order delivery per session. */
 class SessionProcessorTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
+    /** Bound for a handler that waits for another to run at once: far above what a correct run needs. */
+    private static final Duration BOUND = Duration.ofSeconds(60);
 
     private Namespace ns;
     private EmulatorClients clients;
@@ -63,6 +66,14 @@ class SessionProcessorTest {
                 ProcessorOptions.of(handler, e -> {})
                         .withMaxConcurrentSessions(sessions)
                         .withMaxConcurrentCalls(calls));
+    }
+
+    /** The virtual instants at which sessions were let go. */
+    private List<Instant> releases() {
+        return ns.journal().events().stream()
+                .filter(e -> e.type() == JournalEvent.Type.SESSION_RELEASED)
+                .map(JournalEvent::at)
+                .toList();
     }
 
     private long sessionsReleased() {
@@ -117,10 +128,14 @@ class SessionProcessorTest {
         processor.start();
         await().atMost(WAIT).until(() -> seen.size() == 1);
 
+        Instant handled = ns.clock().instant();
         ns.clock().advance(Duration.ofSeconds(9));
+        // gives the processor's poll (every 100 ms) time to let the session go too early; whether or not it got to
+        // run on a loaded machine, the instant of the release below is what decides
         await().during(Duration.ofMillis(300)).atMost(WAIT).until(() -> sessionsReleased() == 0);
         ns.clock().advance(Duration.ofSeconds(1));
         await().atMost(WAIT).until(() -> sessionsReleased() == 1);
+        assertEquals(List.of(handled.plusSeconds(10)), releases(), "let go when its idle time ran out, not before");
         processor.close();
     }
 
@@ -134,10 +149,14 @@ class SessionProcessorTest {
         processor.start();
         await().atMost(WAIT).until(() -> seen.size() == 1);
 
+        Instant handled = ns.clock().instant();
         ns.clock().advance(Duration.ofSeconds(30));
+        // gives the processor's poll (every 100 ms) time to let the session go too early; whether or not it got to
+        // run on a loaded machine, the instant of the release below is what decides
         await().during(Duration.ofMillis(300)).atMost(WAIT).until(() -> sessionsReleased() == 0);
         ns.clock().advance(Duration.ofSeconds(30));
         await().atMost(WAIT).until(() -> sessionsReleased() == 1);
+        assertEquals(List.of(handled.plusSeconds(60)), releases(), "let go when its idle time ran out, not before");
         processor.close();
     }
 
@@ -185,7 +204,9 @@ class SessionProcessorTest {
                 c -> {
                     both.countDown();
                     try {
-                        both.await(5, TimeUnit.SECONDS); // returns at once only if the other session runs too
+                        both.await(
+                                BOUND.toSeconds(),
+                                TimeUnit.SECONDS); // returns at once only if the other session runs too
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                     }
@@ -193,7 +214,7 @@ class SessionProcessorTest {
                 2,
                 1);
         processor.start();
-        assertTrue(both.await(5, TimeUnit.SECONDS));
+        assertTrue(both.await(BOUND.toSeconds(), TimeUnit.SECONDS));
         processor.stop();
     }
 
@@ -208,7 +229,7 @@ class SessionProcessorTest {
                     threads.add(Thread.currentThread().getName());
                     both.countDown();
                     try {
-                        both.await(5, TimeUnit.SECONDS);
+                        both.await(BOUND.toSeconds(), TimeUnit.SECONDS);
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                     }
@@ -216,7 +237,7 @@ class SessionProcessorTest {
                 1,
                 2);
         processor.start();
-        assertTrue(both.await(5, TimeUnit.SECONDS), threads.toString());
+        assertTrue(both.await(BOUND.toSeconds(), TimeUnit.SECONDS), threads.toString());
         processor.close();
     }
 

@@ -248,10 +248,11 @@ class ServerJarTest {
             org.apache.qpid.proton.amqp.transport.ErrorCondition goodbye = raw.awaitClose();
             assertEquals("amqp:connection:forced", goodbye.getCondition().toString(), goodbye.toString());
             assertTrue(goodbye.getDescription().contains("shutting down"), goodbye.getDescription());
-            assertTrue(server.process.waitFor(2, TimeUnit.SECONDS), "still running 2 s after SIGTERM");
+            // bounds, not margins: a stop that waited for the connected client would not end at all
+            assertTrue(server.process.waitFor(30, TimeUnit.SECONDS), "still running 30 s after SIGTERM");
             long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopping);
             assertEquals(0, server.process.exitValue(), String.join("\n", server.output));
-            assertTrue(tookMillis < 1_500, "took " + tookMillis + " ms");
+            assertTrue(tookMillis < 30_000, "took " + tookMillis + " ms");
             server.await(Pattern.compile("^Stopped\\.$"));
         }
     }

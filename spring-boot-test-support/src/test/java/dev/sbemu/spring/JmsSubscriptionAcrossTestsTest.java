@@ -34,7 +34,7 @@ import org.springframework.stereotype.Component;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @DisplayName("SPRING-9 the subscriptions JMS consumers made come along into each test's fresh namespace")
 class JmsSubscriptionAcrossTestsTest {
-    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final Duration WAIT = Duration.ofSeconds(60);
     /** The service's name for the durable subscription "audit" of the client id "app" (JMS-16). */
     private static final String SUBSCRIPTION = "audit$app$D";
 
