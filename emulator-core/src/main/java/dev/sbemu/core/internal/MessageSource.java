@@ -415,15 +415,18 @@ abstract class MessageSource extends Entity {
         return true;
     }
 
-    /** A delivery ended without completion (abandon or lock expiry): DLQ-2, TTL-4, TTL-10. */
+    /**
+     * A delivery ended without completion (abandon or lock expiry): DLQ-2, TTL-4, TTL-10. In a dead-letter queue
+     * the delivery count stays as it was dead-lettered (DLQ-6).
+     */
     void endDelivery(MessageStore store, StoredMessage m) {
         services.timers.cancel(m.lockTimer);
         store.unlock(m);
-        m.deliveryCount++;
         if (store != main) {
             store.makeReady(m);
             return;
         }
+        m.deliveryCount++;
         if (m.isExpiredAt(services.now())) {
             expire(m);
         } else if (m.deliveryCount >= maxDeliveryCount()) {

@@ -319,14 +319,14 @@ final class QueueModel {
         return null;
     }
 
-    /** DLQ-2, TTL-4, TTL-10: a delivery ended without completion (abandon or lock expiry). */
+    /** DLQ-2, TTL-4, TTL-10: a delivery ended without completion (abandon or lock expiry); DLQ-6. */
     private void endDelivery(Msg m) {
         m.locked = false;
         m.lockedUntil = null;
-        m.deliveryCount++;
         if (m.where == Where.DLQ) {
             return;
         }
+        m.deliveryCount++;
         if (m.expiredAt(now)) {
             expire(m);
         } else if (m.deliveryCount >= config.maxDeliveryCount) {
