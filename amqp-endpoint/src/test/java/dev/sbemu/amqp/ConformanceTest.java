@@ -1,6 +1,8 @@
 package dev.sbemu.amqp;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 import com.azure.messaging.servicebus.ServiceBusMessage;
 import com.azure.messaging.servicebus.ServiceBusReceivedMessage;
@@ -9,7 +11,9 @@ import com.azure.messaging.servicebus.models.AbandonOptions;
 import com.azure.messaging.servicebus.models.ServiceBusReceiveMode;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Namespace;
+import dev.sbemu.core.QueueOptions;
 import dev.sbemu.sdk.EmulatorClients;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -81,5 +85,27 @@ class ConformanceTest {
         assertEquals(1, again.getDeliveryCount(), "the service keeps the count in the dead-letter queue");
         assertEquals("world", again.getApplicationProperties().get("hello"));
         dlq.complete(again);
+    }
+
+    @ParameterizedTest(name = "over AMQP: {0}")
+    @ValueSource(booleans = {false, true})
+    @DisplayName(
+            "SES-7 session state cleared with null or an empty array reads back null, as a session never given one")
+    void clearedSessionStateReadsNull(boolean amqp) {
+        open(amqp);
+        ns.createQueue("s", QueueOptions.builder().requiresSession(true).build());
+        clients.sender("s").sendMessage(new ServiceBusMessage("m").setSessionId("a"));
+        ServiceBusReceiverClient session = clients.sessionReceiver(
+                        EntityPath.queue("s"), ServiceBusReceiveMode.PEEK_LOCK)
+                .acceptSession("a");
+        assertNull(session.getSessionState(), "never set");
+        session.setSessionState("hello".getBytes(StandardCharsets.UTF_8));
+        assertArrayEquals("hello".getBytes(StandardCharsets.UTF_8), session.getSessionState());
+        session.setSessionState(null);
+        assertNull(session.getSessionState(), "cleared with null");
+        session.setSessionState("again".getBytes(StandardCharsets.UTF_8));
+        session.setSessionState(new byte[0]);
+        assertNull(session.getSessionState(), "cleared with an empty array, as the Go SDK sends its nil slice");
+        session.close();
     }
 }
