@@ -213,6 +213,6 @@ class ProtocolTest {
                 "<entry xmlns=\"http://www.w3.org/2005/Atom\"><content type=\"application/xml\"><QueueDescription"
                         + " xmlns=\"" + SB + "\"><RequiresSession>true</RequiresSession></QueueDescription>"
                         + "</content></entry>");
-        assertError(r, 400, "requiresSession");
+        assertError(r, 400, "The value for the RequiresSession property of an existing Queue cannot be changed");
     }
 }

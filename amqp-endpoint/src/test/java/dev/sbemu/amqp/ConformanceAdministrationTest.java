@@ -1,0 +1,96 @@
+package dev.sbemu.amqp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.azure.core.exception.HttpResponseException;
+import com.azure.messaging.servicebus.administration.ServiceBusAdministrationClient;
+import com.azure.messaging.servicebus.administration.ServiceBusAdministrationClientBuilder;
+import com.azure.messaging.servicebus.administration.models.CreateQueueOptions;
+import com.azure.messaging.servicebus.administration.models.CreateSubscriptionOptions;
+import com.azure.messaging.servicebus.administration.models.CreateTopicOptions;
+import com.azure.messaging.servicebus.administration.models.QueueProperties;
+import com.azure.messaging.servicebus.administration.models.SubscriptionProperties;
+import com.azure.messaging.servicebus.administration.models.TopicProperties;
+import dev.sbemu.core.Namespace;
+import dev.sbemu.sdk.AdministrationClients;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Management behaviour the SDKs' own suites found on the real service (issue 31), through the Java SDK's
+ * administration client both ways in: in process ({@link AdministrationClients#sync}) and over the endpoint's real
+ * HTTP side ({@link ServiceBusEmulatorServer#administrationHttpPolicy()}). Each test runs once per way.
+ */
+class ConformanceAdministrationTest {
+    private static final Instant START = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+
+    private Namespace ns;
+    private ServiceBusEmulatorServer server;
+    private ServiceBusAdministrationClient admin;
+
+    private void open(boolean http) {
+        ns = Namespace.builder().startingAt(START).build();
+        if (http) {
+            server = ServiceBusEmulatorServer.start(ns);
+            admin = new ServiceBusAdministrationClientBuilder()
+                    .connectionString(server.getConnectionString())
+                    .addPolicy(server.administrationHttpPolicy())
+                    .buildClient();
+        } else {
+            admin = AdministrationClients.sync(ns);
+        }
+    }
+
+    @AfterEach
+    void close() {
+        if (server != null) {
+            server.close();
+        }
+        if (ns != null) {
+            ns.close();
+        }
+    }
+
+    private static void assertRefused(Executable call, String serviceWords) {
+        HttpResponseException e = assertThrows(HttpResponseException.class, call);
+        assertEquals(400, e.getResponse().getStatusCode(), e.getMessage());
+        assertTrue(
+                e.getMessage().contains(serviceWords), () -> "'" + e.getMessage() + "' lacks '" + serviceWords + "'");
+    }
+
+    @ParameterizedTest(name = "over HTTP: {0}")
+    @ValueSource(booleans = {false, true})
+    @DisplayName("LIM-5 changing an immutable property is refused in the service's words")
+    void immutablePropertiesAreRefusedInTheServicesWords(boolean http) {
+        open(http);
+        admin.createQueue("q");
+        admin.createTopic("t");
+        admin.createSubscription("t", "s");
+        // The SDK's models cannot change these properties, so the changed descriptions are read from a namespace
+        // whose entities of the same names have them set the other way.
+        try (Namespace other = Namespace.create()) {
+            ServiceBusAdministrationClient otherAdmin = AdministrationClients.sync(other);
+            QueueProperties sessionQueue =
+                    otherAdmin.createQueue("q", new CreateQueueOptions().setSessionRequired(true));
+            TopicProperties partitionedTopic =
+                    otherAdmin.createTopic("t", new CreateTopicOptions().setPartitioningEnabled(true));
+            SubscriptionProperties sessionSubscription =
+                    otherAdmin.createSubscription("t", "s", new CreateSubscriptionOptions().setSessionRequired(true));
+
+            assertRefused(
+                    () -> admin.updateQueue(sessionQueue),
+                    "The value for the RequiresSession property of an existing Queue cannot be changed");
+            assertRefused(() -> admin.updateTopic(partitionedTopic), "Partitioning cannot be changed for Topic. ");
+            assertRefused(
+                    () -> admin.updateSubscription(sessionSubscription),
+                    "The value for the RequiresSession property of an existing Subscription cannot be changed");
+        }
+    }
+}
