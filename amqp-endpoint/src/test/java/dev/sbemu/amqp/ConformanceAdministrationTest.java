@@ -93,4 +93,30 @@ class ConformanceAdministrationTest {
                     "The value for the RequiresSession property of an existing Subscription cannot be changed");
         }
     }
+
+    @ParameterizedTest(name = "over HTTP: {0}")
+    @ValueSource(booleans = {false, true})
+    @DisplayName("LIM-6 a partitioned Standard entity reports the size of its 16 partitions together")
+    void partitionedMaxSizeIsReportedForAllPartitions(boolean http) {
+        open(http);
+        QueueProperties created = admin.createQueue(
+                "pq", new CreateQueueOptions().setPartitioningEnabled(true).setMaxSizeInMegabytes(4096));
+        assertEquals(65536, created.getMaxSizeInMegabytes());
+        assertEquals(65536, admin.getQueue("pq").getMaxSizeInMegabytes());
+        assertEquals(4096, ns.getQueue("pq").maxSizeInMegabytes(), "each partition's size is kept");
+        QueueProperties updated = admin.updateQueue(admin.getQueue("pq").setUserMetadata("round trip"));
+        assertEquals(65536, updated.getMaxSizeInMegabytes(), "sending back what was read leaves the size");
+        assertEquals(65536, admin.getQueue("pq").getMaxSizeInMegabytes());
+
+        TopicProperties topic = admin.createTopic(
+                "pt", new CreateTopicOptions().setPartitioningEnabled(true).setMaxSizeInMegabytes(2048));
+        assertEquals(32768, topic.getMaxSizeInMegabytes());
+        assertEquals(32768, admin.updateTopic(admin.getTopic("pt")).getMaxSizeInMegabytes());
+
+        assertEquals(
+                4096,
+                admin.createQueue("q", new CreateQueueOptions().setMaxSizeInMegabytes(4096))
+                        .getMaxSizeInMegabytes(),
+                "an entity that is not partitioned reports its size");
+    }
 }

@@ -66,7 +66,8 @@ final class TopicXml {
     static void write(XmlOut out, TopicOptions o, EntityRuntimeInfo info, Tier tier) {
         out.startIn(Xml.SB, ELEMENT);
         out.element("DefaultMessageTimeToLive", o.defaultMessageTimeToLive());
-        out.element("MaxSizeInMegabytes", o.maxSizeInMegabytes());
+        out.element(
+                "MaxSizeInMegabytes", Limits.reportedMaxSizeMb(o.maxSizeInMegabytes(), o.enablePartitioning(), tier));
         out.element("RequiresDuplicateDetection", o.requiresDuplicateDetection());
         out.element("DuplicateDetectionHistoryTimeWindow", o.duplicateDetectionHistoryTimeWindow());
         out.element("EnableBatchedOperations", o.enableBatchedOperations());
