@@ -11,11 +11,16 @@ import com.azure.messaging.servicebus.administration.models.CreateQueueOptions;
 import com.azure.messaging.servicebus.administration.models.CreateSubscriptionOptions;
 import com.azure.messaging.servicebus.administration.models.CreateTopicOptions;
 import com.azure.messaging.servicebus.administration.models.QueueProperties;
+import com.azure.messaging.servicebus.administration.models.QueueRuntimeProperties;
 import com.azure.messaging.servicebus.administration.models.SubscriptionProperties;
 import com.azure.messaging.servicebus.administration.models.TopicProperties;
+import dev.sbemu.core.Message;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.sdk.AdministrationClients;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
@@ -118,5 +123,30 @@ class ConformanceAdministrationTest {
                 admin.createQueue("q", new CreateQueueOptions().setMaxSizeInMegabytes(4096))
                         .getMaxSizeInMegabytes(),
                 "an entity that is not partitioned reports its size");
+    }
+
+    @ParameterizedTest(name = "over HTTP: {0}")
+    @ValueSource(booleans = {false, true})
+    @DisplayName("ADI-6 accessedAt of an entity nobody used is the zero time, also after an update; a send sets it")
+    void accessedAtOfAnUnusedEntityIsTheZeroTime(boolean http) {
+        open(http);
+        OffsetDateTime zero = OffsetDateTime.of(1, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC);
+        admin.createQueue("q");
+        admin.createTopic("t");
+        admin.createSubscription("t", "s");
+        ns.clock().advance(Duration.ofMinutes(1));
+        admin.updateQueue(admin.getQueue("q").setUserMetadata("updated"));
+
+        QueueRuntimeProperties queue = admin.getQueueRuntimeProperties("q");
+        assertEquals(zero, queue.getAccessedAt());
+        assertEquals(START, queue.getCreatedAt().toInstant());
+        assertEquals(START.plus(Duration.ofMinutes(1)), queue.getUpdatedAt().toInstant());
+        assertEquals(zero, admin.getSubscriptionRuntimeProperties("t", "s").getAccessedAt());
+
+        ns.clock().advance(Duration.ofMinutes(1));
+        ns.send("q", Message.ofText("m"));
+        assertEquals(
+                START.plus(Duration.ofMinutes(2)),
+                admin.getQueueRuntimeProperties("q").getAccessedAt().toInstant());
     }
 }
