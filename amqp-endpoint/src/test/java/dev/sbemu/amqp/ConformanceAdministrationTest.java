@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.azure.core.exception.HttpResponseException;
+import com.azure.core.http.HttpRequest;
 import com.azure.messaging.servicebus.administration.ServiceBusAdministrationClient;
 import com.azure.messaging.servicebus.administration.ServiceBusAdministrationClientBuilder;
 import com.azure.messaging.servicebus.administration.models.CreateQueueOptions;
@@ -22,6 +23,8 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.function.Executable;
@@ -42,15 +45,19 @@ class ConformanceAdministrationTest {
 
     private void open(boolean http) {
         ns = Namespace.builder().startingAt(START).build();
-        if (http) {
-            server = ServiceBusEmulatorServer.start(ns);
-            admin = new ServiceBusAdministrationClientBuilder()
-                    .connectionString(server.getConnectionString())
-                    .addPolicy(server.administrationHttpPolicy())
-                    .buildClient();
-        } else {
-            admin = AdministrationClients.sync(ns);
+        admin = builder(http).buildClient();
+    }
+
+    private ServiceBusAdministrationClientBuilder builder(boolean http) {
+        if (!http) {
+            return AdministrationClients.builder(ns);
         }
+        if (server == null) {
+            server = ServiceBusEmulatorServer.start(ns);
+        }
+        return new ServiceBusAdministrationClientBuilder()
+                .connectionString(server.getConnectionString())
+                .addPolicy(server.administrationHttpPolicy());
     }
 
     @AfterEach
@@ -148,5 +155,29 @@ class ConformanceAdministrationTest {
         assertEquals(
                 START.plus(Duration.ofMinutes(2)),
                 admin.getQueueRuntimeProperties("q").getAccessedAt().toInstant());
+    }
+
+    @ParameterizedTest(name = "over HTTP: {0}")
+    @ValueSource(booleans = {false, true})
+    @DisplayName("HTTP-13 unknown query parameters are ignored: the Go SDK's subscription pager's '??&$top=' lists")
+    void unknownQueryParametersAreIgnored(boolean http) {
+        open(http);
+        admin.createTopic("t");
+        admin.createSubscription("t", "a");
+        admin.createSubscription("t", "b");
+        // The Go SDK (azservicebus v1.11.0) asks for "/t/Subscriptions??&$skip=..&$top=..": a parameter named "?".
+        ServiceBusAdministrationClient likeGo = builder(http)
+                .addPolicy((context, next) -> {
+                    HttpRequest request = context.getHttpRequest();
+                    String url = request.getUrl().toString();
+                    int q = url.indexOf('?');
+                    request.setUrl(url.substring(0, q) + "??&" + url.substring(q + 1) + "&unknown=1");
+                    return next.process();
+                })
+                .buildClient();
+        List<String> names = new ArrayList<>();
+        likeGo.listSubscriptions("t").forEach(p -> names.add(p.getSubscriptionName()));
+        assertEquals(List.of("a", "b"), names);
+        assertEquals("t", likeGo.getTopic("t").getName());
     }
 }
