@@ -1,6 +1,11 @@
 package dev.sbemu.core.filter;
 
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.util.Collections;
+import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -42,7 +47,8 @@ public final class SqlFilter implements RuleFilter {
      *
      * @param expression the SQL expression, e.g. {@code "color = @color"}
      * @param parameters the values, e.g. {@code Map.of("@color", "red")}: strings, booleans, integral
-     *                   numbers (as {@code long}) or decimals (as {@code double})
+     *                   numbers (as {@code long}), decimals (as {@code double}) or date-times (as
+     *                   {@code OffsetDateTime}; an {@code Instant}, {@code ZonedDateTime} or {@code Date} is taken)
      * @return the filter
      * @throws FilterSyntaxException as {@link #parse(String)}, and when the text uses a parameter without a value
      * @throws IllegalArgumentException when a parameter's name does not start with {@code @} or its value
@@ -67,18 +73,33 @@ public final class SqlFilter implements RuleFilter {
             }
             Object widened = value instanceof Integer || value instanceof Short || value instanceof Byte
                     ? (Object) ((Number) value).longValue()
-                    : value instanceof Float f ? (Object) f.doubleValue() : value;
+                    : value instanceof Float f ? (Object) f.doubleValue() : dateTime(value);
             if (!(widened instanceof String
                     || widened instanceof Boolean
                     || widened instanceof Long
-                    || widened instanceof Double)) {
+                    || widened instanceof Double
+                    || widened instanceof OffsetDateTime)) {
                 throw new IllegalArgumentException("The parameter " + name + " has a value of type "
                         + (value == null ? "null" : value.getClass().getName())
-                        + "; a parameter is a string, boolean, integral number or decimal.");
+                        + "; a parameter is a string, boolean, integral number, decimal or date-time.");
             }
             checked.put(name, widened);
         });
         return Collections.unmodifiableMap(checked);
+    }
+
+    /** RUL-10: a date-time parameter as an {@link OffsetDateTime} (an instant or date at UTC); others unchanged. */
+    private static Object dateTime(Object value) {
+        if (value instanceof Instant instant) {
+            return instant.atOffset(ZoneOffset.UTC);
+        }
+        if (value instanceof Date date) {
+            return date.toInstant().atOffset(ZoneOffset.UTC);
+        }
+        if (value instanceof ZonedDateTime zoned) {
+            return zoned.toOffsetDateTime();
+        }
+        return value;
     }
 
     /**
