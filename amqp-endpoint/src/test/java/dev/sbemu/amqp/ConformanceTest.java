@@ -10,6 +10,8 @@ import com.azure.messaging.servicebus.ServiceBusReceiverClient;
 import com.azure.messaging.servicebus.models.AbandonOptions;
 import com.azure.messaging.servicebus.models.ServiceBusReceiveMode;
 import dev.sbemu.core.EntityPath;
+import dev.sbemu.core.Message;
+import dev.sbemu.core.MessageBody;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.QueueOptions;
 import dev.sbemu.sdk.EmulatorClients;
@@ -107,5 +109,20 @@ class ConformanceTest {
         session.setSessionState(new byte[0]);
         assertNull(session.getSessionState(), "cleared with an empty array, as the Go SDK sends its nil slice");
         session.close();
+    }
+
+    @ParameterizedTest(name = "over AMQP: {0}")
+    @ValueSource(booleans = {false, true})
+    @DisplayName("MSG-4 a message without a body section reaches the Java SDK as an empty body")
+    void bodilessMessageReadsEmpty(boolean amqp) {
+        open(amqp);
+        ns.createQueue("q");
+        ns.send(
+                "q",
+                Message.builder().messageId("bodiless").body(MessageBody.ABSENT).build());
+        ServiceBusReceivedMessage got =
+                one(clients.receiver(EntityPath.queue("q"), ServiceBusReceiveMode.RECEIVE_AND_DELETE));
+        assertEquals("bodiless", got.getMessageId());
+        assertEquals(0, got.getBody().toBytes().length);
     }
 }
