@@ -19,7 +19,20 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Date;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import org.apache.qpid.proton.amqp.Binary;
+import org.apache.qpid.proton.amqp.Decimal128;
+import org.apache.qpid.proton.amqp.Decimal32;
+import org.apache.qpid.proton.amqp.Decimal64;
+import org.apache.qpid.proton.amqp.Symbol;
+import org.apache.qpid.proton.amqp.UnsignedByte;
+import org.apache.qpid.proton.amqp.UnsignedInteger;
+import org.apache.qpid.proton.amqp.UnsignedLong;
+import org.apache.qpid.proton.amqp.UnsignedShort;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -124,5 +137,63 @@ class ConformanceTest {
                 one(clients.receiver(EntityPath.queue("q"), ServiceBusReceiveMode.RECEIVE_AND_DELETE));
         assertEquals("bodiless", got.getMessageId());
         assertEquals(0, got.getBody().toBytes().length);
+    }
+
+    /** One application property of every AMQP type a property can carry, as proton-j represents them. */
+    static Map<String, Object> everyAmqpType() {
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put("decimal32", new Decimal32(0x3040_0001));
+        p.put("decimal64", new Decimal64(0x3180_0000_0000_0007L));
+        p.put("decimal128", new Decimal128(0x3040_0000_0000_0000L, 12345L));
+        p.put("char", 'x');
+        p.put("timestamp", new Date(1_893_456_000_123L));
+        p.put("uuid", UUID.fromString("0b7d4a1e-7d0a-4f4e-9d3c-0a1b2c3d4e5f"));
+        p.put("binary", new Binary(new byte[] {1, 2, 3}));
+        p.put("symbol", Symbol.valueOf("sym"));
+        p.put("byte", (byte) -5);
+        p.put("short", (short) -300);
+        p.put("int", -70_000);
+        p.put("long", -5_000_000_000L);
+        p.put("ubyte", UnsignedByte.valueOf((byte) 200));
+        p.put("ushort", UnsignedShort.valueOf((short) 60_000));
+        p.put("uint", UnsignedInteger.valueOf(4_000_000_000L));
+        p.put("ulong", UnsignedLong.valueOf("18000000000000000000"));
+        p.put("float", 1.5f);
+        p.put("double", 2.25d);
+        p.put("boolean", true);
+        p.put("string", "text");
+        p.put("null", null);
+        return p;
+    }
+
+    @ParameterizedTest(name = "over AMQP: {0}")
+    @ValueSource(booleans = {false, true})
+    @DisplayName("MSG-5 application properties of every AMQP type round-trip exactly (decimal, char, timestamp, ...)")
+    void everyAmqpTypeRoundTrips(boolean amqp) {
+        open(amqp);
+        ns.createQueue("q");
+        ServiceBusMessage sent = new ServiceBusMessage("typed");
+        sent.getApplicationProperties().putAll(everyAmqpType());
+        clients.sender("q").sendMessage(sent);
+        clients.sender("q").sendMessages(List.of(sent));
+        ServiceBusReceiverClient receiver = clients.receiver(EntityPath.queue("q"), ServiceBusReceiveMode.PEEK_LOCK);
+        assertEveryAmqpType(receiver.peekMessage(), "peeked");
+        ServiceBusReceivedMessage got = one(receiver);
+        assertEveryAmqpType(got, "received");
+        receiver.defer(got);
+        assertEveryAmqpType(receiver.receiveDeferredMessage(got.getSequenceNumber()), "deferred");
+        assertEveryAmqpType(one(receiver), "sent in a batch");
+    }
+
+    private static void assertEveryAmqpType(ServiceBusReceivedMessage got, String how) {
+        Map<String, Object> expected = everyAmqpType();
+        assertEquals(expected.keySet(), got.getApplicationProperties().keySet(), how);
+        expected.forEach((name, value) -> {
+            Object actual = got.getApplicationProperties().get(name);
+            assertEquals(value, actual, how + ": " + name);
+            if (value != null) {
+                assertEquals(value.getClass(), actual.getClass(), how + ": " + name);
+            }
+        });
     }
 }
