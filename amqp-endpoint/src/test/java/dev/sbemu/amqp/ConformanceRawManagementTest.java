@@ -8,6 +8,8 @@ import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Message;
 import dev.sbemu.core.MessageBody;
 import dev.sbemu.core.Namespace;
+import dev.sbemu.core.filter.CorrelationFilter;
+import dev.sbemu.core.filter.SqlFilter;
 import dev.sbemu.wire.ManagementHandler;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -152,5 +154,29 @@ class ConformanceRawManagementTest {
         assertEquals(
                 OffsetDateTime.of(2001, 1, 1, 1, 2, 3, 0, ZoneOffset.UTC).toInstant(),
                 ((OffsetDateTime) got.get(0).message().applicationProperties().get("stamp")).toInstant());
+    }
+
+    @ParameterizedTest(name = "over HTTP: {0}")
+    @ValueSource(booleans = {false, true})
+    @DisplayName("RUL-11 a topic's description counts the SQL and correlation filters of all its subscriptions")
+    void topicFilterCounts(boolean overHttp) throws Exception {
+        open(overHttp);
+        ns.createTopic("t");
+        Answer none = send("GET", "t", null);
+        assertTrue(none.body().contains("<SqlFilterCount>0</SqlFilterCount>"), none.body());
+        assertTrue(none.body().contains("<CorrelationFilterCount>0</CorrelationFilterCount>"), none.body());
+
+        ns.createSubscription("t", "a");
+        ns.createSubscription("t", "b");
+        ns.createRule("t", "b", "sql", SqlFilter.parse("x = 1"), null);
+        ns.createRule(
+                "t", "b", "corr", new CorrelationFilter("abc", null, null, null, null, null, null, null, null), null);
+        Answer counted = send("GET", "t", null);
+        assertEquals(200, counted.status(), counted.body());
+        assertTrue(counted.body().contains("<SubscriptionCount>2</SubscriptionCount>"), counted.body());
+        assertTrue(counted.body().contains("<SqlFilterCount>3</SqlFilterCount>"), counted.body());
+        assertTrue(counted.body().contains("<CorrelationFilterCount>1</CorrelationFilterCount>"), counted.body());
+        Answer listed = send("GET", "$Resources/topics", null);
+        assertTrue(listed.body().contains("<SqlFilterCount>3</SqlFilterCount>"), listed.body());
     }
 }

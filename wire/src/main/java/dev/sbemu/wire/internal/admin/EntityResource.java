@@ -107,6 +107,7 @@ final class EntityResource {
 
     private Consumer<XmlOut> topicEntry(String name, TopicOptions options) {
         EntityRuntimeInfo info = site.info(name);
+        TopicXml.FilterCounts filters = TopicXml.FilterCounts.of(ns, name);
         return out -> Atom.entry(
                 out,
                 site.url(name),
@@ -114,6 +115,6 @@ final class EntityResource {
                 info.createdAt(),
                 info.updatedAt(),
                 site.name(),
-                c -> TopicXml.write(c, options, info, ns.tier()));
+                c -> TopicXml.write(c, options, info, ns.tier(), filters));
     }
 }
