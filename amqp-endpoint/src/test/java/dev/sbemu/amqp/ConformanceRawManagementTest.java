@@ -8,6 +8,7 @@ import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Message;
 import dev.sbemu.core.MessageBody;
 import dev.sbemu.core.Namespace;
+import dev.sbemu.core.Tier;
 import dev.sbemu.core.filter.CorrelationFilter;
 import dev.sbemu.core.filter.SqlFilter;
 import dev.sbemu.wire.ManagementHandler;
@@ -45,7 +46,11 @@ class ConformanceRawManagementTest {
     private final HttpClient http = HttpClient.newHttpClient();
 
     private void open(boolean overHttp) {
-        ns = Namespace.builder().startingAt(START).build();
+        open(overHttp, Tier.STANDARD);
+    }
+
+    private void open(boolean overHttp, Tier tier) {
+        ns = Namespace.builder().startingAt(START).tier(tier).build();
         if (overHttp) {
             server = ServiceBusEmulatorServer.builder(ns)
                     .sharedAccessKey(KEY)
@@ -178,5 +183,40 @@ class ConformanceRawManagementTest {
         assertTrue(counted.body().contains("<CorrelationFilterCount>1</CorrelationFilterCount>"), counted.body());
         Answer listed = send("GET", "$Resources/topics", null);
         assertTrue(listed.body().contains("<SqlFilterCount>3</SqlFilterCount>"), listed.body());
+    }
+
+    private static String queue(String elements) {
+        return "<entry xmlns=\"http://www.w3.org/2005/Atom\"><content type=\"application/xml\"><QueueDescription xmlns=\""
+                + SB + "\">" + elements + "</QueueDescription></content></entry>";
+    }
+
+    private static String topic(String elements) {
+        return "<entry xmlns=\"http://www.w3.org/2005/Atom\"><content type=\"application/xml\"><TopicDescription xmlns=\""
+                + SB + "\">" + elements + "</TopicDescription></content></entry>";
+    }
+
+    @ParameterizedTest(name = "over HTTP: {0}")
+    @ValueSource(booleans = {false, true})
+    @DisplayName("LIM-7 EnableExpress=true is accepted on Standard")
+    void expressOnStandard(boolean overHttp) throws Exception {
+        open(overHttp);
+        Answer q = send("PUT", "q", queue("<EnableExpress>true</EnableExpress>"));
+        assertEquals(201, q.status(), q.body());
+        Answer t = send("PUT", "t", topic("<EnableExpress>true</EnableExpress>"));
+        assertEquals(201, t.status(), t.body());
+        assertTrue(ns.queueExists("q") && ns.topicExists("t"));
+    }
+
+    @ParameterizedTest(name = "over HTTP: {0}")
+    @ValueSource(booleans = {false, true})
+    @DisplayName("LIM-7 EnableExpress=true is refused on Premium, which has no express entities")
+    void expressOnPremium(boolean overHttp) throws Exception {
+        open(overHttp, Tier.PREMIUM);
+        Answer q = send("PUT", "q", queue("<EnableExpress>true</EnableExpress>"));
+        assertEquals(400, q.status(), q.body());
+        assertTrue(q.body().contains("Premium"), q.body());
+        assertEquals(
+                201,
+                send("PUT", "q", queue("<EnableExpress>false</EnableExpress>")).status());
     }
 }

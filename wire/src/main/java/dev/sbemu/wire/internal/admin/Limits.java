@@ -41,12 +41,15 @@ final class Limits {
         return requested == reportedMaxSizeMb(stored, partitioned, tier) ? stored : requested;
     }
 
-    /** {@code EnableExpress} is a retired feature: false is accepted, true is refused. */
-    static void express(Fields fields) {
+    /**
+     * {@code EnableExpress} (LIM-7): Basic and Standard accept it either way; the emulator keeps every message in
+     * memory anyway, so it is not stored and reads back false. Premium has no express entities: true is refused.
+     */
+    static void express(Fields fields, Tier tier) {
         fields.bool("EnableExpress", express -> {
-            if (express) {
-                throw ManagementException.notImplemented(
-                        "EnableExpress=true: express entities are retired from" + " Service Bus and not emulated.");
+            if (express && tier == Tier.PREMIUM) {
+                throw ManagementException.badRequest("EnableExpress=true: express entities are not supported in a"
+                        + " Premium namespace (Premium messaging runs in an isolated run-time environment).");
             }
         });
     }

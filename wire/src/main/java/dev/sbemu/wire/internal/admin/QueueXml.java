@@ -69,7 +69,7 @@ final class QueueXml {
                 Long.MAX_VALUE,
                 kb -> b.maxMessageSizeInKilobytes(Limits.maxMessageKb(kb, tier)));
         b.authorizationRules(AuthorizationRulesXml.read(f.element(AuthorizationRulesXml.ELEMENT)));
-        Limits.express(f);
+        Limits.express(f, tier);
         return b.build();
     }
 

@@ -155,13 +155,14 @@ class ProtocolTest {
                         "<QueueDescription xmlns=\"" + SB + "\"><Status>Sleeping</Status>" + "</QueueDescription>"),
                 400,
                 "Sleeping");
-        assertError(
+        // LIM-7: EnableExpress=true is accepted on Standard
+        assertEquals(
+                201,
                 put(
-                        "orders",
-                        "<QueueDescription xmlns=\"" + SB + "\"><EnableExpress>true</EnableExpress>"
-                                + "</QueueDescription>"),
-                501,
-                "EnableExpress");
+                                "orders",
+                                "<QueueDescription xmlns=\"" + SB + "\"><EnableExpress>true</EnableExpress>"
+                                        + "</QueueDescription>")
+                        .status());
     }
 
     @Test
