@@ -3,7 +3,10 @@ package dev.sbemu.amqp;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.azure.messaging.servicebus.ServiceBusException;
 import com.azure.messaging.servicebus.ServiceBusMessage;
 import com.azure.messaging.servicebus.ServiceBusReceivedMessage;
 import com.azure.messaging.servicebus.ServiceBusReceiverClient;
@@ -23,6 +26,7 @@ import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.UUID;
 import org.apache.qpid.proton.amqp.Binary;
 import org.apache.qpid.proton.amqp.Decimal128;
@@ -195,5 +199,38 @@ class ConformanceTest {
                 assertEquals(value.getClass(), actual.getClass(), how + ": " + name);
             }
         });
+    }
+
+    @ParameterizedTest(name = "over AMQP: {0}")
+    @ValueSource(booleans = {false, true})
+    @DisplayName("DLQ-7 a receive by sequence numbers of which one is gone fails whole: the SDK gets nothing, the "
+            + "deferred message stays")
+    void receiveByGoneSequenceNumberFails(boolean amqp) {
+        open(amqp);
+        ns.createQueue("q");
+        clients.sender("q").sendMessage(new ServiceBusMessage("kept"));
+        ServiceBusReceiverClient receiver = clients.receiver(EntityPath.queue("q"), ServiceBusReceiveMode.PEEK_LOCK);
+        ServiceBusReceivedMessage m = one(receiver);
+        receiver.defer(m);
+        long deferred = m.getSequenceNumber();
+
+        // the Java SDK reads the service's 404 com.microsoft:message-not-found as an empty answer
+        assertEquals(
+                List.of(),
+                receiver.receiveDeferredMessageBatch(List.of(deferred, 999L)).stream()
+                        .toList());
+        assertEquals(1, ns.runtimeInfo(EntityPath.queue("q")).deferredMessageCount(), "nothing was taken");
+        // a single one: the SDK takes last() of the empty answer, which fails
+        ServiceBusException single =
+                assertThrows(ServiceBusException.class, () -> receiver.receiveDeferredMessage(999L));
+        boolean noElement = false;
+        for (Throwable t = single; t != null; t = t.getCause()) {
+            noElement |= t instanceof NoSuchElementException;
+        }
+        assertTrue(noElement, () -> "expected the empty answer's NoSuchElementException, got " + single);
+
+        ServiceBusReceivedMessage again = receiver.receiveDeferredMessage(deferred);
+        assertEquals("kept", again.getBody().toString());
+        receiver.complete(again);
     }
 }
