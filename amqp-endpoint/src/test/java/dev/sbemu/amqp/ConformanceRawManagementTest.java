@@ -219,4 +219,40 @@ class ConformanceRawManagementTest {
                 201,
                 send("PUT", "q", queue("<EnableExpress>false</EnableExpress>")).status());
     }
+
+    @ParameterizedTest(name = "over HTTP: {0}")
+    @ValueSource(booleans = {false, true})
+    @DisplayName("RUL-13 a parameter comes back with the type it was sent with: the Go SDK's int, double, boolean, "
+            + "string and dateTime")
+    void parametersKeepTheirTypes(boolean overHttp) throws Exception {
+        open(overHttp);
+        ns.createTopic("t");
+        ns.createSubscription("t", "s");
+        String parameters = parameter("@stringVar", "string", "hello world")
+                + parameter("@intVar", "int", "100")
+                + parameter("@floatVar", "double", "100.100000")
+                + parameter("@dateTimeVar", "dateTime", "2001-01-01T01:02:03Z")
+                + parameter("@boolVar", "boolean", "true");
+        Answer created = send(
+                "PUT",
+                "t/Subscriptions/s/Rules/after",
+                rule(
+                        "MessageID=@stringVar OR MessageID=@intVar OR MessageID=@floatVar OR MessageID=@dateTimeVar"
+                                + " OR MessageID=@boolVar",
+                        parameters,
+                        "SET MessageID=@stringVar SET MessageID=@intVar SET MessageID=@floatVar"
+                                + " SET MessageID=@dateTimeVar SET MessageID=@boolVar",
+                        parameters));
+        assertEquals(201, created.status(), created.body());
+        Answer read = send("GET", "t/Subscriptions/s/Rules/after", null);
+        for (String typed : List.of(
+                "string\">hello world<",
+                "int\">100<",
+                "double\">100.1<",
+                "dateTime\">2001-01-01T01:02:03Z<",
+                "boolean\">true<")) {
+            assertTrue(read.body().contains(typed), () -> typed + " in " + read.body());
+        }
+        assertTrue(!read.body().contains("long\">"), read.body());
+    }
 }

@@ -47,8 +47,10 @@ public final class SqlFilter implements RuleFilter {
      *
      * @param expression the SQL expression, e.g. {@code "color = @color"}
      * @param parameters the values, e.g. {@code Map.of("@color", "red")}: strings, booleans, integral
-     *                   numbers (as {@code long}), decimals (as {@code double}) or date-times (as
-     *                   {@code OffsetDateTime}; an {@code Instant}, {@code ZonedDateTime} or {@code Date} is taken)
+     *                   numbers, decimals or date-times (as {@code OffsetDateTime}; an {@code Instant},
+     *                   {@code ZonedDateTime} or {@code Date} is taken as one); the expression sees integral
+     *                   numbers as {@code long} and decimals as {@code double}, {@link #parameters()} keeps their
+     *                   types (RUL-13)
      * @return the filter
      * @throws FilterSyntaxException as {@link #parse(String)}, and when the text uses a parameter without a value
      * @throws IllegalArgumentException when a parameter's name does not start with {@code @} or its value
@@ -56,10 +58,21 @@ public final class SqlFilter implements RuleFilter {
      */
     public static SqlFilter parse(String expression, Map<String, Object> parameters) throws FilterSyntaxException {
         Map<String, Object> checked = checkParameters(parameters);
-        return new SqlFilter(expression, checked, Parser.parseFilter(expression, checked));
+        return new SqlFilter(expression, declared(parameters, checked), Parser.parseFilter(expression, checked));
     }
 
-    /** The parameters' values, by name ({@code @color}); empty when there are none. */
+    /**
+     * RUL-13: the parameters as given, for {@link #parameters()} (an {@code int} stays an {@code int}, so the
+     * management API writes it back with its own type); only date-times take their checked form.
+     */
+    static Map<String, Object> declared(Map<String, Object> parameters, Map<String, Object> checked) {
+        Map<String, Object> declared = new LinkedHashMap<>();
+        checked.forEach(
+                (name, value) -> declared.put(name, value instanceof OffsetDateTime ? value : parameters.get(name)));
+        return Collections.unmodifiableMap(declared);
+    }
+
+    /** The parameters' values as given, by name ({@code @color}); empty when there are none (RUL-13). */
     public Map<String, Object> parameters() {
         return parameters;
     }

@@ -22,7 +22,7 @@ class ParameterTest {
 
         assertTrue(filter.matches(with("color", "red", "size", 4L, "ratio", 0.25)));
         assertFalse(filter.matches(with("color", "blue", "size", 4L, "ratio", 0.25)));
-        assertEquals(Map.of("@color", "red", "@min", 3L, "@ratio", 0.5), filter.parameters());
+        assertEquals(Map.of("@color", "red", "@min", 3, "@ratio", 0.5f), filter.parameters(), "RUL-13: as given");
         assertNotEquals(
                 SqlFilter.parse("color = @color", Map.of("@color", "red")),
                 SqlFilter.parse("color = @color", Map.of("@color", "blue")));
