@@ -21,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.List;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.AfterEach;
@@ -235,6 +236,26 @@ class HttpEndpointTest {
         assertEquals(404, unknown.statusCode());
         assertTrue(unknown.body().startsWith("{\"error\":\"EntityNotFound\""), unknown.body());
         assertEquals(400, get("/__admin/messages").statusCode());
+    }
+
+    @Test
+    @DisplayName("HTTP-6 a purge takes the deferred messages it can and skips one that is locked (DLQ-7 would fail "
+            + "the batch)")
+    void purgeSkipsLockedDeferred() throws Exception {
+        namespace.send("orders", text("d1", "x"));
+        namespace.send("orders", text("d2", "y"));
+        EntityPath orders = EntityPath.queue("orders");
+        var received = namespace.receive(orders, ReceiveMode.PEEK_LOCK, 2);
+        namespace.defer(orders, received.get(0).lockToken());
+        namespace.defer(orders, received.get(1).lockToken());
+        // the first deferred message received again by its number: locked, so no receive by number takes it now
+        namespace.receiveDeferred(
+                orders, ReceiveMode.PEEK_LOCK, List.of(received.get(0).sequenceNumber()));
+
+        HttpResponse<String> purged = send("DELETE", "/__admin/messages?entity=orders", null, null, null);
+
+        assertEquals(200, purged.statusCode(), purged.body());
+        assertEquals("{\"entity\":\"orders\",\"purged\":1}", purged.body());
     }
 
     @Test

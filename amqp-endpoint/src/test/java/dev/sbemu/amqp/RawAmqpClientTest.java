@@ -230,6 +230,36 @@ class RawAmqpClientTest {
         assertEquals(new Binary(new byte[] {0, 1, 2}), gotBinary.getMessageId());
     }
 
+    @Test
+    @DisplayName("MSG-4 a message sent without a body section is stored without one and delivered without one")
+    void noBodySection() throws IOException {
+        putToken("cbs-replies");
+        Sender toQueue = client.sender("to-raw", "raw");
+        client.pump(() -> toQueue.getCredit() > 0, "credit on the queue");
+        Properties properties = new Properties();
+        properties.setMessageId("bodiless");
+        Delivery sent = client.send(toQueue, sections(properties));
+        client.pump(() -> sent.getRemoteState() != null, "the send's outcome");
+        assertInstanceOf(Accepted.class, sent.getRemoteState());
+        assertEquals(
+                MessageBody.ABSENT,
+                namespace.peek(EntityPath.queue("raw"), 0, 1).get(0).message().body());
+
+        client.receive(client.receiver("from-raw", "raw", "from-raw"), "the message");
+        ByteBuffer buffer = ByteBuffer.wrap(client.lastBytes);
+        DecoderImpl decoder = new DecoderImpl();
+        AMQPDefinedTypes.registerAllTypes(decoder, new EncoderImpl(decoder));
+        decoder.setByteBuffer(buffer);
+        List<Object> got = new ArrayList<>();
+        while (buffer.hasRemaining()) {
+            got.add(decoder.readObject());
+        }
+        assertTrue(
+                got.stream().noneMatch(s -> s instanceof Data || s instanceof AmqpValue),
+                () -> "no body section expected, got " + got);
+        assertTrue(got.stream().anyMatch(Properties.class::isInstance), () -> "the properties expected, got " + got);
+    }
+
     private static byte[] sections(Object... sections) {
         ByteBuffer buffer = ByteBuffer.allocate(1024);
         DecoderImpl decoder = new DecoderImpl();

@@ -60,6 +60,9 @@ public record BrokeredMessage(
         if (message.body() instanceof MessageBody.DataSections sections) {
             return new String(sections.bytes(), java.nio.charset.StandardCharsets.UTF_8);
         }
+        if (message.body() instanceof MessageBody.Absent) {
+            return "";
+        }
         return String.valueOf(message.body());
     }
 }

@@ -16,7 +16,7 @@ import java.time.Instant;
  * @param subscriptionCount a topic's subscriptions, else 0
  * @param createdAt when the entity was created
  * @param updatedAt when it was last updated
- * @param accessedAt when it was last used
+ * @param accessedAt when it was last used; {@link #NEVER_ACCESSED} until then
  */
 public record EntityRuntimeInfo(
         long activeMessageCount,
@@ -29,4 +29,10 @@ public record EntityRuntimeInfo(
         int subscriptionCount,
         Instant createdAt,
         Instant updatedAt,
-        Instant accessedAt) {}
+        Instant accessedAt) {
+    /**
+     * The {@code accessedAt} of an entity nobody has used yet: the service's zero time, {@code 0001-01-01T00:00:00}
+     * (.NET's {@code DateTime.MinValue}), not its creation time.
+     */
+    public static final Instant NEVER_ACCESSED = Instant.parse("0001-01-01T00:00:00Z");
+}

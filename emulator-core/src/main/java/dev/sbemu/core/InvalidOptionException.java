@@ -6,8 +6,17 @@ public final class InvalidOptionException extends IllegalArgumentException {
     private final String property;
 
     public InvalidOptionException(String property, Object value, String allowed) {
-        super("Invalid " + property + " '" + value + "': " + allowed + ".");
+        this(property, "Invalid " + property + " '" + value + "': " + allowed + ".");
+    }
+
+    private InvalidOptionException(String property, String message) {
+        super(message);
         this.property = property;
+    }
+
+    /** A refusal whose whole message is the service's own words (an immutable property changed, ...). */
+    public static InvalidOptionException withMessage(String property, String message) {
+        return new InvalidOptionException(property, message);
     }
 
     /** The property whose value was refused. */

@@ -6,9 +6,11 @@ import java.util.Objects;
 
 /**
  * A message body in one of the three AMQP body kinds the service carries: data (one section, or several kept
- * apart, {@link DataSections}), a value, or a sequence.
+ * apart, {@link DataSections}), a value, or a sequence; or no body section at all ({@link Absent}).
  */
 public sealed interface MessageBody {
+    /** The body of a message sent without a body section (MSG-4). */
+    Absent ABSENT = new Absent();
 
     /** The body's approximate encoded size in bytes, for the size limits of LIM-1. */
     int sizeInBytes();
@@ -123,6 +125,17 @@ public sealed interface MessageBody {
         @Override
         public int sizeInBytes() {
             return values.stream().mapToInt(Sizes::of).sum();
+        }
+    }
+
+    /**
+     * No body section: a message sent without one (as the Go SDK sends a nil {@code Body}) is delivered without one,
+     * as the service does (MSG-4), not with an empty data section. The Java SDK reads it as an empty body.
+     */
+    record Absent() implements MessageBody {
+        @Override
+        public int sizeInBytes() {
+            return 0;
         }
     }
 }

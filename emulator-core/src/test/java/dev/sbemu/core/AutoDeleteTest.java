@@ -152,7 +152,11 @@ class AutoDeleteTest {
             case "update" ->
                 n -> n.updateQueue(
                         "q", n.getQueue("q").toBuilder().maxDeliveryCount(3).build());
-            case "receive-deferred" -> n -> n.receiveDeferred(Q, ReceiveMode.PEEK_LOCK, List.of(1L));
+            case "receive-deferred" ->
+                n -> assertThrows(
+                        BrokerException.MessageNotFound.class,
+                        () -> n.receiveDeferred(Q, ReceiveMode.PEEK_LOCK, List.of(1L)),
+                        "DLQ-7: a failed request accesses the queue too");
             default -> throw new IllegalArgumentException(activity);
         };
 

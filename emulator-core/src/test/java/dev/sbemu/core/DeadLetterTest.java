@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.List;
@@ -297,7 +298,10 @@ class DeadLetterTest {
         assertEquals("d1", d1.message().messageId());
         assertEquals(MessageState.DEFERRED, d1.state());
         assertEquals(T0.plusSeconds(60), d1.lockedUntil());
-        assertEquals(List.of(), ns.receiveDeferred(Q, ReceiveMode.PEEK_LOCK, List.of(1L)), "it is locked");
+        assertThrows(
+                BrokerException.MessageNotFound.class,
+                () -> ns.receiveDeferred(Q, ReceiveMode.PEEK_LOCK, List.of(1L)),
+                "DLQ-7: it is locked");
         ns.abandon(Q, d1.lockToken());
         assertEquals(List.of(), ns.receive(Q, ReceiveMode.PEEK_LOCK, 10), "abandoned, it stays deferred");
         ns.complete(
@@ -311,7 +315,8 @@ class DeadLetterTest {
     }
 
     @Test
-    @DisplayName("DLQ-4 a sequence number that is not a deferred message of the entity yields nothing")
+    @DisplayName("DLQ-4 DLQ-7 a sequence number that is not a deferred message of the entity fails the request: "
+            + "nothing is taken")
     void unknownDeferredNumbersYieldNothing() {
         Namespace ns = namespace();
         ns.createQueue("q");
@@ -319,7 +324,12 @@ class DeadLetterTest {
         ns.defer(Q, lockOne(ns, Q).lockToken());
         long scheduled = ns.schedule("q", msg("scheduled"), T0.plusSeconds(60));
 
-        List<BrokeredMessage> got = ns.receiveDeferred(Q, ReceiveMode.PEEK_LOCK, List.of(99L, 2L, scheduled, 1L));
+        BrokerException.MessageNotFound e = assertThrows(
+                BrokerException.MessageNotFound.class,
+                () -> ns.receiveDeferred(Q, ReceiveMode.PEEK_LOCK, List.of(99L, 2L, scheduled, 1L)));
+        assertTrue(e.getMessage().contains("[99, 2, " + scheduled + "]"), e.getMessage());
+        assertEquals(1, ns.runtimeInfo(Q).deferredMessageCount());
+        List<BrokeredMessage> got = ns.receiveDeferred(Q, ReceiveMode.PEEK_LOCK, List.of(1L));
 
         assertEquals(List.of("deferred"), ids(got));
         assertEquals(List.of("active"), ids(ns.peek(Q, 2, 1)));

@@ -511,9 +511,11 @@ class TtlTest {
         assertEquals(0, ns.runtimeInfo(Q).deadLetterMessageCount());
         assertEquals(List.of(), events(ns, JournalEvent.Type.EXPIRED));
 
-        List<BrokeredMessage> fetched = ns.receiveDeferred(Q, ReceiveMode.PEEK_LOCK, List.of(m.sequenceNumber()));
+        assertThrows(
+                BrokerException.MessageNotFound.class,
+                () -> ns.receiveDeferred(Q, ReceiveMode.PEEK_LOCK, List.of(m.sequenceNumber())),
+                "DLQ-7: gone, so not found");
 
-        assertEquals(List.of(), fetched);
         assertEquals(0, ns.runtimeInfo(Q).deferredMessageCount());
         assertEquals(1, ns.runtimeInfo(Q).deadLetterMessageCount());
         JournalEvent dead = events(ns, JournalEvent.Type.DEAD_LETTERED).get(0);
@@ -562,7 +564,10 @@ class TtlTest {
         ns.defer(Q, m.lockToken());
         ns.clock().advance(Duration.ofMinutes(5));
 
-        assertEquals(List.of(), ns.receiveDeferred(Q, ReceiveMode.RECEIVE_AND_DELETE, List.of(m.sequenceNumber())));
+        assertThrows(
+                BrokerException.MessageNotFound.class,
+                () -> ns.receiveDeferred(Q, ReceiveMode.RECEIVE_AND_DELETE, List.of(m.sequenceNumber())),
+                "DLQ-7: gone, so not found");
 
         assertEquals(0, ns.runtimeInfo(Q).totalMessageCount());
         JournalEvent expired = events(ns, JournalEvent.Type.EXPIRED).get(0);

@@ -336,7 +336,7 @@ public final class AmqpMessages {
             List<Object> values = sequence.getValue();
             return new MessageBody.Sequence(values);
         }
-        return new MessageBody.Data(new byte[0]);
+        return MessageBody.ABSENT; // MSG-4: no body section, none delivered
     }
 
     private static String string(Object id) {
@@ -425,7 +425,7 @@ public final class AmqpMessages {
             amqp.setBody(new AmqpSequence(sequence.values()));
         } else if (body instanceof MessageBody.DataSections sections) {
             amqp.setBody(new Data(new Binary(sections.sections().get(0))));
-        }
+        } // MessageBody.Absent: no body section (MSG-4)
         if (!fields.footer().isEmpty()) {
             amqp.setFooter(new Footer(symbolKeys(fields.footer())));
         }

@@ -96,7 +96,8 @@ final class Parser {
             } else if (parser.peek().is(Token.Type.END)) {
                 return statements;
             }
-            if (!separated) {
+            // RUL-12: the service also takes statements separated by white space only ("SET a = 1 SET b = 2")
+            if (!separated && !parser.peek().isKeyword("SET") && !parser.peek().isKeyword("REMOVE")) {
                 throw error("expected ',' or ';' between statements", parser.peek());
             }
         }

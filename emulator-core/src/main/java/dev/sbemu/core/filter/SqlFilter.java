@@ -1,6 +1,11 @@
 package dev.sbemu.core.filter;
 
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.util.Collections;
+import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -42,7 +47,10 @@ public final class SqlFilter implements RuleFilter {
      *
      * @param expression the SQL expression, e.g. {@code "color = @color"}
      * @param parameters the values, e.g. {@code Map.of("@color", "red")}: strings, booleans, integral
-     *                   numbers (as {@code long}) or decimals (as {@code double})
+     *                   numbers, decimals or date-times (as {@code OffsetDateTime}; an {@code Instant},
+     *                   {@code ZonedDateTime} or {@code Date} is taken as one); the expression sees integral
+     *                   numbers as {@code long} and decimals as {@code double}, {@link #parameters()} keeps their
+     *                   types (RUL-13)
      * @return the filter
      * @throws FilterSyntaxException as {@link #parse(String)}, and when the text uses a parameter without a value
      * @throws IllegalArgumentException when a parameter's name does not start with {@code @} or its value
@@ -50,10 +58,21 @@ public final class SqlFilter implements RuleFilter {
      */
     public static SqlFilter parse(String expression, Map<String, Object> parameters) throws FilterSyntaxException {
         Map<String, Object> checked = checkParameters(parameters);
-        return new SqlFilter(expression, checked, Parser.parseFilter(expression, checked));
+        return new SqlFilter(expression, declared(parameters, checked), Parser.parseFilter(expression, checked));
     }
 
-    /** The parameters' values, by name ({@code @color}); empty when there are none. */
+    /**
+     * RUL-13: the parameters as given, for {@link #parameters()} (an {@code int} stays an {@code int}, so the
+     * management API writes it back with its own type); only date-times take their checked form.
+     */
+    static Map<String, Object> declared(Map<String, Object> parameters, Map<String, Object> checked) {
+        Map<String, Object> declared = new LinkedHashMap<>();
+        checked.forEach(
+                (name, value) -> declared.put(name, value instanceof OffsetDateTime ? value : parameters.get(name)));
+        return Collections.unmodifiableMap(declared);
+    }
+
+    /** The parameters' values as given, by name ({@code @color}); empty when there are none (RUL-13). */
     public Map<String, Object> parameters() {
         return parameters;
     }
@@ -67,18 +86,33 @@ public final class SqlFilter implements RuleFilter {
             }
             Object widened = value instanceof Integer || value instanceof Short || value instanceof Byte
                     ? (Object) ((Number) value).longValue()
-                    : value instanceof Float f ? (Object) f.doubleValue() : value;
+                    : value instanceof Float f ? (Object) f.doubleValue() : dateTime(value);
             if (!(widened instanceof String
                     || widened instanceof Boolean
                     || widened instanceof Long
-                    || widened instanceof Double)) {
+                    || widened instanceof Double
+                    || widened instanceof OffsetDateTime)) {
                 throw new IllegalArgumentException("The parameter " + name + " has a value of type "
                         + (value == null ? "null" : value.getClass().getName())
-                        + "; a parameter is a string, boolean, integral number or decimal.");
+                        + "; a parameter is a string, boolean, integral number, decimal or date-time.");
             }
             checked.put(name, widened);
         });
         return Collections.unmodifiableMap(checked);
+    }
+
+    /** RUL-10: a date-time parameter as an {@link OffsetDateTime} (an instant or date at UTC); others unchanged. */
+    private static Object dateTime(Object value) {
+        if (value instanceof Instant instant) {
+            return instant.atOffset(ZoneOffset.UTC);
+        }
+        if (value instanceof Date date) {
+            return date.toInstant().atOffset(ZoneOffset.UTC);
+        }
+        if (value instanceof ZonedDateTime zoned) {
+            return zoned.toOffsetDateTime();
+        }
+        return value;
     }
 
     /**

@@ -49,7 +49,8 @@ public final class SqlRuleAction {
      */
     public static SqlRuleAction parse(String actionText, Map<String, Object> parameters) throws FilterSyntaxException {
         Map<String, Object> checked = SqlFilter.checkParameters(parameters);
-        return new SqlRuleAction(actionText, checked, Parser.parseAction(actionText, checked));
+        return new SqlRuleAction(
+                actionText, SqlFilter.declared(parameters, checked), Parser.parseAction(actionText, checked));
     }
 
     /** The parameters' values, by name ({@code @region}); empty when there are none. */

@@ -68,6 +68,9 @@ final class Values {
         if (value instanceof ZonedDateTime) {
             return ((ZonedDateTime) value).toInstant();
         }
+        if (value instanceof java.util.Date date) {
+            return date.toInstant(); // an AMQP timestamp
+        }
         return value;
     }
 

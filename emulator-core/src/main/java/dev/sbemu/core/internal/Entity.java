@@ -1,6 +1,7 @@
 package dev.sbemu.core.internal;
 
 import dev.sbemu.core.Durations;
+import dev.sbemu.core.EntityRuntimeInfo;
 import dev.sbemu.core.EntityStatus;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,7 +26,7 @@ abstract class Entity {
         this.name = name;
         this.createdAt = services.now();
         this.updatedAt = createdAt;
-        this.accessedAt = createdAt;
+        this.accessedAt = EntityRuntimeInfo.NEVER_ACCESSED; // ADI-6: the zero time until first used
         this.lastActivity = createdAt;
     }
 
@@ -54,9 +55,10 @@ abstract class Entity {
         lastActivity = services.now();
     }
 
+    /** An update: the idle time restarts (ADI-3), but it is no access (ADI-6: {@code accessedAt} stays). */
     void updated() {
         updatedAt = services.now();
-        touch();
+        lastActivity = updatedAt;
         armAutoDelete();
     }
 

@@ -48,12 +48,11 @@ public final class EntityAdministration {
         return services.locked(() -> {
             QueueEntity queue = registry.queue(name);
             registry.checkForwardTargets(name, valid.forwardTo(), valid.forwardDeadLetteredMessagesTo());
-            if (valid.requiresSession() != queue.options.requiresSession()
-                    || valid.enablePartitioning() != queue.options.enablePartitioning()) {
-                throw new InvalidOptionException(
-                        "requiresSession/enablePartitioning",
-                        valid.requiresSession() + "/" + valid.enablePartitioning(),
-                        "cannot be changed on an existing queue");
+            if (valid.requiresSession() != queue.options.requiresSession()) {
+                throw immutable("requiresSession", "Queue");
+            }
+            if (valid.enablePartitioning() != queue.options.enablePartitioning()) {
+                throw partitioningImmutable("Queue");
             }
             queue.options = valid;
             queue.updated();
@@ -96,8 +95,7 @@ public final class EntityAdministration {
         return services.locked(() -> {
             TopicEntity topic = registry.topic(name);
             if (valid.enablePartitioning() != topic.options.enablePartitioning()) {
-                throw new InvalidOptionException(
-                        "enablePartitioning", valid.enablePartitioning(), "cannot be changed on an existing topic");
+                throw partitioningImmutable("Topic");
             }
             topic.options = valid;
             topic.updated();
@@ -142,8 +140,7 @@ public final class EntityAdministration {
             SubscriptionEntity subscription = registry.subscription(topicName, name);
             registry.checkForwardTargets(subscription.name, valid.forwardTo(), valid.forwardDeadLetteredMessagesTo());
             if (valid.requiresSession() != subscription.options.requiresSession()) {
-                throw new InvalidOptionException(
-                        "requiresSession", valid.requiresSession(), "cannot be changed on an existing subscription");
+                throw immutable("requiresSession", "Subscription");
             }
             subscription.options = valid;
             subscription.updated();
@@ -267,5 +264,19 @@ public final class EntityAdministration {
                     source.updatedAt,
                     source.accessedAt);
         });
+    }
+
+    /** LIM-5: the service's words for a property an existing entity cannot change. */
+    private static InvalidOptionException immutable(String property, String entityKind) {
+        String serviceName = Character.toUpperCase(property.charAt(0)) + property.substring(1);
+        return InvalidOptionException.withMessage(
+                property,
+                "The value for the " + serviceName + " property of an existing " + entityKind + " cannot be changed.");
+    }
+
+    /** LIM-5: the service's words (its trailing space included) for a change of partitioning. */
+    private static InvalidOptionException partitioningImmutable(String entityKind) {
+        return InvalidOptionException.withMessage(
+                "enablePartitioning", "Partitioning cannot be changed for " + entityKind + ". ");
     }
 }

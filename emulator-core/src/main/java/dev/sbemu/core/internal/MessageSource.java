@@ -261,8 +261,11 @@ abstract class MessageSource extends Entity {
             MessageStore store, ReceiveMode mode, Collection<Long> sequenceNumbers, SessionEntry session) {
         Instant now = services.now();
         touch();
-        List<BrokeredMessage> taken = new ArrayList<>();
+        // DLQ-7: the request fails as a whole, before taking any, when a number is no deferred message to take
+        List<StoredMessage> found = new ArrayList<>();
+        List<Long> missing = new ArrayList<>();
         for (Long sequenceNumber : sequenceNumbers) {
+            boolean any = false;
             for (StoredMessage m : List.copyOf(store.withSequenceNumber(sequenceNumber))) {
                 if (m.state != MessageState.DEFERRED
                         || m.isLocked()
@@ -273,8 +276,23 @@ abstract class MessageSource extends Entity {
                     expire(m);
                     continue;
                 }
-                taken.add(deliver(store, m, mode, now, session));
+                if (!found.contains(m)) { // a number asked twice is taken once
+                    found.add(m);
+                }
+                any = true;
             }
+            if (!any) {
+                missing.add(sequenceNumber);
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw new BrokerException.MessageNotFound("Failed to lock one or more specified messages. Either the"
+                    + " message is already locked or does not exist. Sequence numbers: " + missing + ", entity: '"
+                    + store.pathText + "'.");
+        }
+        List<BrokeredMessage> taken = new ArrayList<>();
+        for (StoredMessage m : found) {
+            taken.add(deliver(store, m, mode, now, session));
         }
         return taken;
     }
@@ -415,15 +433,18 @@ abstract class MessageSource extends Entity {
         return true;
     }
 
-    /** A delivery ended without completion (abandon or lock expiry): DLQ-2, TTL-4, TTL-10. */
+    /**
+     * A delivery ended without completion (abandon or lock expiry): DLQ-2, TTL-4, TTL-10. In a dead-letter queue
+     * the delivery count stays as it was dead-lettered (DLQ-6).
+     */
     void endDelivery(MessageStore store, StoredMessage m) {
         services.timers.cancel(m.lockTimer);
         store.unlock(m);
-        m.deliveryCount++;
         if (store != main) {
             store.makeReady(m);
             return;
         }
+        m.deliveryCount++;
         if (m.isExpiredAt(services.now())) {
             expire(m);
         } else if (m.deliveryCount >= maxDeliveryCount()) {

@@ -170,9 +170,10 @@ final class SessionTable {
         return session == null || session.state == null ? null : session.state.clone();
     }
 
+    /** SES-7: an empty state clears it, as null does (the Go SDK sends its nil slice as an empty binary). */
     void setState(SessionEntry session, byte[] state) {
         source.touch();
-        session.state = state == null ? null : state.clone();
+        session.state = state == null || state.length == 0 ? null : state.clone();
     }
 
     /** The receiver let go (close): its locked messages return, counted as a delivery (SES-3). */

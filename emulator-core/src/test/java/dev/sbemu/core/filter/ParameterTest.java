@@ -22,7 +22,7 @@ class ParameterTest {
 
         assertTrue(filter.matches(with("color", "red", "size", 4L, "ratio", 0.25)));
         assertFalse(filter.matches(with("color", "blue", "size", 4L, "ratio", 0.25)));
-        assertEquals(Map.of("@color", "red", "@min", 3L, "@ratio", 0.5), filter.parameters());
+        assertEquals(Map.of("@color", "red", "@min", 3, "@ratio", 0.5f), filter.parameters(), "RUL-13: as given");
         assertNotEquals(
                 SqlFilter.parse("color = @color", Map.of("@color", "red")),
                 SqlFilter.parse("color = @color", Map.of("@color", "blue")));
@@ -50,8 +50,25 @@ class ParameterTest {
                         .getMessage());
         assertTrue(assertThrows(
                         IllegalArgumentException.class,
-                        () -> SqlFilter.parse("1=1", Map.of("@when", java.time.Instant.EPOCH)))
+                        () -> SqlFilter.parse("1=1", Map.of("@list", new java.util.ArrayList<>())))
                 .getMessage()
-                .contains("java.time.Instant"));
+                .contains("java.util.ArrayList"));
+    }
+
+    @Test
+    @DisplayName("RUL-10 a date-time parameter (OffsetDateTime, Instant, Date) is taken and compares with date-times")
+    void dateTimeParameters() {
+        java.time.OffsetDateTime cutoff = java.time.OffsetDateTime.parse("2030-01-01T00:00:00Z");
+        SqlFilter filter = SqlFilter.parse("sent > @cutoff", Map.of("@cutoff", cutoff.toInstant()));
+        assertEquals(cutoff, filter.parameters().get("@cutoff"));
+        assertEquals(
+                cutoff,
+                SqlFilter.parse("1=1", Map.of("@d", java.util.Date.from(cutoff.toInstant())))
+                        .parameters()
+                        .get("@d"));
+        assertTrue(filter.matches(TestMessage.with("sent", cutoff.plusSeconds(1))));
+        assertTrue(filter.matches(TestMessage.with(
+                "sent", java.util.Date.from(cutoff.plusSeconds(1).toInstant()))));
+        assertFalse(filter.matches(TestMessage.with("sent", cutoff)));
     }
 }

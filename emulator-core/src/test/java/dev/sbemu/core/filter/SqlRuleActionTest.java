@@ -180,7 +180,7 @@ class SqlRuleActionTest {
                 Arguments.of("SET", 3),
                 Arguments.of("SET a", 5),
                 Arguments.of("SET a = ", 8),
-                Arguments.of("SET a = 1 SET b = 2", 10),
+                Arguments.of("SET a = 1 b = 2", 10), // RUL-12: "SET a = 1 SET b = 2" is two statements
                 Arguments.of("SET a = 1,", 10),
                 Arguments.of(";", 0),
                 Arguments.of("DELETE a", 0),

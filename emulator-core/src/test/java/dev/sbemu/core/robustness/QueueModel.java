@@ -216,10 +216,15 @@ final class QueueModel {
         }
     }
 
-    /** DLQ-4, TTL-15: deferred messages by number; an expired one expires now and is not returned. */
+    /**
+     * DLQ-4, TTL-15: deferred messages by number; an expired one expires now and is not returned. DLQ-7: a number
+     * that is no deferred message to take fails the whole request (not found), and none is taken.
+     */
     List<Msg> receiveDeferred(boolean peekLock, List<Long> seqs) {
-        List<Msg> taken = new ArrayList<>();
+        List<Msg> found = new ArrayList<>();
+        boolean missing = false;
         for (long seq : seqs) {
+            boolean any = false;
             for (Msg m : in(Where.MAIN)) {
                 if (m.seq != seq || m.state != State.DEFERRED || m.locked) {
                     continue;
@@ -228,11 +233,20 @@ final class QueueModel {
                     expire(m);
                     continue;
                 }
-                deliver(m, peekLock);
-                taken.add(m);
+                if (!found.contains(m)) {
+                    found.add(m);
+                }
+                any = true;
             }
+            missing |= !any;
         }
-        return taken;
+        if (missing) {
+            throw new Expected(Failure.NOT_FOUND);
+        }
+        for (Msg m : found) {
+            deliver(m, peekLock);
+        }
+        return found;
     }
 
     /**
@@ -319,14 +333,14 @@ final class QueueModel {
         return null;
     }
 
-    /** DLQ-2, TTL-4, TTL-10: a delivery ended without completion (abandon or lock expiry). */
+    /** DLQ-2, TTL-4, TTL-10: a delivery ended without completion (abandon or lock expiry); DLQ-6. */
     private void endDelivery(Msg m) {
         m.locked = false;
         m.lockedUntil = null;
-        m.deliveryCount++;
         if (m.where == Where.DLQ) {
             return;
         }
+        m.deliveryCount++;
         if (m.expiredAt(now)) {
             expire(m);
         } else if (m.deliveryCount >= config.maxDeliveryCount) {

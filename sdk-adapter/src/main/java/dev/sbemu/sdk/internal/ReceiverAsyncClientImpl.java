@@ -347,7 +347,7 @@ public final class ReceiverAsyncClientImpl {
 
     public Mono<ServiceBusReceivedMessage> receiveDeferredMessage(long sequenceNumber) {
         return calls.call("receiveDeferredMessage", ServiceBusErrorSource.RECEIVE, () -> {
-            List<BrokeredMessage> taken = binding.receiveDeferred(coreMode, List.of(sequenceNumber));
+            List<BrokeredMessage> taken = receiveDeferred(List.of(sequenceNumber));
             if (taken.isEmpty()) {
                 // the SDK reads the service's message-not-found as an empty answer, then takes last() of it
                 throw new NoSuchElementException("Flux#last() didn't observe any onNext signal");
@@ -363,8 +363,21 @@ public final class ReceiverAsyncClientImpl {
             }
             List<Long> numbers = new ArrayList<>();
             sequenceNumbers.forEach(numbers::add);
-            return numbers.isEmpty() ? List.of() : received(binding.receiveDeferred(coreMode, numbers));
+            return numbers.isEmpty() ? List.of() : received(receiveDeferred(numbers));
         });
+    }
+
+    /**
+     * DLQ-7: the service fails a receive by sequence number of a message that is no deferred message to take (404
+     * {@code com.microsoft:message-not-found}); the SDK's {@code ManagementChannel.sendWithVerify} reads that answer
+     * as an empty one, so the caller sees no message.
+     */
+    private List<BrokeredMessage> receiveDeferred(List<Long> numbers) {
+        try {
+            return binding.receiveDeferred(coreMode, numbers);
+        } catch (BrokerException.MessageNotFound notFound) {
+            return List.of();
+        }
     }
 
     // ---- locks --------------------------------------------------------------------------------

@@ -78,7 +78,7 @@ class QueueAdministrationTest extends AdminFixture {
             assertEquals(Duration.ofMinutes(2), q.getDuplicateDetectionHistoryTimeWindow());
             assertEquals("https://sbemu.servicebus.windows.net/target", q.getForwardTo());
             assertEquals("https://sbemu.servicebus.windows.net/dead-target", q.getForwardDeadLetteredMessagesTo());
-            assertEquals(2048, q.getMaxSizeInMegabytes());
+            assertEquals(16 * 2048, q.getMaxSizeInMegabytes(), "LIM-6: the 16 partitions together");
             assertEquals(EntityStatus.SEND_DISABLED, q.getStatus());
             assertTrue(q.isPartitioningEnabled());
             assertFalse(q.isBatchedOperationsEnabled());

@@ -60,7 +60,7 @@ class TopicAdministrationTest extends AdminFixture {
             assertEquals(Duration.ofDays(1), t.getAutoDeleteOnIdle());
             assertTrue(t.isDuplicateDetectionRequired());
             assertEquals(Duration.ofMinutes(3), t.getDuplicateDetectionHistoryTimeWindow());
-            assertEquals(5120, t.getMaxSizeInMegabytes());
+            assertEquals(16 * 5120, t.getMaxSizeInMegabytes(), "LIM-6: the 16 partitions together");
             assertEquals(EntityStatus.SEND_DISABLED, t.getStatus());
             assertTrue(t.isPartitioningEnabled());
             assertFalse(t.isBatchedOperationsEnabled());

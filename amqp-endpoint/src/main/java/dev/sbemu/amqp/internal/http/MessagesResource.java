@@ -1,5 +1,6 @@
 package dev.sbemu.amqp.internal.http;
 
+import dev.sbemu.core.BrokerException;
 import dev.sbemu.core.BrokeredMessage;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.MessageBody;
@@ -136,6 +137,29 @@ final class MessagesResource implements AdminResource {
         return out;
     }
 
+    /**
+     * Takes the deferred messages {@code numbers} names. A receive by sequence numbers fails as a whole when one of them
+     * is gone (DLQ-7: locked, expired or settled since the peek), so then each is taken on its own and the gone ones
+     * are skipped.
+     */
+    private static long takeDeferred(Namespace ns, EntityPath entity, List<Long> numbers) {
+        try {
+            return ns.receiveDeferred(entity, ReceiveMode.RECEIVE_AND_DELETE, numbers)
+                    .size();
+        } catch (BrokerException.MessageNotFound e) {
+            long taken = 0;
+            for (long number : numbers) {
+                try {
+                    taken += ns.receiveDeferred(entity, ReceiveMode.RECEIVE_AND_DELETE, List.of(number))
+                            .size();
+                } catch (BrokerException.MessageNotFound gone) {
+                    // gone since the peek: nothing to purge
+                }
+            }
+            return taken;
+        }
+    }
+
     /** Removes the entity's messages: active and deferred, and scheduled ones of a queue or topic. */
     private long purge(EntityPath entity) {
         Namespace ns = namespace.get();
@@ -158,8 +182,7 @@ final class MessagesResource implements AdminResource {
             }
         }
         if (!deferred.isEmpty()) {
-            purged += ns.receiveDeferred(entity, ReceiveMode.RECEIVE_AND_DELETE, deferred)
-                    .size();
+            purged += takeDeferred(ns, entity, deferred);
         }
         if (!scheduled.isEmpty() && !entity.isSubscription() && entity.subQueue() == EntityPath.Part.NONE) {
             ns.cancelScheduled(entity.topicOrQueue(), scheduled);

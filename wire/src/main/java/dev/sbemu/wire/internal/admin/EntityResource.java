@@ -41,10 +41,27 @@ final class EntityResource {
         int status = update ? 200 : 201;
         if (QueueXml.ELEMENT.equals(description.getLocalName())) {
             QueueOptions asked = QueueXml.read(description, site.refs(), ns.tier());
+            if (update && ns.queueExists(name)) {
+                QueueOptions old = ns.getQueue(name);
+                asked = asked.toBuilder()
+                        .maxSizeInMegabytes(Limits.updatedMaxSizeMb(
+                                asked.maxSizeInMegabytes(),
+                                old.maxSizeInMegabytes(),
+                                old.enablePartitioning(),
+                                ns.tier()))
+                        .build();
+            }
             QueueOptions stored = update ? ns.updateQueue(name, asked) : ns.createQueue(name, asked);
             return ManagementResponse.entry(status, Atom.document(queueEntry(name, stored)));
         }
         TopicOptions asked = TopicXml.read(description, ns.tier());
+        if (update && ns.topicExists(name)) {
+            TopicOptions old = ns.getTopic(name);
+            asked = asked.toBuilder()
+                    .maxSizeInMegabytes(Limits.updatedMaxSizeMb(
+                            asked.maxSizeInMegabytes(), old.maxSizeInMegabytes(), old.enablePartitioning(), ns.tier()))
+                    .build();
+        }
         TopicOptions stored = update ? ns.updateTopic(name, asked) : ns.createTopic(name, asked);
         return ManagementResponse.entry(status, Atom.document(topicEntry(name, stored)));
     }
@@ -90,6 +107,7 @@ final class EntityResource {
 
     private Consumer<XmlOut> topicEntry(String name, TopicOptions options) {
         EntityRuntimeInfo info = site.info(name);
+        TopicXml.FilterCounts filters = TopicXml.FilterCounts.of(ns, name);
         return out -> Atom.entry(
                 out,
                 site.url(name),
@@ -97,6 +115,6 @@ final class EntityResource {
                 info.createdAt(),
                 info.updatedAt(),
                 site.name(),
-                c -> TopicXml.write(c, options, info, ns.tier()));
+                c -> TopicXml.write(c, options, info, ns.tier(), filters));
     }
 }

@@ -21,12 +21,35 @@ final class Limits {
         return stored == null ? defaultMaxMessageKb(tier) : stored;
     }
 
-    /** {@code EnableExpress} is a retired feature: false is accepted, true is refused. */
-    static void express(Fields fields) {
+    /** The partitions of a partitioned entity on Basic and Standard (the service's fixed 16). */
+    static final int PARTITIONS = 16;
+
+    /**
+     * What the service reports as an entity's {@code MaxSizeInMegabytes}: on Basic and Standard a partitioned
+     * entity's size is that of each of its 16 partitions, reported as their total (LIM-6).
+     */
+    static long reportedMaxSizeMb(long stored, boolean partitioned, Tier tier) {
+        return partitioned && tier != Tier.PREMIUM ? stored * PARTITIONS : stored;
+    }
+
+    /**
+     * The size to store for a client's {@code MaxSizeInMegabytes} on an update (LIM-6): sending back what the
+     * service reported for the partitioned entity leaves its size as it was; any other value is each partition's
+     * size, as on a create.
+     */
+    static long updatedMaxSizeMb(long requested, long stored, boolean partitioned, Tier tier) {
+        return requested == reportedMaxSizeMb(stored, partitioned, tier) ? stored : requested;
+    }
+
+    /**
+     * {@code EnableExpress} (LIM-7): Basic and Standard accept it either way; the emulator keeps every message in
+     * memory anyway, so it is not stored and reads back false. Premium has no express entities: true is refused.
+     */
+    static void express(Fields fields, Tier tier) {
         fields.bool("EnableExpress", express -> {
-            if (express) {
-                throw ManagementException.notImplemented(
-                        "EnableExpress=true: express entities are retired from" + " Service Bus and not emulated.");
+            if (express && tier == Tier.PREMIUM) {
+                throw ManagementException.badRequest("EnableExpress=true: express entities are not supported in a"
+                        + " Premium namespace (Premium messaging runs in an isolated run-time environment).");
             }
         });
     }

@@ -3,7 +3,6 @@ package dev.sbemu.wire.internal.admin;
 import dev.sbemu.core.Namespace;
 import java.time.Instant;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Dispatches management requests to the resource they address:
@@ -17,7 +16,6 @@ import java.util.Set;
  * lives in the namespace.
  */
 public final class ManagementRouter {
-    private static final Set<String> QUERY_PARAMETERS = Set.of("api-version", "enrich", "$skip", "$top");
     private static final String SUBSCRIPTIONS = "Subscriptions";
     private static final String RULES = "Rules";
 
@@ -43,19 +41,10 @@ public final class ManagementRouter {
     /** Answers a request; errors come back as the service's error responses. */
     public ManagementResponse handle(ManagementRequest request) {
         try {
-            checkQuery(request);
+            // HTTP-13: query parameters other than those read ($skip, $top) are ignored, as the service does
             return route(request);
         } catch (RuntimeException e) {
             return ErrorResponses.from(e);
-        }
-    }
-
-    private static void checkQuery(ManagementRequest request) {
-        for (String name : request.query().keySet()) {
-            if (!QUERY_PARAMETERS.contains(name)) {
-                throw ManagementException.badRequest("Unknown query parameter '" + name + "'; the emulator takes "
-                        + String.join(", ", QUERY_PARAMETERS) + ".");
-            }
         }
     }
 

@@ -69,7 +69,7 @@ final class QueueXml {
                 Long.MAX_VALUE,
                 kb -> b.maxMessageSizeInKilobytes(Limits.maxMessageKb(kb, tier)));
         b.authorizationRules(AuthorizationRulesXml.read(f.element(AuthorizationRulesXml.ELEMENT)));
-        Limits.express(f);
+        Limits.express(f, tier);
         return b.build();
     }
 
@@ -77,7 +77,8 @@ final class QueueXml {
     static void write(XmlOut out, QueueOptions o, EntityRuntimeInfo info, EntityRefs refs, Tier tier) {
         out.startIn(Xml.SB, ELEMENT);
         out.element("LockDuration", o.lockDuration());
-        out.element("MaxSizeInMegabytes", o.maxSizeInMegabytes());
+        out.element(
+                "MaxSizeInMegabytes", Limits.reportedMaxSizeMb(o.maxSizeInMegabytes(), o.enablePartitioning(), tier));
         out.element("RequiresDuplicateDetection", o.requiresDuplicateDetection());
         out.element("RequiresSession", o.requiresSession());
         out.element("DefaultMessageTimeToLive", o.defaultMessageTimeToLive());

@@ -1,8 +1,11 @@
 package dev.sbemu.wire.internal.admin;
 
 import dev.sbemu.core.EntityRuntimeInfo;
+import dev.sbemu.core.Namespace;
+import dev.sbemu.core.RuleDescription;
 import dev.sbemu.core.Tier;
 import dev.sbemu.core.TopicOptions;
+import dev.sbemu.core.filter.CorrelationFilter;
 import java.util.Set;
 import org.w3c.dom.Element;
 
@@ -34,7 +37,9 @@ final class TopicXml {
             "CountDetails",
             "SubscriptionCount",
             "EntityAvailabilityStatus",
-            "EnableSubscriptionPartitioning");
+            "EnableSubscriptionPartitioning",
+            "SqlFilterCount",
+            "CorrelationFilterCount");
 
     private TopicXml() {}
 
@@ -58,15 +63,16 @@ final class TopicXml {
                 Long.MAX_VALUE,
                 kb -> b.maxMessageSizeInKilobytes(Limits.maxMessageKb(kb, tier)));
         b.authorizationRules(AuthorizationRulesXml.read(f.element(AuthorizationRulesXml.ELEMENT)));
-        Limits.express(f);
+        Limits.express(f, tier);
         return b.build();
     }
 
     /** Writes the description with the topic's counts and timestamps. */
-    static void write(XmlOut out, TopicOptions o, EntityRuntimeInfo info, Tier tier) {
+    static void write(XmlOut out, TopicOptions o, EntityRuntimeInfo info, Tier tier, FilterCounts filters) {
         out.startIn(Xml.SB, ELEMENT);
         out.element("DefaultMessageTimeToLive", o.defaultMessageTimeToLive());
-        out.element("MaxSizeInMegabytes", o.maxSizeInMegabytes());
+        out.element(
+                "MaxSizeInMegabytes", Limits.reportedMaxSizeMb(o.maxSizeInMegabytes(), o.enablePartitioning(), tier));
         out.element("RequiresDuplicateDetection", o.requiresDuplicateDetection());
         out.element("DuplicateDetectionHistoryTimeWindow", o.duplicateDetectionHistoryTimeWindow());
         out.element("EnableBatchedOperations", o.enableBatchedOperations());
@@ -88,6 +94,29 @@ final class TopicXml {
         out.element("EnableExpress", false);
         out.element("UserMetadata", o.userMetadata());
         out.element("MaxMessageSizeInKilobytes", Limits.reportedMaxMessageKb(o.maxMessageSizeInKilobytes(), tier));
+        out.element("SqlFilterCount", filters.sql());
+        out.element("CorrelationFilterCount", filters.correlation());
         out.end();
+    }
+
+    /**
+     * RUL-11: the filters of every rule of a topic's subscriptions, by kind. SQL filters include the true and false
+     * filters (a new subscription's {@code $Default} counts as one).
+     */
+    record FilterCounts(int sql, int correlation) {
+        static FilterCounts of(Namespace ns, String topic) {
+            int sql = 0;
+            int correlation = 0;
+            for (String subscription : ns.subscriptionNames(topic)) {
+                for (RuleDescription rule : ns.listRules(topic, subscription)) {
+                    if (rule.filter() instanceof CorrelationFilter) {
+                        correlation++;
+                    } else {
+                        sql++;
+                    }
+                }
+            }
+            return new FilterCounts(sql, correlation);
+        }
     }
 }

@@ -1,6 +1,7 @@
 package dev.sbemu.wire.internal.admin;
 
 import dev.sbemu.core.Durations;
+import dev.sbemu.core.EntityRuntimeInfo;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -87,8 +88,15 @@ final class XmlValues {
         }
     }
 
-    /** An instant as the service writes it: UTC with milliseconds. */
+    /**
+     * An instant as the service writes it: UTC with milliseconds; its zero time (an entity never accessed, ADI-6) as
+     * {@code 0001-01-01T00:00:00}, without fraction or offset, as the service sends it (the Java SDK's
+     * {@code ServiceBusManagementSerializer} adds the {@code Z} it needs to parse that).
+     */
     static String instant(Instant at) {
+        if (EntityRuntimeInfo.NEVER_ACCESSED.equals(at)) {
+            return "0001-01-01T00:00:00";
+        }
         return INSTANT.format(at);
     }
 }
