@@ -10,6 +10,7 @@ import com.azure.messaging.servicebus.ServiceBusReceiverClient;
 import com.azure.messaging.servicebus.ServiceBusSenderClient;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Faults.Operation;
+import dev.sbemu.core.JournalEvent;
 import dev.sbemu.core.Namespace;
 import java.io.IOException;
 import java.time.Duration;
@@ -454,6 +455,12 @@ class HostileClientTest {
                             && flow.getLinkCredit().intValue() > 0),
                     "credit granted while the sends were held: " + f);
         }
+        // the held send sets its timer on a worker: advancing before it did would leave it waiting 30 s past the
+        // advance, so wait for the journal's word that the delay's timer is set
+        await().atMost(HostilePeer.WAIT)
+                .until(() -> namespace.journal().events().stream()
+                        .anyMatch(e -> e.type() == JournalEvent.Type.FAULT_INJECTED
+                                && e.detail().contains("delayed by")));
         namespace.clock().advance(Duration.ofSeconds(30));
         peer.expect(
                 Flow.class,
