@@ -168,14 +168,20 @@ class JmsOverTlsTest {
         server.close();
         server = ServiceBusEmulatorServer.builder(namespace)
                 .tlsPort(0)
-                .handshakeTimeout(Duration.ofMillis(300))
+                .handshakeTimeout(Duration.ofSeconds(2))
                 .start();
         try (SSLSocket silent = (SSLSocket)
                         server.tlsClientContext().getSocketFactory().createSocket("localhost", server.tlsPort());
                 Socket tcp = new Socket("127.0.0.1", server.tlsPort())) {
-            silent.setSoTimeout(10_000);
-            tcp.setSoTimeout(10_000);
-            silent.startHandshake();
+            // bounds, not margins: the endpoint hangs up after 2 s; a read that waits a minute means it never did
+            silent.setSoTimeout(60_000);
+            tcp.setSoTimeout(60_000);
+            try {
+                silent.startHandshake();
+            } catch (IOException e) {
+                // on a loaded machine the TLS handshake itself can outlast the timeout: the endpoint then drops the
+                // connection during it, which is the same rule (no AMQP within the handshake timeout)
+            }
             assertHungUp(silent);
             assertHungUp(tcp);
         }
