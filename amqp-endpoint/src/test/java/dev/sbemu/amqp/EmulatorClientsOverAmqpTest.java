@@ -18,6 +18,8 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.Field;
 
 /** {@code EmulatorClients.connectingTo}: the SDK's own clients, built from the endpoint's connection string. */
 class EmulatorClientsOverAmqpTest extends EndpointFixture {
@@ -76,8 +78,8 @@ class EmulatorClientsOverAmqpTest extends EndpointFixture {
 
     /** Whether a constructor set any of {@code client}'s fields: the in-process clients are allocated without one. */
     private static boolean hasState(Object client) throws IllegalAccessException {
-        for (java.lang.reflect.Field field : client.getClass().getDeclaredFields()) {
-            if (!java.lang.reflect.Modifier.isStatic(field.getModifiers())) {
+        for (Field field : client.getClass().getDeclaredFields()) {
+            if (!Modifier.isStatic(field.getModifiers())) {
                 field.setAccessible(true);
                 if (field.get(client) != null) {
                     return true;

@@ -3,6 +3,7 @@ package dev.sbemu.amqp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import com.azure.core.credential.TokenRequestContext;
 import com.azure.messaging.servicebus.ServiceBusClientBuilder;
 import com.azure.messaging.servicebus.ServiceBusException;
 import com.azure.messaging.servicebus.ServiceBusFailureReason;
@@ -10,8 +11,11 @@ import com.azure.messaging.servicebus.ServiceBusMessage;
 import com.azure.messaging.servicebus.ServiceBusReceivedMessage;
 import com.azure.messaging.servicebus.ServiceBusReceiverClient;
 import com.azure.messaging.servicebus.ServiceBusSenderClient;
+import com.azure.messaging.servicebus.implementation.ServiceBusSharedKeyCredential;
 import com.azure.messaging.servicebus.models.ServiceBusReceiveMode;
+import dev.sbemu.core.Message;
 import dev.sbemu.core.Namespace;
+import dev.sbemu.core.QueueOptions;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -110,9 +114,9 @@ class EmulatorConventionsTest {
 
     /** GET /orders with a token signed with {@link #EMULATOR_KEY}: the status. */
     private static int getQueue(ServiceBusEmulatorServer server) throws IOException, InterruptedException {
-        String token = new com.azure.messaging.servicebus.implementation.ServiceBusSharedKeyCredential(
+        String token = new ServiceBusSharedKeyCredential(
                         ServiceBusEmulatorServer.KEY_NAME, EMULATOR_KEY, Duration.ofHours(1))
-                .getToken(new com.azure.core.credential.TokenRequestContext().addScopes("https://127.0.0.1/"))
+                .getToken(new TokenRequestContext().addScopes("https://127.0.0.1/"))
                 .block()
                 .getToken();
         HttpRequest request = HttpRequest.newBuilder(URI.create(server.httpUrl() + "/orders?api-version=2021-05"))
@@ -149,11 +153,9 @@ class EmulatorConventionsTest {
             + "in the same form")
     void describedSessionFilter() throws IOException {
         namespace.createQueue(
-                "carts",
-                dev.sbemu.core.QueueOptions.builder().requiresSession(true).build());
+                "carts", QueueOptions.builder().requiresSession(true).build());
         namespace.send(
-                "carts",
-                dev.sbemu.core.Message.builder().body("one").sessionId("cart-7").build());
+                "carts", Message.builder().body("one").sessionId("cart-7").build());
         try (ServiceBusEmulatorServer server = ServiceBusEmulatorServer.builder(namespace)
                         .sharedAccessKey("k")
                         .start();

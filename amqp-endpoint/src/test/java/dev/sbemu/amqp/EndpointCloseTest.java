@@ -9,6 +9,7 @@ import com.azure.messaging.servicebus.ServiceBusMessage;
 import com.azure.messaging.servicebus.ServiceBusReceivedMessage;
 import com.azure.messaging.servicebus.ServiceBusReceiverClient;
 import com.azure.messaging.servicebus.ServiceBusSenderClient;
+import dev.sbemu.core.Message;
 import dev.sbemu.core.Namespace;
 import java.time.Duration;
 import java.util.List;
@@ -43,7 +44,7 @@ class EndpointCloseTest {
             // a first receive that gets a message has the link attached: the second one waits on it when the endpoint
             // closes (a connection closed before any link attached is reconnected by the SDK whatever the error,
             // then its retries of the refused connect decide, as for a send after close)
-            namespace.send("orders", dev.sbemu.core.Message.ofText("first"));
+            namespace.send("orders", Message.ofText("first"));
             receiver.complete(receiver.receiveMessages(1, Duration.ofSeconds(30)).stream()
                     .findFirst()
                     .orElseThrow());

@@ -3,6 +3,7 @@ package dev.sbemu.amqp;
 import com.azure.core.amqp.AmqpRetryOptions;
 import com.azure.messaging.servicebus.ServiceBusClientBuilder;
 import dev.sbemu.core.Namespace;
+import dev.sbemu.core.Tier;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,8 +38,8 @@ abstract class EndpointFixture {
     }
 
     /** The namespace's tier: Standard, the builder's default, unless a test class needs another. */
-    dev.sbemu.core.Tier tier() {
-        return dev.sbemu.core.Tier.STANDARD;
+    Tier tier() {
+        return Tier.STANDARD;
     }
 
     /** A builder from the connection string, as production code makes it, with short retries for tests. */

@@ -21,6 +21,7 @@ import java.io.OutputStream;
 import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.Socket;
+import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -183,7 +184,7 @@ class FaultsAndBadInputTest extends EndpointFixture {
             int read;
             try {
                 read = in.read(buffer);
-            } catch (java.net.SocketException reset) {
+            } catch (SocketException reset) {
                 return;
             }
             if (read < 0) {

@@ -13,14 +13,22 @@ import dev.sbemu.core.Faults.Operation;
 import dev.sbemu.core.JournalEvent;
 import dev.sbemu.core.Namespace;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
+import org.apache.qpid.proton.Proton;
 import org.apache.qpid.proton.amqp.UnsignedInteger;
+import org.apache.qpid.proton.amqp.messaging.AmqpValue;
+import org.apache.qpid.proton.amqp.messaging.ApplicationProperties;
+import org.apache.qpid.proton.amqp.messaging.Properties;
 import org.apache.qpid.proton.amqp.messaging.Rejected;
 import org.apache.qpid.proton.amqp.transport.Attach;
 import org.apache.qpid.proton.amqp.transport.Begin;
@@ -31,6 +39,7 @@ import org.apache.qpid.proton.amqp.transport.End;
 import org.apache.qpid.proton.amqp.transport.Flow;
 import org.apache.qpid.proton.amqp.transport.Open;
 import org.apache.qpid.proton.amqp.transport.Transfer;
+import org.apache.qpid.proton.message.Message;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -137,7 +146,7 @@ class HostileClientTest {
     void hangsUpBeforeAByte() throws IOException {
         ServiceBusEmulatorServer server =
                 start(ServiceBusEmulatorServer.builder(namespace).handshakeTimeout(Duration.ofMinutes(1)));
-        try (java.net.Socket socket = new java.net.Socket(java.net.InetAddress.getLoopbackAddress(), server.port())) {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
             await().atMost(Duration.ofSeconds(30)).until(() -> server.connectionCount() == 1);
         }
         await().atMost(Duration.ofSeconds(30)).until(() -> server.connectionCount() == 0);
@@ -183,7 +192,7 @@ class HostileClientTest {
         // a described type whose descriptor is a described type whose descriptor is ...: one byte per level
         byte[] nested = new byte[200_000];
         int size = 8 + nested.length;
-        java.nio.ByteBuffer frame = java.nio.ByteBuffer.allocate(size)
+        ByteBuffer frame = ByteBuffer.allocate(size)
                 .putInt(size)
                 .put((byte) 2)
                 .put((byte) 0)
@@ -268,15 +277,13 @@ class HostileClientTest {
         peer.transfer(0, 0, 0, new byte[1000], true, false, HostilePeer.WAIT);
         peer.transfer(0, 0, null, null, false, true, HostilePeer.WAIT);
         peer.flow(0, 1, 10);
-        org.apache.qpid.proton.message.Message request = org.apache.qpid.proton.Proton.message();
-        org.apache.qpid.proton.amqp.messaging.Properties properties =
-                new org.apache.qpid.proton.amqp.messaging.Properties();
+        Message request = Proton.message();
+        Properties properties = new Properties();
         properties.setMessageId("after-abort");
         properties.setReplyTo("cbs-replies");
         request.setProperties(properties);
-        request.setApplicationProperties(new org.apache.qpid.proton.amqp.messaging.ApplicationProperties(
-                java.util.Map.of("operation", "put-token")));
-        request.setBody(new org.apache.qpid.proton.amqp.messaging.AmqpValue("not a token"));
+        request.setApplicationProperties(new ApplicationProperties(Map.of("operation", "put-token")));
+        request.setBody(new AmqpValue("not a token"));
         peer.transfer(0, 0, 1, HostilePeer.encode(request), false, false, HostilePeer.WAIT);
         peer.expect(Transfer.class, t -> t.getHandle().equals(replies.getHandle()));
     }
@@ -441,8 +448,8 @@ class HostileClientTest {
                         && f.getLinkCredit().intValue() == 4);
         int before = peer.snapshot().size();
         for (int i = 0; i < 4; i++) {
-            org.apache.qpid.proton.message.Message m = org.apache.qpid.proton.Proton.message();
-            m.setBody(new org.apache.qpid.proton.amqp.messaging.AmqpValue("m" + i));
+            Message m = Proton.message();
+            m.setBody(new AmqpValue("m" + i));
             peer.transfer(0, 2, peer.nextDeliveryId++, HostilePeer.encode(m), false, false, HostilePeer.WAIT);
         }
         // a $cbs request answered after the four transfers: the endpoint has handled them by then

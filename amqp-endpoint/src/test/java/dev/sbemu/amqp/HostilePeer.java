@@ -5,12 +5,15 @@ import com.azure.messaging.servicebus.implementation.ServiceBusSharedKeyCredenti
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -30,6 +33,7 @@ import org.apache.qpid.proton.amqp.transport.Attach;
 import org.apache.qpid.proton.amqp.transport.Begin;
 import org.apache.qpid.proton.amqp.transport.Close;
 import org.apache.qpid.proton.amqp.transport.Detach;
+import org.apache.qpid.proton.amqp.transport.End;
 import org.apache.qpid.proton.amqp.transport.ErrorCondition;
 import org.apache.qpid.proton.amqp.transport.Flow;
 import org.apache.qpid.proton.amqp.transport.FrameBody;
@@ -73,7 +77,7 @@ final class HostilePeer implements AutoCloseable {
         AMQPDefinedTypes.registerAllTypes(decoder, encoder);
         channel = SocketChannel.open();
         // a fixed receive buffer (no autotuning): a peer that stops reading backs the endpoint up after a known amount
-        channel.setOption(java.net.StandardSocketOptions.SO_RCVBUF, 256 * 1024);
+        channel.setOption(StandardSocketOptions.SO_RCVBUF, 256 * 1024);
         channel.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
         channel.configureBlocking(false);
         writable = Selector.open();
@@ -168,7 +172,7 @@ final class HostilePeer implements AutoCloseable {
         attach.setRole(Role.RECEIVER);
         Source source = new Source();
         source.setAddress(address);
-        java.util.Map<Symbol, Object> filter = new java.util.HashMap<>();
+        Map<Symbol, Object> filter = new HashMap<>();
         filter.put(Symbol.valueOf("com.microsoft:session-filter"), sessionId);
         source.setFilter(filter);
         attach.setSource(source);
@@ -258,7 +262,7 @@ final class HostilePeer implements AutoCloseable {
     static byte[] encode(Message message) {
         byte[] buffer = new byte[64 * 1024];
         int n = message.encode(buffer, 0, buffer.length);
-        return java.util.Arrays.copyOf(buffer, n);
+        return Arrays.copyOf(buffer, n);
     }
 
     /** Detaches link {@code handle}, closing it. */
@@ -398,7 +402,7 @@ final class HostilePeer implements AutoCloseable {
         if (frame instanceof Close c) {
             return c.getError();
         }
-        if (frame instanceof org.apache.qpid.proton.amqp.transport.End e) {
+        if (frame instanceof End e) {
             return e.getError();
         }
         return null;

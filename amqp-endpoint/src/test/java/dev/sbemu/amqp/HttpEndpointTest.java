@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sbemu.core.BrokerException;
+import dev.sbemu.core.ClockMode;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Faults;
 import dev.sbemu.core.Message;
@@ -176,9 +178,9 @@ class HttpEndpointTest {
         assertEquals(400, post("/__admin/clock/advance", "not json").statusCode());
 
         assertTrue(post("/__admin/clock/run", "").body().contains("\"mode\":\"RUNNING\""));
-        assertEquals(dev.sbemu.core.ClockMode.RUNNING, namespace.clock().mode());
+        assertEquals(ClockMode.RUNNING, namespace.clock().mode());
         assertTrue(post("/__admin/clock/freeze", "").body().contains("\"mode\":\"FROZEN\""));
-        assertEquals(dev.sbemu.core.ClockMode.FROZEN, namespace.clock().mode());
+        assertEquals(ClockMode.FROZEN, namespace.clock().mode());
 
         assertEquals(404, get("/__admin/clock/backwards").statusCode());
         assertEquals(405, send("DELETE", "/__admin/clock", null, null, null).statusCode());
@@ -270,7 +272,7 @@ class HttpEndpointTest {
         try {
             namespace.send("orders", text("a", "a"));
             throw new AssertionError("the scripted fault did not act");
-        } catch (dev.sbemu.core.BrokerException.ServiceBusy expected) {
+        } catch (BrokerException.ServiceBusy expected) {
             // scripted
         }
         assertEquals(

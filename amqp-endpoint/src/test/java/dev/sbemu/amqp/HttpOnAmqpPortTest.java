@@ -29,6 +29,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.ZoneOffset;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -148,7 +149,7 @@ class HttpOnAmqpPortTest extends EndpointFixture {
             sender.sendMessage(new ServiceBusMessage("a"));
             sender.sendMessage(new ServiceBusMessage("b"));
             sender.scheduleMessage(
-                    new ServiceBusMessage("later"), start.plusSeconds(3600).atOffset(java.time.ZoneOffset.UTC));
+                    new ServiceBusMessage("later"), start.plusSeconds(3600).atOffset(ZoneOffset.UTC));
         }
         QueueRuntimeProperties http = overHttp.getQueueRuntimeProperties("invoices");
         QueueRuntimeProperties inProcess = AdministrationClients.sync(namespace).getQueueRuntimeProperties("invoices");

@@ -19,8 +19,12 @@ import dev.sbemu.core.BrokeredMessage;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.QueueOptions;
 import dev.sbemu.core.ReceiveMode;
+import dev.sbemu.core.Tier;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.Connection;
+import jakarta.jms.Destination;
+import jakarta.jms.JMSConsumer;
+import jakarta.jms.JMSContext;
 import jakarta.jms.JMSException;
 import jakarta.jms.JMSSecurityException;
 import jakarta.jms.MapMessage;
@@ -29,19 +33,27 @@ import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.ObjectMessage;
 import jakarta.jms.Queue;
+import jakarta.jms.QueueBrowser;
 import jakarta.jms.Session;
 import jakarta.jms.StreamMessage;
+import jakarta.jms.TemporaryQueue;
 import jakarta.jms.TextMessage;
+import jakarta.jms.Topic;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Enumeration;
 import java.util.List;
 import java.util.Map;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.apache.qpid.jms.JmsConnectionFactory;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -60,8 +72,8 @@ class JmsOverAmqpTest extends EndpointFixture {
 
     /** JMS 2.0 (browsers, temporary queues, topic consumers) is Premium's (JMS-26). */
     @Override
-    dev.sbemu.core.Tier tier() {
-        return dev.sbemu.core.Tier.PREMIUM;
+    Tier tier() {
+        return Tier.PREMIUM;
     }
 
     @AfterEach
@@ -345,7 +357,7 @@ class JmsOverAmqpTest extends EndpointFixture {
 
         got.setIntProperty("JMS_AMQP_ACK_TYPE", 5); // MODIFIED_FAILED_UNDELIVERABLE: defer
         got.acknowledge();
-        org.awaitility.Awaitility.await()
+        Awaitility.await()
                 .atMost(Duration.ofSeconds(30))
                 .until(() -> namespace.runtimeInfo(orders).deferredMessageCount() == 1);
         assertNull(consumer.receiveNoWait());
@@ -377,14 +389,13 @@ class JmsOverAmqpTest extends EndpointFixture {
         Session session = connect("jms.prefetchPolicy.all=0").createSession(false, Session.AUTO_ACKNOWLEDGE);
         Queue queue = session.createQueue("orders");
         MessageConsumer consumer = session.createConsumer(queue);
-        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(DRAIN_BOUND, () -> {
+        Assertions.assertTimeoutPreemptively(DRAIN_BOUND, () -> {
             assertNull(consumer.receiveNoWait());
             assertNull(consumer.receive(100));
             assertNull(consumer.receiveNoWait());
         });
         session.createProducer(queue).send(session.createTextMessage("a"));
-        Message got =
-                org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(DRAIN_BOUND, () -> consumer.receiveNoWait());
+        Message got = Assertions.assertTimeoutPreemptively(DRAIN_BOUND, () -> consumer.receiveNoWait());
         assertEquals("a", ((TextMessage) got).getText());
         assertNull(consumer.receive(100));
         awaitActive("orders", 0);
@@ -413,7 +424,7 @@ class JmsOverAmqpTest extends EndpointFixture {
         assertEquals("stale", got.getText());
         assertEquals(sent.getJMSMessageID(), got.getJMSMessageID());
         assertEquals("TTLExpiredException", got.getStringProperty("DeadLetterReason"));
-        org.awaitility.Awaitility.await()
+        Awaitility.await()
                 .atMost(Duration.ofSeconds(30))
                 .until(() -> namespace.runtimeInfo(EntityPath.queue("orders")).deadLetterMessageCount() == 0);
     }
@@ -527,10 +538,10 @@ class JmsOverAmqpTest extends EndpointFixture {
         stream.writeString("x");
         stream.writeLong(7L);
         producer.send(stream);
-        producer.send(session.createObjectMessage(new java.util.ArrayList<>(List.of("o"))));
+        producer.send(session.createObjectMessage(new ArrayList<>(List.of("o"))));
         try (ServiceBusReceiverClient receiver =
                 clients().receiver().queueName("orders").buildClient()) {
-            List<ServiceBusReceivedMessage> got = new java.util.ArrayList<>();
+            List<ServiceBusReceivedMessage> got = new ArrayList<>();
             while (got.size() < 4) {
                 receiver.receiveMessages(4 - got.size(), Duration.ofSeconds(10)).forEach(m -> {
                     got.add(m);
@@ -637,9 +648,9 @@ class JmsOverAmqpTest extends EndpointFixture {
             producer.send(session.createTextMessage(text));
         }
         for (int round = 0; round < 2; round++) {
-            jakarta.jms.QueueBrowser browser = session.createBrowser(queue);
-            java.util.Enumeration<?> messages = browser.getEnumeration();
-            List<String> seen = new java.util.ArrayList<>();
+            QueueBrowser browser = session.createBrowser(queue);
+            Enumeration<?> messages = browser.getEnumeration();
+            List<String> seen = new ArrayList<>();
             while (messages.hasMoreElements()) {
                 seen.add(((TextMessage) messages.nextElement()).getText());
             }
@@ -669,8 +680,7 @@ class JmsOverAmqpTest extends EndpointFixture {
         // Qpid JMS computes the delivery time on the wall clock; the namespace's clock started at the wall clock's now
         namespace
                 .clock()
-                .advanceTo(java.time.Instant.ofEpochMilli(sent.getJMSDeliveryTime())
-                        .plusSeconds(1));
+                .advanceTo(Instant.ofEpochMilli(sent.getJMSDeliveryTime()).plusSeconds(1));
         TextMessage got = assertInstanceOf(TextMessage.class, consumer.receive(WAIT_MILLIS));
         assertEquals("later", got.getText());
         assertEquals(sent.getJMSDeliveryTime(), got.getJMSDeliveryTime());
@@ -683,7 +693,7 @@ class JmsOverAmqpTest extends EndpointFixture {
         namespace.createQueue("requests");
         Connection c = connect();
         Session requester = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
-        jakarta.jms.TemporaryQueue replies = requester.createTemporaryQueue();
+        TemporaryQueue replies = requester.createTemporaryQueue();
         assertTrue(namespace.queueExists(replies.getQueueName()), replies.getQueueName());
         TextMessage request = requester.createTextMessage("ping");
         request.setJMSReplyTo(replies);
@@ -692,8 +702,8 @@ class JmsOverAmqpTest extends EndpointFixture {
         Session responder = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
         Message got =
                 responder.createConsumer(responder.createQueue("requests")).receive(WAIT_MILLIS);
-        jakarta.jms.Destination replyTo = got.getJMSReplyTo();
-        assertInstanceOf(jakarta.jms.TemporaryQueue.class, replyTo, "x-opt-jms-reply-to kept");
+        Destination replyTo = got.getJMSReplyTo();
+        assertInstanceOf(TemporaryQueue.class, replyTo, "x-opt-jms-reply-to kept");
         TextMessage reply = responder.createTextMessage("pong");
         reply.setJMSCorrelationID(got.getJMSMessageID());
         responder.createProducer(replyTo).send(reply);
@@ -704,16 +714,12 @@ class JmsOverAmqpTest extends EndpointFixture {
         assertEquals(request.getJMSMessageID(), answer.getJMSCorrelationID());
         replyConsumer.close();
         replies.delete();
-        org.awaitility.Awaitility.await()
-                .atMost(Duration.ofSeconds(30))
-                .until(() -> !namespace.queueExists(replies.getQueueName()));
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> !namespace.queueExists(replies.getQueueName()));
 
-        jakarta.jms.TemporaryQueue another = requester.createTemporaryQueue();
+        TemporaryQueue another = requester.createTemporaryQueue();
         assertTrue(namespace.queueExists(another.getQueueName()));
         c.close();
-        org.awaitility.Awaitility.await()
-                .atMost(Duration.ofSeconds(30))
-                .until(() -> !namespace.queueExists(another.getQueueName()));
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> !namespace.queueExists(another.getQueueName()));
     }
 
     @Test
@@ -722,7 +728,7 @@ class JmsOverAmqpTest extends EndpointFixture {
     void nonDurableTopicConsumers() throws JMSException {
         namespace.createTopic("events");
         Session session = connect().createSession(false, Session.AUTO_ACKNOWLEDGE);
-        jakarta.jms.Topic topic = session.createTopic("events");
+        Topic topic = session.createTopic("events");
         MessageConsumer all = session.createConsumer(topic);
         MessageConsumer eu = session.createConsumer(topic, "region = 'eu'");
         assertEquals(2, namespace.subscriptionNames("events").size());
@@ -736,11 +742,11 @@ class JmsOverAmqpTest extends EndpointFixture {
         assertEquals("eu", ((TextMessage) all.receive(WAIT_MILLIS)).getText());
         TextMessage got = assertInstanceOf(TextMessage.class, eu.receive(WAIT_MILLIS));
         assertEquals("eu", got.getText());
-        assertEquals("events", ((jakarta.jms.Topic) got.getJMSDestination()).getTopicName());
+        assertEquals("events", ((Topic) got.getJMSDestination()).getTopicName());
         assertNull(eu.receive(100));
         all.close();
         eu.close();
-        org.awaitility.Awaitility.await()
+        Awaitility.await()
                 .atMost(Duration.ofSeconds(30))
                 .until(() -> namespace.subscriptionNames("events").isEmpty());
     }
@@ -751,11 +757,11 @@ class JmsOverAmqpTest extends EndpointFixture {
     void simplifiedApi() {
         namespace.createQueue("orders");
         JmsConnectionFactory factory = new JmsConnectionFactory(ServiceBusEmulatorServer.KEY_NAME, key(), uri(""));
-        try (jakarta.jms.JMSContext context = factory.createContext()) {
+        try (JMSContext context = factory.createContext()) {
             Queue queue = context.createQueue("orders");
             context.createProducer().setProperty("region", "eu").send(queue, "hello");
             context.createProducer().send(queue, new byte[] {4, 5});
-            jakarta.jms.JMSConsumer consumer = context.createConsumer(queue);
+            JMSConsumer consumer = context.createConsumer(queue);
             assertEquals("hello", consumer.receiveBody(String.class, WAIT_MILLIS));
             assertArrayEquals(new byte[] {4, 5}, consumer.receiveBody(byte[].class, WAIT_MILLIS));
         }
@@ -763,13 +769,13 @@ class JmsOverAmqpTest extends EndpointFixture {
     }
 
     private void awaitActive(String queue, long count) {
-        org.awaitility.Awaitility.await()
+        Awaitility.await()
                 .atMost(Duration.ofSeconds(30))
                 .until(() -> namespace.runtimeInfo(EntityPath.queue(queue)).activeMessageCount() == count);
     }
 
     private void awaitDeadLettered(String queue, long count) {
-        org.awaitility.Awaitility.await()
+        Awaitility.await()
                 .atMost(Duration.ofSeconds(30))
                 .until(() -> namespace.runtimeInfo(EntityPath.queue(queue)).deadLetterMessageCount() == count);
     }

@@ -29,6 +29,7 @@ import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.stream.Stream;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLSocket;
@@ -198,8 +199,8 @@ class JmsOverTlsTest {
         }
     }
 
-    private static java.util.stream.Stream<Throwable> causes(Throwable e) {
-        return java.util.stream.Stream.iterate(e, t -> t != null, Throwable::getCause);
+    private static Stream<Throwable> causes(Throwable e) {
+        return Stream.iterate(e, t -> t != null, Throwable::getCause);
     }
 
     @Test

@@ -10,11 +10,14 @@ import com.azure.messaging.servicebus.ServiceBusReceivedMessage;
 import com.azure.messaging.servicebus.ServiceBusReceiverClient;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Tier;
+import dev.sbemu.core.filter.SqlFilter;
 import jakarta.jms.Connection;
 import jakarta.jms.InvalidDestinationException;
 import jakarta.jms.JMSConsumer;
 import jakarta.jms.JMSContext;
 import jakarta.jms.JMSException;
+import jakarta.jms.JMSProducer;
+import jakarta.jms.JMSRuntimeException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
@@ -25,15 +28,19 @@ import jakarta.jms.TextMessage;
 import jakarta.jms.Topic;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Enumeration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
+import org.apache.qpid.jms.JmsConnectionExtensions;
 import org.apache.qpid.jms.JmsConnectionFactory;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
 /**
  * Qpid JMS topic subscriptions as Service Bus Premium makes them (durable, shared, non-durable, named
@@ -312,9 +319,7 @@ class JmsTopicsTest extends EndpointFixture {
         assertEquals("d", ((TextMessage) byTypeAndProperty.receive(WAIT_MILLIS)).getText());
         assertEquals(
                 "sys.Label = 'order' AND region = 'eu' AND note <> 'JMSType'",
-                ((dev.sbemu.core.filter.SqlFilter)
-                                namespace.listRules("events", "eu$app$D").get(0).filter())
-                        .expression());
+                ((SqlFilter) namespace.listRules("events", "eu$app$D").get(0).filter()).expression());
     }
 
     @Test
@@ -341,7 +346,7 @@ class JmsTopicsTest extends EndpointFixture {
             message.setStringProperty("region", m[2]);
             producer.send(message);
         }
-        java.util.Enumeration<?> shown = session.createBrowser(orders, "JMSCorrelationID = 'x' AND region = 'eu'")
+        Enumeration<?> shown = session.createBrowser(orders, "JMSCorrelationID = 'x' AND region = 'eu'")
                 .getEnumeration();
         List<String> texts = new ArrayList<>();
         while (shown.hasMoreElements()) {
@@ -361,7 +366,7 @@ class JmsTopicsTest extends EndpointFixture {
         try (JMSContext context = factory().createContext()) {
             Queue orders = context.createQueue("orders");
             Topic events = context.createTopic("events");
-            jakarta.jms.JMSProducer producer = context.createProducer();
+            JMSProducer producer = context.createProducer();
             producer.send(orders, "to the queue");
             producer.send(events, "to the topic");
             JMSConsumer consumer = context.createConsumer(orders);
@@ -371,9 +376,7 @@ class JmsTopicsTest extends EndpointFixture {
                     namespace
                             .runtimeInfo(EntityPath.subscription("events", "all"))
                             .activeMessageCount());
-            assertThrows(
-                    jakarta.jms.JMSRuntimeException.class,
-                    () -> producer.send(context.createQueue("missing"), "nowhere"));
+            assertThrows(JMSRuntimeException.class, () -> producer.send(context.createQueue("missing"), "nowhere"));
         }
     }
 
@@ -433,8 +436,8 @@ class JmsTopicsTest extends EndpointFixture {
         namespace.createTopic("events");
         JmsConnectionFactory factory = factory();
         factory.setExtension(
-                org.apache.qpid.jms.JmsConnectionExtensions.AMQP_OPEN_PROPERTIES.toString(),
-                (connection, uri) -> java.util.Map.of(
+                JmsConnectionExtensions.AMQP_OPEN_PROPERTIES.toString(),
+                (connection, uri) -> Map.of(
                         "com.microsoft:subscriber-auto-delete-on-idle-duration-in-seconds", 600L,
                         "com.microsoft:queue-auto-delete-on-idle-duration-in-seconds", 900L));
         Connection c = factory.createConnection();
@@ -461,7 +464,7 @@ class JmsTopicsTest extends EndpointFixture {
         namespace.createSubscription("events", "all");
         Session session = connect("app").createSession(false, Session.AUTO_ACKNOWLEDGE);
         Topic topic = session.createTopic("events");
-        for (org.junit.jupiter.api.function.Executable refused : List.<org.junit.jupiter.api.function.Executable>of(
+        for (Executable refused : List.<Executable>of(
                 () -> session.createDurableSubscriber(topic, "audit"),
                 () -> session.createSharedConsumer(topic, "live"),
                 () -> session.createConsumer(topic),
@@ -496,11 +499,11 @@ class JmsTopicsTest extends EndpointFixture {
                 assertEquals("hello", consumer.receiveBody(String.class, WAIT_MILLIS));
             }
             Topic topic = context.createTopic("events");
-            for (org.junit.jupiter.api.function.Executable refused : List.<org.junit.jupiter.api.function.Executable>of(
+            for (Executable refused : List.<Executable>of(
                     () -> context.createConsumer(topic),
                     () -> context.createDurableConsumer(topic, "audit"),
                     () -> context.createSharedConsumer(topic, "live"))) {
-                jakarta.jms.JMSRuntimeException e = assertThrows(jakarta.jms.JMSRuntimeException.class, refused);
+                JMSRuntimeException e = assertThrows(JMSRuntimeException.class, refused);
                 assertTrue(e.getMessage().contains("supported only by a Premium Messaging namespace"), e.getMessage());
             }
         }

@@ -2,8 +2,10 @@ package dev.sbemu.amqp;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Message;
 import dev.sbemu.core.Namespace;
+import dev.sbemu.core.QueueOptions;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
@@ -15,9 +17,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.apache.qpid.proton.amqp.Symbol;
 import org.apache.qpid.proton.amqp.UnsignedInteger;
+import org.apache.qpid.proton.amqp.messaging.Source;
 import org.apache.qpid.proton.amqp.transport.Attach;
 import org.apache.qpid.proton.amqp.transport.Transfer;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Tag;
@@ -128,8 +133,7 @@ class ManyReceiversTest {
                     + "accept, and each receiver gets its session's messages")
     void manyWaitingSessionReceivers() throws Exception {
         namespace.createQueue(
-                "sessions",
-                dev.sbemu.core.QueueOptions.builder().requiresSession(true).build());
+                "sessions", QueueOptions.builder().requiresSession(true).build());
         Set<Thread> before = Set.copyOf(Thread.getAllStackTraces().keySet());
         server = ServiceBusEmulatorServer.builder(namespace)
                 .sharedAccessKey(KEY)
@@ -166,9 +170,7 @@ class ManyReceiversTest {
             }
         }
         // every accept is registered (none holds a thread); a session message after that wakes one accept each
-        org.awaitility.Awaitility.await()
-                .atMost(Duration.ofSeconds(60))
-                .until(() -> server.connectionCount() == CLIENTS);
+        Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> server.connectionCount() == CLIENTS);
         long accepting = serverThreadsSince(before);
         System.out.println("many clients: " + CLIENTS + " connections with a waiting session accept, " + accepting
                 + " server threads");
@@ -187,9 +189,8 @@ class ManyReceiversTest {
         for (int i = 0; i < CLIENTS; i++) {
             Attach attached = peers.get(i).expect(Attach.class, a -> a.getName().startsWith("receiver-"));
             handles[i] = attached.getHandle();
-            sessionOf[i] = String.valueOf(((org.apache.qpid.proton.amqp.messaging.Source) attached.getSource())
-                    .getFilter()
-                    .get(org.apache.qpid.proton.amqp.Symbol.valueOf("com.microsoft:session-filter")));
+            sessionOf[i] = String.valueOf(
+                    ((Source) attached.getSource()).getFilter().get(Symbol.valueOf("com.microsoft:session-filter")));
             peers.get(i).flow(0, 2, 2);
         }
         assertTrue(Set.of(sessionOf).size() == CLIENTS, "each accept locked a session of its own");
@@ -198,9 +199,9 @@ class ManyReceiversTest {
             peers.get(i).expect(Transfer.class, t -> t.getHandle().equals(handle));
         }
         // each link has a credit left: it waits in its session, without a thread
-        org.awaitility.Awaitility.await()
+        Awaitility.await()
                 .atMost(Duration.ofSeconds(60))
-                .until(() -> namespace.waitingReceivers(dev.sbemu.core.EntityPath.queue("sessions")) == CLIENTS);
+                .until(() -> namespace.waitingReceivers(EntityPath.queue("sessions")) == CLIENTS);
         long waiting = serverThreadsSince(before);
         System.out.println("many clients: " + CLIENTS + " session receivers waiting in their session, " + waiting
                 + " server threads");

@@ -22,10 +22,12 @@ import com.azure.messaging.servicebus.administration.models.CreateRuleOptions;
 import com.azure.messaging.servicebus.administration.models.RuleProperties;
 import com.azure.messaging.servicebus.administration.models.SqlRuleFilter;
 import com.azure.messaging.servicebus.models.AbandonOptions;
+import com.azure.messaging.servicebus.models.CompleteOptions;
 import com.azure.messaging.servicebus.models.DeadLetterOptions;
 import com.azure.messaging.servicebus.models.ServiceBusReceiveMode;
 import com.azure.messaging.servicebus.models.SubQueue;
 import dev.sbemu.core.EntityPath;
+import dev.sbemu.core.Message;
 import dev.sbemu.core.QueueOptions;
 import dev.sbemu.core.SubscriptionOptions;
 import java.time.Duration;
@@ -300,9 +302,7 @@ class MessagingOverAmqpTest extends EndpointFixture {
 
             ServiceBusTransactionContext rolledBack = out.createTransaction();
             out.sendMessage(new ServiceBusMessage("result"), rolledBack);
-            receiver.complete(
-                    work,
-                    new com.azure.messaging.servicebus.models.CompleteOptions().setTransactionContext(rolledBack));
+            receiver.complete(work, new CompleteOptions().setTransactionContext(rolledBack));
             out.rollbackTransaction(rolledBack);
             assertEquals(0, namespace.runtimeInfo(EntityPath.queue("out")).activeMessageCount());
             // The SDK took the message for settled; after the rollback it is still locked: wait out the lock.
@@ -311,8 +311,7 @@ class MessagingOverAmqpTest extends EndpointFixture {
 
             ServiceBusTransactionContext committed = out.createTransaction();
             out.sendMessage(new ServiceBusMessage("result"), committed);
-            receiver.complete(
-                    work, new com.azure.messaging.servicebus.models.CompleteOptions().setTransactionContext(committed));
+            receiver.complete(work, new CompleteOptions().setTransactionContext(committed));
             out.commitTransaction(committed);
             assertEquals(1, namespace.runtimeInfo(EntityPath.queue("out")).activeMessageCount());
             assertEquals(0, namespace.runtimeInfo(EntityPath.queue("in")).activeMessageCount());
@@ -324,7 +323,7 @@ class MessagingOverAmqpTest extends EndpointFixture {
     void transactionFirstOnFreshClients() {
         namespace.createQueue("in");
         namespace.createQueue("out");
-        namespace.send("in", dev.sbemu.core.Message.ofText("work"));
+        namespace.send("in", Message.ofText("work"));
         // Two builders, so two connections on which nothing has been done before createTransaction().
         try (ServiceBusSenderClient out = clients().sender().queueName("out").buildClient();
                 ServiceBusReceiverClient receiver =
@@ -336,9 +335,7 @@ class MessagingOverAmqpTest extends EndpointFixture {
 
             ServiceBusTransactionContext completing = receiver.createTransaction();
             ServiceBusReceivedMessage work = one(receiver);
-            receiver.complete(
-                    work,
-                    new com.azure.messaging.servicebus.models.CompleteOptions().setTransactionContext(completing));
+            receiver.complete(work, new CompleteOptions().setTransactionContext(completing));
             receiver.commitTransaction(completing);
             assertEquals(0, namespace.runtimeInfo(EntityPath.queue("in")).activeMessageCount());
         }

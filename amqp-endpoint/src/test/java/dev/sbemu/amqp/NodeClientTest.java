@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.EntityRuntimeInfo;
+import dev.sbemu.core.JournalEvent;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.QueueOptions;
 import dev.sbemu.core.RuleDescription;
@@ -100,7 +101,7 @@ class NodeClientTest {
             assertEquals(
                     1,
                     namespace.journal().events().stream()
-                            .filter(e -> e.type() == dev.sbemu.core.JournalEvent.Type.EXPIRED)
+                            .filter(e -> e.type() == JournalEvent.Type.EXPIRED)
                             .count());
         }
     }

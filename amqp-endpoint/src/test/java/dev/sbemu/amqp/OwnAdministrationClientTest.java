@@ -11,6 +11,7 @@ import com.azure.messaging.servicebus.ServiceBusMessage;
 import com.azure.messaging.servicebus.ServiceBusSenderClient;
 import com.azure.messaging.servicebus.administration.ServiceBusAdministrationClient;
 import com.azure.messaging.servicebus.administration.ServiceBusAdministrationClientBuilder;
+import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Namespace;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -80,9 +81,7 @@ class OwnAdministrationClientTest {
 
             assertEquals(2, a.backlog());
             assertEquals(1, b.backlog());
-            assertEquals(
-                    2,
-                    first.runtimeInfo(dev.sbemu.core.EntityPath.queue("stock")).activeMessageCount());
+            assertEquals(2, first.runtimeInfo(EntityPath.queue("stock")).activeMessageCount());
         }
     }
 

@@ -22,14 +22,19 @@ import dev.sbemu.core.Namespace;
 import dev.sbemu.core.QueueOptions;
 import dev.sbemu.sdk.EmulatorClients;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.DisplayName;
@@ -145,7 +150,7 @@ class ParityTest {
                     st.step("defer", () -> run(() -> r.defer(m)));
                     st.step("receive deferred", () -> received(r.receiveDeferredMessage(m.getSequenceNumber())));
                     st.step("receive unknown deferred", () -> received(r.receiveDeferredMessage(99)));
-                    OffsetDateTime at = START.plusSeconds(60).atOffset(java.time.ZoneOffset.UTC);
+                    OffsetDateTime at = START.plusSeconds(60).atOffset(ZoneOffset.UTC);
                     st.step("schedule", () -> sender.scheduleMessage(new ServiceBusMessage("s"), at));
                     st.step("cancel unknown", () -> run(() -> sender.cancelScheduledMessage(99)));
                     st.step(
@@ -532,8 +537,8 @@ class ParityTest {
                     raw.getProperties()
                             .setContentEncoding("gzip")
                             .setGroupSequence(3L)
-                            .setUserId("u".getBytes(java.nio.charset.StandardCharsets.UTF_8))
-                            .setCreationTime(START.atOffset(java.time.ZoneOffset.UTC));
+                            .setUserId("u".getBytes(StandardCharsets.UTF_8))
+                            .setCreationTime(START.atOffset(ZoneOffset.UTC));
                     s.clients.sender("q").sendMessage(m);
                     st.step("fields", () -> {
                         var got = one(s.receiver("q")).getRawAmqpMessage();
@@ -543,7 +548,7 @@ class ParityTest {
                                 + " encoding=" + got.getProperties().getContentEncoding()
                                 + " groupSequence=" + got.getProperties().getGroupSequence()
                                 + " userId="
-                                + new String(got.getProperties().getUserId(), java.nio.charset.StandardCharsets.UTF_8)
+                                + new String(got.getProperties().getUserId(), StandardCharsets.UTF_8)
                                 + " created="
                                 + got.getProperties().getCreationTime().toInstant();
                     });
@@ -725,29 +730,28 @@ class ParityTest {
      */
     static void waitingThenEnded(Side s, Steps st, EntityPath entity, Callable<Object> receive, Runnable change) {
         long[] started = new long[1];
-        java.util.concurrent.CompletableFuture<Object> waiting =
-                java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                    try {
-                        started[0] = System.nanoTime();
-                        return receive.call();
-                    } catch (RuntimeException e) {
-                        throw e;
-                    } catch (Exception e) {
-                        throw new IllegalStateException(e);
-                    }
-                });
+        CompletableFuture<Object> waiting = CompletableFuture.supplyAsync(() -> {
+            try {
+                started[0] = System.nanoTime();
+                return receive.call();
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
         await().atMost(Duration.ofSeconds(20)).until(() -> s.ns.waitingReceivers(entity) >= 1);
         change.run();
         st.step("waiting receive", () -> {
             try {
-                return waiting.get(90, java.util.concurrent.TimeUnit.SECONDS);
-            } catch (java.util.concurrent.ExecutionException e) {
+                return waiting.get(90, TimeUnit.SECONDS);
+            } catch (ExecutionException e) {
                 throw e.getCause() instanceof Exception cause ? cause : e;
             }
         });
         // measured from the receive's start: one that ran out its maxWait took at least that long, however fast
         // the machine; one the change ended took a fraction of it, however slow
-        long tookMillis = java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started[0]);
+        long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started[0]);
         st.step(
                 "ended before its maxWait",
                 () -> tookMillis < WAITING_MAX.toMillis() ? "yes" : "no, after " + tookMillis + " ms");

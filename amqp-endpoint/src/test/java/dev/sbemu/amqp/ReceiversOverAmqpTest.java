@@ -16,6 +16,8 @@ import com.azure.messaging.servicebus.models.ServiceBusReceiveMode;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.QueueOptions;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -41,7 +43,7 @@ class ReceiversOverAmqpTest extends EndpointFixture {
                         .receiveMode(ServiceBusReceiveMode.RECEIVE_AND_DELETE)
                         .buildClient()) {
             for (int batch = 0; batch < 4; batch++) {
-                List<ServiceBusMessage> messages = new java.util.ArrayList<>();
+                List<ServiceBusMessage> messages = new ArrayList<>();
                 for (int i = 0; i < 50; i++) {
                     messages.add(new ServiceBusMessage(Integer.toString(batch * 50 + i)));
                 }
@@ -141,7 +143,7 @@ class ReceiversOverAmqpTest extends EndpointFixture {
     private static boolean aWorkerWaitsForASession() {
         return Thread.getAllStackTraces().entrySet().stream()
                 .filter(e -> e.getKey().getName().startsWith("sbemu-amqp-"))
-                .anyMatch(e -> java.util.Arrays.stream(e.getValue())
+                .anyMatch(e -> Arrays.stream(e.getValue())
                         .anyMatch(frame -> frame.getMethodName().equals("acceptSession")));
     }
 }

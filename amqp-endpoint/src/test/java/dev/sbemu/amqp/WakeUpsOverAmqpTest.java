@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Message;
 import dev.sbemu.core.Namespace;
+import dev.sbemu.core.ReceiveMode;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -95,9 +96,7 @@ class WakeUpsOverAmqpTest {
         }
         assertEquals(MESSAGES, delivered.get(), "each message delivered once");
         assertEquals(
-                List.of(),
-                namespace.receive(EntityPath.queue("q"), dev.sbemu.core.ReceiveMode.PEEK_LOCK, 1),
-                "none left waiting");
+                List.of(), namespace.receive(EntityPath.queue("q"), ReceiveMode.PEEK_LOCK, 1), "none left waiting");
         assertEquals(
                 MESSAGES,
                 namespace.runtimeInfo(EntityPath.queue("q")).totalMessageCount(),

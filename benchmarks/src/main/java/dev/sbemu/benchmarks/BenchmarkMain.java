@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.mockito.internal.PremainAttach;
+import org.openjdk.jmh.Main;
 
 /**
  * The shaded jar's entry point: {@code java -jar benchmarks/target/benchmarks.jar [JMH options]}.
@@ -24,7 +25,7 @@ public final class BenchmarkMain {
     private BenchmarkMain() {}
 
     public static void main(String[] args) throws Exception {
-        org.openjdk.jmh.Main.main(withAgent(args));
+        Main.main(withAgent(args));
     }
 
     /** {@code Launcher-Agent-Class}: hands the instrumentation to Mockito, as its own premain does. */

@@ -1,5 +1,6 @@
 package dev.sbemu.benchmarks;
 
+import com.sun.management.OperatingSystemMXBean;
 import dev.sbemu.core.BrokeredMessage;
 import dev.sbemu.core.ClockMode;
 import dev.sbemu.core.EntityPath;
@@ -8,9 +9,12 @@ import dev.sbemu.core.Namespace;
 import dev.sbemu.core.QueueOptions;
 import dev.sbemu.core.ReceiveMode;
 import dev.sbemu.core.VirtualClock;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -193,8 +197,7 @@ public final class RunningClockCost {
     }
 
     private static long processCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-                .getProcessCpuTime();
+        return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     private static long clockThreadsCpuNanos() {
@@ -216,9 +219,8 @@ public final class RunningClockCost {
 
     private static String loadAverage() {
         try {
-            return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg"))
-                    .trim();
-        } catch (java.io.IOException e) {
+            return Files.readString(Path.of("/proc/loadavg")).trim();
+        } catch (IOException e) {
             return "n/a";
         }
     }

@@ -1,5 +1,6 @@
 package dev.sbemu.core;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
@@ -55,10 +56,10 @@ public record BrokeredMessage(
     /** The body as UTF-8 text, for data bodies. */
     public String bodyAsString() {
         if (message.body() instanceof MessageBody.Data data) {
-            return new String(data.bytes(), java.nio.charset.StandardCharsets.UTF_8);
+            return new String(data.bytes(), StandardCharsets.UTF_8);
         }
         if (message.body() instanceof MessageBody.DataSections sections) {
-            return new String(sections.bytes(), java.nio.charset.StandardCharsets.UTF_8);
+            return new String(sections.bytes(), StandardCharsets.UTF_8);
         }
         if (message.body() instanceof MessageBody.Absent) {
             return "";

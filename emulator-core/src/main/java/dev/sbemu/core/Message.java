@@ -1,6 +1,7 @@
 package dev.sbemu.core;
 
 import dev.sbemu.core.filter.SystemProperty;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
@@ -167,7 +168,7 @@ public record Message(
 
         /** A data body holding {@code text} as UTF-8. */
         public Builder body(String text) {
-            return body(new MessageBody.Data(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            return body(new MessageBody.Data(text.getBytes(StandardCharsets.UTF_8)));
         }
 
         public Builder body(byte[] bytes) {

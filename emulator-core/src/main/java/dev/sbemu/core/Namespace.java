@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.function.BooleanSupplier;
 
 /**
  * One emulated Service Bus namespace: its queues, topics and subscriptions, its virtual clock and its
@@ -379,7 +380,7 @@ public final class Namespace implements MessageOperations, AutoCloseable {
         return registeredUnlessClosed(broker.whenSessionAvailable(entity, callback), callback);
     }
 
-    private ReceiveWait registeredUnlessClosed(java.util.function.BooleanSupplier cancel, Runnable callback) {
+    private ReceiveWait registeredUnlessClosed(BooleanSupplier cancel, Runnable callback) {
         boolean isClosed;
         synchronized (closeListeners) {
             isClosed = closed;

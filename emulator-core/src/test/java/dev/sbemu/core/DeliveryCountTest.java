@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -37,8 +38,7 @@ class DeliveryCountTest {
 
         ns.defer(q, first.lockToken());
 
-        BrokeredMessage deferred = ns.receiveDeferred(
-                        q, ReceiveMode.PEEK_LOCK, java.util.List.of(first.sequenceNumber()))
+        BrokeredMessage deferred = ns.receiveDeferred(q, ReceiveMode.PEEK_LOCK, List.of(first.sequenceNumber()))
                 .get(0);
         assertEquals(0, deferred.deliveryCount());
     }

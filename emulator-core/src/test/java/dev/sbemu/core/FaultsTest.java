@@ -113,11 +113,11 @@ class FaultsTest {
         ns.createQueue("q");
         ns.faults().on("q").failNext(1, SEND, SERVICE_BUSY);
         assertFalse(ns.faults().delaysScripted());
-        Faults.Script delay = ns.faults().on("q").delayNext(1, RECEIVE, java.time.Duration.ZERO);
+        Faults.Script delay = ns.faults().on("q").delayNext(1, RECEIVE, Duration.ZERO);
         assertTrue(ns.faults().delaysScripted());
         delay.cancel();
         assertFalse(ns.faults().delaysScripted());
-        ns.faults().on("q").delayNextInRealTime(1, SEND, java.time.Duration.ZERO);
+        ns.faults().on("q").delayNextInRealTime(1, SEND, Duration.ZERO);
         assertTrue(ns.faults().delaysScripted());
         ns.faults().clear();
         assertFalse(ns.faults().delaysScripted());

@@ -8,10 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.math.BigInteger;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.UUID;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -91,7 +93,7 @@ class MessageModelTest {
                 AmqpFields.builder().typedMessageId(new byte[] {1}).build().hashCode());
         ((byte[]) binary.typedMessageId())[0] = 9;
         assertArrayEquals(new byte[] {1}, (byte[]) binary.typedMessageId(), "a copy each time");
-        java.util.UUID uuid = java.util.UUID.randomUUID();
+        UUID uuid = UUID.randomUUID();
         assertEquals(uuid, AmqpFields.builder().typedCorrelationId(uuid).build().typedCorrelationId());
         assertThrows(
                 IllegalArgumentException.class,
@@ -99,7 +101,7 @@ class MessageModelTest {
         assertThrows(
                 IllegalArgumentException.class,
                 () -> AmqpFields.builder()
-                        .typedMessageId(java.math.BigInteger.ONE.shiftLeft(64))
+                        .typedMessageId(BigInteger.ONE.shiftLeft(64))
                         .build());
     }
 

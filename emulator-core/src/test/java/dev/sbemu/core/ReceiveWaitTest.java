@@ -8,10 +8,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -21,7 +32,7 @@ class ReceiveWaitTest {
     private static final Instant T0 = Instant.parse("2026-01-01T10:00:00Z");
     private final Namespace ns = Namespace.builder().startingAt(T0).build();
     private final EntityPath q = EntityPath.queue("q");
-    private final java.util.concurrent.ExecutorService workers = java.util.concurrent.Executors.newFixedThreadPool(4);
+    private final ExecutorService workers = Executors.newFixedThreadPool(4);
 
     ReceiveWaitTest() {
         ns.createQueue("q");
@@ -152,14 +163,12 @@ class ReceiveWaitTest {
     @DisplayName("LIM-3 a blocked receive ends at once with MESSAGING_ENTITY_DISABLED when its queue is disabled, and "
             + "with MESSAGING_ENTITY_NOT_FOUND when its topic is deleted")
     void blockedReceiveEndsOnDisableAndDelete() throws Exception {
-        java.util.concurrent.Future<?> onQueue =
-                workers.submit(() -> ns.receive(q, ReceiveMode.PEEK_LOCK, 1, Duration.ofMinutes(5)));
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> ns.waitingReceivers(q) == 1);
+        Future<?> onQueue = workers.submit(() -> ns.receive(q, ReceiveMode.PEEK_LOCK, 1, Duration.ofMinutes(5)));
+        Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> ns.waitingReceivers(q) == 1);
         ns.updateQueue(
                 "q",
                 QueueOptions.builder().status(EntityStatus.RECEIVE_DISABLED).build());
-        java.util.concurrent.ExecutionException disabled =
-                assertThrows(java.util.concurrent.ExecutionException.class, () -> onQueue.get(60, TimeUnit.SECONDS));
+        ExecutionException disabled = assertThrows(ExecutionException.class, () -> onQueue.get(60, TimeUnit.SECONDS));
         assertTrue(
                 disabled.getCause() instanceof BrokerException.EntityDisabled,
                 disabled.getCause().toString());
@@ -168,12 +177,11 @@ class ReceiveWaitTest {
         ns.createTopic("t");
         ns.createSubscription("t", "s");
         EntityPath s = EntityPath.subscription("t", "s");
-        java.util.concurrent.Future<?> onSubscription =
-                workers.submit(() -> ns.receive(s, ReceiveMode.PEEK_LOCK, 1, Duration.ofMinutes(5)));
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> ns.waitingReceivers(s) == 1);
+        Future<?> onSubscription = workers.submit(() -> ns.receive(s, ReceiveMode.PEEK_LOCK, 1, Duration.ofMinutes(5)));
+        Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> ns.waitingReceivers(s) == 1);
         ns.deleteTopic("t");
-        java.util.concurrent.ExecutionException gone = assertThrows(
-                java.util.concurrent.ExecutionException.class, () -> onSubscription.get(60, TimeUnit.SECONDS));
+        ExecutionException gone =
+                assertThrows(ExecutionException.class, () -> onSubscription.get(60, TimeUnit.SECONDS));
         assertTrue(
                 gone.getCause() instanceof BrokerException.EntityNotFound,
                 gone.getCause().toString());
@@ -199,7 +207,7 @@ class ReceiveWaitTest {
         ns.send("q", msg("b"));
         assertEquals(2, fired.get());
         assertEquals(1, firedBy[1]);
-        ns.send("q", java.util.List.of(msg("c"), msg("d"), msg("e")));
+        ns.send("q", List.of(msg("c"), msg("d"), msg("e")));
         assertEquals(5, fired.get(), "three messages, three wake-ups");
         assertEquals(n - 5, ns.waitingReceivers(q));
         ns.updateQueue("q", QueueOptions.builder().build());
@@ -235,8 +243,8 @@ class ReceiveWaitTest {
     void noLostMessageUnderChurn() throws Exception {
         int messages = 2_000;
         AtomicInteger received = new AtomicInteger();
-        java.util.concurrent.ConcurrentLinkedQueue<String> seen = new java.util.concurrent.ConcurrentLinkedQueue<>();
-        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        ConcurrentLinkedQueue<String> seen = new ConcurrentLinkedQueue<>();
+        AtomicBoolean stop = new AtomicBoolean();
         for (int r = 0; r < 30; r++) {
             new Churner(r % 3 == 0, received, seen, stop).start();
         }
@@ -253,7 +261,7 @@ class ReceiveWaitTest {
         // a competing receiver that never waits, taking some messages out from under the woken ones while the sends
         // go on (after them, only the waiting receivers are left: a lost wake-up would leave a message sitting)
         Thread grabber = new Thread(() -> {
-            while (!stop.get() && java.util.Arrays.stream(senders).anyMatch(Thread::isAlive)) {
+            while (!stop.get() && Arrays.stream(senders).anyMatch(Thread::isAlive)) {
                 ns.receive(q, ReceiveMode.RECEIVE_AND_DELETE, 1).forEach(m -> {
                     seen.add(m.message().messageId());
                     received.incrementAndGet();
@@ -264,12 +272,12 @@ class ReceiveWaitTest {
         grabber.start();
         int total = (messages / senders.length) * senders.length;
         try {
-            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(120)).until(() -> received.get() == total);
+            Awaitility.await().atMost(Duration.ofSeconds(120)).until(() -> received.get() == total);
         } finally {
             stop.set(true);
         }
         grabber.join();
-        assertEquals(total, new java.util.HashSet<>(seen).size(), "each message once");
+        assertEquals(total, new HashSet<>(seen).size(), "each message once");
         assertEquals(0, ns.receive(q, ReceiveMode.PEEK_LOCK, 1).size());
     }
 
@@ -280,15 +288,11 @@ class ReceiveWaitTest {
     private final class Churner {
         private final boolean flaky;
         private final AtomicInteger received;
-        private final java.util.Queue<String> seen;
-        private final java.util.concurrent.atomic.AtomicBoolean stop;
+        private final Queue<String> seen;
+        private final AtomicBoolean stop;
         private volatile Namespace.ReceiveWait wait;
 
-        Churner(
-                boolean flaky,
-                AtomicInteger received,
-                java.util.Queue<String> seen,
-                java.util.concurrent.atomic.AtomicBoolean stop) {
+        Churner(boolean flaky, AtomicInteger received, Queue<String> seen, AtomicBoolean stop) {
             this.flaky = flaky;
             this.received = received;
             this.seen = seen;
@@ -301,7 +305,7 @@ class ReceiveWaitTest {
 
         private void woken() {
             workers.execute(() -> {
-                if (flaky && java.util.concurrent.ThreadLocalRandom.current().nextInt(3) == 0) {
+                if (flaky && ThreadLocalRandom.current().nextInt(3) == 0) {
                     Namespace.ReceiveWait fired;
                     synchronized (this) {
                         fired = wait;

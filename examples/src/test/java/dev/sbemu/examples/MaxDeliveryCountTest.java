@@ -6,6 +6,7 @@ import com.azure.messaging.servicebus.ServiceBusMessage;
 import com.azure.messaging.servicebus.ServiceBusReceivedMessage;
 import com.azure.messaging.servicebus.ServiceBusReceiverClient;
 import com.azure.messaging.servicebus.ServiceBusSenderClient;
+import com.azure.messaging.servicebus.models.DeadLetterOptions;
 import com.azure.messaging.servicebus.models.SubQueue;
 import dev.sbemu.core.VirtualClock;
 import dev.sbemu.junit.Entity;
@@ -64,7 +65,7 @@ class MaxDeliveryCountTest {
                 receiver.receiveMessages(1).iterator().next();
         receiver.deadLetter(
                 invoice,
-                new com.azure.messaging.servicebus.models.DeadLetterOptions()
+                new DeadLetterOptions()
                         .setDeadLetterReason("ValidationFailed")
                         .setDeadLetterErrorDescription("total is missing"));
 

@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.platform.engine.discovery.DiscoverySelectors;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
 import org.junit.platform.testkit.engine.EngineTestKit;
 
@@ -111,8 +112,7 @@ class AmqpEndpointTest {
 
         EngineExecutionResults results = EngineTestKit.engine("junit-jupiter")
                 .configurationParameter("sbemu.clients", "amqp")
-                .selectors(org.junit.platform.engine.discovery.DiscoverySelectors.selectClass(
-                        AmqpFixtures.ClientsOverAmqp.class))
+                .selectors(DiscoverySelectors.selectClass(AmqpFixtures.ClientsOverAmqp.class))
                 .execute();
 
         results.testEvents().assertStatistics(s -> s.started(1).succeeded(1));
@@ -127,8 +127,7 @@ class AmqpEndpointTest {
     void unknownClientMode() {
         EngineExecutionResults results = EngineTestKit.engine("junit-jupiter")
                 .configurationParameter("sbemu.clients", "carrier-pigeon")
-                .selectors(org.junit.platform.engine.discovery.DiscoverySelectors.selectClass(
-                        AmqpFixtures.ClientsOverAmqp.class))
+                .selectors(DiscoverySelectors.selectClass(AmqpFixtures.ClientsOverAmqp.class))
                 .execute();
 
         assertEquals(

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.sbemu.junit.fixtures.ClientFixtures;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.DisplayName;
@@ -31,7 +32,7 @@ class ClientInjectionTest {
         EngineExecutionResults results = Kit.run(ClientFixtures.SendersAndReceivers.class);
 
         results.testEvents().assertStatistics(s -> s.succeeded(1).failed(0));
-        assertEquals(java.util.List.of("ok"), Kit.reported(results, "clients"));
+        assertEquals(List.of("ok"), Kit.reported(results, "clients"));
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sbemu.junit.fixtures.JournalFixtures;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
 
 class JournalOnFailureTest {
@@ -51,7 +52,7 @@ class JournalOnFailureTest {
         Throwable abort = aborted.testEvents().aborted().stream()
                 .findFirst()
                 .orElseThrow()
-                .getPayload(org.junit.platform.engine.TestExecutionResult.class)
+                .getPayload(TestExecutionResult.class)
                 .orElseThrow()
                 .getThrowable()
                 .orElseThrow();

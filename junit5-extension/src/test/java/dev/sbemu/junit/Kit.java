@@ -4,6 +4,7 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
 
 import java.util.Arrays;
 import java.util.List;
+import org.junit.platform.engine.DiscoverySelector;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.reporting.ReportEntry;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
@@ -16,9 +17,7 @@ final class Kit {
 
     static EngineExecutionResults run(Class<?>... fixtures) {
         return EngineTestKit.engine("junit-jupiter")
-                .selectors(Arrays.stream(fixtures)
-                        .map(c -> selectClass(c))
-                        .toArray(org.junit.platform.engine.DiscoverySelector[]::new))
+                .selectors(Arrays.stream(fixtures).map(c -> selectClass(c)).toArray(DiscoverySelector[]::new))
                 .execute();
     }
 
@@ -34,9 +33,7 @@ final class Kit {
                 // how the threads were scheduled; eight blocked tests, eight class tasks and the root waiting in
                 // joins still leave workers free
                 .configurationParameter("junit.jupiter.execution.parallel.config.fixed.parallelism", "24")
-                .selectors(Arrays.stream(fixtures)
-                        .map(c -> selectClass(c))
-                        .toArray(org.junit.platform.engine.DiscoverySelector[]::new))
+                .selectors(Arrays.stream(fixtures).map(c -> selectClass(c)).toArray(DiscoverySelector[]::new))
                 .execute();
     }
 

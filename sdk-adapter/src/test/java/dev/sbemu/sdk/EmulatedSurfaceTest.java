@@ -25,6 +25,8 @@ import com.azure.messaging.servicebus.models.DeadLetterOptions;
 import com.azure.messaging.servicebus.models.DeferOptions;
 import com.azure.messaging.servicebus.models.ServiceBusReceiveMode;
 import dev.sbemu.core.EntityPath;
+import dev.sbemu.core.Message;
+import dev.sbemu.core.MessageBody;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.QueueOptions;
 import java.lang.reflect.InvocationTargetException;
@@ -42,7 +44,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
@@ -74,11 +80,11 @@ class EmulatedSurfaceTest {
         ns.createTopic("t");
         ns.createSubscription("t", "s");
         for (int i = 0; i < 20; i++) { // so that every peek finds something
-            ns.send("q", dev.sbemu.core.Message.ofText("m" + i));
+            ns.send("q", Message.ofText("m" + i));
             ns.send(
                     "sq",
-                    dev.sbemu.core.Message.builder()
-                            .body(new dev.sbemu.core.MessageBody.Data(new byte[1]))
+                    Message.builder()
+                            .body(new MessageBody.Data(new byte[1]))
                             .sessionId(i % 2 == 0 ? "held-A" : "held-B")
                             .build());
         }
@@ -98,8 +104,7 @@ class EmulatedSurfaceTest {
         final Map<String, Class<? extends Throwable>> documentedFailures;
         final Set<String> documentedNulls;
         /** What a method that takes an error callback reported to it. */
-        final java.util.concurrent.atomic.AtomicReference<Throwable> reported =
-                new java.util.concurrent.atomic.AtomicReference<>();
+        final AtomicReference<Throwable> reported = new AtomicReference<>();
 
         Fixture(
                 String sessionId,
@@ -372,10 +377,10 @@ class EmulatedSurfaceTest {
             var done = mono.toFuture();
             ns.clock().advance(Duration.ofSeconds(2));
             try {
-                return done.get(BLOCK.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
-            } catch (java.util.concurrent.ExecutionException e) {
+                return done.get(BLOCK.toSeconds(), TimeUnit.SECONDS);
+            } catch (ExecutionException e) {
                 throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
-            } catch (InterruptedException | java.util.concurrent.TimeoutException e) {
+            } catch (InterruptedException | TimeoutException e) {
                 throw new IllegalStateException(m + " did not complete", e);
             }
         }

@@ -30,6 +30,7 @@ import dev.sbemu.core.QueueOptions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -205,7 +206,7 @@ class FaultInjectionTest {
         sender.sendMessage(new ServiceBusMessage("a"));
         ServiceBusReceivedMessage m = receive(1).get(0);
 
-        ns.faults().loseLock(ORDERS, java.util.UUID.fromString(m.getLockToken()));
+        ns.faults().loseLock(ORDERS, UUID.fromString(m.getLockToken()));
 
         assertServiceBusException(ServiceBusFailureReason.MESSAGE_LOCK_LOST, false, () -> receiver.complete(m));
     }

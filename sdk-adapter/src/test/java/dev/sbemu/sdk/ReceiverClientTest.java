@@ -33,6 +33,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -261,7 +262,7 @@ class ReceiverClientTest {
     void autoRenew() {
         sender.sendMessage(new ServiceBusMessage("x"));
         ServiceBusReceivedMessage m = receive(1).get(0);
-        List<Throwable> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<Throwable> errors = new CopyOnWriteArrayList<>();
         receiver.renewMessageLock(m, Duration.ofMinutes(3), errors::add);
         ns.clock().advance(Duration.ofMinutes(2));
         receiver.renewMessageLock(m);

@@ -28,8 +28,12 @@ import dev.sbemu.core.RuleDescription;
 import dev.sbemu.core.filter.CorrelationFilter;
 import dev.sbemu.core.filter.SqlFilter;
 import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.Date;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -141,8 +145,8 @@ class RuleManagerTest {
     @Test
     @DisplayName("RUL-3 correlation properties of every AMQP type reach the core typed; the SDK lists them as strings")
     void typedCorrelationProperties() {
-        java.util.UUID id = java.util.UUID.fromString("00000000-0000-0000-0000-000000000001");
-        Map<String, Object> typed = new java.util.LinkedHashMap<>();
+        UUID id = UUID.fromString("00000000-0000-0000-0000-000000000001");
+        Map<String, Object> typed = new LinkedHashMap<>();
         typed.put("int", 5);
         typed.put("long", 5L);
         typed.put("short", (short) 5);
@@ -152,7 +156,7 @@ class RuleManagerTest {
         typed.put("boolean", true);
         typed.put("char", 'c');
         typed.put("uuid", id);
-        typed.put("date", new java.util.Date(0L));
+        typed.put("date", new Date(0L));
         CorrelationRuleFilter correlation = new CorrelationRuleFilter();
         correlation.getProperties().putAll(typed);
         rules.createRule("typed", new CreateRuleOptions(correlation));
@@ -167,7 +171,7 @@ class RuleManagerTest {
         typed.forEach((name, value) -> assertEquals(String.valueOf(value), listed.get(name), name));
 
         CorrelationRuleFilter dated = new CorrelationRuleFilter();
-        dated.getProperties().put("when", java.time.OffsetDateTime.parse("2030-01-01T00:00:00Z"));
+        dated.getProperties().put("when", OffsetDateTime.parse("2030-01-01T00:00:00Z"));
         assertThrows(
                 RuntimeException.class,
                 () -> rules.createRule("dated", new CreateRuleOptions(dated)),

@@ -11,6 +11,7 @@ import com.azure.messaging.servicebus.ServiceBusReceivedMessageContext;
 import com.azure.messaging.servicebus.ServiceBusSenderClient;
 import com.azure.messaging.servicebus.ServiceBusTransactionContext;
 import com.azure.messaging.servicebus.models.CompleteOptions;
+import com.azure.messaging.servicebus.models.ServiceBusReceiveMode;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.JournalEvent;
 import dev.sbemu.core.Namespace;
@@ -254,8 +255,7 @@ class SessionProcessorTest {
         assertTrue(!processor.isRunning());
         send("A", 1);
         List<String> bodies = new ArrayList<>();
-        clients.sessionReceiver(
-                        EntityPath.queue("sq"), com.azure.messaging.servicebus.models.ServiceBusReceiveMode.PEEK_LOCK)
+        clients.sessionReceiver(EntityPath.queue("sq"), ServiceBusReceiveMode.PEEK_LOCK)
                 .acceptSession("A")
                 .receiveMessages(5, Duration.ofMillis(100))
                 .forEach(m -> bodies.add(m.getBody().toString()));

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.azure.core.amqp.exception.AmqpErrorCondition;
 import com.azure.core.amqp.exception.AmqpException;
+import com.azure.messaging.servicebus.ServiceBusErrorSource;
 import com.azure.messaging.servicebus.ServiceBusException;
 import com.azure.messaging.servicebus.ServiceBusFailureReason;
 import com.azure.messaging.servicebus.ServiceBusMessage;
@@ -143,7 +144,7 @@ class SessionReceiverClientTest {
         assertEquals(AmqpErrorCondition.SESSION_CANNOT_BE_LOCKED, e.getErrorCondition());
         assertEquals(
                 ServiceBusFailureReason.SESSION_CANNOT_BE_LOCKED,
-                new ServiceBusException(e, com.azure.messaging.servicebus.ServiceBusErrorSource.RECEIVE).getReason());
+                new ServiceBusException(e, ServiceBusErrorSource.RECEIVE).getReason());
         first.close(); // releases the session
         assertEquals("X", other.acceptSession("X").getSessionId());
         otherBuilder.close();

@@ -11,6 +11,7 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Properties;
 
@@ -109,9 +110,9 @@ public final class StandaloneServer implements AutoCloseable {
             out.println("Topology: no Config.json at " + CommandLineOptions.DEFAULT_CONFIG
                     + " and no --config: the namespace starts empty (create entities through the management API)");
         }
-        out.println("Clock: " + options.clockMode().name().toLowerCase(java.util.Locale.ROOT) + ", now "
+        out.println("Clock: " + options.clockMode().name().toLowerCase(Locale.ROOT) + ", now "
                 + namespace.clock().instant() + " (move it with POST /__admin/clock/advance)");
-        out.println("Tier: " + options.tier().name().toLowerCase(java.util.Locale.ROOT));
+        out.println("Tier: " + options.tier().name().toLowerCase(Locale.ROOT));
         out.println(
                 options.key().isPresent()
                         ? "Keys: only tokens signed with the --key key are accepted"

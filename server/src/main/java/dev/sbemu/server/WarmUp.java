@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
+import java.util.logging.Logger;
 
 /**
  * Start-up work done beside the main thread (issue 24: start to ready and the first {@code /health} within 300 ms on
@@ -49,7 +50,7 @@ final class WarmUp implements Runnable {
     public void run() {
         try {
             // java.util.logging's configuration: every endpoint class has a logger
-            java.util.logging.Logger.getLogger("dev.sbemu");
+            Logger.getLogger("dev.sbemu");
             // the JDK HTTP server's Date header (sun.net.httpserver.ExchangeImpl): CLDR names and time-zone names
             DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss zzz", Locale.US)
                     .withZone(ZoneId.of("GMT"))

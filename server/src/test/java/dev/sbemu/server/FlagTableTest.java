@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -30,7 +31,7 @@ class FlagTableTest {
     }
 
     private static String kebab(String camel) {
-        return camel.replaceAll("([A-Z])", "-$1").toLowerCase(java.util.Locale.ROOT);
+        return camel.replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT);
     }
 
     private static Flag flag(String name) {

@@ -11,10 +11,15 @@ import com.azure.messaging.servicebus.ServiceBusMessage;
 import com.azure.messaging.servicebus.ServiceBusReceivedMessage;
 import com.azure.messaging.servicebus.ServiceBusReceiverClient;
 import com.azure.messaging.servicebus.ServiceBusSenderClient;
+import dev.sbemu.amqp.ServiceBusEmulatorServer;
 import dev.sbemu.core.ClockMode;
+import dev.sbemu.core.Namespace;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -23,10 +28,15 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManagerFactory;
+import org.apache.qpid.proton.amqp.transport.ErrorCondition;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -79,15 +89,13 @@ class MainTest {
         StandaloneServer server = outcome.server();
         try (RawAmqpConnection client = RawAmqpConnection.open(server.amqpPort(), Duration.ofSeconds(10))) {
             server.close();
-            org.apache.qpid.proton.amqp.transport.ErrorCondition error = client.awaitClose();
+            ErrorCondition error = client.awaitClose();
             assertNotNull(error);
             assertEquals("amqp:connection:forced", error.getCondition().toString());
             assertTrue(error.getDescription().contains("shutting down"), error.getDescription());
         }
-        try (dev.sbemu.core.Namespace namespace =
-                        dev.sbemu.core.Namespace.builder().build();
-                dev.sbemu.amqp.ServiceBusEmulatorServer endpoint =
-                        dev.sbemu.amqp.ServiceBusEmulatorServer.start(namespace);
+        try (Namespace namespace = Namespace.builder().build();
+                ServiceBusEmulatorServer endpoint = ServiceBusEmulatorServer.start(namespace);
                 RawAmqpConnection client = RawAmqpConnection.open(endpoint.port(), Duration.ofSeconds(10))) {
             endpoint.close();
             assertEquals(
@@ -182,7 +190,7 @@ class MainTest {
         try {
             return Files.writeString(dir.resolve("Config.json"), CONFIG);
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -199,17 +207,16 @@ class MainTest {
                     .orElseThrow();
             String store =
                     line.substring(line.indexOf("trust store ") + "trust store ".length(), line.indexOf(", password"));
-            java.security.KeyStore trust = java.security.KeyStore.getInstance("PKCS12");
-            try (java.io.InputStream in = java.nio.file.Files.newInputStream(Path.of(store))) {
-                trust.load(in, dev.sbemu.amqp.ServiceBusEmulatorServer.TLS_TRUST_STORE_PASSWORD.toCharArray());
+            KeyStore trust = KeyStore.getInstance("PKCS12");
+            try (InputStream in = Files.newInputStream(Path.of(store))) {
+                trust.load(in, ServiceBusEmulatorServer.TLS_TRUST_STORE_PASSWORD.toCharArray());
             }
-            javax.net.ssl.TrustManagerFactory managers = javax.net.ssl.TrustManagerFactory.getInstance(
-                    javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+            TrustManagerFactory managers = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             managers.init(trust);
-            javax.net.ssl.SSLContext context = javax.net.ssl.SSLContext.getInstance("TLS");
+            SSLContext context = SSLContext.getInstance("TLS");
             context.init(null, managers.getTrustManagers(), null);
-            try (javax.net.ssl.SSLSocket socket = (javax.net.ssl.SSLSocket)
-                    context.getSocketFactory().createSocket("localhost", server.amqpsPort())) {
+            try (SSLSocket socket =
+                    (SSLSocket) context.getSocketFactory().createSocket("localhost", server.amqpsPort())) {
                 socket.startHandshake();
             }
         }
@@ -275,7 +282,7 @@ class MainTest {
     @DisplayName("SRV-5 a port in use: one line naming it, exit code 1, nothing left listening")
     void portInUse() throws IOException {
         long before = endpointThreads();
-        try (ServerSocket taken = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             Main.Outcome outcome =
                     launch(Map.of(), "--amqp-port", String.valueOf(taken.getLocalPort()), "--http-port", "0");
             assertEquals(1, outcome.exitCode());

@@ -42,6 +42,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.qpid.proton.amqp.transport.ErrorCondition;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -245,7 +246,7 @@ class ServerJarTest {
             connected.sendMessage(new ServiceBusMessage("before the stop"));
             long stopping = System.nanoTime();
             server.process.toHandle().destroy(); // SIGTERM (Process.destroy would also close our end of its output)
-            org.apache.qpid.proton.amqp.transport.ErrorCondition goodbye = raw.awaitClose();
+            ErrorCondition goodbye = raw.awaitClose();
             assertEquals("amqp:connection:forced", goodbye.getCondition().toString(), goodbye.toString());
             assertTrue(goodbye.getDescription().contains("shutting down"), goodbye.getDescription());
             // bounds, not margins: a stop that waited for the connected client would not end at all

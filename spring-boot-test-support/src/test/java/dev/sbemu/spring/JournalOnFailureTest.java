@@ -12,6 +12,7 @@ import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
+import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Event;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -39,7 +40,7 @@ class JournalOnFailureTest {
         }
         assertEquals(1, failures.size());
         Throwable failure = failures.get(0)
-                .getPayload(org.junit.platform.engine.TestExecutionResult.class)
+                .getPayload(TestExecutionResult.class)
                 .orElseThrow()
                 .getThrowable()
                 .orElseThrow();

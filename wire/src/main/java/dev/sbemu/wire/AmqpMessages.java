@@ -13,6 +13,7 @@ import java.net.URI;
 import java.nio.BufferOverflowException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -20,6 +21,7 @@ import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.apache.qpid.proton.Proton;
 import org.apache.qpid.proton.amqp.Binary;
@@ -67,7 +69,7 @@ public final class AmqpMessages {
      * The annotations the broker stamps on what it delivers: a sender's own values for them are ignored on input
      * (MSG-1; the protocol guide: x-opt-enqueued-time "ignored on input").
      */
-    private static final java.util.Set<Symbol> STAMPED = java.util.Set.of(
+    private static final Set<Symbol> STAMPED = Set.of(
             SEQUENCE_NUMBER,
             ENQUEUED_TIME,
             LOCKED_UNTIL,
@@ -121,7 +123,7 @@ public final class AmqpMessages {
                     b.scheduledEnqueueTime(
                             e.getValue() instanceof Date date
                                     ? date.toInstant()
-                                    : java.time.Instant.ofEpochMilli((Long) e.getValue()));
+                                    : Instant.ofEpochMilli((Long) e.getValue()));
                     b.messageAnnotation(e.getKey().toString(), e.getValue());
                 } else if (PARTITION_KEY.equals(e.getKey())) {
                     b.partitionKey((String) e.getValue());

@@ -12,6 +12,7 @@ import dev.sbemu.core.Namespace;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -139,7 +140,7 @@ public class ServerProcessThroughputBenchmark {
         // keep draining its output
         Thread drain = new Thread(() -> {
             try {
-                out.transferTo(java.io.Writer.nullWriter());
+                out.transferTo(Writer.nullWriter());
             } catch (IOException e) {
                 // ended
             }

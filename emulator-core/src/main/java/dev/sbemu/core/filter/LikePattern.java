@@ -1,5 +1,7 @@
 package dev.sbemu.core.filter;
 
+import java.util.Arrays;
+
 /**
  * A compiled {@code LIKE} pattern: {@code %} matches any run of characters, {@code _} exactly one,
  * and the optional escape character makes the next character literal. Matching is case-sensitive
@@ -44,7 +46,7 @@ final class LikePattern {
                 elements[count++] = c;
             }
         }
-        return new LikePattern(java.util.Arrays.copyOf(elements, count));
+        return new LikePattern(Arrays.copyOf(elements, count));
     }
 
     /** Greedy matching with backtracking to the last {@code %}: O(value × pattern) at worst. */

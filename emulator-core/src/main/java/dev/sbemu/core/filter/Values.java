@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZonedDateTime;
 import java.util.Arrays;
+import java.util.Date;
 import java.util.UUID;
 
 /**
@@ -68,7 +69,7 @@ final class Values {
         if (value instanceof ZonedDateTime) {
             return ((ZonedDateTime) value).toInstant();
         }
-        if (value instanceof java.util.Date date) {
+        if (value instanceof Date date) {
             return date.toInstant(); // an AMQP timestamp
         }
         return value;

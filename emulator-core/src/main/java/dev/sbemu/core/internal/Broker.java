@@ -22,7 +22,9 @@ import java.util.Objects;
 import java.util.UUID;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The messaging façade of one namespace (send, receive, settle, sessions, transactions) and the
@@ -150,7 +152,7 @@ public final class Broker implements VirtualClock.TimerDriver {
      * receive (ADI-5) without being an access. Checks that the entity can be received from, as a receive does.
      * Returns the cancel action: true when it removed the registration before it fired.
      */
-    public java.util.function.BooleanSupplier whenReceivable(EntityPath path, Runnable callback) {
+    public BooleanSupplier whenReceivable(EntityPath path, Runnable callback) {
         Objects.requireNonNull(callback, "callback");
         return services.locked(() -> {
             MessageSource source = registry.source(path);
@@ -161,7 +163,7 @@ public final class Broker implements VirtualClock.TimerDriver {
             if (!services.advancing && store.mayHaveReady()) {
                 waiter.fired();
             }
-            return () -> services.locked((java.util.function.Supplier<Boolean>) waiter::cancel);
+            return () -> services.locked((Supplier<Boolean>) waiter::cancel);
         });
     }
 
@@ -171,7 +173,7 @@ public final class Broker implements VirtualClock.TimerDriver {
      * deletion or update, the end of a clock advance that made one of its messages ready, the close. Keeps the
      * entity in use while registered (ADI-5). Checks the session is held, as a receive does.
      */
-    public java.util.function.BooleanSupplier whenReceivable(SessionLock session, Runnable callback) {
+    public BooleanSupplier whenReceivable(SessionLock session, Runnable callback) {
         Objects.requireNonNull(callback, "callback");
         return services.locked(() -> {
             MessageSource source = registry.sessionSource(session.entity());
@@ -181,7 +183,7 @@ public final class Broker implements VirtualClock.TimerDriver {
             if (!services.advancing && signal.sessionHasReady(session.sessionId())) {
                 waiter.fired();
             }
-            return () -> services.locked((java.util.function.Supplier<Boolean>) waiter::cancel);
+            return () -> services.locked((Supplier<Boolean>) waiter::cancel);
         });
     }
 
@@ -192,7 +194,7 @@ public final class Broker implements VirtualClock.TimerDriver {
      * already. Waiters are woken oldest first, one per session that became available. Does not keep the entity in
      * use nor access it (ADI-5: a waiting session accept is not a receive). Checks the entity as an accept does.
      */
-    public java.util.function.BooleanSupplier whenSessionAvailable(EntityPath path, Runnable callback) {
+    public BooleanSupplier whenSessionAvailable(EntityPath path, Runnable callback) {
         Objects.requireNonNull(callback, "callback");
         return services.locked(() -> {
             MessageSource source = registry.sessionSource(path);
@@ -201,7 +203,7 @@ public final class Broker implements VirtualClock.TimerDriver {
             if (!services.advancing && signal.mayServeAny()) {
                 waiter.fired();
             }
-            return () -> services.locked((java.util.function.Supplier<Boolean>) waiter::cancel);
+            return () -> services.locked((Supplier<Boolean>) waiter::cancel);
         });
     }
 

@@ -7,8 +7,10 @@ import dev.sbemu.core.Transaction;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 /** A transaction's pending operations; validated and applied together under the namespace's lock (TXN-1). */
@@ -28,7 +30,7 @@ final class BrokerTransaction implements Transaction {
     private final UUID id = UUID.randomUUID();
     private final List<Operation> operations = new ArrayList<>();
     /** Lock tokens completed, abandoned, deferred or dead-lettered by this transaction. */
-    private final java.util.Set<UUID> settled = new java.util.HashSet<>();
+    private final Set<UUID> settled = new HashSet<>();
     /** The entity of the first settlement (TXN-2): every settlement must be on it; sends go via it. */
     private String sendVia;
 

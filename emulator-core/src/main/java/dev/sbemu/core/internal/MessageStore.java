@@ -3,7 +3,10 @@ package dev.sbemu.core.internal;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.MessageState;
 import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -32,7 +35,7 @@ final class MessageStore {
     /** Ready messages of a non-session store that became ready out of order (abandoned, lock lost, ...). */
     final TreeMap<StoredMessage, StoredMessage> ready = new TreeMap<>(StoredMessage.ORDER);
     /** Ready messages of a session-enabled store, per session id, in sequence order (SES-2). */
-    final Map<String, TreeMap<StoredMessage, StoredMessage>> readyBySession = new java.util.LinkedHashMap<>();
+    final Map<String, TreeMap<StoredMessage, StoredMessage>> readyBySession = new LinkedHashMap<>();
     /** Whether ready messages are kept per session; set once when the entity is created. */
     boolean sessionful;
 
@@ -182,7 +185,7 @@ final class MessageStore {
     }
 
     /** The messages (all copies) with this sequence number. */
-    java.util.Collection<StoredMessage> withSequenceNumber(long sequenceNumber) {
+    Collection<StoredMessage> withSequenceNumber(long sequenceNumber) {
         return bySequence
                 .subMap(
                         StoredMessage.probe(sequenceNumber, 0),
@@ -193,7 +196,7 @@ final class MessageStore {
     }
 
     /** Messages from this sequence number on, in order. */
-    java.util.Collection<StoredMessage> from(long sequenceNumber) {
+    Collection<StoredMessage> from(long sequenceNumber) {
         return bySequence.tailMap(StoredMessage.probe(sequenceNumber, 0), true).values();
     }
 
@@ -212,7 +215,7 @@ final class MessageStore {
         staleInOrder = 0;
         readyBySession.clear();
         locked.clear();
-        java.util.Arrays.fill(countByState, 0);
+        Arrays.fill(countByState, 0);
         sizeInBytes = 0;
         readyOrChanged.signalAll();
     }

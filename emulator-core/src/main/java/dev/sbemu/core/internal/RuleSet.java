@@ -2,6 +2,7 @@ package dev.sbemu.core.internal;
 
 import dev.sbemu.core.Message;
 import dev.sbemu.core.RuleDescription;
+import dev.sbemu.core.filter.TrueFilter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,7 +53,7 @@ final class RuleSet {
     List<Message> copiesFor(StoredMessage m) {
         if (inOrder.size() == 1) {
             RuleDescription only = inOrder.values().iterator().next();
-            if (only.action() == null && only.filter() instanceof dev.sbemu.core.filter.TrueFilter) {
+            if (only.action() == null && only.filter() instanceof TrueFilter) {
                 return List.of(m.message);
             }
         }

@@ -1,6 +1,7 @@
 package dev.sbemu.core.internal;
 
 import dev.sbemu.core.Message;
+import java.util.Arrays;
 
 /**
  * Sequence numbers of a queue or topic (SEQ-2): gap-free and increasing; on a partitioned entity one
@@ -14,7 +15,7 @@ final class Sequencer {
     Sequencer(boolean partitioned) {
         this.partitioned = partitioned;
         this.next = new long[partitioned ? PARTITIONS : 1];
-        java.util.Arrays.fill(next, 1);
+        Arrays.fill(next, 1);
     }
 
     long next(Message m) {

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 
 /**
@@ -103,8 +104,7 @@ final class SessionTable {
     private SessionEntry nextFreeSession() {
         SessionEntry best = null;
         long bestSequence = Long.MAX_VALUE;
-        for (Map.Entry<String, java.util.TreeMap<StoredMessage, StoredMessage>> e :
-                source.main.readyBySession.entrySet()) {
+        for (Map.Entry<String, TreeMap<StoredMessage, StoredMessage>> e : source.main.readyBySession.entrySet()) {
             SessionEntry session = sessions.computeIfAbsent(e.getKey(), SessionEntry::new);
             long first = e.getValue().firstKey().sequenceNumber;
             if (!session.isHeld() && first < bestSequence) {
@@ -119,7 +119,7 @@ final class SessionTable {
     void expireAllIfAnyExpired(SessionEntry session, Instant now) {
         List<StoredMessage> ready = new ArrayList<>(source.main
                 .readyBySession
-                .getOrDefault(session.sessionId, new java.util.TreeMap<>())
+                .getOrDefault(session.sessionId, new TreeMap<>())
                 .values());
         if (ready.stream().anyMatch(m -> m.isExpiredAt(now))) {
             ready.forEach(source::expire);

@@ -5,6 +5,7 @@ import dev.sbemu.core.Message;
 import dev.sbemu.core.MessageState;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.UUID;
 
 /** One message in one store, with the state the broker keeps. Mutable; guarded by the namespace's lock. */
@@ -59,7 +60,7 @@ final class StoredMessage {
      * topic message (one per rule with an action, RUL-1), all with the topic's number. A message's number and
      * copy do not change while it is in a store, so it is its own key in the store's trees.
      */
-    static final java.util.Comparator<StoredMessage> ORDER = (a, b) -> {
+    static final Comparator<StoredMessage> ORDER = (a, b) -> {
         int bySequence = Long.compare(a.sequenceNumber, b.sequenceNumber);
         return bySequence != 0 ? bySequence : Integer.compare(a.copyIndex, b.copyIndex);
     };

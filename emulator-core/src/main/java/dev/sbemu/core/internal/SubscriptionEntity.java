@@ -3,6 +3,7 @@ package dev.sbemu.core.internal;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.EntityStatus;
 import dev.sbemu.core.Message;
+import dev.sbemu.core.RuleDescription;
 import dev.sbemu.core.SubscriptionOptions;
 import dev.sbemu.core.filter.FilterEvaluationException;
 import java.time.Duration;
@@ -22,7 +23,7 @@ final class SubscriptionEntity extends MessageSource {
             TopicEntity topic,
             String subscriptionName,
             SubscriptionOptions options,
-            java.util.List<dev.sbemu.core.RuleDescription> rules) {
+            List<RuleDescription> rules) {
         super(registry, EntityPath.subscription(topic.name, subscriptionName));
         this.topic = topic;
         this.subscriptionName = subscriptionName;

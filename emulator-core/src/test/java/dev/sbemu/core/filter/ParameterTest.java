@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Date;
 import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -50,7 +53,7 @@ class ParameterTest {
                         .getMessage());
         assertTrue(assertThrows(
                         IllegalArgumentException.class,
-                        () -> SqlFilter.parse("1=1", Map.of("@list", new java.util.ArrayList<>())))
+                        () -> SqlFilter.parse("1=1", Map.of("@list", new ArrayList<>())))
                 .getMessage()
                 .contains("java.util.ArrayList"));
     }
@@ -58,17 +61,17 @@ class ParameterTest {
     @Test
     @DisplayName("RUL-10 a date-time parameter (OffsetDateTime, Instant, Date) is taken and compares with date-times")
     void dateTimeParameters() {
-        java.time.OffsetDateTime cutoff = java.time.OffsetDateTime.parse("2030-01-01T00:00:00Z");
+        OffsetDateTime cutoff = OffsetDateTime.parse("2030-01-01T00:00:00Z");
         SqlFilter filter = SqlFilter.parse("sent > @cutoff", Map.of("@cutoff", cutoff.toInstant()));
         assertEquals(cutoff, filter.parameters().get("@cutoff"));
         assertEquals(
                 cutoff,
-                SqlFilter.parse("1=1", Map.of("@d", java.util.Date.from(cutoff.toInstant())))
+                SqlFilter.parse("1=1", Map.of("@d", Date.from(cutoff.toInstant())))
                         .parameters()
                         .get("@d"));
         assertTrue(filter.matches(TestMessage.with("sent", cutoff.plusSeconds(1))));
-        assertTrue(filter.matches(TestMessage.with(
-                "sent", java.util.Date.from(cutoff.plusSeconds(1).toInstant()))));
+        assertTrue(filter.matches(
+                TestMessage.with("sent", Date.from(cutoff.plusSeconds(1).toInstant()))));
         assertFalse(filter.matches(TestMessage.with("sent", cutoff)));
     }
 }

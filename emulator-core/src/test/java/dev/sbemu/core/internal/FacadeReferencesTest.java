@@ -15,6 +15,7 @@ import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -137,7 +138,7 @@ class FacadeReferencesTest {
         URI facadeFile = Broker.class
                 .getResource(Broker.class.getSimpleName() + ".class")
                 .toURI();
-        Map<Class<?>, byte[]> classes = new java.util.LinkedHashMap<>();
+        Map<Class<?>, byte[]> classes = new LinkedHashMap<>();
         if ("jar".equals(facadeFile.getScheme())) {
             try (FileSystem jar = FileSystems.newFileSystem(facadeFile, Map.of())) {
                 read(jar.provider().getPath(facadeFile).getParent(), classes);

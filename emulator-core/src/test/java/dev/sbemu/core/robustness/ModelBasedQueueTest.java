@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.UUID;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -795,7 +796,7 @@ class ModelBasedQueueTest {
                 b.append(" lockedUntil=").append(offset(lockedUntil, start));
             }
             if (!properties.isEmpty()) {
-                b.append(' ').append(new java.util.TreeMap<>(properties));
+                b.append(' ').append(new TreeMap<>(properties));
             }
             return b.toString();
         }

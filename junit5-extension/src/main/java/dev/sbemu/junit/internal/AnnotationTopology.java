@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
@@ -177,7 +178,7 @@ public final class AnnotationTopology {
         } catch (IllegalArgumentException e) {
             throw new InvalidTopologyException(origin.describe("correlation") + ": @Property(name = \"" + p.name()
                     + "\", value = \"" + p.value() + "\", type = " + p.type() + "): the value is not a "
-                    + p.type().name().toLowerCase(java.util.Locale.ROOT));
+                    + p.type().name().toLowerCase(Locale.ROOT));
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.sbemu.junit.internal;
 
+import com.azure.messaging.servicebus.models.SubQueue;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.junit.Entity;
@@ -88,7 +89,7 @@ final class EntityRef {
     }
 
     void rejectReceiverAttributes(String what) {
-        if (entity.subQueue() != com.azure.messaging.servicebus.models.SubQueue.NONE) {
+        if (entity.subQueue() != SubQueue.NONE) {
             throw fail(what + " has no sub-queue: remove subQueue = " + entity.subQueue());
         }
         if (!entity.sessionId().isEmpty()) {

@@ -8,6 +8,7 @@ import com.azure.core.http.HttpHeaderName;
 import com.azure.core.http.HttpMethod;
 import com.azure.core.http.HttpRequest;
 import com.azure.core.http.HttpResponse;
+import com.azure.core.util.Context;
 import dev.sbemu.core.AuthorizationRule;
 import dev.sbemu.core.EntityStatus;
 import dev.sbemu.core.Namespace;
@@ -271,7 +272,7 @@ class PropertyParityTest {
     }
 
     private static String send(HttpClient http, HttpRequest request, int expectedStatus) {
-        try (HttpResponse response = http.sendSync(request, com.azure.core.util.Context.NONE)) {
+        try (HttpResponse response = http.sendSync(request, Context.NONE)) {
             String body = response.getBodyAsBinaryData().toString();
             if (response.getStatusCode() != expectedStatus) {
                 throw new AssertionError(request.getHttpMethod() + " " + request.getUrl() + ": "

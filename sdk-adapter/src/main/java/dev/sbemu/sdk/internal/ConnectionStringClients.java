@@ -15,6 +15,7 @@ import com.azure.messaging.servicebus.ServiceBusSenderClient;
 import com.azure.messaging.servicebus.ServiceBusSessionReceiverAsyncClient;
 import com.azure.messaging.servicebus.ServiceBusSessionReceiverClient;
 import com.azure.messaging.servicebus.models.ServiceBusReceiveMode;
+import com.azure.messaging.servicebus.models.SubQueue;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.sdk.ProcessorOptions;
 import java.time.Duration;
@@ -135,12 +136,11 @@ public final class ConnectionStringClients {
                 .buildAsyncClient();
     }
 
-    private static com.azure.messaging.servicebus.models.SubQueue sdkSubQueue(EntityPath.Part subQueue) {
+    private static SubQueue sdkSubQueue(EntityPath.Part subQueue) {
         return switch (subQueue) {
-            case NONE -> com.azure.messaging.servicebus.models.SubQueue.NONE;
-            case DEAD_LETTER_QUEUE -> com.azure.messaging.servicebus.models.SubQueue.DEAD_LETTER_QUEUE;
-            case TRANSFER_DEAD_LETTER_QUEUE ->
-                com.azure.messaging.servicebus.models.SubQueue.TRANSFER_DEAD_LETTER_QUEUE;
+            case NONE -> SubQueue.NONE;
+            case DEAD_LETTER_QUEUE -> SubQueue.DEAD_LETTER_QUEUE;
+            case TRANSFER_DEAD_LETTER_QUEUE -> SubQueue.TRANSFER_DEAD_LETTER_QUEUE;
         };
     }
 

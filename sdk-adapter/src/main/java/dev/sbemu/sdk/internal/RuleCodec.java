@@ -13,6 +13,7 @@ import java.util.Map;
 import org.apache.qpid.proton.Proton;
 import org.apache.qpid.proton.amqp.DescribedType;
 import org.apache.qpid.proton.amqp.messaging.AmqpValue;
+import org.apache.qpid.proton.message.Message;
 
 /**
  * Rules at the {@code $management} wire, both ways, with the SDK's own code at the client end:
@@ -49,7 +50,7 @@ final class RuleCodec {
     /** Encodes {@code value} as an AMQP value body and decodes it again, as the link does. */
     @SuppressWarnings("unchecked")
     private static Map<String, Object> roundTrip(Map<String, Object> value) {
-        org.apache.qpid.proton.message.Message message = Proton.message();
+        Message message = Proton.message();
         message.setBody(new AmqpValue(value));
         return (Map<String, Object>)
                 ((AmqpValue) AmqpMessages.roundTrip(message).getBody()).getValue();

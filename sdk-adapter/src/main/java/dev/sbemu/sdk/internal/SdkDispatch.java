@@ -18,6 +18,7 @@ import net.bytebuddy.jar.asm.Label;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
 import net.bytebuddy.jar.asm.Type;
+import org.mockito.plugins.InlineMockMaker;
 import org.objenesis.Objenesis;
 import org.objenesis.ObjenesisStd;
 
@@ -177,7 +178,7 @@ public final class SdkDispatch {
     /** The {@link Instrumentation} Mockito's inline mock maker obtained, or null when there is none to reach. */
     static Instrumentation mockitosInstrumentation() {
         try {
-            if (!(MockitoInstances.mockMaker() instanceof org.mockito.plugins.InlineMockMaker)) {
+            if (!(MockitoInstances.mockMaker() instanceof InlineMockMaker)) {
                 return null;
             }
             // Mockito 5.x's inline mock maker keeps the instrumentation of its agent (or self-attach) in this field.

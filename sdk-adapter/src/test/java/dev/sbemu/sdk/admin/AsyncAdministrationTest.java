@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.azure.core.exception.HttpResponseException;
 import com.azure.core.exception.ResourceExistsException;
 import com.azure.core.exception.ResourceNotFoundException;
+import com.azure.core.util.Context;
 import com.azure.messaging.servicebus.administration.ServiceBusAdministrationAsyncClient;
 import com.azure.messaging.servicebus.administration.models.CreateQueueOptions;
 import com.azure.messaging.servicebus.administration.models.CreateRuleOptions;
@@ -23,6 +24,7 @@ import com.azure.messaging.servicebus.administration.models.TopicProperties;
 import dev.sbemu.core.Message;
 import dev.sbemu.sdk.AdministrationClients;
 import java.time.Duration;
+import java.time.OffsetDateTime;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -151,10 +153,7 @@ class AsyncAdministrationTest extends AdminFixture {
         assertEquals("Standard", properties.getMessagingSku().toString());
         assertEquals("Messaging", properties.getNamespaceType().toString());
         assertNull(properties.getMessagingUnits());
-        assertInstanceOf(java.time.OffsetDateTime.class, properties.getCreatedTime());
-        assertEquals(
-                200,
-                admin.getNamespacePropertiesWithResponse(com.azure.core.util.Context.NONE)
-                        .getStatusCode());
+        assertInstanceOf(OffsetDateTime.class, properties.getCreatedTime());
+        assertEquals(200, admin.getNamespacePropertiesWithResponse(Context.NONE).getStatusCode());
     }
 }

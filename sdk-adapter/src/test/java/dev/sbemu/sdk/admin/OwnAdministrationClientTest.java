@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.azure.core.credential.TokenRequestContext;
 import com.azure.core.exception.ClientAuthenticationException;
 import com.azure.core.http.HttpClient;
 import com.azure.core.http.HttpHeaderName;
@@ -14,6 +15,8 @@ import com.azure.core.http.policy.HttpPipelinePolicy;
 import com.azure.messaging.servicebus.administration.ServiceBusAdministrationAsyncClient;
 import com.azure.messaging.servicebus.administration.ServiceBusAdministrationClient;
 import com.azure.messaging.servicebus.administration.ServiceBusAdministrationClientBuilder;
+import com.azure.messaging.servicebus.implementation.ServiceBusSharedKeyCredential;
+import dev.sbemu.core.Message;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.sdk.AdministrationClients;
 import dev.sbemu.sdk.internal.admin.LoopbackAdministrationProbe;
@@ -91,7 +94,7 @@ class OwnAdministrationClientTest {
     void ownClientReachesTheNamespace() {
         Namespace namespace = namespace();
         namespace.createQueue("orders");
-        namespace.send("orders", dev.sbemu.core.Message.ofText("order-42"));
+        namespace.send("orders", Message.ofText("order-42"));
         QueueStats stats = new QueueStats(served(namespace, 40123));
 
         stats.ensureQueue("invoices");
@@ -188,9 +191,9 @@ class OwnAdministrationClientTest {
     /** A request carrying a SharedAccessSignature made with a key no registration has. */
     private static HttpRequest signedRequest(String url) {
         HttpRequest request = new HttpRequest(HttpMethod.GET, url);
-        String token = new com.azure.messaging.servicebus.implementation.ServiceBusSharedKeyCredential(
+        String token = new ServiceBusSharedKeyCredential(
                         "RootManageSharedAccessKey", "a-real-namespace-key", Duration.ofHours(1))
-                .getToken(new com.azure.core.credential.TokenRequestContext().addScopes(url))
+                .getToken(new TokenRequestContext().addScopes(url))
                 .block()
                 .getToken();
         request.getHeaders().set(HttpHeaderName.AUTHORIZATION, token);

@@ -21,6 +21,7 @@ import com.azure.messaging.servicebus.administration.models.SqlRuleFilter;
 import com.azure.messaging.servicebus.administration.models.TrueRuleFilter;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Message;
+import dev.sbemu.core.ReceiveMode;
 import dev.sbemu.core.RuleDescription;
 import dev.sbemu.core.filter.CorrelationFilter;
 import dev.sbemu.core.filter.FalseFilter;
@@ -269,10 +270,7 @@ class RuleAdministrationTest extends AdminFixture {
         assertEquals(
                 "gold",
                 namespace
-                        .receive(
-                                EntityPath.subscription("orders", "eu"),
-                                dev.sbemu.core.ReceiveMode.RECEIVE_AND_DELETE,
-                                1)
+                        .receive(EntityPath.subscription("orders", "eu"), ReceiveMode.RECEIVE_AND_DELETE, 1)
                         .get(0)
                         .message()
                         .applicationProperties()

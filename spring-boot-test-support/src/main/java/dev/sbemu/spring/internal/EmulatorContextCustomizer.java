@@ -16,6 +16,7 @@ import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.DefaultSingletonBeanRegistry;
 import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.test.context.ContextCustomizer;
 import org.springframework.test.context.MergedContextConfiguration;
@@ -51,7 +52,7 @@ final class EmulatorContextCustomizer implements ContextCustomizer {
             registry.registerDisposableBean(SpringEmulator.BEAN_NAME, emulator);
         } else {
             context.addApplicationListener(event -> {
-                if (event instanceof org.springframework.context.event.ContextClosedEvent) {
+                if (event instanceof ContextClosedEvent) {
                     emulator.destroy();
                 }
             });

@@ -12,6 +12,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -128,7 +129,7 @@ public final class HttpFront implements AutoCloseable {
 
     private void serveOne(HttpExchange exchange) {
         try {
-            String method = exchange.getRequestMethod().toUpperCase(java.util.Locale.ROOT);
+            String method = exchange.getRequestMethod().toUpperCase(Locale.ROOT);
             String rawPath = exchange.getRequestURI().getRawPath();
             String rawQuery = exchange.getRequestURI().getRawQuery();
             String body;
@@ -140,7 +141,7 @@ public final class HttpFront implements AutoCloseable {
                         AdminRoutes.error(413, "RequestTooLarge", "The request body is over " + MAX_BODY + " bytes."));
                 return;
             }
-            String lower = rawPath == null ? "" : rawPath.toLowerCase(java.util.Locale.ROOT);
+            String lower = rawPath == null ? "" : rawPath.toLowerCase(Locale.ROOT);
             if (Health.isHealthPath(lower)) {
                 json(exchange, health.answer());
             } else if (lower.equals("/__admin") || lower.startsWith("/__admin/")) {

@@ -21,13 +21,18 @@ import dev.sbemu.amqp.internal.transport.AmqpErrors;
 import dev.sbemu.amqp.internal.transport.LinkBound;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Namespace;
+import dev.sbemu.core.QueueOptions;
 import dev.sbemu.core.RuleDescription;
 import dev.sbemu.core.SubscriptionOptions;
 import dev.sbemu.core.Tier;
+import dev.sbemu.core.TopicOptions;
+import dev.sbemu.core.filter.RuleFilter;
 import dev.sbemu.core.filter.SqlFilter;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.logging.Logger;
 import org.apache.qpid.proton.amqp.DescribedType;
 import org.apache.qpid.proton.amqp.Symbol;
@@ -136,9 +141,8 @@ public final class JmsRoutes {
         Receiver receiver = a.receiver();
         Target requested = a.target();
         Symbol[] capabilities = requested.getCapabilities();
-        boolean topic =
-                capabilities != null && java.util.Arrays.asList(capabilities).contains(TEMPORARY_TOPIC);
-        String name = "sbemu-temp-" + java.util.UUID.randomUUID();
+        boolean topic = capabilities != null && Arrays.asList(capabilities).contains(TEMPORARY_TOPIC);
+        String name = "sbemu-temp-" + UUID.randomUUID();
         Namespace ns = namespace.get();
         if (ns.tier() != Tier.PREMIUM) {
             a.refuse(premiumOnly());
@@ -150,18 +154,14 @@ public final class JmsRoutes {
                 ns.createTopic(
                         name,
                         idle == null
-                                ? dev.sbemu.core.TopicOptions.defaults()
-                                : dev.sbemu.core.TopicOptions.builder()
-                                        .autoDeleteOnIdle(idle)
-                                        .build());
+                                ? TopicOptions.defaults()
+                                : TopicOptions.builder().autoDeleteOnIdle(idle).build());
             } else {
                 ns.createQueue(
                         name,
                         idle == null
-                                ? dev.sbemu.core.QueueOptions.defaults()
-                                : dev.sbemu.core.QueueOptions.builder()
-                                        .autoDeleteOnIdle(idle)
-                                        .build());
+                                ? QueueOptions.defaults()
+                                : QueueOptions.builder().autoDeleteOnIdle(idle).build());
             }
         } catch (RuntimeException e) {
             a.refuse(AmqpErrors.of(e));
@@ -212,20 +212,14 @@ public final class JmsRoutes {
             return;
         }
         List<Symbol> capabilities =
-                source.getCapabilities() == null ? List.of() : java.util.Arrays.asList(source.getCapabilities());
+                source.getCapabilities() == null ? List.of() : Arrays.asList(source.getCapabilities());
         boolean shared = capabilities.contains(SHARED);
         boolean durable = source.getDurable() != null && source.getDurable() != TerminusDurability.NONE
                 || source.getExpiryPolicy() == TerminusExpiryPolicy.NEVER;
         String clientId = capabilities.contains(GLOBAL) ? "" : containerId(sender);
         String base = shared || durable
                 ? baseName(sender.getName())
-                : "jms-"
-                        + java.util
-                                .UUID
-                                .randomUUID()
-                                .toString()
-                                .replace("-", "")
-                                .substring(0, 12);
+                : "jms-" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
         String name = base + "$" + clientId + (durable ? "$D" : "$ND");
         List<RuleDescription> rules = List.of();
         try {
@@ -312,9 +306,7 @@ public final class JmsRoutes {
 
     /** Whether the subscription's filters are those of {@code rules} ({@code $Default}'s when it is empty). */
     private static boolean sameRules(Namespace ns, String topic, String name, List<RuleDescription> rules) {
-        List<dev.sbemu.core.filter.RuleFilter> wanted = (rules.isEmpty()
-                        ? List.of(RuleDescription.defaultRule())
-                        : rules)
+        List<RuleFilter> wanted = (rules.isEmpty() ? List.of(RuleDescription.defaultRule()) : rules)
                 .stream().map(RuleDescription::filter).toList();
         return ns.listRules(topic, name).stream()
                 .map(RuleDescription::filter)
@@ -336,7 +328,7 @@ public final class JmsRoutes {
             return;
         }
         Symbol[] desired = sender.getRemoteDesiredCapabilities();
-        boolean global = desired != null && java.util.Arrays.asList(desired).contains(GLOBAL)
+        boolean global = desired != null && Arrays.asList(desired).contains(GLOBAL)
                 || sender.getName().contains("|global");
         String name = baseName(sender.getName()) + "$" + (global ? "" : containerId(sender)) + "$D";
         String topic = null;

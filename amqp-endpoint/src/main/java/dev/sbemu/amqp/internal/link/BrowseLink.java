@@ -6,8 +6,12 @@ import dev.sbemu.amqp.internal.transport.Deliveries;
 import dev.sbemu.amqp.internal.transport.LinkBound;
 import dev.sbemu.core.BrokeredMessage;
 import dev.sbemu.core.EntityPath;
+import dev.sbemu.core.filter.FilterMessage;
+import dev.sbemu.core.filter.SqlFilter;
+import dev.sbemu.core.filter.SystemProperty;
 import dev.sbemu.wire.AmqpMessages;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.apache.qpid.proton.amqp.Symbol;
 import org.apache.qpid.proton.engine.Delivery;
@@ -31,7 +35,7 @@ public final class BrowseLink implements LinkBound {
     private final AmqpConnection connection;
     private final Sender sender;
     private final EntityPath entity;
-    private final dev.sbemu.core.filter.SqlFilter selector;
+    private final SqlFilter selector;
     private long next = 0;
     private boolean closed;
 
@@ -41,7 +45,7 @@ public final class BrowseLink implements LinkBound {
             AmqpConnection connection,
             Sender sender,
             EntityPath entity,
-            dev.sbemu.core.filter.SqlFilter selector) {
+            SqlFilter selector) {
         this.selector = selector;
         this.namespace = namespace;
         this.connection = connection;
@@ -99,9 +103,9 @@ public final class BrowseLink implements LinkBound {
     }
 
     /** A peeked message as a selector reads it: its system properties and application properties. */
-    private record Fields(BrokeredMessage stored) implements dev.sbemu.core.filter.FilterMessage {
+    private record Fields(BrokeredMessage stored) implements FilterMessage {
         @Override
-        public Object systemProperty(dev.sbemu.core.filter.SystemProperty property) {
+        public Object systemProperty(SystemProperty property) {
             return switch (property) {
                 case DELIVERY_COUNT -> stored.deliveryCount();
                 case SEQUENCE_NUMBER -> stored.sequenceNumber();
@@ -116,7 +120,7 @@ public final class BrowseLink implements LinkBound {
         }
 
         @Override
-        public java.util.Map<String, Object> applicationProperties() {
+        public Map<String, Object> applicationProperties() {
             return stored.message().applicationProperties();
         }
     }

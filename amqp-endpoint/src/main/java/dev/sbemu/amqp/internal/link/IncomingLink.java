@@ -2,8 +2,13 @@ package dev.sbemu.amqp.internal.link;
 
 import dev.sbemu.amqp.internal.transport.AmqpErrors;
 import dev.sbemu.amqp.internal.transport.Deliveries;
+import dev.sbemu.core.BrokerException;
 import dev.sbemu.core.Message;
+import dev.sbemu.core.Namespace;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.qpid.proton.amqp.messaging.Accepted;
 import org.apache.qpid.proton.amqp.transaction.TransactionalState;
 import org.apache.qpid.proton.amqp.transport.DeliveryState;
@@ -58,14 +63,14 @@ public final class IncomingLink extends ReceivingLink {
 
     /** Sends each message to its {@code to}, messages to one entity together (all of a batch must be routable). */
     private void relay(List<Message> messages, DeliveryState state) {
-        java.util.Map<String, List<Message>> byEntity = new java.util.LinkedHashMap<>();
-        dev.sbemu.core.Namespace ns = namespace.get();
+        Map<String, List<Message>> byEntity = new LinkedHashMap<>();
+        Namespace ns = namespace.get();
         for (Message m : messages) {
             String to = EntityAddress.strip(m.to());
             if (to.isEmpty() || !ns.queueExists(to) && !ns.topicExists(to)) {
-                throw new dev.sbemu.core.BrokerException.EntityNotFound(to.isEmpty() ? "(no 'to' address)" : to);
+                throw new BrokerException.EntityNotFound(to.isEmpty() ? "(no 'to' address)" : to);
             }
-            byEntity.computeIfAbsent(to, k -> new java.util.ArrayList<>()).add(m);
+            byEntity.computeIfAbsent(to, k -> new ArrayList<>()).add(m);
         }
         byEntity.forEach((to, batch) -> transactions.target(state).send(to, batch));
     }

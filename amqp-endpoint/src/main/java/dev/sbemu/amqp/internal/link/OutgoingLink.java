@@ -6,6 +6,7 @@ import dev.sbemu.amqp.internal.transport.Deliveries;
 import dev.sbemu.amqp.internal.transport.LinkBound;
 import dev.sbemu.core.BrokeredMessage;
 import dev.sbemu.core.EntityPath;
+import dev.sbemu.core.Namespace;
 import dev.sbemu.core.ReceiveMode;
 import dev.sbemu.core.SessionLock;
 import dev.sbemu.wire.AmqpMessages;
@@ -78,7 +79,7 @@ public final class OutgoingLink implements LinkBound {
      * set, until the callback (or a wake, a close) ends the wait; {@code waitToken} names the current wait, so a late
      * callback of an ended one is ignored (AMQP-11).
      */
-    private dev.sbemu.core.Namespace.ReceiveWait waiting;
+    private Namespace.ReceiveWait waiting;
 
     private Object waitToken;
     /**
@@ -86,7 +87,7 @@ public final class OutgoingLink implements LinkBound {
      * a pump that stops without using it passes it on ({@link #passOnWake}), as the namespace wakes one waiter per
      * message.
      */
-    private dev.sbemu.core.Namespace.ReceiveWait woken;
+    private Namespace.ReceiveWait woken;
     /** Run once the link is gone (a JMS topic consumer's subscription is deleted, JMS-14). */
     private Runnable whenClosed = () -> {};
 
@@ -201,7 +202,7 @@ public final class OutgoingLink implements LinkBound {
 
     /** The pump stops without using the wake-up that started it: the next waiter gets it (AMQP-11). */
     private void passOnWake() {
-        dev.sbemu.core.Namespace.ReceiveWait unused;
+        Namespace.ReceiveWait unused;
         synchronized (this) {
             unused = woken;
             woken = null;

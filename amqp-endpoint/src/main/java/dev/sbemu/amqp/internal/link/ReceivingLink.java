@@ -9,6 +9,7 @@ import org.apache.qpid.proton.amqp.UnsignedLong;
 import org.apache.qpid.proton.amqp.transport.DeliveryState;
 import org.apache.qpid.proton.amqp.transport.ErrorCondition;
 import org.apache.qpid.proton.engine.Delivery;
+import org.apache.qpid.proton.engine.EndpointState;
 import org.apache.qpid.proton.engine.Link;
 import org.apache.qpid.proton.engine.Receiver;
 
@@ -64,8 +65,7 @@ public abstract class ReceivingLink implements LinkBound {
 
     /** Tops the credit up once half is used, unless calls of the link are still queued (backpressure). */
     private void topUp() {
-        if (receiver.getLocalState() != org.apache.qpid.proton.engine.EndpointState.ACTIVE
-                || (calls != null && calls.busy())) {
+        if (receiver.getLocalState() != EndpointState.ACTIVE || (calls != null && calls.busy())) {
             return;
         }
         int target = credit.getAsInt();

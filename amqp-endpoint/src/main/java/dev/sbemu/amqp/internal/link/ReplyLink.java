@@ -10,6 +10,7 @@ import org.apache.qpid.proton.amqp.transport.SenderSettleMode;
 import org.apache.qpid.proton.engine.Delivery;
 import org.apache.qpid.proton.engine.Link;
 import org.apache.qpid.proton.engine.Sender;
+import org.apache.qpid.proton.message.Message;
 
 /**
  * The link a client receives the answers of {@code $cbs} or {@code $management} on: its target address is
@@ -18,7 +19,7 @@ import org.apache.qpid.proton.engine.Sender;
 final class ReplyLink implements LinkBound {
     private final Sender sender;
     private final Consumer<ReplyLink> onClosed;
-    private final Queue<org.apache.qpid.proton.message.Message> pending = new ArrayDeque<>();
+    private final Queue<Message> pending = new ArrayDeque<>();
     private long tags;
 
     /** @param onClosed told when this link closes (a newer link may have taken its address meanwhile) */
@@ -32,7 +33,7 @@ final class ReplyLink implements LinkBound {
         return sender;
     }
 
-    void reply(org.apache.qpid.proton.message.Message response) {
+    void reply(Message response) {
         pending.add(response);
         onFlow();
     }

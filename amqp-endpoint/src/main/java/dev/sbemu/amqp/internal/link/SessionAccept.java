@@ -4,6 +4,7 @@ import dev.sbemu.amqp.internal.transport.AmqpConnection;
 import dev.sbemu.amqp.internal.transport.AmqpErrors;
 import dev.sbemu.amqp.internal.transport.LinkBound;
 import dev.sbemu.amqp.internal.transport.Timers;
+import dev.sbemu.core.BrokerException;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.ReceiveMode;
@@ -12,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.logging.Logger;
 import org.apache.qpid.proton.amqp.DescribedType;
 import org.apache.qpid.proton.amqp.Symbol;
@@ -79,7 +81,7 @@ final class SessionAccept {
         if (links.namespace().get().faults().delaysScripted()) {
             try {
                 links.workers().execute(() -> acceptOnWorker(pending, sender, entity, mode, sessionId, wait));
-            } catch (java.util.concurrent.RejectedExecutionException e) {
+            } catch (RejectedExecutionException e) {
                 connection.untrack(pending);
                 sender.setContext(null);
                 router.refuse(sender, AmqpErrors.of(e));
@@ -92,7 +94,7 @@ final class SessionAccept {
                 refused(
                         pending,
                         sender,
-                        AmqpErrors.of(new dev.sbemu.core.BrokerException.ServiceTimeout(
+                        AmqpErrors.of(new BrokerException.ServiceTimeout(
                                 "No session available to accept on '" + entity + "' within " + wait + ".")));
             }
         });

@@ -4,6 +4,7 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
@@ -100,7 +101,7 @@ public final class Credentials {
             return "InvalidSignature: the token's expiry '" + se + "' is not a number.";
         }
         if (expiry * 1000 < System.currentTimeMillis()) {
-            return "ExpiredToken: the token expired at " + java.time.Instant.ofEpochSecond(expiry) + ".";
+            return "ExpiredToken: the token expired at " + Instant.ofEpochSecond(expiry) + ".";
         }
         return null;
     }

@@ -3,6 +3,7 @@ package dev.sbemu.amqp.internal.transport;
 import dev.sbemu.core.BrokerException;
 import dev.sbemu.core.filter.FilterSyntaxException;
 import dev.sbemu.wire.AmqpConditions;
+import java.util.concurrent.RejectedExecutionException;
 import org.apache.qpid.proton.amqp.Symbol;
 import org.apache.qpid.proton.amqp.messaging.Rejected;
 import org.apache.qpid.proton.amqp.transport.ErrorCondition;
@@ -56,7 +57,7 @@ public final class AmqpErrors {
         if (e instanceof Deliveries.MalformedMessage) {
             return new ErrorCondition(DECODE_ERROR, e.getMessage());
         }
-        if (e instanceof java.util.concurrent.RejectedExecutionException) {
+        if (e instanceof RejectedExecutionException) {
             return new ErrorCondition(
                     RESOURCE_LIMIT_EXCEEDED, "The endpoint's worker threads are all busy: " + e.getMessage());
         }

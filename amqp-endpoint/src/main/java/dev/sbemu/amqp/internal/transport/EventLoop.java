@@ -1,8 +1,10 @@
 package dev.sbemu.amqp.internal.transport;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
@@ -131,7 +133,7 @@ public final class EventLoop implements AutoCloseable {
         }
     }
 
-    private static void closeQuietly(java.io.Closeable closeable) {
+    private static void closeQuietly(Closeable closeable) {
         if (closeable == null) {
             return;
         }
@@ -332,7 +334,7 @@ public final class EventLoop implements AutoCloseable {
                 connection.register(channel.register(selector, SelectionKey.OP_READ, connection));
                 connections.add(connection);
                 connectionCount = connections.size();
-            } catch (java.nio.channels.ClosedChannelException e) {
+            } catch (ClosedChannelException e) {
                 return; // the listener closed
             } catch (IOException | RuntimeException e) {
                 LOG.log(Level.WARNING, "sbemu AMQP endpoint: could not accept a connection: " + e);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.azure.core.credential.TokenRequestContext;
 import com.azure.messaging.servicebus.implementation.ServiceBusSharedKeyCredential;
 import dev.sbemu.amqp.internal.link.DotNetGuid;
 import dev.sbemu.amqp.internal.link.EntityAddress;
@@ -15,8 +16,10 @@ import dev.sbemu.amqp.internal.transport.AmqpErrors;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Namespace;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.RejectedExecutionException;
 import org.apache.qpid.proton.Proton;
 import org.apache.qpid.proton.amqp.messaging.AmqpValue;
 import org.apache.qpid.proton.amqp.messaging.ApplicationProperties;
@@ -70,8 +73,8 @@ class NodesTest {
                 request("com.microsoft:peek-message", Map.of("from-sequence-number", "one", "message-count", 1)), null);
         assertEquals(400, wrongType.status());
         assertEquals("amqp:decode-error", wrongType.condition());
-        RequestLink.Response notAMap = node.handle(
-                request("com.microsoft:schedule-message", Map.of("messages", java.util.List.of("not a map"))), null);
+        RequestLink.Response notAMap =
+                node.handle(request("com.microsoft:schedule-message", Map.of("messages", List.of("not a map"))), null);
         assertEquals(400, notAMap.status());
         assertEquals("amqp:decode-error", notAMap.condition());
     }
@@ -87,9 +90,7 @@ class NodesTest {
                 AmqpErrors.of(new ClassCastException("ours")).getCondition().toString());
         assertEquals(
                 "amqp:resource-limit-exceeded",
-                AmqpErrors.of(new java.util.concurrent.RejectedExecutionException())
-                        .getCondition()
-                        .toString());
+                AmqpErrors.of(new RejectedExecutionException()).getCondition().toString());
     }
 
     @Test
@@ -98,17 +99,17 @@ class NodesTest {
         CbsNode cbs = new CbsNode(new Credentials("RootManageSharedAccessKey", "secret", false), null);
         String audience = "amqp://127.0.0.1/orders";
         String good = new ServiceBusSharedKeyCredential("RootManageSharedAccessKey", "secret", Duration.ofHours(1))
-                .getToken(new com.azure.core.credential.TokenRequestContext().addScopes(audience))
+                .getToken(new TokenRequestContext().addScopes(audience))
                 .block()
                 .getToken();
         assertNull(cbs.refusal(good));
         String otherKey = new ServiceBusSharedKeyCredential("RootManageSharedAccessKey", "guess", Duration.ofHours(1))
-                .getToken(new com.azure.core.credential.TokenRequestContext().addScopes(audience))
+                .getToken(new TokenRequestContext().addScopes(audience))
                 .block()
                 .getToken();
         assertTrue(cbs.refusal(otherKey).contains("signature does not match"));
         String otherName = new ServiceBusSharedKeyCredential("Listen", "secret", Duration.ofHours(1))
-                .getToken(new com.azure.core.credential.TokenRequestContext().addScopes(audience))
+                .getToken(new TokenRequestContext().addScopes(audience))
                 .block()
                 .getToken();
         assertTrue(cbs.refusal(otherName).contains("key name"));

@@ -5,9 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sbemu.core.Namespace;
+import dev.sbemu.core.filter.CorrelationFilter;
+import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -90,16 +95,15 @@ class ProtocolTest {
                         + "</Properties></Filter><Action i:type=\"EmptyRuleAction\"/></RuleDescription>");
         assertEquals(201, created.status(), created.body());
 
-        Map<String, Object> stored = ((dev.sbemu.core.filter.CorrelationFilter)
-                        namespace.getRule("orders", "eu", "typed").filter())
-                .properties();
+        Map<String, Object> stored =
+                ((CorrelationFilter) namespace.getRule("orders", "eu", "typed").filter()).properties();
         assertEquals(5, stored.get("i"));
         assertEquals(7L, stored.get("u"));
-        assertEquals(new java.math.BigDecimal("2.50"), stored.get("d"));
-        assertEquals(java.time.OffsetDateTime.parse("2030-01-01T10:00:00Z"), stored.get("t"));
-        assertEquals(java.time.OffsetDateTime.parse("2030-01-01T10:00:00Z"), stored.get("local"));
-        assertEquals(java.time.Duration.ofSeconds(90), stored.get("span"));
-        assertEquals(java.util.UUID.fromString("00000000-0000-0000-0000-000000000001"), stored.get("g"));
+        assertEquals(new BigDecimal("2.50"), stored.get("d"));
+        assertEquals(OffsetDateTime.parse("2030-01-01T10:00:00Z"), stored.get("t"));
+        assertEquals(OffsetDateTime.parse("2030-01-01T10:00:00Z"), stored.get("local"));
+        assertEquals(Duration.ofSeconds(90), stored.get("span"));
+        assertEquals(UUID.fromString("00000000-0000-0000-0000-000000000001"), stored.get("g"));
         assertEquals('A', stored.get("c"));
         String body = send("GET", "orders/Subscriptions/eu/Rules/typed", Map.of(), null, null)
                 .body();
