@@ -31,6 +31,9 @@ import java.time.Duration;
  * @param maxRequestSize the largest {@code $cbs} request, a token, in bytes (default 64 KB); larger deliveries are cut
  *     off
  * @param unauthenticatedCredit the credit of a {@code $cbs} link before the connection has a token (default 10)
+ * @param maxTransactionsPerConnection the most transactions one connection holds declared and not discharged (default
+ *     1,000); a Declare beyond is rejected with {@code amqp:resource-limit-exceeded}. A connection's transactions are
+ *     rolled back when it ends (RES-1)
  */
 public record EndpointLimits(
         int maxConnections,
@@ -44,7 +47,8 @@ public record EndpointLimits(
         Duration handshakeTimeout,
         Duration maxOperationTimeout,
         int maxRequestSize,
-        int unauthenticatedCredit) {
+        int unauthenticatedCredit,
+        int maxTransactionsPerConnection) {
 
     private static final EndpointLimits DEFAULTS = new EndpointLimits(
             5_000,
@@ -58,7 +62,8 @@ public record EndpointLimits(
             Duration.ofSeconds(30),
             Duration.ofMinutes(5),
             64 * 1024,
-            10);
+            10,
+            1_000);
 
     /**
      * Checks every limit.
@@ -83,6 +88,7 @@ public record EndpointLimits(
         positive("maxOperationTimeout", maxOperationTimeout);
         positive("maxRequestSize", maxRequestSize);
         positive("unauthenticatedCredit", unauthenticatedCredit);
+        positive("maxTransactionsPerConnection", maxTransactionsPerConnection);
     }
 
     /** The defaults (docs/spec.md AMQP-19). */
@@ -116,7 +122,8 @@ public record EndpointLimits(
                 handshakeTimeout,
                 maxOperationTimeout,
                 maxRequestSize,
-                unauthenticatedCredit);
+                unauthenticatedCredit,
+                maxTransactionsPerConnection);
     }
 
     /** A copy with maxFrameSize set to {@code value}. */
@@ -133,7 +140,8 @@ public record EndpointLimits(
                 handshakeTimeout,
                 maxOperationTimeout,
                 maxRequestSize,
-                unauthenticatedCredit);
+                unauthenticatedCredit,
+                maxTransactionsPerConnection);
     }
 
     /** A copy with idleTimeout set to {@code value}. */
@@ -150,7 +158,8 @@ public record EndpointLimits(
                 handshakeTimeout,
                 maxOperationTimeout,
                 maxRequestSize,
-                unauthenticatedCredit);
+                unauthenticatedCredit,
+                maxTransactionsPerConnection);
     }
 
     /** A copy with channelMax set to {@code value}. */
@@ -167,7 +176,8 @@ public record EndpointLimits(
                 handshakeTimeout,
                 maxOperationTimeout,
                 maxRequestSize,
-                unauthenticatedCredit);
+                unauthenticatedCredit,
+                maxTransactionsPerConnection);
     }
 
     /** A copy with linkMax set to {@code value}. */
@@ -184,7 +194,8 @@ public record EndpointLimits(
                 handshakeTimeout,
                 maxOperationTimeout,
                 maxRequestSize,
-                unauthenticatedCredit);
+                unauthenticatedCredit,
+                maxTransactionsPerConnection);
     }
 
     /** A copy with sessionWindow set to {@code value}. */
@@ -201,7 +212,8 @@ public record EndpointLimits(
                 handshakeTimeout,
                 maxOperationTimeout,
                 maxRequestSize,
-                unauthenticatedCredit);
+                unauthenticatedCredit,
+                maxTransactionsPerConnection);
     }
 
     /** A copy with linkCredit set to {@code value}. */
@@ -218,7 +230,8 @@ public record EndpointLimits(
                 handshakeTimeout,
                 maxOperationTimeout,
                 maxRequestSize,
-                unauthenticatedCredit);
+                unauthenticatedCredit,
+                maxTransactionsPerConnection);
     }
 
     /** A copy with workerThreads set to {@code value}. */
@@ -235,7 +248,8 @@ public record EndpointLimits(
                 handshakeTimeout,
                 maxOperationTimeout,
                 maxRequestSize,
-                unauthenticatedCredit);
+                unauthenticatedCredit,
+                maxTransactionsPerConnection);
     }
 
     /** A copy with handshakeTimeout set to {@code value}. */
@@ -252,7 +266,8 @@ public record EndpointLimits(
                 value,
                 maxOperationTimeout,
                 maxRequestSize,
-                unauthenticatedCredit);
+                unauthenticatedCredit,
+                maxTransactionsPerConnection);
     }
 
     /** A copy with maxOperationTimeout set to {@code value}. */
@@ -269,7 +284,8 @@ public record EndpointLimits(
                 handshakeTimeout,
                 value,
                 maxRequestSize,
-                unauthenticatedCredit);
+                unauthenticatedCredit,
+                maxTransactionsPerConnection);
     }
 
     /** A copy with maxRequestSize set to {@code value}. */
@@ -286,7 +302,8 @@ public record EndpointLimits(
                 handshakeTimeout,
                 maxOperationTimeout,
                 value,
-                unauthenticatedCredit);
+                unauthenticatedCredit,
+                maxTransactionsPerConnection);
     }
 
     /** A copy with unauthenticatedCredit set to {@code value}. */
@@ -303,6 +320,25 @@ public record EndpointLimits(
                 handshakeTimeout,
                 maxOperationTimeout,
                 maxRequestSize,
+                value,
+                maxTransactionsPerConnection);
+    }
+
+    /** A copy with maxTransactionsPerConnection set to {@code value}. */
+    public EndpointLimits withMaxTransactionsPerConnection(int value) {
+        return new EndpointLimits(
+                maxConnections,
+                maxFrameSize,
+                idleTimeout,
+                channelMax,
+                linkMax,
+                sessionWindow,
+                linkCredit,
+                workerThreads,
+                handshakeTimeout,
+                maxOperationTimeout,
+                maxRequestSize,
+                unauthenticatedCredit,
                 value);
     }
 }

@@ -572,6 +572,14 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
             return limit(settings.limits().withUnauthenticatedCredit(credit));
         }
 
+        /**
+         * The most transactions one connection holds declared and not discharged (default 1,000); a Declare beyond is
+         * rejected with {@code amqp:resource-limit-exceeded} (RES-1).
+         */
+        public Builder maxTransactionsPerConnection(int max) {
+            return limit(settings.limits().withMaxTransactionsPerConnection(max));
+        }
+
         /** The settings the setters filled so far. */
         public EndpointSettings settings() {
             return settings;

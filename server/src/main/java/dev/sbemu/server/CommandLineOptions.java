@@ -232,7 +232,12 @@ public final class CommandLineOptions {
                     "unauthenticated-credit",
                     "the credit of a $cbs link before the connection has a token",
                     EndpointLimits::unauthenticatedCredit,
-                    EndpointLimits::withUnauthenticatedCredit));
+                    EndpointLimits::withUnauthenticatedCredit),
+            intLimit(
+                    "max-transactions-per-connection",
+                    "the most transactions one connection holds declared and not discharged; more are refused",
+                    EndpointLimits::maxTransactionsPerConnection,
+                    EndpointLimits::withMaxTransactionsPerConnection));
 
     private static Flag intLimit(
             String flag,

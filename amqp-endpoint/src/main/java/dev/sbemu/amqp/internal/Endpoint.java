@@ -89,7 +89,7 @@ public final class Endpoint implements AutoCloseable {
         this.served = new ServedNamespace(namespace);
         this.credentials = new Credentials(keyName, key != null ? key : randomKey(), anyKey);
         this.workers = new Workers(configured.workerThreads(), name);
-        this.transactions = new Transactions(served);
+        this.transactions = new Transactions(served, configured.maxTransactionsPerConnection());
         this.heldSessions = new HeldSessions();
         this.receivers = new OpenReceivers();
         this.resetTo = NamespaceSettings.of(namespace);
