@@ -395,6 +395,15 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
     }
 
     /**
+     * Runs {@code action} for every {@link OutOfMemoryError} an endpoint's threads catch (its AMQP loop drops the one
+     * connection and goes on otherwise, AMQP-13). The standalone server exits on it (RES-5); a test's JVM need not
+     * install anything. Null removes the action. Global to the JVM.
+     */
+    public static void onOutOfMemory(java.util.function.Consumer<? super OutOfMemoryError> action) {
+        dev.sbemu.amqp.internal.transport.OutOfMemory.onOutOfMemory(action);
+    }
+
+    /**
      * Settings of a {@link ServiceBusEmulatorServer}: the port and key, and the endpoint's limits (docs/spec/amqp.md
      * AMQP-19 gives each default and its source). Durations are measured on the monotonic clock
      * ({@code System.nanoTime}), not on the namespace's virtual clock.

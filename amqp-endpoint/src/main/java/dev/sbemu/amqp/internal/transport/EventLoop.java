@@ -254,6 +254,7 @@ public final class EventLoop implements AutoCloseable {
                         task.run();
                     } catch (RuntimeException | LinkageError | StackOverflowError | OutOfMemoryError e) {
                         LOG.log(Level.WARNING, "sbemu AMQP endpoint: a task failed", e);
+                        OutOfMemory.report(e);
                     }
                 }
                 for (AmqpConnection c : new ArrayList<>(connections)) {
@@ -266,6 +267,7 @@ public final class EventLoop implements AutoCloseable {
             }
         } catch (Throwable e) {
             failure = e; // logged below: the thread ends here
+            OutOfMemory.report(e);
         } finally {
             closed = true;
             if (failure != null) {
@@ -314,6 +316,7 @@ public final class EventLoop implements AutoCloseable {
             work.run();
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError | LinkageError | AssertionError e) {
             connection.failed(e);
+            OutOfMemory.report(e);
         }
     }
 
