@@ -34,6 +34,9 @@ import java.time.Duration;
  * @param maxTransactionsPerConnection the most transactions one connection holds declared and not discharged (default
  *     1,000); a Declare beyond is rejected with {@code amqp:resource-limit-exceeded}. A connection's transactions are
  *     rolled back when it ends (RES-1)
+ * @param requestReadTimeout how long an HTTP request may take from its first byte until it is complete (default 30
+ *     s); a slower one is answered 408 and its connection closed. Requests reach the HTTP server's workers only
+ *     once complete, so slow clients hold none of them (RES-3)
  */
 public record EndpointLimits(
         int maxConnections,
@@ -48,7 +51,8 @@ public record EndpointLimits(
         Duration maxOperationTimeout,
         int maxRequestSize,
         int unauthenticatedCredit,
-        int maxTransactionsPerConnection) {
+        int maxTransactionsPerConnection,
+        Duration requestReadTimeout) {
 
     private static final EndpointLimits DEFAULTS = new EndpointLimits(
             5_000,
@@ -63,7 +67,8 @@ public record EndpointLimits(
             Duration.ofMinutes(5),
             64 * 1024,
             10,
-            1_000);
+            1_000,
+            Duration.ofSeconds(30));
 
     /**
      * Checks every limit.
@@ -89,6 +94,7 @@ public record EndpointLimits(
         positive("maxRequestSize", maxRequestSize);
         positive("unauthenticatedCredit", unauthenticatedCredit);
         positive("maxTransactionsPerConnection", maxTransactionsPerConnection);
+        positive("requestReadTimeout", requestReadTimeout);
     }
 
     /** The defaults (docs/spec.md AMQP-19). */
@@ -123,7 +129,8 @@ public record EndpointLimits(
                 maxOperationTimeout,
                 maxRequestSize,
                 unauthenticatedCredit,
-                maxTransactionsPerConnection);
+                maxTransactionsPerConnection,
+                requestReadTimeout);
     }
 
     /** A copy with maxFrameSize set to {@code value}. */
@@ -141,7 +148,8 @@ public record EndpointLimits(
                 maxOperationTimeout,
                 maxRequestSize,
                 unauthenticatedCredit,
-                maxTransactionsPerConnection);
+                maxTransactionsPerConnection,
+                requestReadTimeout);
     }
 
     /** A copy with idleTimeout set to {@code value}. */
@@ -159,7 +167,8 @@ public record EndpointLimits(
                 maxOperationTimeout,
                 maxRequestSize,
                 unauthenticatedCredit,
-                maxTransactionsPerConnection);
+                maxTransactionsPerConnection,
+                requestReadTimeout);
     }
 
     /** A copy with channelMax set to {@code value}. */
@@ -177,7 +186,8 @@ public record EndpointLimits(
                 maxOperationTimeout,
                 maxRequestSize,
                 unauthenticatedCredit,
-                maxTransactionsPerConnection);
+                maxTransactionsPerConnection,
+                requestReadTimeout);
     }
 
     /** A copy with linkMax set to {@code value}. */
@@ -195,7 +205,8 @@ public record EndpointLimits(
                 maxOperationTimeout,
                 maxRequestSize,
                 unauthenticatedCredit,
-                maxTransactionsPerConnection);
+                maxTransactionsPerConnection,
+                requestReadTimeout);
     }
 
     /** A copy with sessionWindow set to {@code value}. */
@@ -213,7 +224,8 @@ public record EndpointLimits(
                 maxOperationTimeout,
                 maxRequestSize,
                 unauthenticatedCredit,
-                maxTransactionsPerConnection);
+                maxTransactionsPerConnection,
+                requestReadTimeout);
     }
 
     /** A copy with linkCredit set to {@code value}. */
@@ -231,7 +243,8 @@ public record EndpointLimits(
                 maxOperationTimeout,
                 maxRequestSize,
                 unauthenticatedCredit,
-                maxTransactionsPerConnection);
+                maxTransactionsPerConnection,
+                requestReadTimeout);
     }
 
     /** A copy with workerThreads set to {@code value}. */
@@ -249,7 +262,8 @@ public record EndpointLimits(
                 maxOperationTimeout,
                 maxRequestSize,
                 unauthenticatedCredit,
-                maxTransactionsPerConnection);
+                maxTransactionsPerConnection,
+                requestReadTimeout);
     }
 
     /** A copy with handshakeTimeout set to {@code value}. */
@@ -267,7 +281,8 @@ public record EndpointLimits(
                 maxOperationTimeout,
                 maxRequestSize,
                 unauthenticatedCredit,
-                maxTransactionsPerConnection);
+                maxTransactionsPerConnection,
+                requestReadTimeout);
     }
 
     /** A copy with maxOperationTimeout set to {@code value}. */
@@ -285,7 +300,8 @@ public record EndpointLimits(
                 value,
                 maxRequestSize,
                 unauthenticatedCredit,
-                maxTransactionsPerConnection);
+                maxTransactionsPerConnection,
+                requestReadTimeout);
     }
 
     /** A copy with maxRequestSize set to {@code value}. */
@@ -303,7 +319,8 @@ public record EndpointLimits(
                 maxOperationTimeout,
                 value,
                 unauthenticatedCredit,
-                maxTransactionsPerConnection);
+                maxTransactionsPerConnection,
+                requestReadTimeout);
     }
 
     /** A copy with unauthenticatedCredit set to {@code value}. */
@@ -321,7 +338,8 @@ public record EndpointLimits(
                 maxOperationTimeout,
                 maxRequestSize,
                 value,
-                maxTransactionsPerConnection);
+                maxTransactionsPerConnection,
+                requestReadTimeout);
     }
 
     /** A copy with maxTransactionsPerConnection set to {@code value}. */
@@ -339,6 +357,26 @@ public record EndpointLimits(
                 maxOperationTimeout,
                 maxRequestSize,
                 unauthenticatedCredit,
+                value,
+                requestReadTimeout);
+    }
+
+    /** A copy with requestReadTimeout set to {@code value}. */
+    public EndpointLimits withRequestReadTimeout(Duration value) {
+        return new EndpointLimits(
+                maxConnections,
+                maxFrameSize,
+                idleTimeout,
+                channelMax,
+                linkMax,
+                sessionWindow,
+                linkCredit,
+                workerThreads,
+                handshakeTimeout,
+                maxOperationTimeout,
+                maxRequestSize,
+                unauthenticatedCredit,
+                maxTransactionsPerConnection,
                 value);
     }
 }

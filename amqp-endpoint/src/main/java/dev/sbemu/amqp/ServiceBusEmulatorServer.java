@@ -396,7 +396,7 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
 
     /**
      * Runs {@code action} for every {@link OutOfMemoryError} an endpoint's threads catch (its AMQP loop drops the one
-     * connection and goes on otherwise, AMQP-13). The standalone server exits on it (RES-5); a test's JVM need not
+     * connection and goes on otherwise, AMQP-13). The standalone server exits on it (RES-4); a test's JVM need not
      * install anything. Null removes the action. Global to the JVM.
      */
     public static void onOutOfMemory(java.util.function.Consumer<? super OutOfMemoryError> action) {
@@ -587,6 +587,14 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
          */
         public Builder maxTransactionsPerConnection(int max) {
             return limit(settings.limits().withMaxTransactionsPerConnection(max));
+        }
+
+        /**
+         * How long an HTTP request may take from its first byte until it is complete (default 30 s); a slower one is
+         * answered 408 and its connection closed (RES-3).
+         */
+        public Builder requestReadTimeout(Duration timeout) {
+            return limit(settings.limits().withRequestReadTimeout(timeout));
         }
 
         /** The settings the setters filled so far. */

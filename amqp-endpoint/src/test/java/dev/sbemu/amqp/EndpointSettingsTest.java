@@ -34,7 +34,8 @@ class EndpointSettingsTest {
                     .maxOperationTimeout(Duration.ofSeconds(23))
                     .maxRequestSize(1024)
                     .unauthenticatedCredit(2)
-                    .maxTransactionsPerConnection(29);
+                    .maxTransactionsPerConnection(29)
+                    .requestReadTimeout(Duration.ofSeconds(31));
             EndpointSettings expected = new EndpointSettings(
                     InetAddress.getLoopbackAddress(),
                     0,
@@ -56,7 +57,8 @@ class EndpointSettingsTest {
                             Duration.ofSeconds(23),
                             1024,
                             2,
-                            29));
+                            29,
+                            Duration.ofSeconds(31)));
             assertEquals(expected, builder.settings());
             try (ServiceBusEmulatorServer server = builder.start()) {
                 assertEquals(expected, server.settings());

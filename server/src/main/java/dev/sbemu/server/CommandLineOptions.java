@@ -237,7 +237,12 @@ public final class CommandLineOptions {
                     "max-transactions-per-connection",
                     "the most transactions one connection holds declared and not discharged; more are refused",
                     EndpointLimits::maxTransactionsPerConnection,
-                    EndpointLimits::withMaxTransactionsPerConnection));
+                    EndpointLimits::withMaxTransactionsPerConnection),
+            durationLimit(
+                    "request-read-timeout",
+                    "how long an HTTP request may take from its first byte until complete; slower ones get 408",
+                    EndpointLimits::requestReadTimeout,
+                    EndpointLimits::withRequestReadTimeout));
 
     private static Flag intLimit(
             String flag,

@@ -41,7 +41,7 @@ public final class Main {
 
     /**
      * Makes an {@link OutOfMemoryError} in any server thread (the AMQP loop, which catches it, and any thread it ends)
-     * stop the process (RES-5): one line on {@code err} saying why, the listeners closed (within
+     * stop the process (RES-4): one line on {@code err} saying why, the listeners closed (within
      * {@link #SHUTDOWN_BUDGET_MILLIS}), then {@code exit} with {@link #OUT_OF_MEMORY_STATUS}. A JVM out of heap could
      * otherwise stay a port that accepts and never answers. Once per process.
      */

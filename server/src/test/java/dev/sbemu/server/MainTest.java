@@ -308,7 +308,7 @@ class MainTest {
 
     @Test
     @DisplayName(
-            "RES-5 an OutOfMemoryError in a server thread, or one the AMQP loop caught, stops the server: one line "
+            "RES-4 an OutOfMemoryError in a server thread, or one the AMQP loop caught, stops the server: one line "
                     + "saying why, the listeners closed, exit status 3")
     void outOfMemoryStopsTheServer() throws Exception {
         for (boolean inTheLoop : new boolean[] {false, true}) {

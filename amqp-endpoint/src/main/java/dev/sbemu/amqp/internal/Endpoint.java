@@ -143,7 +143,11 @@ public final class Endpoint implements AutoCloseable {
             closeTls();
             throw e;
         }
-        this.splice = new HttpSplice(http.address(), configured.idleTimeout().toNanos(), name);
+        this.splice = new HttpSplice(
+                http.address(),
+                configured.idleTimeout().toNanos(),
+                configured.requestReadTimeout().toNanos(),
+                name);
         httpHandOver = splice;
         watch(namespace);
     }

@@ -3,7 +3,7 @@ package dev.sbemu.amqp.internal.transport;
 import java.util.function.Consumer;
 
 /**
- * Where an {@link OutOfMemoryError} the endpoint's threads caught is reported (RES-5). In a test's JVM nothing is
+ * Where an {@link OutOfMemoryError} the endpoint's threads caught is reported (RES-4). In a test's JVM nothing is
  * installed and the loop drops the one connection (AMQP-13); the standalone server installs an action that closes
  * the listeners and exits, so that a server out of memory never stays a port that accepts and never answers. Any
  * thread.
