@@ -37,6 +37,12 @@ import java.time.Duration;
  * @param requestReadTimeout how long an HTTP request may take from its first byte until it is complete (default 30
  *     s); a slower one is answered 408 and its connection closed. Requests reach the HTTP server's workers only
  *     once complete, so slow clients hold none of them (RES-3)
+ * @param maxUnauthenticatedConnections the most connections open at once that have no token accepted yet (default
+ *     500: each costs up to about 165 KB of heap, so 500 hold about 80 MB, a sixth of a 512 MB heap); more are
+ *     refused like connections past {@code maxConnections} (RES-7)
+ * @param maxUnauthenticatedBytes the most bytes of incomplete deliveries a connection may hold, over all its links,
+ *     before a token was accepted (default 256 KB, four of the largest tokens); past it the connection is closed
+ *     with {@code amqp:resource-limit-exceeded} (RES-7)
  */
 public record EndpointLimits(
         int maxConnections,
@@ -52,7 +58,9 @@ public record EndpointLimits(
         int maxRequestSize,
         int unauthenticatedCredit,
         int maxTransactionsPerConnection,
-        Duration requestReadTimeout) {
+        Duration requestReadTimeout,
+        int maxUnauthenticatedConnections,
+        int maxUnauthenticatedBytes) {
 
     private static final EndpointLimits DEFAULTS = new EndpointLimits(
             5_000,
@@ -68,7 +76,9 @@ public record EndpointLimits(
             64 * 1024,
             10,
             1_000,
-            Duration.ofSeconds(30));
+            Duration.ofSeconds(30),
+            500,
+            256 * 1024);
 
     /**
      * Checks every limit.
@@ -95,6 +105,8 @@ public record EndpointLimits(
         positive("unauthenticatedCredit", unauthenticatedCredit);
         positive("maxTransactionsPerConnection", maxTransactionsPerConnection);
         positive("requestReadTimeout", requestReadTimeout);
+        positive("maxUnauthenticatedConnections", maxUnauthenticatedConnections);
+        positive("maxUnauthenticatedBytes", maxUnauthenticatedBytes);
     }
 
     /** The defaults (docs/spec.md AMQP-19). */
@@ -130,7 +142,9 @@ public record EndpointLimits(
                 maxRequestSize,
                 unauthenticatedCredit,
                 maxTransactionsPerConnection,
-                requestReadTimeout);
+                requestReadTimeout,
+                maxUnauthenticatedConnections,
+                maxUnauthenticatedBytes);
     }
 
     /** A copy with maxFrameSize set to {@code value}. */
@@ -149,7 +163,9 @@ public record EndpointLimits(
                 maxRequestSize,
                 unauthenticatedCredit,
                 maxTransactionsPerConnection,
-                requestReadTimeout);
+                requestReadTimeout,
+                maxUnauthenticatedConnections,
+                maxUnauthenticatedBytes);
     }
 
     /** A copy with idleTimeout set to {@code value}. */
@@ -168,7 +184,9 @@ public record EndpointLimits(
                 maxRequestSize,
                 unauthenticatedCredit,
                 maxTransactionsPerConnection,
-                requestReadTimeout);
+                requestReadTimeout,
+                maxUnauthenticatedConnections,
+                maxUnauthenticatedBytes);
     }
 
     /** A copy with channelMax set to {@code value}. */
@@ -187,7 +205,9 @@ public record EndpointLimits(
                 maxRequestSize,
                 unauthenticatedCredit,
                 maxTransactionsPerConnection,
-                requestReadTimeout);
+                requestReadTimeout,
+                maxUnauthenticatedConnections,
+                maxUnauthenticatedBytes);
     }
 
     /** A copy with linkMax set to {@code value}. */
@@ -206,7 +226,9 @@ public record EndpointLimits(
                 maxRequestSize,
                 unauthenticatedCredit,
                 maxTransactionsPerConnection,
-                requestReadTimeout);
+                requestReadTimeout,
+                maxUnauthenticatedConnections,
+                maxUnauthenticatedBytes);
     }
 
     /** A copy with sessionWindow set to {@code value}. */
@@ -225,7 +247,9 @@ public record EndpointLimits(
                 maxRequestSize,
                 unauthenticatedCredit,
                 maxTransactionsPerConnection,
-                requestReadTimeout);
+                requestReadTimeout,
+                maxUnauthenticatedConnections,
+                maxUnauthenticatedBytes);
     }
 
     /** A copy with linkCredit set to {@code value}. */
@@ -244,7 +268,9 @@ public record EndpointLimits(
                 maxRequestSize,
                 unauthenticatedCredit,
                 maxTransactionsPerConnection,
-                requestReadTimeout);
+                requestReadTimeout,
+                maxUnauthenticatedConnections,
+                maxUnauthenticatedBytes);
     }
 
     /** A copy with workerThreads set to {@code value}. */
@@ -263,7 +289,9 @@ public record EndpointLimits(
                 maxRequestSize,
                 unauthenticatedCredit,
                 maxTransactionsPerConnection,
-                requestReadTimeout);
+                requestReadTimeout,
+                maxUnauthenticatedConnections,
+                maxUnauthenticatedBytes);
     }
 
     /** A copy with handshakeTimeout set to {@code value}. */
@@ -282,7 +310,9 @@ public record EndpointLimits(
                 maxRequestSize,
                 unauthenticatedCredit,
                 maxTransactionsPerConnection,
-                requestReadTimeout);
+                requestReadTimeout,
+                maxUnauthenticatedConnections,
+                maxUnauthenticatedBytes);
     }
 
     /** A copy with maxOperationTimeout set to {@code value}. */
@@ -301,7 +331,9 @@ public record EndpointLimits(
                 maxRequestSize,
                 unauthenticatedCredit,
                 maxTransactionsPerConnection,
-                requestReadTimeout);
+                requestReadTimeout,
+                maxUnauthenticatedConnections,
+                maxUnauthenticatedBytes);
     }
 
     /** A copy with maxRequestSize set to {@code value}. */
@@ -320,7 +352,9 @@ public record EndpointLimits(
                 value,
                 unauthenticatedCredit,
                 maxTransactionsPerConnection,
-                requestReadTimeout);
+                requestReadTimeout,
+                maxUnauthenticatedConnections,
+                maxUnauthenticatedBytes);
     }
 
     /** A copy with unauthenticatedCredit set to {@code value}. */
@@ -339,7 +373,9 @@ public record EndpointLimits(
                 maxRequestSize,
                 value,
                 maxTransactionsPerConnection,
-                requestReadTimeout);
+                requestReadTimeout,
+                maxUnauthenticatedConnections,
+                maxUnauthenticatedBytes);
     }
 
     /** A copy with maxTransactionsPerConnection set to {@code value}. */
@@ -358,7 +394,9 @@ public record EndpointLimits(
                 maxRequestSize,
                 unauthenticatedCredit,
                 value,
-                requestReadTimeout);
+                requestReadTimeout,
+                maxUnauthenticatedConnections,
+                maxUnauthenticatedBytes);
     }
 
     /** A copy with requestReadTimeout set to {@code value}. */
@@ -377,6 +415,50 @@ public record EndpointLimits(
                 maxRequestSize,
                 unauthenticatedCredit,
                 maxTransactionsPerConnection,
+                value,
+                maxUnauthenticatedConnections,
+                maxUnauthenticatedBytes);
+    }
+
+    /** A copy with maxUnauthenticatedConnections set to {@code value}. */
+    public EndpointLimits withMaxUnauthenticatedConnections(int value) {
+        return new EndpointLimits(
+                maxConnections,
+                maxFrameSize,
+                idleTimeout,
+                channelMax,
+                linkMax,
+                sessionWindow,
+                linkCredit,
+                workerThreads,
+                handshakeTimeout,
+                maxOperationTimeout,
+                maxRequestSize,
+                unauthenticatedCredit,
+                maxTransactionsPerConnection,
+                requestReadTimeout,
+                value,
+                maxUnauthenticatedBytes);
+    }
+
+    /** A copy with maxUnauthenticatedBytes set to {@code value}. */
+    public EndpointLimits withMaxUnauthenticatedBytes(int value) {
+        return new EndpointLimits(
+                maxConnections,
+                maxFrameSize,
+                idleTimeout,
+                channelMax,
+                linkMax,
+                sessionWindow,
+                linkCredit,
+                workerThreads,
+                handshakeTimeout,
+                maxOperationTimeout,
+                maxRequestSize,
+                unauthenticatedCredit,
+                maxTransactionsPerConnection,
+                requestReadTimeout,
+                maxUnauthenticatedConnections,
                 value);
     }
 }

@@ -597,6 +597,22 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
             return limit(settings.limits().withRequestReadTimeout(timeout));
         }
 
+        /**
+         * The most connections open at once without an accepted token (default 500); more are refused with
+         * {@code amqp:resource-limit-exceeded} (RES-7).
+         */
+        public Builder maxUnauthenticatedConnections(int max) {
+            return limit(settings.limits().withMaxUnauthenticatedConnections(max));
+        }
+
+        /**
+         * The most bytes of incomplete deliveries one connection may hold before a token was accepted (default 256
+         * KB); past it the connection is closed with {@code amqp:resource-limit-exceeded} (RES-7).
+         */
+        public Builder maxUnauthenticatedBytes(int bytes) {
+            return limit(settings.limits().withMaxUnauthenticatedBytes(bytes));
+        }
+
         /** The settings the setters filled so far. */
         public EndpointSettings settings() {
             return settings;

@@ -35,7 +35,9 @@ class EndpointSettingsTest {
                     .maxRequestSize(1024)
                     .unauthenticatedCredit(2)
                     .maxTransactionsPerConnection(29)
-                    .requestReadTimeout(Duration.ofSeconds(31));
+                    .requestReadTimeout(Duration.ofSeconds(31))
+                    .maxUnauthenticatedConnections(37)
+                    .maxUnauthenticatedBytes(4096);
             EndpointSettings expected = new EndpointSettings(
                     InetAddress.getLoopbackAddress(),
                     0,
@@ -58,7 +60,9 @@ class EndpointSettingsTest {
                             1024,
                             2,
                             29,
-                            Duration.ofSeconds(31)));
+                            Duration.ofSeconds(31),
+                            37,
+                            4096));
             assertEquals(expected, builder.settings());
             try (ServiceBusEmulatorServer server = builder.start()) {
                 assertEquals(expected, server.settings());

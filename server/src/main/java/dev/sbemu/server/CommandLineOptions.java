@@ -242,7 +242,17 @@ public final class CommandLineOptions {
                     "request-read-timeout",
                     "how long an HTTP request may take from its first byte until complete; slower ones get 408",
                     EndpointLimits::requestReadTimeout,
-                    EndpointLimits::withRequestReadTimeout));
+                    EndpointLimits::withRequestReadTimeout),
+            intLimit(
+                    "max-unauthenticated-connections",
+                    "the most connections open at once without an accepted token; more are refused",
+                    EndpointLimits::maxUnauthenticatedConnections,
+                    EndpointLimits::withMaxUnauthenticatedConnections),
+            intLimit(
+                    "max-unauthenticated-bytes",
+                    "the most bytes of incomplete deliveries a connection holds before a token; more close it",
+                    EndpointLimits::maxUnauthenticatedBytes,
+                    EndpointLimits::withMaxUnauthenticatedBytes));
 
     private static Flag intLimit(
             String flag,

@@ -336,6 +336,8 @@ public final class Endpoint implements AutoCloseable {
                 limits.sessionWindow(),
                 limits.linkMax(),
                 limits.idleTimeout(),
-                limits.handshakeTimeout());
+                limits.handshakeTimeout(),
+                limits.maxUnauthenticatedConnections(),
+                limits.maxUnauthenticatedBytes());
     }
 }

@@ -59,6 +59,9 @@ public final class EventLoop implements AutoCloseable {
     private volatile boolean closed;
 
     private volatile int connectionCount;
+    /** Connections accepted and not authorized yet (RES-7); any thread reads, the loop and authorizations write. */
+    private final java.util.concurrent.atomic.AtomicInteger unauthenticated =
+            new java.util.concurrent.atomic.AtomicInteger();
     /** Loop thread: when the goodbye was said, and how long the loop then waits for the clients. */
     private boolean goodbyeSaid;
 
@@ -303,6 +306,7 @@ public final class EventLoop implements AutoCloseable {
             }
             connections.clear();
             connectionCount = 0;
+            unauthenticated.set(0);
             tasks.clear();
         }
     }
@@ -330,8 +334,12 @@ public final class EventLoop implements AutoCloseable {
                 }
                 channel.configureBlocking(false);
                 channel.socket().setTcpNoDelay(true);
-                boolean refused = closing || connections.size() >= options.maxConnections();
+                // past the limit of connections, or of connections without a token (RES-7): answered with a close
+                boolean refused = closing
+                        || connections.size() >= options.maxConnections()
+                        || unauthenticated.get() >= options.maxUnauthenticatedConnections();
                 AmqpConnection connection = accept.accept(this, channel, refused, listener == tls);
+                unauthenticated.incrementAndGet();
                 connection.register(channel.register(selector, SelectionKey.OP_READ, connection));
                 connections.add(connection);
                 connectionCount = connections.size();
@@ -359,8 +367,20 @@ public final class EventLoop implements AutoCloseable {
 
     /** Called by a connection whose socket closed. */
     void removed(AmqpConnection connection) {
-        connections.remove(connection);
+        if (connections.remove(connection) && !connection.isAuthorized()) {
+            unauthenticated.decrementAndGet();
+        }
         connectionCount = connections.size();
+    }
+
+    /** A connection of this loop had its first token accepted: it no longer counts as unauthenticated (RES-7). */
+    void authenticated() {
+        unauthenticated.decrementAndGet();
+    }
+
+    /** The connections accepted and not authorized yet (RES-7). */
+    public int unauthenticatedCount() {
+        return unauthenticated.get();
     }
 
     /**
