@@ -130,4 +130,24 @@ class SlowHttpTest {
         assertTrue(unused != null);
         await().atMost(WAIT).until(() -> health(server.httpPort()).statusCode() == 200);
     }
+
+    @Test
+    @DisplayName("RES-3 a request that waits for 100 Continue gets it and is answered once its body follows")
+    void expectContinue() throws Exception {
+        server = ServiceBusEmulatorServer.builder(namespace).httpPort(0).start();
+        String body = "{\"duration\":\"PT1M\"}";
+        Socket socket = open(
+                server.httpPort(),
+                "POST /__admin/clock/advance HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                        + "Expect: 100-continue\r\nConnection: close\r\nContent-Length: " + body.length()
+                        + "\r\n\r\n");
+        InputStream in = socket.getInputStream();
+        byte[] buffer = new byte[64];
+        int n = in.read(buffer);
+        String continued = new String(buffer, 0, n, StandardCharsets.ISO_8859_1);
+        assertTrue(continued.startsWith("HTTP/1.1 100"), continued);
+        socket.getOutputStream().write(body.getBytes(StandardCharsets.ISO_8859_1));
+        String answer = readAll(socket);
+        assertTrue(answer.contains("HTTP/1.1 200"), continued + answer);
+    }
 }

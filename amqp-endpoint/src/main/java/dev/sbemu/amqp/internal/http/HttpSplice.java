@@ -25,7 +25,8 @@ import java.util.logging.Logger;
  * thread of its own with one selector. Requests are gated (RES-3): each is buffered here until its head, and its body
  * up to its {@code Content-Length}, are complete, and only then passed on, its head's bare LF line ends made CRLF,
  * so that the HTTP server's few worker threads only ever read complete requests and a slow client holds none of
- * them; a request larger than {@value #GATED} bytes is passed on once its head is complete, its body as it comes. A
+ * them; a request larger than {@value #GATED} bytes, or one that waits for a {@code 100 Continue}, is passed on once
+ * its head is complete, its body as it comes (the pair closed at the timeout frees the worker reading it). A
  * request not complete within the request-read timeout is answered 408 and its connection closed; a head over
  * {@value #GATED} bytes 431, a chunked body 411. Answers pass back byte for byte through a 16 KB buffer: a side that
  * does not read holds the other back, never the heap. A pair closes when either side has closed and what it sent is
@@ -239,6 +240,7 @@ public final class HttpSplice implements HttpHandOver, AutoCloseable {
                 return false;
             }
             long contentLength = 0;
+            boolean expectContinue = false;
             String head = new String(bytes, 0, headEnd, java.nio.charset.StandardCharsets.ISO_8859_1);
             for (String line : head.split("\r?\n")) {
                 String lower = line.toLowerCase(java.util.Locale.ROOT);
@@ -252,6 +254,9 @@ public final class HttpSplice implements HttpHandOver, AutoCloseable {
                     if (contentLength < 0) {
                         throw new Refused(400, "Bad Request", "The request's Content-Length is not a number.");
                     }
+                } else if (lower.startsWith("expect:") && lower.contains("100-continue")) {
+                    // the client sends its body only after the server's 100 Continue: the head goes on at once
+                    expectContinue = true;
                 } else if (lower.startsWith("transfer-encoding:") && lower.contains("chunked")) {
                     throw new Refused(
                             411, "Length Required", "sbemu takes request bodies with a Content-Length, not chunked.");
@@ -260,7 +265,7 @@ public final class HttpSplice implements HttpHandOver, AutoCloseable {
             // the head as the HTTP server reads it: CRLF line ends (a bare LF would leave it waiting for more)
             byte[] normalized =
                     head.replaceAll("(?<!\r)\n", "\r\n").getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
-            boolean whole = headEnd + contentLength <= GATED;
+            boolean whole = !expectContinue && headEnd + contentLength <= GATED;
             if (whole && length < headEnd + contentLength) {
                 return false; // the body is not all here yet
             }
