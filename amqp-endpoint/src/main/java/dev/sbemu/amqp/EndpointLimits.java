@@ -31,6 +31,18 @@ import java.time.Duration;
  * @param maxRequestSize the largest {@code $cbs} request, a token, in bytes (default 64 KB); larger deliveries are cut
  *     off
  * @param unauthenticatedCredit the credit of a {@code $cbs} link before the connection has a token (default 10)
+ * @param maxTransactionsPerConnection the most transactions one connection holds declared and not discharged (default
+ *     1,000); a Declare beyond is rejected with {@code amqp:resource-limit-exceeded}. A connection's transactions are
+ *     rolled back when it ends (RES-1)
+ * @param requestReadTimeout how long an HTTP request may take from its first byte until it is complete (default 30
+ *     s); a slower one is answered 408 and its connection closed. Requests reach the HTTP server's workers only
+ *     once complete, so slow clients hold none of them (RES-3)
+ * @param maxUnauthenticatedConnections the most connections open at once that have no token accepted yet (default
+ *     500: each costs up to about 165 KB of heap, so 500 hold about 80 MB, a sixth of a 512 MB heap); more are
+ *     refused like connections past {@code maxConnections} (RES-7)
+ * @param maxUnauthenticatedBytes the most bytes of incomplete deliveries a connection may hold, over all its links,
+ *     before a token was accepted (default 256 KB, four of the largest tokens); past it the connection is closed
+ *     with {@code amqp:resource-limit-exceeded} (RES-7)
  */
 public record EndpointLimits(
         int maxConnections,
@@ -44,7 +56,11 @@ public record EndpointLimits(
         Duration handshakeTimeout,
         Duration maxOperationTimeout,
         int maxRequestSize,
-        int unauthenticatedCredit) {
+        int unauthenticatedCredit,
+        int maxTransactionsPerConnection,
+        Duration requestReadTimeout,
+        int maxUnauthenticatedConnections,
+        int maxUnauthenticatedBytes) {
 
     private static final EndpointLimits DEFAULTS = new EndpointLimits(
             5_000,
@@ -58,7 +74,11 @@ public record EndpointLimits(
             Duration.ofSeconds(30),
             Duration.ofMinutes(5),
             64 * 1024,
-            10);
+            10,
+            1_000,
+            Duration.ofSeconds(30),
+            500,
+            256 * 1024);
 
     /**
      * Checks every limit.
@@ -83,6 +103,10 @@ public record EndpointLimits(
         positive("maxOperationTimeout", maxOperationTimeout);
         positive("maxRequestSize", maxRequestSize);
         positive("unauthenticatedCredit", unauthenticatedCredit);
+        positive("maxTransactionsPerConnection", maxTransactionsPerConnection);
+        positive("requestReadTimeout", requestReadTimeout);
+        positive("maxUnauthenticatedConnections", maxUnauthenticatedConnections);
+        positive("maxUnauthenticatedBytes", maxUnauthenticatedBytes);
     }
 
     /** The defaults (docs/spec.md AMQP-19). */
@@ -116,7 +140,11 @@ public record EndpointLimits(
                 handshakeTimeout,
                 maxOperationTimeout,
                 maxRequestSize,
-                unauthenticatedCredit);
+                unauthenticatedCredit,
+                maxTransactionsPerConnection,
+                requestReadTimeout,
+                maxUnauthenticatedConnections,
+                maxUnauthenticatedBytes);
     }
 
     /** A copy with maxFrameSize set to {@code value}. */
@@ -133,7 +161,11 @@ public record EndpointLimits(
                 handshakeTimeout,
                 maxOperationTimeout,
                 maxRequestSize,
-                unauthenticatedCredit);
+                unauthenticatedCredit,
+                maxTransactionsPerConnection,
+                requestReadTimeout,
+                maxUnauthenticatedConnections,
+                maxUnauthenticatedBytes);
     }
 
     /** A copy with idleTimeout set to {@code value}. */
@@ -150,7 +182,11 @@ public record EndpointLimits(
                 handshakeTimeout,
                 maxOperationTimeout,
                 maxRequestSize,
-                unauthenticatedCredit);
+                unauthenticatedCredit,
+                maxTransactionsPerConnection,
+                requestReadTimeout,
+                maxUnauthenticatedConnections,
+                maxUnauthenticatedBytes);
     }
 
     /** A copy with channelMax set to {@code value}. */
@@ -167,7 +203,11 @@ public record EndpointLimits(
                 handshakeTimeout,
                 maxOperationTimeout,
                 maxRequestSize,
-                unauthenticatedCredit);
+                unauthenticatedCredit,
+                maxTransactionsPerConnection,
+                requestReadTimeout,
+                maxUnauthenticatedConnections,
+                maxUnauthenticatedBytes);
     }
 
     /** A copy with linkMax set to {@code value}. */
@@ -184,7 +224,11 @@ public record EndpointLimits(
                 handshakeTimeout,
                 maxOperationTimeout,
                 maxRequestSize,
-                unauthenticatedCredit);
+                unauthenticatedCredit,
+                maxTransactionsPerConnection,
+                requestReadTimeout,
+                maxUnauthenticatedConnections,
+                maxUnauthenticatedBytes);
     }
 
     /** A copy with sessionWindow set to {@code value}. */
@@ -201,7 +245,11 @@ public record EndpointLimits(
                 handshakeTimeout,
                 maxOperationTimeout,
                 maxRequestSize,
-                unauthenticatedCredit);
+                unauthenticatedCredit,
+                maxTransactionsPerConnection,
+                requestReadTimeout,
+                maxUnauthenticatedConnections,
+                maxUnauthenticatedBytes);
     }
 
     /** A copy with linkCredit set to {@code value}. */
@@ -218,7 +266,11 @@ public record EndpointLimits(
                 handshakeTimeout,
                 maxOperationTimeout,
                 maxRequestSize,
-                unauthenticatedCredit);
+                unauthenticatedCredit,
+                maxTransactionsPerConnection,
+                requestReadTimeout,
+                maxUnauthenticatedConnections,
+                maxUnauthenticatedBytes);
     }
 
     /** A copy with workerThreads set to {@code value}. */
@@ -235,7 +287,11 @@ public record EndpointLimits(
                 handshakeTimeout,
                 maxOperationTimeout,
                 maxRequestSize,
-                unauthenticatedCredit);
+                unauthenticatedCredit,
+                maxTransactionsPerConnection,
+                requestReadTimeout,
+                maxUnauthenticatedConnections,
+                maxUnauthenticatedBytes);
     }
 
     /** A copy with handshakeTimeout set to {@code value}. */
@@ -252,7 +308,11 @@ public record EndpointLimits(
                 value,
                 maxOperationTimeout,
                 maxRequestSize,
-                unauthenticatedCredit);
+                unauthenticatedCredit,
+                maxTransactionsPerConnection,
+                requestReadTimeout,
+                maxUnauthenticatedConnections,
+                maxUnauthenticatedBytes);
     }
 
     /** A copy with maxOperationTimeout set to {@code value}. */
@@ -269,7 +329,11 @@ public record EndpointLimits(
                 handshakeTimeout,
                 value,
                 maxRequestSize,
-                unauthenticatedCredit);
+                unauthenticatedCredit,
+                maxTransactionsPerConnection,
+                requestReadTimeout,
+                maxUnauthenticatedConnections,
+                maxUnauthenticatedBytes);
     }
 
     /** A copy with maxRequestSize set to {@code value}. */
@@ -286,7 +350,11 @@ public record EndpointLimits(
                 handshakeTimeout,
                 maxOperationTimeout,
                 value,
-                unauthenticatedCredit);
+                unauthenticatedCredit,
+                maxTransactionsPerConnection,
+                requestReadTimeout,
+                maxUnauthenticatedConnections,
+                maxUnauthenticatedBytes);
     }
 
     /** A copy with unauthenticatedCredit set to {@code value}. */
@@ -303,6 +371,94 @@ public record EndpointLimits(
                 handshakeTimeout,
                 maxOperationTimeout,
                 maxRequestSize,
+                value,
+                maxTransactionsPerConnection,
+                requestReadTimeout,
+                maxUnauthenticatedConnections,
+                maxUnauthenticatedBytes);
+    }
+
+    /** A copy with maxTransactionsPerConnection set to {@code value}. */
+    public EndpointLimits withMaxTransactionsPerConnection(int value) {
+        return new EndpointLimits(
+                maxConnections,
+                maxFrameSize,
+                idleTimeout,
+                channelMax,
+                linkMax,
+                sessionWindow,
+                linkCredit,
+                workerThreads,
+                handshakeTimeout,
+                maxOperationTimeout,
+                maxRequestSize,
+                unauthenticatedCredit,
+                value,
+                requestReadTimeout,
+                maxUnauthenticatedConnections,
+                maxUnauthenticatedBytes);
+    }
+
+    /** A copy with requestReadTimeout set to {@code value}. */
+    public EndpointLimits withRequestReadTimeout(Duration value) {
+        return new EndpointLimits(
+                maxConnections,
+                maxFrameSize,
+                idleTimeout,
+                channelMax,
+                linkMax,
+                sessionWindow,
+                linkCredit,
+                workerThreads,
+                handshakeTimeout,
+                maxOperationTimeout,
+                maxRequestSize,
+                unauthenticatedCredit,
+                maxTransactionsPerConnection,
+                value,
+                maxUnauthenticatedConnections,
+                maxUnauthenticatedBytes);
+    }
+
+    /** A copy with maxUnauthenticatedConnections set to {@code value}. */
+    public EndpointLimits withMaxUnauthenticatedConnections(int value) {
+        return new EndpointLimits(
+                maxConnections,
+                maxFrameSize,
+                idleTimeout,
+                channelMax,
+                linkMax,
+                sessionWindow,
+                linkCredit,
+                workerThreads,
+                handshakeTimeout,
+                maxOperationTimeout,
+                maxRequestSize,
+                unauthenticatedCredit,
+                maxTransactionsPerConnection,
+                requestReadTimeout,
+                value,
+                maxUnauthenticatedBytes);
+    }
+
+    /** A copy with maxUnauthenticatedBytes set to {@code value}. */
+    public EndpointLimits withMaxUnauthenticatedBytes(int value) {
+        return new EndpointLimits(
+                maxConnections,
+                maxFrameSize,
+                idleTimeout,
+                channelMax,
+                linkMax,
+                sessionWindow,
+                linkCredit,
+                workerThreads,
+                handshakeTimeout,
+                maxOperationTimeout,
+                maxRequestSize,
+                unauthenticatedCredit,
+                maxTransactionsPerConnection,
+                requestReadTimeout,
+                maxUnauthenticatedConnections,
                 value);
     }
 }

@@ -395,6 +395,15 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
     }
 
     /**
+     * Runs {@code action} for every {@link OutOfMemoryError} an endpoint's threads catch (its AMQP loop drops the one
+     * connection and goes on otherwise, AMQP-13). The standalone server exits on it (RES-4); a test's JVM need not
+     * install anything. Null removes the action. Global to the JVM.
+     */
+    public static void onOutOfMemory(java.util.function.Consumer<? super OutOfMemoryError> action) {
+        dev.sbemu.amqp.internal.transport.OutOfMemory.onOutOfMemory(action);
+    }
+
+    /**
      * Settings of a {@link ServiceBusEmulatorServer}: the port and key, and the endpoint's limits (docs/spec/amqp.md
      * AMQP-19 gives each default and its source). Durations are measured on the monotonic clock
      * ({@code System.nanoTime}), not on the namespace's virtual clock.
@@ -570,6 +579,38 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
         /** The credit of a {@code $cbs} link before the connection has a token (default 10). */
         public Builder unauthenticatedCredit(int credit) {
             return limit(settings.limits().withUnauthenticatedCredit(credit));
+        }
+
+        /**
+         * The most transactions one connection holds declared and not discharged (default 1,000); a Declare beyond is
+         * rejected with {@code amqp:resource-limit-exceeded} (RES-1).
+         */
+        public Builder maxTransactionsPerConnection(int max) {
+            return limit(settings.limits().withMaxTransactionsPerConnection(max));
+        }
+
+        /**
+         * How long an HTTP request may take from its first byte until it is complete (default 30 s); a slower one is
+         * answered 408 and its connection closed (RES-3).
+         */
+        public Builder requestReadTimeout(Duration timeout) {
+            return limit(settings.limits().withRequestReadTimeout(timeout));
+        }
+
+        /**
+         * The most connections open at once without an accepted token (default 500); more are refused with
+         * {@code amqp:resource-limit-exceeded} (RES-7).
+         */
+        public Builder maxUnauthenticatedConnections(int max) {
+            return limit(settings.limits().withMaxUnauthenticatedConnections(max));
+        }
+
+        /**
+         * The most bytes of incomplete deliveries one connection may hold before a token was accepted (default 256
+         * KB); past it the connection is closed with {@code amqp:resource-limit-exceeded} (RES-7).
+         */
+        public Builder maxUnauthenticatedBytes(int bytes) {
+            return limit(settings.limits().withMaxUnauthenticatedBytes(bytes));
         }
 
         /** The settings the setters filled so far. */

@@ -14,12 +14,12 @@ import com.azure.messaging.servicebus.models.ServiceBusReceiveMode;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.QueueOptions;
 import dev.sbemu.sdk.EmulatorClients;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import java.lang.reflect.Modifier;
-import java.lang.reflect.Field;
 
 /** {@code EmulatorClients.connectingTo}: the SDK's own clients, built from the endpoint's connection string. */
 class EmulatorClientsOverAmqpTest extends EndpointFixture {

@@ -33,7 +33,11 @@ class EndpointSettingsTest {
                     .workerThreads(19)
                     .maxOperationTimeout(Duration.ofSeconds(23))
                     .maxRequestSize(1024)
-                    .unauthenticatedCredit(2);
+                    .unauthenticatedCredit(2)
+                    .maxTransactionsPerConnection(29)
+                    .requestReadTimeout(Duration.ofSeconds(31))
+                    .maxUnauthenticatedConnections(37)
+                    .maxUnauthenticatedBytes(4096);
             EndpointSettings expected = new EndpointSettings(
                     InetAddress.getLoopbackAddress(),
                     0,
@@ -54,7 +58,11 @@ class EndpointSettingsTest {
                             Duration.ofSeconds(5),
                             Duration.ofSeconds(23),
                             1024,
-                            2));
+                            2,
+                            29,
+                            Duration.ofSeconds(31),
+                            37,
+                            4096));
             assertEquals(expected, builder.settings());
             try (ServiceBusEmulatorServer server = builder.start()) {
                 assertEquals(expected, server.settings());

@@ -24,6 +24,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.AfterEach;
@@ -297,6 +301,68 @@ class HttpEndpointTest {
         assertEquals(400, bad.statusCode());
         assertTrue(bad.body().contains("'failure' must be one of"), bad.body());
         assertFalse(Faults.Failure.class.getName().isEmpty());
+    }
+
+    @Test
+    @DisplayName("HTTP-4 POST /__admin/faults refuses a missing entity with 404 and a count that is no whole number "
+            + "from 1 to 2^31-1 with 400, scripting nothing")
+    void faultsRefuseMissingEntitiesAndAbsurdCounts() throws Exception {
+        HttpResponse<String> missing = post(
+                "/__admin/faults",
+                "{\"entity\":\"no-such-queue\",\"action\":\"failNext\",\"operation\":\"SEND\","
+                        + "\"failure\":\"SERVICE_BUSY\"}");
+        assertEquals(404, missing.statusCode(), missing.body());
+        HttpResponse<String> missingSubscription = post(
+                "/__admin/faults",
+                "{\"entity\":\"orders\",\"subscription\":\"s\",\"action\":\"failNext\","
+                        + "\"operation\":\"SEND\",\"failure\":\"SERVICE_BUSY\"}");
+        assertEquals(404, missingSubscription.statusCode(), missingSubscription.body());
+        for (String count : List.of("1e30", "0", "-1", "2.5", "2147483648")) {
+            HttpResponse<String> absurd = post(
+                    "/__admin/faults",
+                    "{\"entity\":\"orders\",\"action\":\"failNext\",\"count\":" + count
+                            + ",\"operation\":\"SEND\",\"failure\":\"SERVICE_BUSY\"}");
+            assertEquals(400, absurd.statusCode(), count + ": " + absurd.body());
+        }
+        assertEquals("{\"faults\":[]}", get("/__admin/faults").body());
+        namespace.send("orders", text("a", "a"));
+    }
+
+    @Test
+    @DisplayName("RES-2 a malformed percent-escape in an Authorization header is answered 401, not 500, and logged at "
+            + "most once")
+    void malformedEscapesInTokensAre401() throws Exception {
+        List<LogRecord> records = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                records.add(record);
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        Logger http = Logger.getLogger("dev.sbemu.amqp.internal.http");
+        http.addHandler(capture);
+        try {
+            for (int i = 0; i < 5; i++) {
+                HttpResponse<String> answer =
+                        send("GET", "/orders", null, "SharedAccessSignature sr=x&sig=%zz&se=%&skn=%G1", null);
+                assertEquals(401, answer.statusCode(), answer.body());
+            }
+        } finally {
+            http.removeHandler(capture);
+        }
+        assertTrue(
+                records.stream()
+                                .filter(r -> r.getLevel().intValue() >= Level.INFO.intValue())
+                                .count()
+                        <= 1,
+                records::toString);
+        assertTrue(records.stream().allMatch(r -> r.getThrown() == null), records::toString);
     }
 
     @Test

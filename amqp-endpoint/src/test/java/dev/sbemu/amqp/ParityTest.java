@@ -106,6 +106,30 @@ class ParityTest {
                     st.expect(0, "ServiceBusException[MESSAGE_SIZE_EXCEEDED");
                 }),
                 row(
+                        "RES-5 a queue at its MaxSizeInMegabytes refuses a send: QUOTA_EXCEEDED, room again once one is completed",
+                        (s, st) -> {
+                            s.ns.createQueue(
+                                    "q",
+                                    QueueOptions.builder().maxSizeInMegabytes(1).build());
+                            ServiceBusSenderClient sender = s.clients.sender("q");
+                            for (int i = 0; i < 6; i++) {
+                                st.step(
+                                        "send " + i,
+                                        () -> run(
+                                                () -> sender.sendMessage(new ServiceBusMessage(new byte[200 * 1024]))));
+                            }
+                            st.expect(4, "ok");
+                            st.expect(5, "ServiceBusException[QUOTA_EXCEEDED, transient=false");
+                            ServiceBusReceiverClient r = s.receiver("q");
+                            for (ServiceBusReceivedMessage m : r.receiveMessages(1, WAIT)) {
+                                r.complete(m);
+                            }
+                            st.step(
+                                    "send after a complete",
+                                    () -> run(() -> sender.sendMessage(new ServiceBusMessage(new byte[200 * 1024]))));
+                            st.expect(6, "ok");
+                        }),
+                row(
                         "SES-2 a session another builder's receiver holds: the SDK's unwrapped session-cannot-be-locked",
                         (s, st) -> {
                             s.ns.createQueue(

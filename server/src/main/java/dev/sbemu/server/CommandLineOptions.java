@@ -232,7 +232,27 @@ public final class CommandLineOptions {
                     "unauthenticated-credit",
                     "the credit of a $cbs link before the connection has a token",
                     EndpointLimits::unauthenticatedCredit,
-                    EndpointLimits::withUnauthenticatedCredit));
+                    EndpointLimits::withUnauthenticatedCredit),
+            intLimit(
+                    "max-transactions-per-connection",
+                    "the most transactions one connection holds declared and not discharged; more are refused",
+                    EndpointLimits::maxTransactionsPerConnection,
+                    EndpointLimits::withMaxTransactionsPerConnection),
+            durationLimit(
+                    "request-read-timeout",
+                    "how long an HTTP request may take from its first byte until complete; slower ones get 408",
+                    EndpointLimits::requestReadTimeout,
+                    EndpointLimits::withRequestReadTimeout),
+            intLimit(
+                    "max-unauthenticated-connections",
+                    "the most connections open at once without an accepted token; more are refused",
+                    EndpointLimits::maxUnauthenticatedConnections,
+                    EndpointLimits::withMaxUnauthenticatedConnections),
+            intLimit(
+                    "max-unauthenticated-bytes",
+                    "the most bytes of incomplete deliveries a connection holds before a token; more close it",
+                    EndpointLimits::maxUnauthenticatedBytes,
+                    EndpointLimits::withMaxUnauthenticatedBytes));
 
     private static Flag intLimit(
             String flag,

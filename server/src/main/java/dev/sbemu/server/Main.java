@@ -1,9 +1,12 @@
 package dev.sbemu.server;
 
+import dev.sbemu.amqp.ServiceBusEmulatorServer;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntConsumer;
 
 /**
  * {@code java -jar sbemu-server.jar [options]}: starts a {@link StandaloneServer} with the {@link CommandLineOptions}
@@ -25,8 +28,59 @@ public final class Main {
         if (server == null) {
             return;
         }
+        exitOnOutOfMemory(server, System.err, code -> Runtime.getRuntime().halt(code));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(server, System.out), "sbemu-shutdown"));
         new CountDownLatch(1).await();
+    }
+
+    /** The exit status of a server that ran out of memory: the JVM's own for {@code -XX:+ExitOnOutOfMemoryError}. */
+    static final int OUT_OF_MEMORY_STATUS = 3;
+
+    /** Memory set aside at start and let go on {@link OutOfMemoryError}, so that the goodbye line can be printed. */
+    private static volatile byte[] reserve;
+
+    /**
+     * Makes an {@link OutOfMemoryError} in any server thread (the AMQP loop, which catches it, and any thread it ends)
+     * stop the process (RES-4): one line on {@code err} saying why, the listeners closed (within
+     * {@link #SHUTDOWN_BUDGET_MILLIS}), then {@code exit} with {@link #OUT_OF_MEMORY_STATUS}. A JVM out of heap could
+     * otherwise stay a port that accepts and never answers. Once per process.
+     */
+    static void exitOnOutOfMemory(StandaloneServer server, PrintStream err, IntConsumer exit) {
+        reserve = new byte[1024 * 1024];
+        AtomicBoolean once = new AtomicBoolean();
+        java.util.function.BiConsumer<Thread, Throwable> fatal = (thread, e) -> {
+            if (!once.compareAndSet(false, true)) {
+                return;
+            }
+            reserve = null;
+            try {
+                err.println("sbemu-server: out of memory in thread " + thread.getName() + " (" + e.getMessage()
+                        + "): the server stops, exit status " + OUT_OF_MEMORY_STATUS
+                        + ". Give it more heap (-Xmx) or lower its limits (--max-connections, ...; docs/guide/server.md, "
+                        + "Limits and hardening).");
+                err.flush();
+                Thread closer = new Thread(server::close, "sbemu-close");
+                closer.setDaemon(true);
+                closer.start();
+                closer.join(SHUTDOWN_BUDGET_MILLIS);
+            } catch (InterruptedException | RuntimeException | Error ignored) {
+                // exiting anyway
+            } finally {
+                exit.accept(OUT_OF_MEMORY_STATUS);
+            }
+        };
+        ServiceBusEmulatorServer.onOutOfMemory(e -> fatal.accept(Thread.currentThread(), e));
+        Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
+        Thread.setDefaultUncaughtExceptionHandler((thread, e) -> {
+            if (e instanceof OutOfMemoryError) {
+                fatal.accept(thread, e);
+            } else if (previous != null) {
+                previous.uncaughtException(thread, e);
+            } else {
+                System.err.print("Exception in thread \"" + thread.getName() + "\" ");
+                e.printStackTrace();
+            }
+        });
     }
 
     /**

@@ -312,4 +312,48 @@ class MainTest {
             assertTrue(server.connectionString().startsWith("Endpoint=sb://localhost:"), server.connectionString());
         }
     }
+
+    @Test
+    @DisplayName(
+            "RES-4 an OutOfMemoryError in a server thread, or one the AMQP loop caught, stops the server: one line "
+                    + "saying why, the listeners closed, exit status 3")
+    void outOfMemoryStopsTheServer() throws Exception {
+        for (boolean inTheLoop : new boolean[] {false, true}) {
+            Main.Outcome outcome = launch(Map.of(), "--amqp-port", "0", "--http-port", "0");
+            StandaloneServer server = outcome.server();
+            java.util.concurrent.CompletableFuture<Integer> exited = new java.util.concurrent.CompletableFuture<>();
+            ByteArrayOutputStream lines = new ByteArrayOutputStream();
+            Thread.UncaughtExceptionHandler before = Thread.getDefaultUncaughtExceptionHandler();
+            try {
+                Main.exitOnOutOfMemory(server, new PrintStream(lines, true, StandardCharsets.UTF_8), exited::complete);
+                Thread injected = new Thread(
+                        () -> {
+                            if (inTheLoop) {
+                                // what the AMQP loop does with an OutOfMemoryError it caught
+                                dev.sbemu.amqp.internal.transport.OutOfMemory.report(
+                                        new OutOfMemoryError("Java heap space (injected)"));
+                            } else {
+                                throw new OutOfMemoryError("Java heap space (injected)");
+                            }
+                        },
+                        "sbemu-injected");
+                injected.start();
+                assertEquals(Main.OUT_OF_MEMORY_STATUS, exited.get(30, java.util.concurrent.TimeUnit.SECONDS));
+                String said = lines.toString(StandardCharsets.UTF_8);
+                assertTrue(
+                        said.startsWith("sbemu-server: out of memory in thread sbemu-injected (Java heap space"), said);
+                int port = server.amqpPort();
+                assertThrowsConnect(port);
+            } finally {
+                Thread.setDefaultUncaughtExceptionHandler(before);
+                dev.sbemu.amqp.ServiceBusEmulatorServer.onOutOfMemory(null);
+                server.close();
+            }
+        }
+    }
+
+    private static void assertThrowsConnect(int port) {
+        org.junit.jupiter.api.Assertions.assertThrows(
+                IOException.class, () -> new java.net.Socket("127.0.0.1", port).close());
+    }
 }

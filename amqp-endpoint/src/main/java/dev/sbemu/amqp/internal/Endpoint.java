@@ -89,7 +89,7 @@ public final class Endpoint implements AutoCloseable {
         this.served = new ServedNamespace(namespace);
         this.credentials = new Credentials(keyName, key != null ? key : randomKey(), anyKey);
         this.workers = new Workers(configured.workerThreads(), name);
-        this.transactions = new Transactions(served);
+        this.transactions = new Transactions(served, configured.maxTransactionsPerConnection());
         this.heldSessions = new HeldSessions();
         this.receivers = new OpenReceivers();
         this.resetTo = NamespaceSettings.of(namespace);
@@ -143,7 +143,11 @@ public final class Endpoint implements AutoCloseable {
             closeTls();
             throw e;
         }
-        this.splice = new HttpSplice(http.address(), configured.idleTimeout().toNanos(), name);
+        this.splice = new HttpSplice(
+                http.address(),
+                configured.idleTimeout().toNanos(),
+                configured.requestReadTimeout().toNanos(),
+                name);
         httpHandOver = splice;
         watch(namespace);
     }
@@ -332,6 +336,8 @@ public final class Endpoint implements AutoCloseable {
                 limits.sessionWindow(),
                 limits.linkMax(),
                 limits.idleTimeout(),
-                limits.handshakeTimeout());
+                limits.handshakeTimeout(),
+                limits.maxUnauthenticatedConnections(),
+                limits.maxUnauthenticatedBytes());
     }
 }

@@ -94,6 +94,7 @@ public final class Broker implements VirtualClock.TimerDriver {
         services.locked(() -> {
             SendTarget target = registry.sendTarget(entityName);
             stored.forEach(target::checkSendable);
+            Sending.checkQuota(target, stored);
             stored.forEach(target.intake()::accept);
         });
     }
@@ -107,6 +108,7 @@ public final class Broker implements VirtualClock.TimerDriver {
         return services.locked(() -> {
             SendTarget target = registry.sendTarget(entityName);
             stored.forEach(target::checkSendable);
+            Sending.checkQuota(target, stored);
             return stored.stream().mapToLong(target.intake()::schedule).toArray();
         });
     }

@@ -107,6 +107,7 @@ final class EntityRegistry {
 
     QueueEntity addQueue(String name, QueueOptions options) {
         checkNameFree(name);
+        checkEntityCount();
         checkForwardTargets(name, options.forwardTo(), options.forwardDeadLetteredMessagesTo());
         QueueEntity queue = new QueueEntity(this, name, options);
         queues.put(name, queue);
@@ -116,10 +117,21 @@ final class EntityRegistry {
 
     TopicEntity addTopic(String name, TopicOptions options) {
         checkNameFree(name);
+        checkEntityCount();
         TopicEntity topic = new TopicEntity(this, name, options);
         topics.put(name, topic);
         topic.armAutoDelete();
         return topic;
+    }
+
+    /** Refuses a queue or topic beyond the tier's most (RES-6). */
+    private void checkEntityCount() {
+        int max = services.tier.maxQueuesAndTopics();
+        if (queues.size() + topics.size() >= max) {
+            throw new dev.sbemu.core.BrokerException.QuotaExceeded("The maximum number of queues and topics in the "
+                    + "namespace (" + max + " for the " + services.tier.name().toLowerCase(java.util.Locale.ROOT)
+                    + " tier) has been reached; delete some before creating more.");
+        }
     }
 
     SubscriptionEntity addSubscription(

@@ -79,6 +79,16 @@ final class QueueEntity extends MessageSource implements SendTarget, Intake.Owne
     }
 
     @Override
+    public long maxSizeInBytes() {
+        return options.maxSizeInMegabytes() * 1024 * 1024;
+    }
+
+    @Override
+    public long heldBytes() {
+        return main.sizeInBytes + deadLetters.sizeInBytes + transferDeadLetters.sizeInBytes;
+    }
+
+    @Override
     public void checkSendable(StoredMessage m) {
         Sending.checkStatus(name, status());
         Sending.checkSession(name, requiresSession(), m);

@@ -64,6 +64,24 @@ final class Sending {
         return new String(digits);
     }
 
+    /**
+     * Refuses {@code stored} when the entity would hold more than its {@code maxSizeInMegabytes} (RES-5), as the
+     * service does: {@code QuotaExceeded}, nothing of the batch taken. Under the namespace's lock.
+     */
+    static void checkQuota(SendTarget target, List<StoredMessage> stored) {
+        long incoming = 0;
+        for (StoredMessage m : stored) {
+            incoming += m.size;
+        }
+        long held = target.heldBytes();
+        long max = target.maxSizeInBytes();
+        if (held + incoming > max) {
+            throw new BrokerException.QuotaExceeded("The maximum entity size has been reached or exceeded for "
+                    + "'" + target.name() + "'. Size of entity in bytes:" + held + ", Max entity size in bytes:"
+                    + max + ". Receive or purge messages, or raise its MaxSizeInMegabytes.");
+        }
+    }
+
     static void checkStatus(String entity, EntityStatus status) {
         if (status == EntityStatus.DISABLED || status == EntityStatus.SEND_DISABLED) {
             throw new BrokerException.EntityDisabled(entity, status, "send");

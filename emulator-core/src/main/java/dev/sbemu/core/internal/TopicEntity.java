@@ -51,6 +51,21 @@ final class TopicEntity extends Entity implements SendTarget, Intake.Owner {
     }
 
     @Override
+    public long maxSizeInBytes() {
+        return options.maxSizeInMegabytes() * 1024 * 1024;
+    }
+
+    /** Its scheduled messages and every subscription's messages (a message in two subscriptions counts twice). */
+    @Override
+    public long heldBytes() {
+        long size = sizeInBytes();
+        for (SubscriptionEntity s : subscriptions.values()) {
+            size += s.main.sizeInBytes + s.deadLetters.sizeInBytes + s.transferDeadLetters.sizeInBytes;
+        }
+        return size;
+    }
+
+    @Override
     public void checkSendable(StoredMessage m) {
         Sending.checkStatus(name, status());
     }

@@ -49,7 +49,7 @@ final class FaultsResource implements AdminResource {
                 }
                 case "POST" -> {
                     Map<String, Object> spec = request.json();
-                    Faults.Target target = target(faults, spec);
+                    Faults.Target target = target(namespace.get(), faults, spec);
                     String action = string(spec, "action");
                     Faults.Operation operation = enumValue(Faults.Operation.class, spec.get("operation"), "operation");
                     Faults.Script script = switch (action) {
@@ -113,15 +113,28 @@ final class FaultsResource implements AdminResource {
         return out;
     }
 
-    private static Faults.Target target(Faults faults, Map<String, Object> spec) {
+    /** The fault's target: any entity, or one that exists (404 otherwise, HTTP-4). */
+    private static Faults.Target target(Namespace ns, Faults faults, Map<String, Object> spec) {
         Object entity = spec.get("entity");
+        Object subscription = spec.get("subscription");
         if (entity == null) {
+            if (subscription != null) {
+                throw new IllegalArgumentException("'subscription' needs 'entity', its topic.");
+            }
             return faults.onAnyEntity();
         }
-        Object subscription = spec.get("subscription");
-        return subscription == null
-                ? faults.on(entity.toString())
-                : faults.on(EntityPath.subscription(entity.toString(), subscription.toString()));
+        String name = entity.toString();
+        if (subscription == null) {
+            if (!ns.queueExists(name) && !ns.topicExists(name)) {
+                throw new AdminRoutes.Refusal(404, "NotFound", "No queue or topic '" + name + "'.");
+            }
+            return faults.on(name);
+        }
+        if (!ns.subscriptionExists(name, subscription.toString())) {
+            throw new AdminRoutes.Refusal(
+                    404, "NotFound", "No subscription '" + subscription + "' on topic '" + name + "'.");
+        }
+        return faults.on(EntityPath.subscription(name, subscription.toString()));
     }
 
     private static String string(Map<String, Object> spec, String field) {
@@ -138,8 +151,17 @@ final class FaultsResource implements AdminResource {
         return n;
     }
 
+    /** A whole number from 1 to 2,147,483,647 (400 otherwise, HTTP-4: {@code 1e30} or {@code 2.5} is no count). */
     private static int intValue(Map<String, Object> spec, String field, int absent) {
-        return spec.get(field) == null ? absent : number(spec, field).intValue();
+        if (spec.get(field) == null) {
+            return absent;
+        }
+        double value = number(spec, field).doubleValue();
+        if (value != Math.rint(value) || value < 1 || value > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("'" + field + "' must be a whole number from 1 to " + Integer.MAX_VALUE
+                    + ", was " + spec.get(field) + ".");
+        }
+        return (int) value;
     }
 
     private static <E extends Enum<E>> E enumValue(Class<E> type, Object value, String field) {

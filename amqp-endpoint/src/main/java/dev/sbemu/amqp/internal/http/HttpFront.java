@@ -170,9 +170,21 @@ public final class HttpFront implements AutoCloseable {
     private void management(HttpExchange exchange, String method, String rawPath, String rawQuery, String body)
             throws IOException {
         String authorization = exchange.getRequestHeaders().getFirst("Authorization");
-        String refusal = authorization == null
-                ? "MissingToken: the request has no Authorization header; send a SharedAccessSignature token."
-                : credentials.refusal(authorization);
+        String refusal;
+        try {
+            refusal = authorization == null
+                    ? "MissingToken: the request has no Authorization header; send a SharedAccessSignature token."
+                    : credentials.refusal(authorization);
+        } catch (IllegalArgumentException e) {
+            // a malformed escape in the token: the client's fault, a 401 (RES-2), not a 500 with a stack trace per
+            // request that anyone could fill the log with
+            refusal = "InvalidSignature: the token is malformed (" + e.getMessage() + ").";
+            if (!malformedTokenLogged) {
+                malformedTokenLogged = true;
+                LOG.info("An HTTP request's Authorization header is malformed (" + e.getMessage()
+                        + "); answered 401. Further ones are answered alike without a log line.");
+            }
+        }
         if (refusal != null) {
             send(
                     exchange,
@@ -185,6 +197,9 @@ public final class HttpFront implements AutoCloseable {
                 .handle(method, rawPath, rawQuery, exchange.getRequestHeaders().getFirst("If-Match"), body);
         send(exchange, answer.status(), answer.contentType(), answer.body());
     }
+
+    /** Whether a malformed token was logged already: once per endpoint (RES-2). */
+    private volatile boolean malformedTokenLogged;
 
     private ManagementHandler handler() {
         Namespace served = namespace.get();

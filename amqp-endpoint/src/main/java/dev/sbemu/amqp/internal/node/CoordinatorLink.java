@@ -2,6 +2,7 @@ package dev.sbemu.amqp.internal.node;
 
 import dev.sbemu.amqp.internal.link.ReceivingLink;
 import dev.sbemu.amqp.internal.link.ServedNamespace;
+import dev.sbemu.amqp.internal.transport.AmqpConnection;
 import dev.sbemu.amqp.internal.transport.AmqpErrors;
 import dev.sbemu.amqp.internal.transport.Deliveries;
 import dev.sbemu.amqp.internal.transport.UnknownTransaction;
@@ -28,11 +29,14 @@ import org.apache.qpid.proton.engine.Receiver;
 final class CoordinatorLink extends ReceivingLink {
     private final ServedNamespace namespace;
     private final Transactions transactions;
+    private final AmqpConnection connection;
 
-    CoordinatorLink(ServedNamespace namespace, Transactions transactions, Receiver receiver) {
+    CoordinatorLink(
+            ServedNamespace namespace, Transactions transactions, AmqpConnection connection, Receiver receiver) {
         super(receiver);
         this.namespace = namespace;
         this.transactions = transactions;
+        this.connection = connection;
     }
 
     @Override
@@ -41,7 +45,8 @@ final class CoordinatorLink extends ReceivingLink {
         try {
             if (body instanceof Declare) {
                 Declared declared = new Declared();
-                declared.setTxnId(transactions.declare(namespace.get().beginTransaction()));
+                declared.setTxnId(
+                        transactions.declare(connection, () -> namespace.get().beginTransaction()));
                 return declared;
             }
             if (body instanceof Discharge discharge) {
@@ -49,6 +54,8 @@ final class CoordinatorLink extends ReceivingLink {
             }
             return AmqpErrors.rejected(new ErrorCondition(
                     AmqpErrors.NOT_IMPLEMENTED, "The coordinator takes Declare and Discharge only."));
+        } catch (Transactions.TooManyTransactions e) {
+            return AmqpErrors.rejected(e.condition());
         } catch (RuntimeException e) {
             return AmqpErrors.rejected(AmqpErrors.of(e));
         }

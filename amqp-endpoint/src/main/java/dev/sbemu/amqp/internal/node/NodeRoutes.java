@@ -38,7 +38,8 @@ public final class NodeRoutes {
                         Stage.BEFORE_AUTHORIZATION,
                         a -> a.link().getRemoteTarget() instanceof Coordinator,
                         a -> {
-                            CoordinatorLink coordinator = new CoordinatorLink(namespace, transactions, a.receiver());
+                            CoordinatorLink coordinator =
+                                    new CoordinatorLink(namespace, transactions, a.connection(), a.receiver());
                             coordinator.limits(() -> a.settings().linkCredit(), null);
                             a.open(coordinator);
                         }),

@@ -142,7 +142,12 @@ public final class AmqpConnection {
     }
 
     public void authorize() {
-        authorized = true;
+        if (!authorized) {
+            authorized = true;
+            if (!socketClosed) {
+                loop.authenticated();
+            }
+        }
     }
 
     /** True while the socket does not take the output as fast as it comes: senders hold back (AMQP-19). */

@@ -61,6 +61,9 @@ public final class EventLoop implements AutoCloseable {
     private volatile boolean closed;
 
     private volatile int connectionCount;
+    /** Connections accepted and not authorized yet (RES-7); any thread reads, the loop and authorizations write. */
+    private final java.util.concurrent.atomic.AtomicInteger unauthenticated =
+            new java.util.concurrent.atomic.AtomicInteger();
     /** Loop thread: when the goodbye was said, and how long the loop then waits for the clients. */
     private boolean goodbyeSaid;
 
@@ -256,6 +259,7 @@ public final class EventLoop implements AutoCloseable {
                         task.run();
                     } catch (RuntimeException | LinkageError | StackOverflowError | OutOfMemoryError e) {
                         LOG.log(Level.WARNING, "sbemu AMQP endpoint: a task failed", e);
+                        OutOfMemory.report(e);
                     }
                 }
                 for (AmqpConnection c : new ArrayList<>(connections)) {
@@ -268,6 +272,7 @@ public final class EventLoop implements AutoCloseable {
             }
         } catch (Throwable e) {
             failure = e; // logged below: the thread ends here
+            OutOfMemory.report(e);
         } finally {
             closed = true;
             if (failure != null) {
@@ -303,6 +308,7 @@ public final class EventLoop implements AutoCloseable {
             }
             connections.clear();
             connectionCount = 0;
+            unauthenticated.set(0);
             tasks.clear();
         }
     }
@@ -316,6 +322,7 @@ public final class EventLoop implements AutoCloseable {
             work.run();
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError | LinkageError | AssertionError e) {
             connection.failed(e);
+            OutOfMemory.report(e);
         }
     }
 
@@ -329,8 +336,12 @@ public final class EventLoop implements AutoCloseable {
                 }
                 channel.configureBlocking(false);
                 channel.socket().setTcpNoDelay(true);
-                boolean refused = closing || connections.size() >= options.maxConnections();
+                // past the limit of connections, or of connections without a token (RES-7): answered with a close
+                boolean refused = closing
+                        || connections.size() >= options.maxConnections()
+                        || unauthenticated.get() >= options.maxUnauthenticatedConnections();
                 AmqpConnection connection = accept.accept(this, channel, refused, listener == tls);
+                unauthenticated.incrementAndGet();
                 connection.register(channel.register(selector, SelectionKey.OP_READ, connection));
                 connections.add(connection);
                 connectionCount = connections.size();
@@ -358,8 +369,20 @@ public final class EventLoop implements AutoCloseable {
 
     /** Called by a connection whose socket closed. */
     void removed(AmqpConnection connection) {
-        connections.remove(connection);
+        if (connections.remove(connection) && !connection.isAuthorized()) {
+            unauthenticated.decrementAndGet();
+        }
         connectionCount = connections.size();
+    }
+
+    /** A connection of this loop had its first token accepted: it no longer counts as unauthenticated (RES-7). */
+    void authenticated() {
+        unauthenticated.decrementAndGet();
+    }
+
+    /** The connections accepted and not authorized yet (RES-7). */
+    public int unauthenticatedCount() {
+        return unauthenticated.get();
     }
 
     /**

@@ -26,4 +26,6 @@ public record Limits(
         int sessionWindow,
         int linkMax,
         Duration idleTimeout,
-        Duration handshakeTimeout) {}
+        Duration handshakeTimeout,
+        int maxUnauthenticatedConnections,
+        int maxUnauthenticatedBytes) {}

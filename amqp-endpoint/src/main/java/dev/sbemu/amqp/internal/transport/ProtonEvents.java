@@ -143,6 +143,9 @@ final class ProtonEvents {
                                             + "window of " + limits.sessionWindow() + " frames was exceeded: "
                                             + session.getIncomingBytes() + " bytes unread."));
                 }
+                if (link instanceof Receiver && !owner.isAuthorized() && unauthenticatedBytesExceeded(link)) {
+                    return;
+                }
                 if (link.getContext() instanceof LinkHandler h) {
                     h.onDelivery(event.getDelivery());
                     if (link.getContext() != h) {
@@ -158,6 +161,29 @@ final class ProtonEvents {
             }
         }
     }
+
+    /**
+     * Before a token, what the connection's sessions hold unread (incomplete deliveries) may not pass the
+     * limit in total (RES-7): past it the connection is closed with {@code amqp:resource-limit-exceeded}.
+     */
+    private boolean unauthenticatedBytesExceeded(Link link) {
+        Connection connection = link.getSession().getConnection();
+        long total = 0;
+        for (Session s = connection.sessionHead(ALL, ALL); s != null; s = s.next(ALL, ALL)) {
+            total += s.getIncomingBytes();
+        }
+        if (total <= limits.maxUnauthenticatedBytes()) {
+            return false;
+        }
+        owner.closeWith(new ErrorCondition(
+                AmqpErrors.RESOURCE_LIMIT_EXCEEDED,
+                "The connection holds " + total + " bytes of incomplete deliveries before any token was accepted, "
+                        + "more than the " + limits.maxUnauthenticatedBytes() + " allowed; put a token on $cbs "
+                        + "first."));
+        return true;
+    }
+
+    private static final java.util.EnumSet<EndpointState> ALL = java.util.EnumSet.allOf(EndpointState.class);
 
     /** Detaches every active link with {@code error} (the goodbye's first half). */
     void detachAll(ErrorCondition error) {

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
 class NodesTest {
     private final Namespace namespace = Namespace.create();
     private final ServedNamespace served = new ServedNamespace(namespace);
-    private final Transactions transactions = new Transactions(served);
+    private final Transactions transactions = new Transactions(served, 1_000);
     private final HeldSessions heldSessions = new HeldSessions();
 
     @AfterEach
