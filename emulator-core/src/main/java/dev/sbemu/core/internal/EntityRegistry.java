@@ -128,7 +128,7 @@ final class EntityRegistry {
     private void checkEntityCount() {
         int max = services.tier.maxQueuesAndTopics();
         if (queues.size() + topics.size() >= max) {
-            throw new dev.sbemu.core.BrokerException.QuotaExceeded("The maximum number of queues and topics in the "
+            throw new BrokerException.QuotaExceeded("The maximum number of queues and topics in the "
                     + "namespace (" + max + " for the " + services.tier.name().toLowerCase(java.util.Locale.ROOT)
                     + " tier) has been reached; delete some before creating more.");
         }
