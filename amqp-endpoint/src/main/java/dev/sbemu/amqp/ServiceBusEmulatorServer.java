@@ -9,6 +9,7 @@ import com.azure.core.http.policy.HttpPipelinePolicy;
 import com.azure.core.util.UrlBuilder;
 import com.azure.messaging.servicebus.administration.ServiceBusAdministrationClientBuilder;
 import dev.sbemu.amqp.internal.Endpoint;
+import dev.sbemu.amqp.internal.transport.OutOfMemory;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.config.NamespaceSettings;
 import dev.sbemu.wire.EndpointObservers;
@@ -22,6 +23,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 import javax.net.ssl.SSLContext;
 import reactor.core.publisher.Mono;
 
@@ -399,8 +401,8 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
      * connection and goes on otherwise, AMQP-13). The standalone server exits on it (RES-4); a test's JVM need not
      * install anything. Null removes the action. Global to the JVM.
      */
-    public static void onOutOfMemory(java.util.function.Consumer<? super OutOfMemoryError> action) {
-        dev.sbemu.amqp.internal.transport.OutOfMemory.onOutOfMemory(action);
+    public static void onOutOfMemory(Consumer<? super OutOfMemoryError> action) {
+        OutOfMemory.onOutOfMemory(action);
     }
 
     /**

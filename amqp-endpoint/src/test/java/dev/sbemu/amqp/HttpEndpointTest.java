@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -332,7 +333,7 @@ class HttpEndpointTest {
     @DisplayName("RES-2 a malformed percent-escape in an Authorization header is answered 401, not 500, and logged at "
             + "most once")
     void malformedEscapesInTokensAre401() throws Exception {
-        List<LogRecord> records = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<LogRecord> records = new CopyOnWriteArrayList<>();
         Handler capture = new Handler() {
             @Override
             public void publish(LogRecord record) {

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
 import java.util.function.IntConsumer;
 
 /**
@@ -48,7 +49,7 @@ public final class Main {
     static void exitOnOutOfMemory(StandaloneServer server, PrintStream err, IntConsumer exit) {
         reserve = new byte[1024 * 1024];
         AtomicBoolean once = new AtomicBoolean();
-        java.util.function.BiConsumer<Thread, Throwable> fatal = (thread, e) -> {
+        BiConsumer<Thread, Throwable> fatal = (thread, e) -> {
             if (!once.compareAndSet(false, true)) {
                 return;
             }

@@ -12,6 +12,7 @@ import com.azure.messaging.servicebus.ServiceBusReceivedMessage;
 import com.azure.messaging.servicebus.ServiceBusReceiverClient;
 import com.azure.messaging.servicebus.ServiceBusSenderClient;
 import dev.sbemu.amqp.ServiceBusEmulatorServer;
+import dev.sbemu.amqp.internal.transport.OutOfMemory;
 import dev.sbemu.core.ClockMode;
 import dev.sbemu.core.Namespace;
 import java.io.ByteArrayOutputStream;
@@ -21,6 +22,7 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -33,10 +35,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManagerFactory;
 import org.apache.qpid.proton.amqp.transport.ErrorCondition;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -321,7 +326,7 @@ class MainTest {
         for (boolean inTheLoop : new boolean[] {false, true}) {
             Main.Outcome outcome = launch(Map.of(), "--amqp-port", "0", "--http-port", "0");
             StandaloneServer server = outcome.server();
-            java.util.concurrent.CompletableFuture<Integer> exited = new java.util.concurrent.CompletableFuture<>();
+            CompletableFuture<Integer> exited = new CompletableFuture<>();
             ByteArrayOutputStream lines = new ByteArrayOutputStream();
             Thread.UncaughtExceptionHandler before = Thread.getDefaultUncaughtExceptionHandler();
             try {
@@ -330,15 +335,14 @@ class MainTest {
                         () -> {
                             if (inTheLoop) {
                                 // what the AMQP loop does with an OutOfMemoryError it caught
-                                dev.sbemu.amqp.internal.transport.OutOfMemory.report(
-                                        new OutOfMemoryError("Java heap space (injected)"));
+                                OutOfMemory.report(new OutOfMemoryError("Java heap space (injected)"));
                             } else {
                                 throw new OutOfMemoryError("Java heap space (injected)");
                             }
                         },
                         "sbemu-injected");
                 injected.start();
-                assertEquals(Main.OUT_OF_MEMORY_STATUS, exited.get(30, java.util.concurrent.TimeUnit.SECONDS));
+                assertEquals(Main.OUT_OF_MEMORY_STATUS, exited.get(30, TimeUnit.SECONDS));
                 String said = lines.toString(StandardCharsets.UTF_8);
                 assertTrue(
                         said.startsWith("sbemu-server: out of memory in thread sbemu-injected (Java heap space"), said);
@@ -346,14 +350,13 @@ class MainTest {
                 assertThrowsConnect(port);
             } finally {
                 Thread.setDefaultUncaughtExceptionHandler(before);
-                dev.sbemu.amqp.ServiceBusEmulatorServer.onOutOfMemory(null);
+                ServiceBusEmulatorServer.onOutOfMemory(null);
                 server.close();
             }
         }
     }
 
     private static void assertThrowsConnect(int port) {
-        org.junit.jupiter.api.Assertions.assertThrows(
-                IOException.class, () -> new java.net.Socket("127.0.0.1", port).close());
+        Assertions.assertThrows(IOException.class, () -> new Socket("127.0.0.1", port).close());
     }
 }

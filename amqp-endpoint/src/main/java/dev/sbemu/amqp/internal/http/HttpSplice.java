@@ -10,9 +10,11 @@ import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -241,9 +243,9 @@ public final class HttpSplice implements HttpHandOver, AutoCloseable {
             }
             long contentLength = 0;
             boolean expectContinue = false;
-            String head = new String(bytes, 0, headEnd, java.nio.charset.StandardCharsets.ISO_8859_1);
+            String head = new String(bytes, 0, headEnd, StandardCharsets.ISO_8859_1);
             for (String line : head.split("\r?\n")) {
-                String lower = line.toLowerCase(java.util.Locale.ROOT);
+                String lower = line.toLowerCase(Locale.ROOT);
                 if (lower.startsWith("content-length:")) {
                     try {
                         contentLength = Long.parseLong(
@@ -293,7 +295,7 @@ public final class HttpSplice implements HttpHandOver, AutoCloseable {
             String answer = "HTTP/1.1 " + refused.status + " " + refused.reason + "\r\nContent-Type: application/json"
                     + "\r\nContent-Length: " + json.length() + "\r\nConnection: close\r\n\r\n" + json;
             try {
-                client.write(ByteBuffer.wrap(answer.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1)));
+                client.write(ByteBuffer.wrap(answer.getBytes(StandardCharsets.ISO_8859_1)));
             } catch (IOException | RuntimeException ignored) {
                 // closing anyway
             }

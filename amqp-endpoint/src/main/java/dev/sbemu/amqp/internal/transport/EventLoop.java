@@ -17,6 +17,7 @@ import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -62,8 +63,7 @@ public final class EventLoop implements AutoCloseable {
 
     private volatile int connectionCount;
     /** Connections accepted and not authorized yet (RES-7); any thread reads, the loop and authorizations write. */
-    private final java.util.concurrent.atomic.AtomicInteger unauthenticated =
-            new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger unauthenticated = new AtomicInteger();
     /** Loop thread: when the goodbye was said, and how long the loop then waits for the clients. */
     private boolean goodbyeSaid;
 

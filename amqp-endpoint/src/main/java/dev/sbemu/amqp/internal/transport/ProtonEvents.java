@@ -1,6 +1,7 @@
 package dev.sbemu.amqp.internal.transport;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import org.apache.qpid.proton.amqp.Symbol;
 import org.apache.qpid.proton.amqp.transport.ErrorCondition;
@@ -183,7 +184,7 @@ final class ProtonEvents {
         return true;
     }
 
-    private static final java.util.EnumSet<EndpointState> ALL = java.util.EnumSet.allOf(EndpointState.class);
+    private static final EnumSet<EndpointState> ALL = EnumSet.allOf(EndpointState.class);
 
     /** Detaches every active link with {@code error} (the goodbye's first half). */
     void detachAll(ErrorCondition error) {
