@@ -97,6 +97,29 @@ class RawAmqpClientTest {
     }
 
     @Test
+    @DisplayName("AMQP-10 a put-token for an entity that does not exist is answered 404 with the not-found wording")
+    void putTokenForMissingEntity() throws IOException {
+        Map<String, Object> answer = putToken("cbs-replies", "amqp://127.0.0.1/nope")
+                .getApplicationProperties()
+                .getValue();
+        assertEquals(404, answer.get("statusCode"));
+        assertEquals("amqp:not-found", String.valueOf(answer.get("errorCondition")));
+        assertEquals(
+                "The messaging entity 'amqp://127.0.0.1/nope' could not be found.", answer.get("statusDescription"));
+    }
+
+    @Test
+    @DisplayName("AMQP-10 a put-token for an existing entity's $management is accepted")
+    void putTokenForManagement() throws IOException {
+        assertEquals(
+                200,
+                putToken("cbs-replies", "amqp://127.0.0.1/raw/$management")
+                        .getApplicationProperties()
+                        .getValue()
+                        .get("statusCode"));
+    }
+
+    @Test
     @DisplayName(
             "AMQP-15 a dead-letter is confirmed with a rejected outcome without an error (rhea reads one as failure)")
     void deadLetterConfirmedWithoutError() throws IOException {
@@ -241,6 +264,10 @@ class RawAmqpClientTest {
 
     /** Authorizes the connection for the queue; {@code replyTarget} null leaves the reply link without one. */
     private Message putToken(String replyTarget) throws IOException {
+        return putToken(replyTarget, "amqp://127.0.0.1/raw");
+    }
+
+    private Message putToken(String replyTarget, String audience) throws IOException {
         String replyLink = "cbs-reply-link";
         Sender requests = client.sender("cbs-requests", "$cbs");
         Receiver replies = client.receiver(replyLink, "$cbs", replyTarget);
@@ -250,7 +277,6 @@ class RawAmqpClientTest {
         properties.setMessageId("put-token-1");
         properties.setReplyTo(replyTarget != null ? replyTarget : replyLink);
         putToken.setProperties(properties);
-        String audience = "amqp://127.0.0.1/raw";
         putToken.setApplicationProperties(new ApplicationProperties(
                 Map.of("operation", "put-token", "type", "servicebus.windows.net:sastoken", "name", audience)));
         putToken.setBody(new AmqpValue(

@@ -54,7 +54,7 @@ public final class NodeRoutes {
                             Receiver receiver = a.receiver();
                             receiver.setMaxMessageSize(
                                     UnsignedLong.valueOf(a.settings().maxRequestSize()));
-                            RequestLink cbs = a.requestLink(new CbsNode(credentials, a.connection()), null);
+                            RequestLink cbs = a.requestLink(new CbsNode(credentials, a.connection(), namespace), null);
                             cbs.limits(
                                     () -> a.connection().isAuthorized()
                                             ? a.settings().linkCredit()

@@ -95,7 +95,7 @@ class NodesTest {
     @Test
     @DisplayName("AMQP-9 tokens: the SDK's own signature is accepted; another key, another key name, expiry refused")
     void tokens() {
-        CbsNode cbs = new CbsNode(new Credentials("RootManageSharedAccessKey", "secret", false), null);
+        CbsNode cbs = new CbsNode(new Credentials("RootManageSharedAccessKey", "secret", false), null, null);
         String audience = "amqp://127.0.0.1/orders";
         String good = new ServiceBusSharedKeyCredential("RootManageSharedAccessKey", "secret", Duration.ofHours(1))
                 .getToken(new com.azure.core.credential.TokenRequestContext().addScopes(audience))
