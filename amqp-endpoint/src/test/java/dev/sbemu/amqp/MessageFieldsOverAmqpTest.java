@@ -72,8 +72,7 @@ class MessageFieldsOverAmqpTest extends EndpointFixture {
         assertEquals(Long.valueOf(42), properties.getGroupSequence(), "group-sequence");
         assertEquals(EXPIRY, properties.getAbsoluteExpiryTime(), "absolute-expiry-time");
         assertEquals(CREATED, properties.getCreationTime(), "creation-time");
-        assertEquals(
-                Map.of("x-opt-hop", "edge-1", "x-count", 5L), raw.getDeliveryAnnotations(), "delivery annotations");
+        assertEquals(Map.of("x-opt-hop", "edge-1", "x-count", 5L), withoutLockToken(got), "delivery annotations");
         assertEquals(Map.of("checksum", "abc", "x-size", 4), raw.getFooter(), "footer");
         assertEquals("m-1", got.getMessageId());
         assertEquals("body", got.getBody().toString());
@@ -101,6 +100,32 @@ class MessageFieldsOverAmqpTest extends EndpointFixture {
                 receiver.receiveMessages(1, WAIT).stream().toList();
         assertEquals(1, got.size(), "messages received");
         return got.get(0);
+    }
+
+    /** The delivery annotations but the broker's lock token, which must be the message's own when present. */
+    static Map<String, Object> withoutLockToken(ServiceBusReceivedMessage got) {
+        Map<String, Object> annotations =
+                new java.util.HashMap<>(got.getRawAmqpMessage().getDeliveryAnnotations());
+        Object token = annotations.remove("x-opt-lock-token");
+        if (token != null) {
+            assertEquals(got.getLockToken(), token.toString(), "x-opt-lock-token");
+        }
+        return annotations;
+    }
+
+    /** AMQP-22: what a peek-locked message carries from the broker. */
+    static void assertBrokerAnnotations(ServiceBusReceivedMessage got, String state) {
+        AmqpAnnotatedMessage raw = got.getRawAmqpMessage();
+        assertEquals(
+                java.util.UUID.fromString(got.getLockToken()),
+                raw.getDeliveryAnnotations().get("x-opt-lock-token"),
+                "the lock token, a uuid");
+        Set<String> expected =
+                new HashSet<>(Set.of("x-opt-enqueued-time", "x-opt-sequence-number", "x-opt-locked-until"));
+        if (state != null) {
+            expected.add(state);
+        }
+        assertEquals(expected, raw.getMessageAnnotations().keySet(), "message annotations");
     }
 
     @Test
@@ -227,5 +252,29 @@ class MessageFieldsOverAmqpTest extends EndpointFixture {
                 namespace.peek(EntityPath.queue("q"), 1, 2).get(1).message().messageId();
         assertTrue(GUID_N.matcher(first).matches(), first);
         assertNotEquals(first, second);
+    }
+
+    @Test
+    @DisplayName(
+            "AMQP-22 a peek-locked message carries x-opt-lock-token and, beside the sender's annotations, only"
+                    + " enqueued time, sequence number and locked-until; a deferred one received by sequence number too (over AMQP)")
+    void brokerAnnotations() {
+        namespace.createQueue("q");
+        ServiceBusClientBuilder clients = clients();
+        try (ServiceBusSenderClient sender = clients.sender().queueName("q").buildClient();
+                ServiceBusReceiverClient receiver =
+                        clients.receiver().queueName("q").buildClient()) {
+            ServiceBusMessage sent = new ServiceBusMessage("a");
+            sent.getRawAmqpMessage().getMessageAnnotations().put("x-custom", "kept");
+            sender.sendMessage(sent);
+            ServiceBusReceivedMessage got =
+                    receiver.receiveMessages(1, WAIT).stream().findFirst().orElseThrow();
+            assertBrokerAnnotations(got, null);
+            receiver.defer(got);
+            ServiceBusReceivedMessage deferred = receiver.receiveDeferredMessage(got.getSequenceNumber());
+            assertBrokerAnnotations(deferred, "x-opt-message-state");
+            assertEquals(1, deferred.getRawAmqpMessage().getMessageAnnotations().get("x-opt-message-state"));
+            receiver.complete(deferred);
+        }
     }
 }

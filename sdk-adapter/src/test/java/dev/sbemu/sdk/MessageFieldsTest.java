@@ -91,12 +91,37 @@ class MessageFieldsTest {
         assertEquals(Long.valueOf(42), properties.getGroupSequence(), "group-sequence");
         assertEquals(EXPIRY, properties.getAbsoluteExpiryTime(), "absolute-expiry-time");
         assertEquals(CREATED, properties.getCreationTime(), "creation-time");
-        assertEquals(
-                Map.of("x-opt-hop", "edge-1", "x-count", 5L), raw.getDeliveryAnnotations(), "delivery annotations");
+        assertEquals(Map.of("x-opt-hop", "edge-1", "x-count", 5L), withoutLockToken(got), "delivery annotations");
         assertEquals(Map.of("checksum", "abc", "x-size", 4), raw.getFooter(), "footer");
         assertEquals("m-1", got.getMessageId());
         assertEquals("body", got.getBody().toString());
         assertEquals(0L, header.getDeliveryCount(), "delivery count, the broker's");
+    }
+
+    /** The delivery annotations but the broker's lock token, which must be the message's own when present. */
+    static Map<String, Object> withoutLockToken(ServiceBusReceivedMessage got) {
+        Map<String, Object> annotations =
+                new java.util.HashMap<>(got.getRawAmqpMessage().getDeliveryAnnotations());
+        Object token = annotations.remove("x-opt-lock-token");
+        if (token != null) {
+            assertEquals(got.getLockToken(), token.toString(), "x-opt-lock-token");
+        }
+        return annotations;
+    }
+
+    /** AMQP-22: what a peek-locked message carries from the broker. */
+    static void assertBrokerAnnotations(ServiceBusReceivedMessage got, String state) {
+        AmqpAnnotatedMessage raw = got.getRawAmqpMessage();
+        assertEquals(
+                java.util.UUID.fromString(got.getLockToken()),
+                raw.getDeliveryAnnotations().get("x-opt-lock-token"),
+                "the lock token, a uuid");
+        Set<String> expected =
+                new HashSet<>(Set.of("x-opt-enqueued-time", "x-opt-sequence-number", "x-opt-locked-until"));
+        if (state != null) {
+            expected.add(state);
+        }
+        assertEquals(expected, raw.getMessageAnnotations().keySet(), "message annotations");
     }
 
     @Test
@@ -118,7 +143,7 @@ class MessageFieldsTest {
         assertNull(plain.getHeader().isFirstAcquirer());
         assertNull(plain.getProperties().getContentEncoding());
         assertNull(plain.getProperties().getCreationTime());
-        assertTrue(plain.getDeliveryAnnotations().isEmpty());
+        assertEquals(Set.of("x-opt-lock-token"), plain.getDeliveryAnnotations().keySet());
         assertTrue(plain.getFooter().isEmpty());
 
         // the core holds them with JDK types
@@ -198,5 +223,24 @@ class MessageFieldsTest {
                 .map(m -> m.message().messageId())
                 .toList();
         assertNotEquals(ids.get(0), ids.get(1));
+    }
+
+    @Test
+    @DisplayName(
+            "AMQP-22 a peek-locked message carries x-opt-lock-token and, beside the sender's annotations, only"
+                    + " enqueued time, sequence number and locked-until; a deferred one received by sequence number too (in process)")
+    void brokerAnnotations() {
+        ServiceBusSenderClient sender = clients.sender("q");
+        ServiceBusReceiverClient receiver = clients.receiver(EntityPath.queue("q"), ServiceBusReceiveMode.PEEK_LOCK);
+        // the Java SDK's serializer sends no message annotations of its own but the scheduled time and partition key
+        sender.sendMessage(new ServiceBusMessage("a"));
+        ServiceBusReceivedMessage got =
+                receiver.receiveMessages(1, WAIT).stream().findFirst().orElseThrow();
+        assertBrokerAnnotations(got, null);
+        receiver.defer(got);
+        ServiceBusReceivedMessage deferred = receiver.receiveDeferredMessage(got.getSequenceNumber());
+        assertBrokerAnnotations(deferred, "x-opt-message-state");
+        assertEquals(1, deferred.getRawAmqpMessage().getMessageAnnotations().get("x-opt-message-state"));
+        receiver.complete(deferred);
     }
 }

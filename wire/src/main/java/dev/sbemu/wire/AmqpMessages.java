@@ -63,6 +63,8 @@ public final class AmqpMessages {
     public static final Symbol ENQUEUE_SEQUENCE_NUMBER = Symbol.valueOf("x-opt-enqueue-sequence-number");
     public static final Symbol DEAD_LETTER_SOURCE = Symbol.valueOf("x-opt-deadletter-source");
     public static final Symbol MESSAGE_STATE = Symbol.valueOf("x-opt-message-state");
+    /** The delivery annotation with a locked message's lock token, a uuid (beside the delivery tag). */
+    public static final Symbol LOCK_TOKEN = Symbol.valueOf("x-opt-lock-token");
     /**
      * The annotations the broker stamps on what it delivers: a sender's own values for them are ignored on input
      * (MSG-1; the protocol guide: x-opt-enqueued-time "ignored on input").
@@ -74,7 +76,7 @@ public final class AmqpMessages {
             ENQUEUE_SEQUENCE_NUMBER,
             DEAD_LETTER_SOURCE,
             MESSAGE_STATE,
-            Symbol.valueOf("x-opt-lock-token"));
+            LOCK_TOKEN);
     /** The largest TTL the AMQP header can carry: a uint32 of milliseconds (TTL-16). */
     public static final long MAX_HEADER_TTL_MILLIS = 0xFFFF_FFFFL;
 
@@ -272,7 +274,11 @@ public final class AmqpMessages {
                     .typedCorrelationId(typedId(p.getCorrelationId()));
         }
         if (deliveryAnnotations != null && deliveryAnnotations.getValue() != null) {
-            deliveryAnnotations.getValue().forEach((name, value) -> f.deliveryAnnotation(name.toString(), value));
+            deliveryAnnotations.getValue().forEach((name, value) -> {
+                if (!LOCK_TOKEN.equals(name)) {
+                    f.deliveryAnnotation(name.toString(), value);
+                }
+            });
         }
         if (footer != null && footer.getValue() != null) {
             // keys are AMQP symbols, but the Java SDK's serializer puts the strings of its footer map there
@@ -366,8 +372,13 @@ public final class AmqpMessages {
         header.setFirstAcquirer(fields.firstAcquirer());
         amqp.setHeader(header);
 
-        if (!fields.deliveryAnnotations().isEmpty()) {
-            amqp.setDeliveryAnnotations(new DeliveryAnnotations(symbolKeys(fields.deliveryAnnotations())));
+        if (!fields.deliveryAnnotations().isEmpty() || brokered.lockToken() != null) {
+            Map<Symbol, Object> delivery = new LinkedHashMap<>(symbolKeys(fields.deliveryAnnotations()));
+            if (brokered.lockToken() != null) {
+                // the service's: the Go SDK takes a deferred message's lock token only from it
+                delivery.put(LOCK_TOKEN, brokered.lockToken());
+            }
+            amqp.setDeliveryAnnotations(new DeliveryAnnotations(delivery));
         }
 
         Properties p = new Properties();
@@ -407,7 +418,10 @@ public final class AmqpMessages {
         if (brokered.deadLetterSource() != null) {
             annotations.put(DEAD_LETTER_SOURCE, brokered.deadLetterSource());
         }
-        annotations.put(MESSAGE_STATE, brokered.state().wireValue());
+        if (brokered.state().wireValue() != 0) {
+            // as the service: an active message has no state annotation (the SDKs read its absence as active)
+            annotations.put(MESSAGE_STATE, brokered.state().wireValue());
+        }
         amqp.setMessageAnnotations(new MessageAnnotations(annotations));
 
         if (!m.applicationProperties().isEmpty()) {
