@@ -120,6 +120,27 @@ class RawAmqpClientTest {
     }
 
     @Test
+    @DisplayName("SES-7 a non-session receiver's attach to a session queue is refused with amqp:not-allowed (Go SDK)")
+    void nonSessionReceiverRefused() throws IOException {
+        namespace.createQueue(
+                "sessions",
+                dev.sbemu.core.QueueOptions.builder().requiresSession(true).build());
+        putToken("cbs-replies", "amqp://127.0.0.1/sessions");
+        Receiver receiver = client.receiver("plain", "sessions", "plain");
+        client.pump(() -> receiver.getRemoteCondition().getCondition() != null, "the refusal");
+        assertNull(receiver.getRemoteSource(), "the attach's answer has no source");
+        assertEquals(
+                "amqp:not-allowed", receiver.getRemoteCondition().getCondition().toString());
+        assertTrue(receiver.getRemoteCondition()
+                .getDescription()
+                .startsWith("It is not possible for an entity that requires sessions to create a non-sessionful"
+                        + " message receiver."));
+        Receiver deadLetters = client.receiver("dlq", "sessions/$DeadLetterQueue", "dlq");
+        client.pump(() -> deadLetters.getRemoteSource() != null, "the dead-letter queue's attach");
+        assertNull(deadLetters.getRemoteCondition().getCondition());
+    }
+
+    @Test
     @DisplayName(
             "AMQP-15 a dead-letter is confirmed with a rejected outcome without an error (rhea reads one as failure)")
     void deadLetterConfirmedWithoutError() throws IOException {
