@@ -15,6 +15,7 @@ import dev.sbemu.amqp.internal.transport.AmqpErrors;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Namespace;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.qpid.proton.Proton;
@@ -43,6 +44,49 @@ class NodesTest {
         m.setApplicationProperties(new ApplicationProperties(Map.of("operation", operation)));
         m.setBody(new AmqpValue(body));
         return m;
+    }
+
+    @Test
+    @DisplayName("SES-8 get-message-sessions lists the sessions with messages or a state, or those whose state was"
+            + " set after a time, paged by skip and top")
+    void getMessageSessions() {
+        namespace.createQueue(
+                "s", dev.sbemu.core.QueueOptions.builder().requiresSession(true).build());
+        for (String id : List.of("a", "b", "c")) {
+            namespace.send(
+                    "s",
+                    dev.sbemu.core.Message.ofText(id).toBuilder().sessionId(id).build());
+        }
+        java.time.Instant before = namespace.clock().instant();
+        namespace.clock().advance(java.time.Duration.ofMinutes(1));
+        dev.sbemu.core.SessionLock stateOnly =
+                namespace.acceptSession(EntityPath.queue("s"), "state-only", java.time.Duration.ZERO);
+        namespace.setSessionState(stateOnly, new byte[] {1});
+        namespace.releaseSession(stateOnly);
+        ManagementNode node = new ManagementNode(served, transactions, heldSessions, EntityPath.queue("s"));
+        java.util.Date maxValue = new java.util.Date(253402300800000L);
+
+        assertEquals(
+                List.of("a", "b", "c", "state-only"), sessions(node.handle(sessionsRequest(maxValue, 0, 100), null)));
+        assertEquals(List.of("b", "c"), sessions(node.handle(sessionsRequest(maxValue, 1, 2), null)));
+        assertEquals(
+                List.of("state-only"),
+                sessions(node.handle(sessionsRequest(java.util.Date.from(before), 0, 100), null)));
+        RequestLink.Response none = node.handle(
+                sessionsRequest(java.util.Date.from(namespace.clock().instant().plusSeconds(3600)), 0, 100), null);
+        assertEquals(204, none.status());
+    }
+
+    private static Message sessionsRequest(java.util.Date lastUpdated, int skip, int top) {
+        return request(
+                "com.microsoft:get-message-sessions",
+                Map.of("last-updated-time", lastUpdated, "skip", skip, "top", top));
+    }
+
+    private static List<String> sessions(RequestLink.Response response) {
+        assertEquals(200, response.status());
+        Map<?, ?> body = (Map<?, ?>) ((AmqpValue) response.body()).getValue();
+        return List.of((String[]) body.get("sessions-ids"));
     }
 
     @Test
