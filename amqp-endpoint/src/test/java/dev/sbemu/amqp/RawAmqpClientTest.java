@@ -141,6 +141,24 @@ class RawAmqpClientTest {
     }
 
     @Test
+    @DisplayName("AMQP-23 a second $cbs sender or receiver on a connection is refused with amqp:not-allowed")
+    void secondCbsPairRefused() throws IOException {
+        putToken("cbs-replies");
+        Sender second = client.sender("cbs-requests-2", "$cbs");
+        Receiver secondReplies = client.receiver("cbs-replies-2", "$cbs", "cbs-replies-2");
+        client.pump(
+                () -> second.getRemoteCondition().getCondition() != null
+                        && secondReplies.getRemoteCondition().getCondition() != null,
+                "the refusals");
+        assertEquals(
+                "amqp:not-allowed", second.getRemoteCondition().getCondition().toString());
+        assertEquals(
+                "amqp:not-allowed",
+                secondReplies.getRemoteCondition().getCondition().toString());
+        assertNull(second.getRemoteTarget(), "the attach's answer has no target");
+    }
+
+    @Test
     @DisplayName(
             "AMQP-15 a dead-letter is confirmed with a rejected outcome without an error (rhea reads one as failure)")
     void deadLetterConfirmedWithoutError() throws IOException {
