@@ -490,8 +490,8 @@ class HostileClientTest {
     }
 
     @Test
-    @DisplayName("AMQP-13 a delivery to a queue larger than the tier's limit (256 KB on Standard) is cut off with "
-            + "amqp:link:message-size-exceeded")
+    @DisplayName("AMQP-13 a delivery to a queue larger than twice the tier's limit (256 KB on Standard) is cut off"
+            + " with amqp:link:message-size-exceeded")
     void entityDeliveryCutAtTheTierLimit() throws IOException {
         namespace.createQueue("orders");
         ServiceBusEmulatorServer server = start();
@@ -503,7 +503,7 @@ class HostileClientTest {
         assertEquals(256 * 1024, attach.getMaxMessageSize().longValue());
         byte[] chunk = new byte[32 * 1024]; // within the endpoint's 64 KB frames
         peer.transfer(0, 2, peer.nextDeliveryId++, chunk, true, false, HostilePeer.WAIT);
-        for (int i = 0; i < 8; i++) {
+        for (int i = 0; i < 16; i++) {
             peer.transfer(0, 2, null, chunk, true, false, HostilePeer.WAIT);
         }
         peer.expectError(Detach.class, "amqp:link:message-size-exceeded");

@@ -159,6 +159,56 @@ class RawAmqpClientTest {
     }
 
     @Test
+    @DisplayName("AMQP-24 a batch the Go SDK fills to the link's limit (243 messages of 1,000 bytes) is accepted")
+    void batchFilledToTheLimit() throws IOException {
+        putToken("cbs-replies");
+        Sender toQueue = client.sender("to-raw", "raw");
+        client.pump(() -> toQueue.getCredit() > 0, "credit on the queue");
+        List<Object> sections = new ArrayList<>();
+        int size = 0;
+        for (int i = 0; i < 243; i++) {
+            Message m = Proton.message();
+            Properties properties = new Properties();
+            properties.setMessageId(UUID.randomUUID().toString());
+            m.setProperties(properties);
+            m.setBody(new Data(new Binary(new byte[1000])));
+            byte[] encoded = new byte[2048];
+            int length = m.encode(encoded, 0, encoded.length);
+            sections.add(new Data(new Binary(Arrays.copyOf(encoded, length))));
+            size += length + 8; // the Go SDK's count: each message and its data section's vbin32 header
+        }
+        assertTrue(size <= 256 * 1024, "within the link's limit by the Go SDK's count: " + size);
+        Delivery sent = client.sendBatch(toQueue, sections(sections.toArray()));
+        client.pump(() -> sent.getRemoteState() != null, "the batch's outcome");
+        assertInstanceOf(Accepted.class, sent.getRemoteState(), String.valueOf(sent.getRemoteState()));
+        assertEquals(243, namespace.runtimeInfo(EntityPath.queue("raw")).activeMessageCount());
+    }
+
+    @Test
+    @DisplayName("AMQP-24 a message over the link's limit is rejected with amqp:link:message-size-exceeded; the link"
+            + " goes on")
+    void messageOverTheLimitRejected() throws IOException {
+        putToken("cbs-replies");
+        Sender toQueue = client.sender("to-raw", "raw");
+        client.pump(() -> toQueue.getCredit() > 0, "credit on the queue");
+        Message big = Proton.message();
+        big.setBody(new Data(new Binary(new byte[256 * 1024])));
+        byte[] encoded = new byte[300 * 1024];
+        int length = big.encode(encoded, 0, encoded.length);
+        Delivery sent = client.send(toQueue, Arrays.copyOf(encoded, length));
+        client.pump(() -> sent.getRemoteState() != null, "the big message's outcome");
+        Rejected rejected = assertInstanceOf(Rejected.class, sent.getRemoteState());
+        assertEquals(
+                "amqp:link:message-size-exceeded",
+                rejected.getError().getCondition().toString());
+        Message small = Proton.message();
+        small.setBody(new AmqpValue("small"));
+        Delivery next = client.send(toQueue, small);
+        client.pump(() -> next.getRemoteState() != null, "the next message's outcome");
+        assertInstanceOf(Accepted.class, next.getRemoteState());
+    }
+
+    @Test
     @DisplayName(
             "AMQP-15 a dead-letter is confirmed with a rejected outcome without an error (rhea reads one as failure)")
     void deadLetterConfirmedWithoutError() throws IOException {
@@ -290,7 +340,7 @@ class RawAmqpClientTest {
     }
 
     private static byte[] sections(Object... sections) {
-        ByteBuffer buffer = ByteBuffer.allocate(1024);
+        ByteBuffer buffer = ByteBuffer.allocate(512 * 1024);
         DecoderImpl decoder = new DecoderImpl();
         EncoderImpl encoder = new EncoderImpl(decoder);
         AMQPDefinedTypes.registerAllTypes(decoder, encoder);
@@ -404,6 +454,15 @@ class RawAmqpClientTest {
         Delivery send(Sender sender, Message message) {
             int length = message.encode(buffer, 0, buffer.length);
             return send(sender, Arrays.copyOf(buffer, length));
+        }
+
+        /** Sends {@code encoded}, data sections of encoded messages, as a batch envelope (message format 0x80013700). */
+        Delivery sendBatch(Sender sender, byte[] encoded) {
+            Delivery delivery = sender.delivery(Long.toString(++tags).getBytes(StandardCharsets.US_ASCII));
+            delivery.setMessageFormat(0x80013700);
+            sender.send(encoded, 0, encoded.length);
+            sender.advance();
+            return delivery;
         }
 
         Delivery send(Sender sender, byte[] encoded) {
