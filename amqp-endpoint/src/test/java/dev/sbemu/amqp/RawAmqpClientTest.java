@@ -33,6 +33,7 @@ import org.apache.qpid.proton.amqp.Binary;
 import org.apache.qpid.proton.amqp.Symbol;
 import org.apache.qpid.proton.amqp.UnsignedLong;
 import org.apache.qpid.proton.amqp.messaging.Accepted;
+import org.apache.qpid.proton.amqp.messaging.AmqpSequence;
 import org.apache.qpid.proton.amqp.messaging.AmqpValue;
 import org.apache.qpid.proton.amqp.messaging.ApplicationProperties;
 import org.apache.qpid.proton.amqp.messaging.Data;
@@ -289,6 +290,43 @@ class RawAmqpClientTest {
                 .findFirst()
                 .orElseThrow();
         assertEquals("kept", annotations.getValue().get(Symbol.valueOf("x-custom")));
+    }
+
+    @Test
+    @DisplayName("MSG-1 several amqp-sequence sections (the Go SDK sends them) come back as several")
+    void severalSequenceSections() throws IOException {
+        putToken("cbs-replies");
+        Sender toQueue = client.sender("to-raw", "raw");
+        client.pump(() -> toQueue.getCredit() > 0, "credit on the queue");
+        Properties properties = new Properties();
+        properties.setMessageId("sequences");
+        byte[] encoded = sections(
+                properties,
+                new AmqpSequence(List.of("a", 1L)),
+                new AmqpSequence(List.of("b")),
+                new Footer(Map.of(Symbol.valueOf("sum"), "x")));
+        Delivery sent = client.send(toQueue, encoded);
+        client.pump(() -> sent.getRemoteState() != null, "the send's outcome");
+        assertInstanceOf(Accepted.class, sent.getRemoteState());
+        assertInstanceOf(
+                MessageBody.Sequences.class,
+                namespace.peek(EntityPath.queue("raw"), 0, 1).get(0).message().body());
+
+        client.receive(client.receiver("from-raw", "raw", "from-raw"), "the message");
+        List<Object> got = new ArrayList<>();
+        ByteBuffer buffer = ByteBuffer.wrap(client.lastBytes);
+        DecoderImpl decoder = new DecoderImpl();
+        AMQPDefinedTypes.registerAllTypes(decoder, new EncoderImpl(decoder));
+        decoder.setByteBuffer(buffer);
+        while (buffer.hasRemaining()) {
+            got.add(decoder.readObject());
+        }
+        List<Object> sequences = got.stream()
+                .filter(AmqpSequence.class::isInstance)
+                .map(d -> (Object) ((AmqpSequence) d).getValue())
+                .toList();
+        assertEquals(List.of(List.of("a", 1L), List.of("b")), sequences);
+        assertInstanceOf(Footer.class, got.get(got.size() - 1));
     }
 
     @Test

@@ -6,7 +6,7 @@ import java.util.Objects;
 
 /**
  * A message body in one of the three AMQP body kinds the service carries: data (one section, or several kept
- * apart, {@link DataSections}), a value, or a sequence.
+ * apart, {@link DataSections}), a value, or a sequence (one section, or several kept apart, {@link Sequences}).
  */
 public sealed interface MessageBody {
 
@@ -111,6 +111,26 @@ public sealed interface MessageBody {
         @Override
         public int sizeInBytes() {
             return Sizes.of(value);
+        }
+    }
+
+    /**
+     * Two or more AMQP sequence sections, kept apart as sent (MSG-1: the service keeps them, as the Go SDK's
+     * {@code AMQPAnnotatedMessageBody.Sequence} sends and reads them).
+     */
+    record Sequences(List<List<Object>> sections) implements MessageBody {
+        public Sequences {
+            if (sections.size() < 2) {
+                throw new IllegalArgumentException("Sequences holds two or more sections; use Sequence for one");
+            }
+            sections = sections.stream().map(List::copyOf).toList();
+        }
+
+        @Override
+        public int sizeInBytes() {
+            return sections.stream()
+                    .mapToInt(section -> section.stream().mapToInt(Sizes::of).sum())
+                    .sum();
         }
     }
 

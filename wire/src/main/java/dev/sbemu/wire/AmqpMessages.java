@@ -149,6 +149,7 @@ public final class AmqpMessages {
         ReadableBuffer buffer = ReadableBuffer.ByteBufferReader.wrap(ByteBuffer.wrap(bytes, offset, length));
         org.apache.qpid.proton.message.Message amqp = Proton.message();
         List<byte[]> data = null;
+        List<List<Object>> sequences = null;
         decoder.setBuffer(buffer);
         try {
             while (buffer.hasRemaining()) {
@@ -163,6 +164,12 @@ public final class AmqpMessages {
                         }
                         data.add(bytes(d.getValue()));
                     }
+                } else if (section instanceof AmqpSequence sequence && amqp.getBody() instanceof AmqpSequence first) {
+                    if (sequences == null) {
+                        sequences = new ArrayList<>();
+                        sequences.add(sequenceValues(first));
+                    }
+                    sequences.add(sequenceValues(sequence));
                 } else if (section instanceof AmqpValue || section instanceof AmqpSequence) {
                     amqp.setBody((Section) section);
                 } else if (section instanceof Header h) {
@@ -185,9 +192,19 @@ public final class AmqpMessages {
             decoder.setBuffer(null);
         }
         Message message = toCore(amqp);
+        if (sequences != null) {
+            return message.toBuilder()
+                    .body(new MessageBody.Sequences(sequences))
+                    .build();
+        }
         return data == null
                 ? message
                 : message.toBuilder().body(new MessageBody.DataSections(data)).build();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Object> sequenceValues(AmqpSequence sequence) {
+        return sequence.getValue() == null ? List.of() : (List<Object>) sequence.getValue();
     }
 
     private static final ThreadLocal<DecoderImpl> DECODERS = ThreadLocal.withInitial(() -> {
@@ -356,7 +373,9 @@ public final class AmqpMessages {
         Message m = brokered.message();
         org.apache.qpid.proton.message.Message amqp = m.body() instanceof MessageBody.DataSections sections
                 ? new DataSectionsMessage(sections)
-                : Proton.message();
+                : m.body() instanceof MessageBody.Sequences sequences
+                        ? new DataSectionsMessage(sequences)
+                        : Proton.message();
 
         AmqpFields fields = m.amqp();
         Header header = new Header();
@@ -439,6 +458,8 @@ public final class AmqpMessages {
             amqp.setBody(new AmqpSequence(sequence.values()));
         } else if (body instanceof MessageBody.DataSections sections) {
             amqp.setBody(new Data(new Binary(sections.sections().get(0))));
+        } else if (body instanceof MessageBody.Sequences sequences) {
+            amqp.setBody(new AmqpSequence(sequences.sections().get(0)));
         }
         if (!fields.footer().isEmpty()) {
             amqp.setFooter(new Footer(symbolKeys(fields.footer())));
@@ -451,11 +472,21 @@ public final class AmqpMessages {
      * the encoding puts the others (and then the footer) after it.
      */
     private static final class DataSectionsMessage extends MessageImpl {
-        private final List<byte[]> more;
+        /** The body sections after the first, encoded. */
+        private final List<Section> more;
 
         DataSectionsMessage(MessageBody.DataSections sections) {
             List<byte[]> all = sections.sections();
-            this.more = all.subList(1, all.size());
+            this.more = all.subList(1, all.size()).stream()
+                    .map(b -> (Section) new Data(new Binary(b)))
+                    .toList();
+        }
+
+        DataSectionsMessage(MessageBody.Sequences sequences) {
+            List<List<Object>> all = sequences.sections();
+            this.more = all.subList(1, all.size()).stream()
+                    .map(values -> (Section) new AmqpSequence(values))
+                    .toList();
         }
 
         @Override
@@ -469,8 +500,8 @@ public final class AmqpMessages {
                 EncoderImpl encoder = new EncoderImpl(decoder);
                 AMQPDefinedTypes.registerAllTypes(decoder, encoder);
                 encoder.setByteBuffer(buffer);
-                for (byte[] section : more) {
-                    encoder.writeObject(new Data(new Binary(section)));
+                for (Section section : more) {
+                    encoder.writeObject(section);
                 }
                 if (footer != null) {
                     encoder.writeObject(footer);
