@@ -210,6 +210,25 @@ class RawAmqpClientTest {
     }
 
     @Test
+    @DisplayName("AMQP-25 a rejected transfer's error carries an info map with a tracking id, as the service's")
+    void rejectionCarriesInfo() throws IOException {
+        namespace.createQueue(
+                "sessions",
+                dev.sbemu.core.QueueOptions.builder().requiresSession(true).build());
+        putToken("cbs-replies", "amqp://127.0.0.1/sessions");
+        Sender toQueue = client.sender("to-sessions", "sessions");
+        client.pump(() -> toQueue.getCredit() > 0, "credit on the queue");
+        Message message = Proton.message();
+        message.setBody(new AmqpValue("no session id"));
+        Delivery sent = client.send(toQueue, message);
+        client.pump(() -> sent.getRemoteState() != null, "the send's outcome");
+        Rejected rejected = assertInstanceOf(Rejected.class, sent.getRemoteState());
+        assertNotNull(rejected.getError().getDescription());
+        assertNotNull(rejected.getError().getInfo(), "the error's info");
+        assertNotNull(rejected.getError().getInfo().get(Symbol.valueOf("com.microsoft:tracking-id")));
+    }
+
+    @Test
     @DisplayName(
             "AMQP-15 a dead-letter is confirmed with a rejected outcome without an error (rhea reads one as failure)")
     void deadLetterConfirmedWithoutError() throws IOException {

@@ -6,6 +6,8 @@ import dev.sbemu.amqp.internal.transport.LinkBound;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 import org.apache.qpid.proton.amqp.UnsignedLong;
+import org.apache.qpid.proton.amqp.messaging.Rejected;
+import org.apache.qpid.proton.amqp.transaction.TransactionalState;
 import org.apache.qpid.proton.amqp.transport.DeliveryState;
 import org.apache.qpid.proton.amqp.transport.ErrorCondition;
 import org.apache.qpid.proton.engine.Delivery;
@@ -143,6 +145,25 @@ public abstract class ReceivingLink implements LinkBound {
         topUp();
     }
 
+    /**
+     * A rejection's error with an info map, as the service sends it (its tracking id): an error without one is two
+     * fields on the wire, which SDKs that read the third (pyamqp) take for a malformed outcome.
+     */
+    static DeliveryState withInfo(DeliveryState outcome) {
+        Rejected rejected = outcome instanceof Rejected r
+                ? r
+                : outcome instanceof TransactionalState t && t.getOutcome() instanceof Rejected r ? r : null;
+        ErrorCondition error = rejected == null ? null : rejected.getError();
+        if (error != null && error.getInfo() == null) {
+            error.setInfo(
+                    java.util.Map.of(TRACKING_ID, java.util.UUID.randomUUID().toString()));
+        }
+        return outcome;
+    }
+
+    private static final org.apache.qpid.proton.amqp.Symbol TRACKING_ID =
+            org.apache.qpid.proton.amqp.Symbol.valueOf("com.microsoft:tracking-id");
+
     /** Detaches the link with {@code error}; what still arrives on it is dropped unread. */
     private void cut(ErrorCondition error) {
         receiver.setCondition(error);
@@ -155,7 +176,7 @@ public abstract class ReceivingLink implements LinkBound {
     /** Answers a delivery with its outcome (unless the client sent it settled) and settles it. Loop thread. */
     protected final void settle(Delivery delivery, DeliveryState outcome) {
         if (!delivery.remotelySettled()) {
-            delivery.disposition(outcome);
+            delivery.disposition(withInfo(outcome));
         }
         delivery.settle();
         topUp();
