@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.azure.core.amqp.models.AmqpAnnotatedMessage;
 import com.azure.core.amqp.models.AmqpMessageBody;
 import com.azure.core.amqp.models.AmqpMessageBodyType;
 import com.azure.messaging.servicebus.ServiceBusClientBuilder;
@@ -24,6 +25,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -168,5 +170,44 @@ class MessageFieldsOverAmqpTest extends EndpointFixture {
                 namespace.peek(EntityPath.queue("q"), 1, 2).get(1).message().messageId();
         assertTrue(GUID_N.matcher(first).matches(), first);
         assertNotEquals(first, second);
+    }
+
+    /** AMQP-22: what a peek-locked message carries from the broker. */
+    static void assertBrokerAnnotations(ServiceBusReceivedMessage got, String state) {
+        AmqpAnnotatedMessage raw = got.getRawAmqpMessage();
+        assertEquals(
+                UUID.fromString(got.getLockToken()),
+                raw.getDeliveryAnnotations().get("x-opt-lock-token"),
+                "the lock token, a uuid");
+        Set<String> expected =
+                new HashSet<>(Set.of("x-opt-enqueued-time", "x-opt-sequence-number", "x-opt-locked-until"));
+        if (state != null) {
+            expected.add(state);
+        }
+        assertEquals(expected, raw.getMessageAnnotations().keySet(), "message annotations");
+    }
+
+    @Test
+    @DisplayName(
+            "AMQP-22 a peek-locked message carries x-opt-lock-token and, beside the sender's annotations, only"
+                    + " enqueued time, sequence number and locked-until; a deferred one received by sequence number too (over AMQP)")
+    void brokerAnnotations() {
+        namespace.createQueue("q");
+        ServiceBusClientBuilder clients = clients();
+        try (ServiceBusSenderClient sender = clients.sender().queueName("q").buildClient();
+                ServiceBusReceiverClient receiver =
+                        clients.receiver().queueName("q").buildClient()) {
+            ServiceBusMessage sent = new ServiceBusMessage("a");
+            sent.getRawAmqpMessage().getMessageAnnotations().put("x-custom", "kept");
+            sender.sendMessage(sent);
+            ServiceBusReceivedMessage got =
+                    receiver.receiveMessages(1, WAIT).stream().findFirst().orElseThrow();
+            assertBrokerAnnotations(got, null);
+            receiver.defer(got);
+            ServiceBusReceivedMessage deferred = receiver.receiveDeferredMessage(got.getSequenceNumber());
+            assertBrokerAnnotations(deferred, "x-opt-message-state");
+            assertEquals(1, deferred.getRawAmqpMessage().getMessageAnnotations().get("x-opt-message-state"));
+            receiver.complete(deferred);
+        }
     }
 }

@@ -13,6 +13,7 @@ import dev.sbemu.core.BrokeredMessage;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.MessageBody;
 import dev.sbemu.core.Namespace;
+import dev.sbemu.core.QueueOptions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -33,6 +34,7 @@ import org.apache.qpid.proton.amqp.Binary;
 import org.apache.qpid.proton.amqp.Symbol;
 import org.apache.qpid.proton.amqp.UnsignedLong;
 import org.apache.qpid.proton.amqp.messaging.Accepted;
+import org.apache.qpid.proton.amqp.messaging.AmqpSequence;
 import org.apache.qpid.proton.amqp.messaging.AmqpValue;
 import org.apache.qpid.proton.amqp.messaging.ApplicationProperties;
 import org.apache.qpid.proton.amqp.messaging.Data;
@@ -97,6 +99,135 @@ class RawAmqpClientTest {
     void replyLinkAddressedByName() throws IOException {
         Message answer = putToken(null);
         assertEquals(200, answer.getApplicationProperties().getValue().get("statusCode"));
+    }
+
+    @Test
+    @DisplayName("AMQP-10 a put-token for an entity that does not exist is answered 404 with the not-found wording")
+    void putTokenForMissingEntity() throws IOException {
+        Map<String, Object> answer = putToken("cbs-replies", "amqp://127.0.0.1/nope")
+                .getApplicationProperties()
+                .getValue();
+        assertEquals(404, answer.get("statusCode"));
+        assertEquals("amqp:not-found", String.valueOf(answer.get("errorCondition")));
+        assertEquals(
+                "The messaging entity 'amqp://127.0.0.1/nope' could not be found.", answer.get("statusDescription"));
+    }
+
+    @Test
+    @DisplayName("AMQP-10 a put-token for an existing entity's $management is accepted")
+    void putTokenForManagement() throws IOException {
+        assertEquals(
+                200,
+                putToken("cbs-replies", "amqp://127.0.0.1/raw/$management")
+                        .getApplicationProperties()
+                        .getValue()
+                        .get("statusCode"));
+    }
+
+    @Test
+    @DisplayName("SES-8 a non-session receiver's attach to a session queue is refused with amqp:not-allowed (Go SDK)")
+    void nonSessionReceiverRefused() throws IOException {
+        namespace.createQueue(
+                "sessions", QueueOptions.builder().requiresSession(true).build());
+        putToken("cbs-replies", "amqp://127.0.0.1/sessions");
+        Receiver receiver = client.receiver("plain", "sessions", "plain");
+        client.pump(() -> receiver.getRemoteCondition().getCondition() != null, "the refusal");
+        assertNull(receiver.getRemoteSource(), "the attach's answer has no source");
+        assertEquals(
+                "amqp:not-allowed", receiver.getRemoteCondition().getCondition().toString());
+        assertTrue(receiver.getRemoteCondition()
+                .getDescription()
+                .startsWith("It is not possible for an entity that requires sessions to create a non-sessionful"
+                        + " message receiver."));
+        Receiver deadLetters = client.receiver("dlq", "sessions/$DeadLetterQueue", "dlq");
+        client.pump(() -> deadLetters.getRemoteSource() != null, "the dead-letter queue's attach");
+        assertNull(deadLetters.getRemoteCondition().getCondition());
+    }
+
+    @Test
+    @DisplayName("AMQP-23 a second $cbs sender or receiver on a connection is refused with amqp:not-allowed")
+    void secondCbsPairRefused() throws IOException {
+        putToken("cbs-replies");
+        Sender second = client.sender("cbs-requests-2", "$cbs");
+        Receiver secondReplies = client.receiver("cbs-replies-2", "$cbs", "cbs-replies-2");
+        client.pump(
+                () -> second.getRemoteCondition().getCondition() != null
+                        && secondReplies.getRemoteCondition().getCondition() != null,
+                "the refusals");
+        assertEquals(
+                "amqp:not-allowed", second.getRemoteCondition().getCondition().toString());
+        assertEquals(
+                "amqp:not-allowed",
+                secondReplies.getRemoteCondition().getCondition().toString());
+        assertNull(second.getRemoteTarget(), "the attach's answer has no target");
+    }
+
+    @Test
+    @DisplayName("AMQP-24 a batch the Go SDK fills to the link's limit (243 messages of 1,000 bytes) is accepted")
+    void batchFilledToTheLimit() throws IOException {
+        putToken("cbs-replies");
+        Sender toQueue = client.sender("to-raw", "raw");
+        client.pump(() -> toQueue.getCredit() > 0, "credit on the queue");
+        List<Object> sections = new ArrayList<>();
+        int size = 0;
+        for (int i = 0; i < 243; i++) {
+            Message m = Proton.message();
+            Properties properties = new Properties();
+            properties.setMessageId(UUID.randomUUID().toString());
+            m.setProperties(properties);
+            m.setBody(new Data(new Binary(new byte[1000])));
+            byte[] encoded = new byte[2048];
+            int length = m.encode(encoded, 0, encoded.length);
+            sections.add(new Data(new Binary(Arrays.copyOf(encoded, length))));
+            size += length + 8; // the Go SDK's count: each message and its data section's vbin32 header
+        }
+        assertTrue(size <= 256 * 1024, "within the link's limit by the Go SDK's count: " + size);
+        Delivery sent = client.sendBatch(toQueue, sections(sections.toArray()));
+        client.pump(() -> sent.getRemoteState() != null, "the batch's outcome");
+        assertInstanceOf(Accepted.class, sent.getRemoteState(), String.valueOf(sent.getRemoteState()));
+        assertEquals(243, namespace.runtimeInfo(EntityPath.queue("raw")).activeMessageCount());
+    }
+
+    @Test
+    @DisplayName("AMQP-24 a message over the link's limit is rejected with amqp:link:message-size-exceeded; the link"
+            + " goes on")
+    void messageOverTheLimitRejected() throws IOException {
+        putToken("cbs-replies");
+        Sender toQueue = client.sender("to-raw", "raw");
+        client.pump(() -> toQueue.getCredit() > 0, "credit on the queue");
+        Message big = Proton.message();
+        big.setBody(new Data(new Binary(new byte[256 * 1024])));
+        byte[] encoded = new byte[300 * 1024];
+        int length = big.encode(encoded, 0, encoded.length);
+        Delivery sent = client.send(toQueue, Arrays.copyOf(encoded, length));
+        client.pump(() -> sent.getRemoteState() != null, "the big message's outcome");
+        Rejected rejected = assertInstanceOf(Rejected.class, sent.getRemoteState());
+        assertEquals(
+                "amqp:link:message-size-exceeded",
+                rejected.getError().getCondition().toString());
+        Message small = Proton.message();
+        small.setBody(new AmqpValue("small"));
+        Delivery next = client.send(toQueue, small);
+        client.pump(() -> next.getRemoteState() != null, "the next message's outcome");
+        assertInstanceOf(Accepted.class, next.getRemoteState());
+    }
+
+    @Test
+    @DisplayName("AMQP-25 a rejected transfer's error carries an info map with a tracking id, as the service's")
+    void rejectionCarriesInfo() throws IOException {
+        namespace.createQueue(
+                "sessions", QueueOptions.builder().requiresSession(true).build());
+        putToken("cbs-replies", "amqp://127.0.0.1/sessions");
+        Sender toQueue = client.sender("to-sessions", "sessions");
+        client.pump(() -> toQueue.getCredit() > 0, "credit on the queue");
+        Message message = Proton.message();
+        message.setBody(new AmqpValue("no session id"));
+        Delivery sent = client.send(toQueue, message);
+        client.pump(() -> sent.getRemoteState() != null, "the send's outcome");
+        Rejected rejected = assertInstanceOf(Rejected.class, sent.getRemoteState());
+        assertNotNull(rejected.getError().getDescription());
+        assertNotNull(rejected.getError().getInfo(), "the error's info");
+        assertNotNull(rejected.getError().getInfo().get(Symbol.valueOf("com.microsoft:tracking-id")));
     }
 
     @Test
@@ -183,6 +314,43 @@ class RawAmqpClientTest {
     }
 
     @Test
+    @DisplayName("MSG-1 several amqp-sequence sections (the Go SDK sends them) come back as several")
+    void severalSequenceSections() throws IOException {
+        putToken("cbs-replies");
+        Sender toQueue = client.sender("to-raw", "raw");
+        client.pump(() -> toQueue.getCredit() > 0, "credit on the queue");
+        Properties properties = new Properties();
+        properties.setMessageId("sequences");
+        byte[] encoded = sections(
+                properties,
+                new AmqpSequence(List.of("a", 1L)),
+                new AmqpSequence(List.of("b")),
+                new Footer(Map.of(Symbol.valueOf("sum"), "x")));
+        Delivery sent = client.send(toQueue, encoded);
+        client.pump(() -> sent.getRemoteState() != null, "the send's outcome");
+        assertInstanceOf(Accepted.class, sent.getRemoteState());
+        assertInstanceOf(
+                MessageBody.Sequences.class,
+                namespace.peek(EntityPath.queue("raw"), 0, 1).get(0).message().body());
+
+        client.receive(client.receiver("from-raw", "raw", "from-raw"), "the message");
+        List<Object> got = new ArrayList<>();
+        ByteBuffer buffer = ByteBuffer.wrap(client.lastBytes);
+        DecoderImpl decoder = new DecoderImpl();
+        AMQPDefinedTypes.registerAllTypes(decoder, new EncoderImpl(decoder));
+        decoder.setByteBuffer(buffer);
+        while (buffer.hasRemaining()) {
+            got.add(decoder.readObject());
+        }
+        List<Object> sequences = got.stream()
+                .filter(AmqpSequence.class::isInstance)
+                .map(d -> (Object) ((AmqpSequence) d).getValue())
+                .toList();
+        assertEquals(List.of(List.of("a", 1L), List.of("b")), sequences);
+        assertInstanceOf(Footer.class, got.get(got.size() - 1));
+    }
+
+    @Test
     @DisplayName(
             "MSG-1 ids typed uuid, ulong or binary come back with their AMQP types; stamped annotations are the broker's")
     void typedIds() throws IOException {
@@ -261,7 +429,7 @@ class RawAmqpClientTest {
     }
 
     private static byte[] sections(Object... sections) {
-        ByteBuffer buffer = ByteBuffer.allocate(1024);
+        ByteBuffer buffer = ByteBuffer.allocate(512 * 1024);
         DecoderImpl decoder = new DecoderImpl();
         EncoderImpl encoder = new EncoderImpl(decoder);
         AMQPDefinedTypes.registerAllTypes(decoder, encoder);
@@ -274,6 +442,10 @@ class RawAmqpClientTest {
 
     /** Authorizes the connection for the queue; {@code replyTarget} null leaves the reply link without one. */
     private Message putToken(String replyTarget) throws IOException {
+        return putToken(replyTarget, "amqp://127.0.0.1/raw");
+    }
+
+    private Message putToken(String replyTarget, String audience) throws IOException {
         String replyLink = "cbs-reply-link";
         Sender requests = client.sender("cbs-requests", "$cbs");
         Receiver replies = client.receiver(replyLink, "$cbs", replyTarget);
@@ -283,7 +455,6 @@ class RawAmqpClientTest {
         properties.setMessageId("put-token-1");
         properties.setReplyTo(replyTarget != null ? replyTarget : replyLink);
         putToken.setProperties(properties);
-        String audience = "amqp://127.0.0.1/raw";
         putToken.setApplicationProperties(new ApplicationProperties(
                 Map.of("operation", "put-token", "type", "servicebus.windows.net:sastoken", "name", audience)));
         putToken.setBody(new AmqpValue(
@@ -372,6 +543,15 @@ class RawAmqpClientTest {
         Delivery send(Sender sender, Message message) {
             int length = message.encode(buffer, 0, buffer.length);
             return send(sender, Arrays.copyOf(buffer, length));
+        }
+
+        /** Sends {@code encoded}, data sections of encoded messages, as a batch envelope (message format 0x80013700). */
+        Delivery sendBatch(Sender sender, byte[] encoded) {
+            Delivery delivery = sender.delivery(Long.toString(++tags).getBytes(StandardCharsets.US_ASCII));
+            delivery.setMessageFormat(0x80013700);
+            sender.send(encoded, 0, encoded.length);
+            sender.advance();
+            return delivery;
         }
 
         Delivery send(Sender sender, byte[] encoded) {

@@ -6,7 +6,8 @@ import java.util.Objects;
 
 /**
  * A message body in one of the three AMQP body kinds the service carries: data (one section, or several kept
- * apart, {@link DataSections}), a value, or a sequence; or no body section at all ({@link Absent}).
+ * apart, {@link DataSections}), a value, or a sequence (one section, or several kept apart, {@link Sequences}); or no
+ * body section at all ({@link Absent}).
  */
 public sealed interface MessageBody {
     /** The body of a message sent without a body section (MSG-4). */
@@ -113,6 +114,26 @@ public sealed interface MessageBody {
         @Override
         public int sizeInBytes() {
             return Sizes.of(value);
+        }
+    }
+
+    /**
+     * Two or more AMQP sequence sections, kept apart as sent (MSG-1: the service keeps them, as the Go SDK's
+     * {@code AMQPAnnotatedMessageBody.Sequence} sends and reads them).
+     */
+    record Sequences(List<List<Object>> sections) implements MessageBody {
+        public Sequences {
+            if (sections.size() < 2) {
+                throw new IllegalArgumentException("Sequences holds two or more sections; use Sequence for one");
+            }
+            sections = sections.stream().map(List::copyOf).toList();
+        }
+
+        @Override
+        public int sizeInBytes() {
+            return sections.stream()
+                    .mapToInt(section -> section.stream().mapToInt(Sizes::of).sum())
+                    .sum();
         }
     }
 

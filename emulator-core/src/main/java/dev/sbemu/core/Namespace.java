@@ -595,6 +595,16 @@ public final class Namespace implements MessageOperations, AutoCloseable {
         return broker.getSessionState(session);
     }
 
+    /**
+     * The ids of a session-enabled queue's or subscription's sessions that have active messages or a state, or,
+     * with {@code stateUpdatedAfter}, whose state was set after it (SES-9); from the {@code skip}-th, at most
+     * {@code top}.
+     */
+    public List<String> listSessions(EntityPath entity, Instant stateUpdatedAfter, int skip, int top) {
+        faults.before(Faults.Operation.MANAGEMENT, entity, null, null);
+        return broker.listSessions(entity, stateUpdatedAfter, skip, top);
+    }
+
     /** Sets the session's state; null clears it (SES-4). */
     public void setSessionState(SessionLock session, byte[] state) {
         faults.before(Faults.Operation.MANAGEMENT, session.entity(), null, session.sessionId());

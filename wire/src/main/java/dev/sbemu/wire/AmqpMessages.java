@@ -65,6 +65,8 @@ public final class AmqpMessages {
     public static final Symbol ENQUEUE_SEQUENCE_NUMBER = Symbol.valueOf("x-opt-enqueue-sequence-number");
     public static final Symbol DEAD_LETTER_SOURCE = Symbol.valueOf("x-opt-deadletter-source");
     public static final Symbol MESSAGE_STATE = Symbol.valueOf("x-opt-message-state");
+    /** The delivery annotation with a locked message's lock token, a uuid (beside the delivery tag). */
+    public static final Symbol LOCK_TOKEN = Symbol.valueOf("x-opt-lock-token");
     /**
      * The annotations the broker stamps on what it delivers: a sender's own values for them are ignored on input
      * (MSG-1; the protocol guide: x-opt-enqueued-time "ignored on input").
@@ -76,7 +78,7 @@ public final class AmqpMessages {
             ENQUEUE_SEQUENCE_NUMBER,
             DEAD_LETTER_SOURCE,
             MESSAGE_STATE,
-            Symbol.valueOf("x-opt-lock-token"));
+            LOCK_TOKEN);
     /** The largest TTL the AMQP header can carry: a uint32 of milliseconds (TTL-16). */
     public static final long MAX_HEADER_TTL_MILLIS = 0xFFFF_FFFFL;
 
@@ -149,6 +151,7 @@ public final class AmqpMessages {
         ReadableBuffer buffer = ReadableBuffer.ByteBufferReader.wrap(ByteBuffer.wrap(bytes, offset, length));
         org.apache.qpid.proton.message.Message amqp = Proton.message();
         List<byte[]> data = null;
+        List<List<Object>> sequences = null;
         decoder.setBuffer(buffer);
         try {
             while (buffer.hasRemaining()) {
@@ -163,6 +166,12 @@ public final class AmqpMessages {
                         }
                         data.add(bytes(d.getValue()));
                     }
+                } else if (section instanceof AmqpSequence sequence && amqp.getBody() instanceof AmqpSequence first) {
+                    if (sequences == null) {
+                        sequences = new ArrayList<>();
+                        sequences.add(sequenceValues(first));
+                    }
+                    sequences.add(sequenceValues(sequence));
                 } else if (section instanceof AmqpValue || section instanceof AmqpSequence) {
                     amqp.setBody((Section) section);
                 } else if (section instanceof Header h) {
@@ -185,9 +194,19 @@ public final class AmqpMessages {
             decoder.setBuffer(null);
         }
         Message message = toCore(amqp);
+        if (sequences != null) {
+            return message.toBuilder()
+                    .body(new MessageBody.Sequences(sequences))
+                    .build();
+        }
         return data == null
                 ? message
                 : message.toBuilder().body(new MessageBody.DataSections(data)).build();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Object> sequenceValues(AmqpSequence sequence) {
+        return sequence.getValue() == null ? List.of() : (List<Object>) sequence.getValue();
     }
 
     private static final ThreadLocal<DecoderImpl> DECODERS = ThreadLocal.withInitial(() -> {
@@ -274,7 +293,11 @@ public final class AmqpMessages {
                     .typedCorrelationId(typedId(p.getCorrelationId()));
         }
         if (deliveryAnnotations != null && deliveryAnnotations.getValue() != null) {
-            deliveryAnnotations.getValue().forEach((name, value) -> f.deliveryAnnotation(name.toString(), value));
+            deliveryAnnotations.getValue().forEach((name, value) -> {
+                if (!LOCK_TOKEN.equals(name)) {
+                    f.deliveryAnnotation(name.toString(), value);
+                }
+            });
         }
         if (footer != null && footer.getValue() != null) {
             // keys are AMQP symbols, but the Java SDK's serializer puts the strings of its footer map there
@@ -352,7 +375,9 @@ public final class AmqpMessages {
         Message m = brokered.message();
         org.apache.qpid.proton.message.Message amqp = m.body() instanceof MessageBody.DataSections sections
                 ? new DataSectionsMessage(sections)
-                : Proton.message();
+                : m.body() instanceof MessageBody.Sequences sequences
+                        ? new DataSectionsMessage(sequences)
+                        : Proton.message();
 
         AmqpFields fields = m.amqp();
         Header header = new Header();
@@ -368,8 +393,13 @@ public final class AmqpMessages {
         header.setFirstAcquirer(fields.firstAcquirer());
         amqp.setHeader(header);
 
-        if (!fields.deliveryAnnotations().isEmpty()) {
-            amqp.setDeliveryAnnotations(new DeliveryAnnotations(symbolKeys(fields.deliveryAnnotations())));
+        if (!fields.deliveryAnnotations().isEmpty() || brokered.lockToken() != null) {
+            Map<Symbol, Object> delivery = new LinkedHashMap<>(symbolKeys(fields.deliveryAnnotations()));
+            if (brokered.lockToken() != null) {
+                // the service's: the Go SDK takes a deferred message's lock token only from it
+                delivery.put(LOCK_TOKEN, brokered.lockToken());
+            }
+            amqp.setDeliveryAnnotations(new DeliveryAnnotations(delivery));
         }
 
         Properties p = new Properties();
@@ -409,7 +439,10 @@ public final class AmqpMessages {
         if (brokered.deadLetterSource() != null) {
             annotations.put(DEAD_LETTER_SOURCE, brokered.deadLetterSource());
         }
-        annotations.put(MESSAGE_STATE, brokered.state().wireValue());
+        if (brokered.state().wireValue() != 0) {
+            // as the service: an active message has no state annotation (the SDKs read its absence as active)
+            annotations.put(MESSAGE_STATE, brokered.state().wireValue());
+        }
         amqp.setMessageAnnotations(new MessageAnnotations(annotations));
 
         if (!m.applicationProperties().isEmpty()) {
@@ -427,6 +460,8 @@ public final class AmqpMessages {
             amqp.setBody(new AmqpSequence(sequence.values()));
         } else if (body instanceof MessageBody.DataSections sections) {
             amqp.setBody(new Data(new Binary(sections.sections().get(0))));
+        } else if (body instanceof MessageBody.Sequences sequences) {
+            amqp.setBody(new AmqpSequence(sequences.sections().get(0)));
         } // MessageBody.Absent: no body section (MSG-4)
         if (!fields.footer().isEmpty()) {
             amqp.setFooter(new Footer(symbolKeys(fields.footer())));
@@ -439,11 +474,21 @@ public final class AmqpMessages {
      * the encoding puts the others (and then the footer) after it.
      */
     private static final class DataSectionsMessage extends MessageImpl {
-        private final List<byte[]> more;
+        /** The body sections after the first, encoded. */
+        private final List<Section> more;
 
         DataSectionsMessage(MessageBody.DataSections sections) {
             List<byte[]> all = sections.sections();
-            this.more = all.subList(1, all.size());
+            this.more = all.subList(1, all.size()).stream()
+                    .map(b -> (Section) new Data(new Binary(b)))
+                    .toList();
+        }
+
+        DataSectionsMessage(MessageBody.Sequences sequences) {
+            List<List<Object>> all = sequences.sections();
+            this.more = all.subList(1, all.size()).stream()
+                    .map(values -> (Section) new AmqpSequence(values))
+                    .toList();
         }
 
         @Override
@@ -457,8 +502,8 @@ public final class AmqpMessages {
                 EncoderImpl encoder = new EncoderImpl(decoder);
                 AMQPDefinedTypes.registerAllTypes(decoder, encoder);
                 encoder.setByteBuffer(buffer);
-                for (byte[] section : more) {
-                    encoder.writeObject(new Data(new Binary(section)));
+                for (Section section : more) {
+                    encoder.writeObject(section);
                 }
                 if (footer != null) {
                     encoder.writeObject(footer);

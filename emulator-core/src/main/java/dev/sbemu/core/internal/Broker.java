@@ -378,6 +378,15 @@ public final class Broker implements VirtualClock.TimerDriver {
         return onSession(session, (source, held) -> source.sessions.state(held.sessionId));
     }
 
+    /** See {@link SessionTable#list}; pages by {@code skip} and {@code top}. */
+    public List<String> listSessions(EntityPath path, Instant stateUpdatedAfter, int skip, int top) {
+        return services.locked(() -> {
+            List<String> all = registry.sessionSource(path).sessions.list(stateUpdatedAfter);
+            int from = Math.min(Math.max(skip, 0), all.size());
+            return List.copyOf(all.subList(from, Math.min(all.size(), from + Math.max(top, 0))));
+        });
+    }
+
     public void setSessionState(SessionLock session, byte[] state) {
         onSession(session, (source, held) -> {
             source.sessions.setState(held, state);

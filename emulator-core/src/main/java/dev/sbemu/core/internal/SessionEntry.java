@@ -7,6 +7,9 @@ import java.util.UUID;
 final class SessionEntry {
     final String sessionId;
     byte[] state;
+    /** When the state was last set (or cleared), on the namespace's clock; null when never. */
+    Instant stateUpdatedAt;
+
     UUID holder;
     Instant lockedUntil;
     TimerQueue.Timer lockTimer;

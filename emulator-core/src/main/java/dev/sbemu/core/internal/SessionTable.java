@@ -7,6 +7,7 @@ import dev.sbemu.core.ReceiveMode;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -174,6 +175,32 @@ final class SessionTable {
     void setState(SessionEntry session, byte[] state) {
         source.touch();
         session.state = state == null || state.length == 0 ? null : state.clone();
+        session.stateUpdatedAt = services.now();
+    }
+
+    /**
+     * The ids of the sessions with active messages (ready or locked) or a state, or, with {@code stateUpdatedAfter},
+     * of those whose state was set after it; as the service's {@code get-message-sessions}.
+     */
+    List<String> list(Instant stateUpdatedAfter) {
+        LinkedHashSet<String> ids = new LinkedHashSet<>();
+        if (stateUpdatedAfter == null) {
+            ids.addAll(source.main.readyBySession.keySet());
+            for (StoredMessage m : source.main.locked.values()) {
+                if (m.message.sessionId() != null) {
+                    ids.add(m.message.sessionId());
+                }
+            }
+            sessions.values().stream()
+                    .filter(session -> session.state != null)
+                    .forEach(session -> ids.add(session.sessionId));
+        } else {
+            sessions.values().stream()
+                    .filter(session ->
+                            session.stateUpdatedAt != null && session.stateUpdatedAt.isAfter(stateUpdatedAfter))
+                    .forEach(session -> ids.add(session.sessionId));
+        }
+        return new ArrayList<>(ids);
     }
 
     /** The receiver let go (close): its locked messages return, counted as a delivery (SES-3). */

@@ -139,7 +139,35 @@ public final class LinkRouter implements AttachHandler {
                     sender, entity, attach.mode(), SessionAccept.sessionIdOf(filter.get(SessionAccept.SESSION_FILTER)));
             return;
         }
+        if (requiresSession(entity)) {
+            // the service refuses the attach, so a client's first receive or (Go SDK) peek fails with it
+            refuse(
+                    sender,
+                    new ErrorCondition(
+                            AmqpErrors.NOT_ALLOWED,
+                            "It is not possible for an entity that requires sessions to create a non-sessionful"
+                                    + " message receiver. Entity: '" + entity + "'."));
+            return;
+        }
         open(sender, links.outgoing(connection, sender, entity, attach.mode(), null));
+    }
+
+    /** Whether {@code entity} is the main queue of a session-enabled queue or subscription. */
+    private boolean requiresSession(EntityPath entity) {
+        if (entity.subQueue() != EntityPath.Part.NONE) {
+            return false;
+        }
+        Namespace ns = links.namespace().get();
+        try {
+            if (entity.isSubscription()) {
+                return ns.getSubscription(entity.topicOrQueue(), entity.subscription())
+                        .requiresSession();
+            }
+            return ns.queueExists(entity.topicOrQueue())
+                    && ns.getQueue(entity.topicOrQueue()).requiresSession();
+        } catch (RuntimeException deletedMeanwhile) {
+            return false; // the link's first receive reports it
+        }
     }
 
     /** Opens a reply link, registered under its reply-to address (see {@link Attach#openReplyLink}). */

@@ -3,9 +3,14 @@ package dev.sbemu.amqp.internal.link;
 import dev.sbemu.amqp.internal.transport.AmqpErrors;
 import dev.sbemu.amqp.internal.transport.Deliveries;
 import dev.sbemu.amqp.internal.transport.LinkBound;
+import java.util.Map;
+import java.util.UUID;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
+import org.apache.qpid.proton.amqp.Symbol;
 import org.apache.qpid.proton.amqp.UnsignedLong;
+import org.apache.qpid.proton.amqp.messaging.Rejected;
+import org.apache.qpid.proton.amqp.transaction.TransactionalState;
 import org.apache.qpid.proton.amqp.transport.DeliveryState;
 import org.apache.qpid.proton.amqp.transport.ErrorCondition;
 import org.apache.qpid.proton.engine.Delivery;
@@ -16,9 +21,10 @@ import org.apache.qpid.proton.engine.Receiver;
 /**
  * A link the client sends on (to an entity, a node or the coordinator): each complete delivery is handed to
  * {@link #accept}, whose outcome is the delivery's disposition (unless the client sent it settled), and the
- * link's credit is kept topped up while its held calls are not queued (AMQP-19). A delivery larger than the link's
- * max-message-size is cut off: the link is detached with {@code amqp:link:message-size-exceeded} and the rest of
- * the delivery is dropped unread; a client that sends beyond its credit is detached with
+ * link's credit is kept topped up while its held calls are not queued (AMQP-19). A message larger than the link's
+ * max-message-size is rejected with {@code amqp:link:message-size-exceeded} (a batch envelope's messages are
+ * counted by the broker, without the envelope's overhead); a delivery larger than twice that is cut off: the link is
+ * detached with {@code amqp:link:message-size-exceeded} and the rest of the delivery is dropped unread; a client that sends beyond its credit is detached with
  * {@code amqp:link:transfer-limit-exceeded}; an aborted delivery is dropped and the link goes on (AMQP-13).
  * Loop thread only.
  */
@@ -27,6 +33,11 @@ public abstract class ReceivingLink implements LinkBound {
     public static final int CREDIT = 500;
 
     private static final Object SEEN = new Object();
+    /**
+     * A delivery is read up to this many times the link's max-message-size: what is larger is cut off (AMQP-13);
+     * what is read whole is judged by the message's size, or for a batch by its messages' (AMQP-24).
+     */
+    private static final int CUT_FACTOR = 2;
 
     final Receiver receiver;
     private IntSupplier credit = () -> CREDIT;
@@ -102,7 +113,8 @@ public abstract class ReceivingLink implements LinkBound {
             return;
         }
         UnsignedLong max = receiver.getMaxMessageSize();
-        if (max != null && max.longValue() > 0 && delivery.pending() > max.longValue()) {
+        long limit = max == null || max.longValue() <= 0 ? 0 : max.longValue();
+        if (limit > 0 && delivery.pending() > CUT_FACTOR * limit) {
             cut(new ErrorCondition(
                     AmqpErrors.MESSAGE_SIZE_EXCEEDED,
                     "The received message (at least "
@@ -112,6 +124,16 @@ public abstract class ReceivingLink implements LinkBound {
         }
         byte[] bytes = Deliveries.read(receiver, delivery);
         if (bytes == null) {
+            return;
+        }
+        if (limit > 0 && bytes.length > limit && delivery.getMessageFormat() != Deliveries.BATCH_FORMAT) {
+            // the message is what counts; a batch's messages are counted by the broker, without the envelope
+            settle(
+                    delivery,
+                    AmqpErrors.rejected(new ErrorCondition(
+                            AmqpErrors.MESSAGE_SIZE_EXCEEDED,
+                            "The received message (size " + bytes.length + " bytes) exceeds the limit (" + max
+                                    + " bytes) currently allowed on the link.")));
             return;
         }
         DeliveryState outcome;
@@ -126,6 +148,23 @@ public abstract class ReceivingLink implements LinkBound {
         topUp();
     }
 
+    /**
+     * A rejection's error with an info map, as the service sends it (its tracking id): an error without one is two
+     * fields on the wire, which SDKs that read the third (pyamqp) take for a malformed outcome.
+     */
+    static DeliveryState withInfo(DeliveryState outcome) {
+        Rejected rejected = outcome instanceof Rejected r
+                ? r
+                : outcome instanceof TransactionalState t && t.getOutcome() instanceof Rejected r ? r : null;
+        ErrorCondition error = rejected == null ? null : rejected.getError();
+        if (error != null && error.getInfo() == null) {
+            error.setInfo(Map.of(TRACKING_ID, UUID.randomUUID().toString()));
+        }
+        return outcome;
+    }
+
+    private static final Symbol TRACKING_ID = Symbol.valueOf("com.microsoft:tracking-id");
+
     /** Detaches the link with {@code error}; what still arrives on it is dropped unread. */
     private void cut(ErrorCondition error) {
         receiver.setCondition(error);
@@ -138,7 +177,7 @@ public abstract class ReceivingLink implements LinkBound {
     /** Answers a delivery with its outcome (unless the client sent it settled) and settles it. Loop thread. */
     protected final void settle(Delivery delivery, DeliveryState outcome) {
         if (!delivery.remotelySettled()) {
-            delivery.disposition(outcome);
+            delivery.disposition(withInfo(outcome));
         }
         delivery.settle();
         topUp();

@@ -1,10 +1,17 @@
 package dev.sbemu.amqp.internal.node;
 
+import dev.sbemu.amqp.internal.link.EntityAddress;
 import dev.sbemu.amqp.internal.link.RequestLink;
+import dev.sbemu.amqp.internal.link.ServedNamespace;
 import dev.sbemu.amqp.internal.security.Credentials;
 import dev.sbemu.amqp.internal.transport.AmqpConnection;
 import dev.sbemu.amqp.internal.transport.AmqpErrors;
+import dev.sbemu.core.EntityPath;
+import dev.sbemu.core.Namespace;
+import java.util.Locale;
+import java.util.Map;
 import org.apache.qpid.proton.amqp.messaging.AmqpValue;
+import org.apache.qpid.proton.amqp.messaging.ApplicationProperties;
 import org.apache.qpid.proton.amqp.transport.DeliveryState;
 import org.apache.qpid.proton.amqp.transport.ErrorCondition;
 import org.apache.qpid.proton.message.Message;
@@ -13,15 +20,20 @@ import org.apache.qpid.proton.message.Message;
  * The {@code $cbs} node: claims-based security, as the service does it for shared access signatures. A
  * {@code put-token} request carries a token {@code SharedAccessSignature sr=..&sig=..&se=..&skn=..}, checked by
  * {@link Credentials}; a valid one is accepted (status 200) and authorizes the connection for every entity. Anything
- * else is refused with 401, which the SDKs report as unauthorized.
+ * else is refused with 401, which the SDKs report as unauthorized. A valid token for an entity that does not exist
+ * (its audience, the {@code name} property, is {@code <scheme>://<host>/<entity>}) is refused with 404 and the
+ * service's not-found wording, from which the SDKs derive their not-found error; a link attached anyway (or to an
+ * entity deleted since) is still refused at the attach.
  */
 final class CbsNode implements RequestLink.Node {
     private final Credentials credentials;
     private final AmqpConnection connection;
+    private final ServedNamespace namespace;
 
-    CbsNode(Credentials credentials, AmqpConnection connection) {
+    CbsNode(Credentials credentials, AmqpConnection connection, ServedNamespace namespace) {
         this.credentials = credentials;
         this.connection = connection;
+        this.namespace = namespace;
     }
 
     @Override
@@ -37,9 +49,46 @@ final class CbsNode implements RequestLink.Node {
         if (refusal != null) {
             return new RequestLink.Response(401, refusal, AmqpErrors.UNAUTHORIZED.toString(), null);
         }
+        String missing = missingEntity(request);
+        if (missing != null) {
+            return RequestLink.Response.error(AmqpErrors.entityNotFound(missing));
+        }
         connection.authorize();
         return new RequestLink.Response(200, "OK", null, null);
     }
+
+    /**
+     * The audience of a token for an entity that does not exist, or null: a token for the namespace (no path), for
+     * an entity that exists, or for a path that names no entity is not refused here.
+     */
+    private String missingEntity(Message request) {
+        ApplicationProperties properties = request.getApplicationProperties();
+        Map<String, Object> values = properties == null ? null : properties.getValue();
+        Object name = values == null ? null : values.get("name");
+        if (!(name instanceof String audience)) {
+            return null;
+        }
+        String path = EntityAddress.strip(audience);
+        if (path.toLowerCase(Locale.ROOT).endsWith(MANAGEMENT)) {
+            path = path.substring(0, path.length() - MANAGEMENT.length());
+        }
+        if (path.isEmpty() || path.startsWith("$")) {
+            return null;
+        }
+        EntityPath entity;
+        try {
+            entity = EntityAddress.parse(path);
+        } catch (RuntimeException e) {
+            return null;
+        }
+        Namespace ns = namespace.get();
+        boolean exists = entity.isSubscription()
+                ? ns.subscriptionExists(entity.topicOrQueue(), entity.subscription())
+                : ns.queueExists(entity.topicOrQueue()) || ns.topicExists(entity.topicOrQueue());
+        return exists ? null : audience;
+    }
+
+    private static final String MANAGEMENT = "/$management";
 
     /** Why {@code token} is refused, or null when it is valid. */
     String refusal(Object token) {

@@ -123,6 +123,24 @@ final class ManagementNode implements RequestLink.Node {
                 updateDisposition(body, target);
                 yield ok(Map.of());
             }
+            case VENDOR + "get-message-sessions" -> {
+                // the SDKs ask for sessions with messages or a state by sending .NET's DateTime.MaxValue
+                // (10000-01-01 in milliseconds, or clamped below it) as the last-updated-time
+                Date updated = (Date) body.get("last-updated-time");
+                Instant after =
+                        updated == null || !updated.toInstant().isBefore(NO_UPDATE_FILTER) ? null : updated.toInstant();
+                Object skip = body.get("skip");
+                Object top = body.get("top");
+                List<String> ids = ns.listSessions(
+                        entity,
+                        after,
+                        skip == null ? 0 : ((Number) skip).intValue(),
+                        top == null ? Integer.MAX_VALUE : ((Number) top).intValue());
+                int skipped = skip == null ? 0 : ((Number) skip).intValue();
+                yield ids.isEmpty()
+                        ? RequestLink.Response.ok(null)
+                        : ok(Map.of("skip", skipped + ids.size(), "sessions-ids", ids.toArray(new String[0])));
+            }
             case VENDOR + "renew-session-lock" -> {
                 Instant until = ns.renewSessionLock(session((String) body.get("session-id")));
                 yield ok(Map.of("expiration", Date.from(until)));
@@ -168,6 +186,9 @@ final class ManagementNode implements RequestLink.Node {
                         "The management operation '" + operation + "' is not implemented by the emulator."));
         };
     }
+
+    /** From this last-updated-time on, {@code get-message-sessions} lists by messages and state, not by update. */
+    private static final Instant NO_UPDATE_FILTER = Instant.parse("9999-12-31T00:00:00Z");
 
     private static RequestLink.Response ok(Map<String, ?> body) {
         return RequestLink.Response.ok(new AmqpValue(body));

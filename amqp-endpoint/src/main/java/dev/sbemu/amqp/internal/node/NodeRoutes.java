@@ -1,5 +1,6 @@
 package dev.sbemu.amqp.internal.node;
 
+import dev.sbemu.amqp.internal.link.Attach;
 import dev.sbemu.amqp.internal.link.AttachPolicy;
 import dev.sbemu.amqp.internal.link.AttachPolicy.Role;
 import dev.sbemu.amqp.internal.link.AttachPolicy.Stage;
@@ -9,11 +10,18 @@ import dev.sbemu.amqp.internal.link.HeldSessions;
 import dev.sbemu.amqp.internal.link.RequestLink;
 import dev.sbemu.amqp.internal.link.ServedNamespace;
 import dev.sbemu.amqp.internal.security.Credentials;
+import dev.sbemu.amqp.internal.transport.AmqpErrors;
 import dev.sbemu.core.EntityPath;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import org.apache.qpid.proton.amqp.UnsignedLong;
+import org.apache.qpid.proton.amqp.messaging.Source;
+import org.apache.qpid.proton.amqp.messaging.Target;
 import org.apache.qpid.proton.amqp.transaction.Coordinator;
+import org.apache.qpid.proton.amqp.transport.ErrorCondition;
+import org.apache.qpid.proton.engine.EndpointState;
+import org.apache.qpid.proton.engine.Link;
 import org.apache.qpid.proton.engine.Receiver;
 
 /**
@@ -22,10 +30,39 @@ import org.apache.qpid.proton.engine.Receiver;
  * connection only).
  */
 public final class NodeRoutes {
+    private static final EnumSet<EndpointState> ACTIVE = EnumSet.of(EndpointState.ACTIVE);
     private static final String MANAGEMENT = "/$management";
     private static final String CBS = "$cbs";
 
     private NodeRoutes() {}
+
+    /**
+     * Refuses a {@code $cbs} link when the connection has one of the same direction open already, as the service does
+     * ({@code amqp:not-allowed}): it takes one sender/receiver pair per connection, and the Go SDK resets its
+     * connection on that refusal (azservicebus 1.11.0, {@code internal/cbs.go} {@code NegotiateClaim}).
+     */
+    private static boolean refusedAsSecondCbsLink(Attach a) {
+        Link link = a.link();
+        for (Link other = link.getSession().getConnection().linkHead(ACTIVE, ACTIVE);
+                other != null;
+                other = other.next(ACTIVE, ACTIVE)) {
+            if (other != link && other.getClass() == link.getClass() && CBS.equalsIgnoreCase(cbsAddress(other))) {
+                a.refuse(new ErrorCondition(
+                        AmqpErrors.NOT_ALLOWED,
+                        "The $cbs node can only be opened by a single sender/receiver pair in a connection."));
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The address a client's link to a node names: its target for the client's sender, its source otherwise. */
+    private static String cbsAddress(Link link) {
+        if (link instanceof Receiver) {
+            return link.getRemoteTarget() instanceof Target t ? t.getAddress() : null;
+        }
+        return link.getRemoteSource() instanceof Source s ? s.getAddress() : null;
+    }
 
     public static List<AttachPolicy> policies(
             ServedNamespace namespace, Credentials credentials, Transactions transactions, HeldSessions sessions) {
@@ -49,13 +86,16 @@ public final class NodeRoutes {
                         Stage.BEFORE_AUTHORIZATION,
                         a -> CBS.equalsIgnoreCase(a.address()),
                         a -> {
+                            if (refusedAsSecondCbsLink(a)) {
+                                return;
+                            }
                             // a token is small: a larger request is cut off, and before a token was accepted the link
                             // has little credit, so an unauthenticated client cannot make the endpoint buffer much
                             // (AMQP-13)
                             Receiver receiver = a.receiver();
                             receiver.setMaxMessageSize(
                                     UnsignedLong.valueOf(a.settings().maxRequestSize()));
-                            RequestLink cbs = a.requestLink(new CbsNode(credentials, a.connection()), null);
+                            RequestLink cbs = a.requestLink(new CbsNode(credentials, a.connection(), namespace), null);
                             cbs.limits(
                                     () -> a.connection().isAuthorized()
                                             ? a.settings().linkCredit()
@@ -74,7 +114,11 @@ public final class NodeRoutes {
                             String lower = a.address().toLowerCase(Locale.ROOT);
                             return CBS.equals(lower) || lower.endsWith(MANAGEMENT);
                         },
-                        a -> a.openReplyLink()),
+                        a -> {
+                            if (!CBS.equalsIgnoreCase(a.address()) || !refusedAsSecondCbsLink(a)) {
+                                a.openReplyLink();
+                            }
+                        }),
                 new AttachPolicy(
                         "<entity>/$management requests",
                         Role.CLIENT_SENDS,

@@ -15,7 +15,10 @@ import dev.sbemu.amqp.internal.security.Credentials;
 import dev.sbemu.amqp.internal.transport.AmqpErrors;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Namespace;
+import dev.sbemu.core.SessionLock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -46,6 +49,46 @@ class NodesTest {
         m.setApplicationProperties(new ApplicationProperties(Map.of("operation", operation)));
         m.setBody(new AmqpValue(body));
         return m;
+    }
+
+    @Test
+    @DisplayName("SES-9 get-message-sessions lists the sessions with messages or a state, or those whose state was"
+            + " set after a time, paged by skip and top")
+    void getMessageSessions() {
+        namespace.createQueue(
+                "s", dev.sbemu.core.QueueOptions.builder().requiresSession(true).build());
+        for (String id : List.of("a", "b", "c")) {
+            namespace.send(
+                    "s",
+                    dev.sbemu.core.Message.ofText(id).toBuilder().sessionId(id).build());
+        }
+        Instant before = namespace.clock().instant();
+        namespace.clock().advance(Duration.ofMinutes(1));
+        SessionLock stateOnly = namespace.acceptSession(EntityPath.queue("s"), "state-only", java.time.Duration.ZERO);
+        namespace.setSessionState(stateOnly, new byte[] {1});
+        namespace.releaseSession(stateOnly);
+        ManagementNode node = new ManagementNode(served, transactions, heldSessions, EntityPath.queue("s"));
+        Date maxValue = new Date(253402300800000L);
+
+        assertEquals(
+                List.of("a", "b", "c", "state-only"), sessions(node.handle(sessionsRequest(maxValue, 0, 100), null)));
+        assertEquals(List.of("b", "c"), sessions(node.handle(sessionsRequest(maxValue, 1, 2), null)));
+        assertEquals(List.of("state-only"), sessions(node.handle(sessionsRequest(Date.from(before), 0, 100), null)));
+        RequestLink.Response none = node.handle(
+                sessionsRequest(Date.from(namespace.clock().instant().plusSeconds(3600)), 0, 100), null);
+        assertEquals(204, none.status());
+    }
+
+    private static Message sessionsRequest(Date lastUpdated, int skip, int top) {
+        return request(
+                "com.microsoft:get-message-sessions",
+                Map.of("last-updated-time", lastUpdated, "skip", skip, "top", top));
+    }
+
+    private static List<String> sessions(RequestLink.Response response) {
+        assertEquals(200, response.status());
+        Map<?, ?> body = (Map<?, ?>) ((AmqpValue) response.body()).getValue();
+        return List.of((String[]) body.get("sessions-ids"));
     }
 
     @Test
@@ -96,7 +139,7 @@ class NodesTest {
     @Test
     @DisplayName("AMQP-9 tokens: the SDK's own signature is accepted; another key, another key name, expiry refused")
     void tokens() {
-        CbsNode cbs = new CbsNode(new Credentials("RootManageSharedAccessKey", "secret", false), null);
+        CbsNode cbs = new CbsNode(new Credentials("RootManageSharedAccessKey", "secret", false), null, null);
         String audience = "amqp://127.0.0.1/orders";
         String good = new ServiceBusSharedKeyCredential("RootManageSharedAccessKey", "secret", Duration.ofHours(1))
                 .getToken(new TokenRequestContext().addScopes(audience))
