@@ -10,6 +10,7 @@ import com.azure.messaging.servicebus.ServiceBusException;
 import com.azure.messaging.servicebus.ServiceBusFailureReason;
 import com.azure.messaging.servicebus.ServiceBusMessage;
 import com.azure.messaging.servicebus.ServiceBusReceiverAsyncClient;
+import com.azure.messaging.servicebus.ServiceBusReceiverClient;
 import com.azure.messaging.servicebus.ServiceBusSenderClient;
 import com.azure.messaging.servicebus.administration.ServiceBusAdministrationClient;
 import com.azure.messaging.servicebus.administration.ServiceBusAdministrationClientBuilder;
@@ -148,6 +149,23 @@ class RightsOverAmqpTest {
         assertEquals("hello", received(server.getConnectionString(), "basic"));
         send(withKey("NoManage", "no-manage-key"), "basic");
         assertEquals("hello", received(withKey("NoManage", "no-manage-key"), "basic"));
+    }
+
+    @Test
+    @DisplayName("SEC-3 $management operations need their right: a Send-only key schedules but cannot peek")
+    void managementOperations() {
+        ServiceBusClientBuilder sendOnly =
+                new ServiceBusClientBuilder().connectionString(withKey("SendOnly", "send-key"));
+        try (ServiceBusSenderClient sender =
+                        sendOnly.sender().queueName("basic").buildClient();
+                ServiceBusReceiverClient receiver =
+                        sendOnly.receiver().queueName("basic").buildClient()) {
+            sender.scheduleMessage(
+                    new ServiceBusMessage("later"),
+                    java.time.OffsetDateTime.now().plusHours(1));
+            ServiceBusException e = assertThrows(ServiceBusException.class, receiver::peekMessage);
+            assertUnauthorized(e, "'Listen' claim(s) are required");
+        }
     }
 
     @Test

@@ -212,7 +212,9 @@ public final class HttpFront implements AutoCloseable {
         List<String> segments = ManagementHandler.pathSegments(rawPath == null ? "" : rawPath).stream()
                 .filter(segment -> !segment.isEmpty())
                 .toList();
-        String resource = segments.isEmpty() || segments.get(0).startsWith("$") ? "" : String.join("/", segments);
+        // the request's path is the resource: a token's sr must reach it, and an entity's policy reaches only
+        // that entity (a listing or $namespaceinfo needs a namespace policy)
+        String resource = String.join("/", segments);
         boolean allowed = verdict.grant().allows(resource, AccessRight.MANAGE);
         ManagementHandler.Response answer = null;
         boolean subscriptions = segments.size() >= 2 && segments.get(1).equalsIgnoreCase("Subscriptions");

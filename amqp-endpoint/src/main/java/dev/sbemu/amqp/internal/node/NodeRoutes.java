@@ -92,7 +92,14 @@ public final class NodeRoutes {
                                                         + a.settings().maxRequestSize()));
                                 HeldCalls calls = a.heldCalls();
                                 RequestLink management = a.requestLink(
-                                        new ManagementNode(namespace, transactions, sessions, entity), calls);
+                                        new ManagementNode(
+                                                namespace,
+                                                transactions,
+                                                sessions,
+                                                entity,
+                                                right ->
+                                                        authorizer.refusal(a.connection(), entity.entityName(), right)),
+                                        calls);
                                 management.limits(() -> a.settings().linkCredit(), calls);
                                 a.open(management);
                             }

@@ -5,8 +5,8 @@ import dev.sbemu.amqp.internal.transport.AmqpConnection;
 import dev.sbemu.amqp.internal.transport.AmqpErrors;
 import dev.sbemu.core.AuthorizationRule.AccessRight;
 import dev.sbemu.core.SharedAccessPolicy;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 import org.apache.qpid.proton.amqp.transport.ErrorCondition;
 
@@ -14,7 +14,8 @@ import org.apache.qpid.proton.amqp.transport.ErrorCondition;
  * The AMQP side of authorization: keeps each connection's grants (from {@code $cbs} tokens and SASL PLAIN, {@link
  * #admit}) and answers the link routing's question at each attach ({@link AccessCheck}) with the service's
  * condition and text (spec SEC-3). The policies are the served namespace's, read per call. Loop thread only, but
- * holds no state of its own beyond the connections' grants.
+ * holds no state of its own beyond the connections' grants (a
+ * {@code $management} call a scripted delay holds asks from a worker).
  */
 public final class Authorizer implements AccessCheck {
     private final Credentials credentials;
@@ -40,14 +41,16 @@ public final class Authorizer implements AccessCheck {
         connection.authorize();
     }
 
+    /** The connection's grants: added on the loop thread, read there and by a worker's {@code $management} call. */
     @SuppressWarnings("unchecked")
     private static List<Credentials.Grant> grantsOf(AmqpConnection connection) {
         if (!(connection.grants() instanceof List<?>)) {
-            connection.grants(new ArrayList<Credentials.Grant>());
+            connection.grants(new CopyOnWriteArrayList<Credentials.Grant>());
         }
         return (List<Credentials.Grant>) connection.grants();
     }
 
+    /** Loop thread, or a worker running a {@code $management} call. */
     @Override
     public ErrorCondition refusal(AmqpConnection connection, String path, AccessRight right) {
         long now = System.currentTimeMillis();

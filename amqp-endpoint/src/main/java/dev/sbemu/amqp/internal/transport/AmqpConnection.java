@@ -52,7 +52,7 @@ public final class AmqpConnection {
     private SelectionKey key;
     private boolean socketClosed;
     private boolean authorized;
-    private Object grants;
+    private volatile Object grants;
     /** Set once the endpoint closed the connection: input is discarded until the client hangs up or this passes. */
     private long hangUpAt;
 
@@ -148,7 +148,7 @@ public final class AmqpConnection {
 
     /**
      * What the security side keeps for this connection (the grants of the tokens and keys it presented), opaque to
-     * the transport; loop thread only.
+     * the transport; set on the loop thread, read on any.
      */
     public Object grants() {
         return grants;

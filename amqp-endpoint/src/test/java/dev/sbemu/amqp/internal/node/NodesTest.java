@@ -49,7 +49,8 @@ class NodesTest {
     @DisplayName("AMQP-14 an unknown management operation is amqp:not-implemented, status 501")
     void unknownManagementOperation() {
         namespace.createQueue("orders");
-        RequestLink.Response r = new ManagementNode(served, transactions, heldSessions, EntityPath.queue("orders"))
+        RequestLink.Response r = new ManagementNode(
+                        served, transactions, heldSessions, EntityPath.queue("orders"), right -> null)
                 .handle(request("com.microsoft:make-coffee", Map.of()), null);
         assertEquals(501, r.status());
         assertEquals("amqp:not-implemented", r.condition());
@@ -61,7 +62,8 @@ class NodesTest {
             "AMQP-19 a malformed $management body is a typed bad request (400, amqp:decode-error), not an NPE or a ClassCastException reported as argument-error")
     void malformedManagementBody() {
         namespace.createQueue("orders");
-        ManagementNode node = new ManagementNode(served, transactions, heldSessions, EntityPath.queue("orders"));
+        ManagementNode node =
+                new ManagementNode(served, transactions, heldSessions, EntityPath.queue("orders"), right -> null);
         RequestLink.Response missing =
                 node.handle(request("com.microsoft:peek-message", Map.of("message-count", 1)), null);
         assertEquals(400, missing.status());
