@@ -168,6 +168,17 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
                 + ";SharedAccessKey=" + endpoint.key() + ";UseDevelopmentEmulator=true;";
     }
 
+    /**
+     * An {@code Authorization} header value for the control API {@code /__admin/} (and the management API): a shared
+     * access signature of the server's key for its namespace, valid for an hour. With a key (the builder's default,
+     * or {@link Builder#sharedAccessKey}) the control API refuses a request without one; accepting any key it needs
+     * none.
+     */
+    public String controlAuthorization() {
+        return endpoint.sign(
+                "sb://127.0.0.1:" + port() + "/", java.time.Instant.now().plus(java.time.Duration.ofHours(1)));
+    }
+
     /** The port the endpoint listens on (on 127.0.0.1). */
     public int port() {
         return endpoint.port();

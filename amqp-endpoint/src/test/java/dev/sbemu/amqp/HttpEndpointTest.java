@@ -431,6 +431,8 @@ class HttpEndpointTest {
                         body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (authorization != null) {
             request.header("Authorization", authorization);
+        } else if (path.startsWith("/__admin")) {
+            request.header("Authorization", server.controlAuthorization()); // SPEC SEC-7
         }
         if (ifMatch != null) {
             request.header("If-Match", ifMatch);

@@ -67,6 +67,7 @@ class HttpOnAmqpPortTest extends EndpointFixture {
         for (int i = 0; i < 3; i++) {
             HttpResponse<String> clock = http.send(
                     HttpRequest.newBuilder(URI.create(server.httpUrl() + "/__admin/clock"))
+                            .header("Authorization", server.controlAuthorization())
                             .timeout(Duration.ofSeconds(30))
                             .build(),
                     HttpResponse.BodyHandlers.ofString());
@@ -98,6 +99,7 @@ class HttpOnAmqpPortTest extends EndpointFixture {
         String padding = " ".repeat(200_000);
         HttpResponse<String> advanced = http.send(
                 HttpRequest.newBuilder(URI.create(server.httpUrl() + "/__admin/clock/advance"))
+                        .header("Authorization", server.controlAuthorization())
                         .timeout(Duration.ofSeconds(30))
                         .POST(HttpRequest.BodyPublishers.ofString("{\"duration\":\"PT1M\"" + padding + "}"))
                         .build(),
@@ -106,6 +108,7 @@ class HttpOnAmqpPortTest extends EndpointFixture {
         assertEquals(start.plusSeconds(60), namespace.clock().instant());
         HttpResponse<String> tooLarge = http.send(
                 HttpRequest.newBuilder(URI.create(server.httpUrl() + "/__admin/clock/advance"))
+                        .header("Authorization", server.controlAuthorization())
                         .timeout(Duration.ofSeconds(30))
                         .POST(HttpRequest.BodyPublishers.ofString(" ".repeat(1024 * 1024 + 1)))
                         .build(),

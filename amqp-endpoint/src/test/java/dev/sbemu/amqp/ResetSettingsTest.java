@@ -83,6 +83,7 @@ class ResetSettingsTest {
         HttpClient http = HttpClient.newHttpClient();
         return http.send(
                         HttpRequest.newBuilder(URI.create(server.httpUrl() + path))
+                                .header("Authorization", server.controlAuthorization())
                                 .POST(HttpRequest.BodyPublishers.noBody())
                                 .build(),
                         HttpResponse.BodyHandlers.ofString())

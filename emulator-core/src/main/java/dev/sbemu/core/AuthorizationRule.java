@@ -3,12 +3,14 @@ package dev.sbemu.core;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.EnumSet;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 
 /**
- * A shared access authorization rule of a queue or topic (LIM-4): stored with the entity and returned
- * as given; the emulator checks no credentials with it.
+ * A shared access authorization rule of the namespace or of a queue or topic (LIM-4): a key name, its keys and the
+ * rights a token signed with them carries; the endpoint checks tokens and keys against them (spec SEC-1, SEC-2,
+ * {@link SharedAccessPolicy}).
  *
  * @param keyName the rule's name, unique in the entity
  * @param primaryKey the primary key, or null
@@ -25,11 +27,32 @@ public record AuthorizationRule(
         Instant createdAt,
         Instant modifiedAt) {
 
-    /** The rights a key can grant. */
+    /** The rights a key can grant; {@link #MANAGE} implies {@link #SEND} and {@link #LISTEN} (SEC-1). */
     public enum AccessRight {
         MANAGE,
         SEND,
-        LISTEN
+        LISTEN;
+
+        /** The name the service uses: {@code Manage}, {@code Send}, {@code Listen}. */
+        public String wireName() {
+            String name = name();
+            return name.charAt(0) + name.substring(1).toLowerCase(Locale.ROOT);
+        }
+
+        /** The right named {@code name} (case-insensitive), or null. */
+        public static AccessRight parse(String name) {
+            for (AccessRight right : values()) {
+                if (right.name().equalsIgnoreCase(name)) {
+                    return right;
+                }
+            }
+            return null;
+        }
+    }
+
+    /** A rule with no times. */
+    public static AuthorizationRule of(String keyName, String primaryKey, AccessRight... rights) {
+        return new AuthorizationRule(keyName, primaryKey, null, Set.of(rights), null, null);
     }
 
     public AuthorizationRule {

@@ -44,6 +44,7 @@ public final class Namespace implements MessageOperations, AutoCloseable {
     private final List<Runnable> closeListeners = new ArrayList<>();
     private boolean closed;
     private final Faults faults;
+    private volatile List<AuthorizationRule> authorizationRules = List.of();
 
     private Namespace(Builder b) {
         this.clock = b.clock != null ? b.clock : VirtualClock.startingNow();
@@ -101,6 +102,64 @@ public final class Namespace implements MessageOperations, AutoCloseable {
 
     public ExpiryMode expiryMode() {
         return expiryMode;
+    }
+
+    /**
+     * The namespace's own shared access authorization rules (spec SEC-1): none by default, when the endpoint's key
+     * mode alone decides (any key with every right, or its one key). Its queues and topics carry theirs in their
+     * options.
+     */
+    public List<AuthorizationRule> authorizationRules() {
+        return authorizationRules;
+    }
+
+    /** Replaces the namespace's own authorization rules ({@link #authorizationRules()}). Any thread. */
+    public void authorizationRules(List<AuthorizationRule> rules) {
+        this.authorizationRules = List.copyOf(rules);
+    }
+
+    /**
+     * Every shared access policy of the namespace: its own rules, then its queues' and topics' (SEC-1, SEC-2), what
+     * the endpoint checks tokens and keys against.
+     */
+    public List<SharedAccessPolicy> sharedAccessPolicies() {
+        List<SharedAccessPolicy> policies = new ArrayList<>();
+        for (AuthorizationRule rule : authorizationRules) {
+            policies.add(new SharedAccessPolicy(null, rule));
+        }
+        for (String queue : queueNames()) {
+            QueueOptions options = queueOptionsOrNull(queue);
+            if (options != null) {
+                for (AuthorizationRule rule : options.authorizationRules()) {
+                    policies.add(new SharedAccessPolicy(queue, rule));
+                }
+            }
+        }
+        for (String topic : topicNames()) {
+            TopicOptions options = topicOptionsOrNull(topic);
+            if (options != null) {
+                for (AuthorizationRule rule : options.authorizationRules()) {
+                    policies.add(new SharedAccessPolicy(topic, rule));
+                }
+            }
+        }
+        return policies;
+    }
+
+    private QueueOptions queueOptionsOrNull(String queue) {
+        try {
+            return getQueue(queue);
+        } catch (RuntimeException deletedMeanwhile) {
+            return null;
+        }
+    }
+
+    private TopicOptions topicOptionsOrNull(String topic) {
+        try {
+            return getTopic(topic);
+        } catch (RuntimeException deletedMeanwhile) {
+            return null;
+        }
     }
 
     /** What happened on the bus, with virtual times. */

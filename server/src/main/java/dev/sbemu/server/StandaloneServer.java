@@ -113,10 +113,22 @@ public final class StandaloneServer implements AutoCloseable {
         out.println("Clock: " + options.clockMode().name().toLowerCase(Locale.ROOT) + ", now "
                 + namespace.clock().instant() + " (move it with POST /__admin/clock/advance)");
         out.println("Tier: " + options.tier().name().toLowerCase(Locale.ROOT));
+        int policies = namespace.authorizationRules().size();
+        String declared = policies == 0
+                ? ""
+                : "; the " + policies + " authorization rule" + (policies == 1 ? "" : "s")
+                        + " of Config.json give their key names their rights";
         out.println(
                 options.key().isPresent()
-                        ? "Keys: only tokens signed with the --key key are accepted"
-                        : "Keys: any shared access key is accepted, as by Microsoft's emulator (--key KEY checks one)");
+                        ? "Keys: only tokens and keys of the --key key (every right) or of Config.json's authorization "
+                                + "rules are accepted, over AMQP, SASL PLAIN and HTTP; the control API /__admin/ "
+                                + "needs a Manage token"
+                        : "Keys: any shared access key is accepted, as by Microsoft's emulator, with every right"
+                                + declared + " (--key KEY checks keys)");
+        if (options.key().isEmpty()) {
+            out.println("Control: anyone who reaches the port controls the namespace through /__admin/ (read and "
+                    + "delete messages, reset, faults, the clock) and the management API; --key KEY protects both");
+        }
         InetAddress bind = options.bindAddress();
         String address = hostOf(bind);
         out.println("AMQP: " + address + ":" + endpoint.port() + " (HTTP is served there too)");
@@ -134,7 +146,10 @@ public final class StandaloneServer implements AutoCloseable {
                             ? "TLS on the AMQPS port only, with a self-signed certificate"
                             : "no TLS")
                     + "; "
-                    + (options.key().isPresent() ? "one key" : "any key") + ")");
+                    + (options.key().isPresent()
+                            ? "keys checked, /__admin/ needs a Manage token"
+                            : "any key, and /__admin/ open to all")
+                    + ")");
         }
         out.println("Connection string: " + connectionString);
         out.println(READY_LINE);

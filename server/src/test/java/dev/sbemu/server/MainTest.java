@@ -134,6 +134,10 @@ class MainTest {
             assertTrue(out().contains("Topology: " + config + " (1 queues, 1 topics)"), out());
             assertTrue(out().contains("Ignoring ACCEPT_EULA"), out());
             assertTrue(out().contains("any shared access key is accepted"), out());
+            // SPEC SEC-7: without a key the server says plainly that anyone who reaches the port controls it
+            assertTrue(
+                    out().contains("Control: anyone who reaches the port controls the namespace through /__admin/"),
+                    out());
             assertTrue(out().contains("AMQP: 127.0.0.1:" + server.amqpPort()), out());
             assertTrue(out().contains("HTTP: http://127.0.0.1:" + server.httpPort()), out());
             assertTrue(
@@ -240,7 +244,10 @@ class MainTest {
         try (StandaloneServer server = outcome.server()) {
             assertEquals(List.of(), server.namespace().queueNames());
             assertTrue(out().contains("no Config.json at /ServiceBus_Emulator/ConfigFiles/Config.json"), out());
-            assertTrue(out().contains("only tokens signed with the --key key are accepted"), out());
+            assertTrue(out().contains("only tokens and keys of the --key key"), out());
+            // SPEC SEC-7: with a key the control API needs a Manage token, and the line says so
+            assertTrue(out().contains("the control API /__admin/ needs a Manage token"), out());
+            assertTrue(out().lines().noneMatch(l -> l.startsWith("Control: ")), out());
             assertTrue(server.connectionString().contains("SharedAccessKey=secret;"), server.connectionString());
         }
     }
@@ -314,6 +321,7 @@ class MainTest {
         Main.Outcome outcome = launch(Map.of(), "--amqp-port", "0", "--http-port", "0", "--bind-address", "0.0.0.0");
         try (StandaloneServer server = outcome.server()) {
             assertTrue(out().contains("Listening on 0.0.0.0: the server is reachable from the network"), out());
+            assertTrue(out().contains("any key, and /__admin/ open to all"), out());
             assertTrue(server.connectionString().startsWith("Endpoint=sb://localhost:"), server.connectionString());
         }
     }

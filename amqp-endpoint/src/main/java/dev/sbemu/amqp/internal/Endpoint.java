@@ -18,6 +18,7 @@ import dev.sbemu.amqp.internal.link.ServedNamespace;
 import dev.sbemu.amqp.internal.link.Workers;
 import dev.sbemu.amqp.internal.node.NodeRoutes;
 import dev.sbemu.amqp.internal.node.Transactions;
+import dev.sbemu.amqp.internal.security.Authorizer;
 import dev.sbemu.amqp.internal.security.Credentials;
 import dev.sbemu.amqp.internal.security.SaslAuthenticator;
 import dev.sbemu.amqp.internal.security.TlsMaterial;
@@ -30,6 +31,7 @@ import dev.sbemu.core.config.NamespaceSettings;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -105,14 +107,16 @@ public final class Endpoint implements AutoCloseable {
                         configured.maxRequestSize(),
                         configured.maxOperationTimeout()));
         // the routing table: the nodes' rows, then the JMS dialect's; the links' own kinds come after them
+        // the namespace's policies are read per check: a replaced or reset namespace brings its own (SEC-1)
+        Authorizer authorizer = new Authorizer(credentials, () -> served.get().sharedAccessPolicies());
         List<AttachPolicy> policies =
-                new ArrayList<>(NodeRoutes.policies(served, credentials, transactions, heldSessions));
+                new ArrayList<>(NodeRoutes.policies(served, authorizer, transactions, heldSessions));
         policies.addAll(new JmsRoutes(served, new JmsConsumers()).policies());
         Limits limits = transportLimits(settings);
         ConnectionSetup setup = new ConnectionSetup(
                 limits,
-                new SaslAuthenticator(credentials),
-                connection -> new LinkRouter(connection, links, policies),
+                new SaslAuthenticator(authorizer),
+                connection -> new LinkRouter(connection, links, policies, authorizer),
                 () -> httpHandOver,
                 JmsSymbols.offeredCapabilities());
         try {
@@ -286,6 +290,11 @@ public final class Endpoint implements AutoCloseable {
 
     public String key() {
         return credentials.key();
+    }
+
+    /** A token of the endpoint's key for its namespace, valid until {@code expiry} (SEC-7). */
+    public String sign(String resource, Instant expiry) {
+        return credentials.sign(resource, expiry);
     }
 
     public int connectionCount() {

@@ -1,5 +1,6 @@
 package dev.sbemu.core.config;
 
+import dev.sbemu.core.AuthorizationRule;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.QueueOptions;
 import dev.sbemu.core.RuleDescription;
@@ -24,12 +25,20 @@ import java.util.Objects;
  *
  * @param queues the queues
  * @param topics the topics, with their subscriptions and rules
+ * @param authorizationRules the namespace's own shared access authorization rules (spec SEC-1; an entity's are in its
+ *     options); none: the endpoint's key mode alone decides
  */
-public record Topology(List<QueueSpec> queues, List<TopicSpec> topics) {
+public record Topology(List<QueueSpec> queues, List<TopicSpec> topics, List<AuthorizationRule> authorizationRules) {
 
     public Topology {
         queues = List.copyOf(queues);
         topics = List.copyOf(topics);
+        authorizationRules = authorizationRules == null ? List.of() : List.copyOf(authorizationRules);
+    }
+
+    /** Entities without shared access policies. */
+    public Topology(List<QueueSpec> queues, List<TopicSpec> topics) {
+        this(queues, topics, List.of());
     }
 
     /**
@@ -53,7 +62,7 @@ public record Topology(List<QueueSpec> queues, List<TopicSpec> topics) {
             }
             topics.add(new TopicSpec(topic, namespace.getTopic(topic), subscriptions, null));
         }
-        return new Topology(queues, topics);
+        return new Topology(queues, topics, namespace.authorizationRules());
     }
 
     private static RuleSpec rule(RuleDescription rule) {
@@ -102,7 +111,9 @@ public record Topology(List<QueueSpec> queues, List<TopicSpec> topics) {
         q.addAll(other.queues);
         List<TopicSpec> t = new ArrayList<>(topics);
         t.addAll(other.topics);
-        return new Topology(q, t);
+        List<AuthorizationRule> a = new ArrayList<>(authorizationRules);
+        a.addAll(other.authorizationRules);
+        return new Topology(q, t, a);
     }
 
     /**
@@ -115,6 +126,9 @@ public record Topology(List<QueueSpec> queues, List<TopicSpec> topics) {
      */
     public void applyTo(Namespace namespace) {
         TopologyApplier.apply(this, namespace);
+        if (!authorizationRules.isEmpty()) {
+            namespace.authorizationRules(authorizationRules);
+        }
     }
 
     /**

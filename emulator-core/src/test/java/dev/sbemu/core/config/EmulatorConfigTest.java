@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sbemu.core.AuthorizationRule.AccessRight;
 import dev.sbemu.core.Durations;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.QueueOptions;
 import dev.sbemu.core.RuleDescription;
+import dev.sbemu.core.SharedAccessPolicy;
 import dev.sbemu.core.SubscriptionOptions;
 import dev.sbemu.core.TopicOptions;
 import dev.sbemu.core.config.Topology.FilterSpec;
@@ -265,13 +267,50 @@ class EmulatorConfigTest {
                 List.of(
                         "Config.json: ignoring Version: not a key of the emulator's Config.json format here (known: UserConfig)",
                         "Config.json: ignoring UserConfig.Namespaces[0].Region: not a key of the emulator's Config.json "
-                                + "format here (known: Name, Queues, Topics)",
+                                + "format here (known: Name, Queues, Topics, AuthorizationRules)",
                         "Config.json: ignoring UserConfig.Namespaces[0].Queues[0].Properties.EnableExpress: not a key of the "
                                 + "emulator's Config.json format here (known: DeadLetteringOnMessageExpiration, "
                                 + "DefaultMessageTimeToLive, DuplicateDetectionHistoryTimeWindow, "
                                 + "ForwardDeadLetteredMessagesTo, ForwardTo, LockDuration, MaxDeliveryCount, "
                                 + "RequiresDuplicateDetection, RequiresSession)"),
                 config.warnings());
+    }
+
+    @Test
+    @DisplayName("SEC-9 AuthorizationRules on the namespace, a queue and a topic give shared access policies with "
+            + "rights; they survive NamespaceSettings.of and start (a reset)")
+    void authorizationRules() {
+        Namespace ns = applied("""
+                { "UserConfig": { "Namespaces": [ { "Name": "x",
+                    "AuthorizationRules": [
+                      { "KeyName": "SendOnly", "PrimaryKey": "k1", "Rights": ["Send"] },
+                      { "KeyName": "Admin", "Rights": ["Manage", "Send", "Listen"] } ],
+                    "Queues": [ { "Name": "q", "AuthorizationRules": [
+                      { "KeyName": "QListen", "PrimaryKey": "k2", "SecondaryKey": "k3", "Rights": ["Listen"] } ] } ],
+                    "Topics": [ { "Name": "t", "AuthorizationRules": [
+                      { "KeyName": "TSend", "Rights": ["send"] } ] } ] } ] } }""");
+        List<SharedAccessPolicy> policies = ns.sharedAccessPolicies();
+        assertEquals(4, policies.size(), policies.toString());
+        assertEquals("SendOnly", policies.get(0).keyName());
+        assertNull(policies.get(0).entity());
+        assertTrue(policies.get(0).grants(AccessRight.SEND));
+        assertTrue(!policies.get(0).grants(AccessRight.LISTEN));
+        assertTrue(policies.get(1).grants(AccessRight.LISTEN), "Manage implies Listen");
+        assertEquals("q", policies.get(2).entity());
+        assertEquals("k3", policies.get(2).secondaryKey());
+        assertTrue(policies.get(2).reaches("q/$DeadLetterQueue"));
+        assertTrue(!policies.get(2).reaches("qq"));
+        assertEquals("t", policies.get(3).entity());
+        assertTrue(policies.get(3).reaches("t/Subscriptions/s"));
+        try (Namespace again = NamespaceSettings.of(ns).start()) {
+            assertEquals(policies, again.sharedAccessPolicies());
+        }
+        ns.close();
+
+        EmulatorConfigException noRight = assertThrows(EmulatorConfigException.class, () -> parse("""
+                { "UserConfig": { "Namespaces": [ { "Name": "x",
+                    "AuthorizationRules": [ { "KeyName": "K", "Rights": ["Read"] } ] } ] } }"""));
+        assertTrue(noRight.getMessage().contains("Rights[0]"), noRight.getMessage());
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.sbemu.amqp.internal.http;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.sbemu.amqp.internal.security.Credentials;
+import dev.sbemu.core.AuthorizationRule.AccessRight;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.wire.ManagementHandler;
 import java.io.IOException;
@@ -149,7 +150,12 @@ public final class HttpFront implements AutoCloseable {
                 List<String> path = ManagementHandler.pathSegments(rawPath.substring("/__admin".length())).stream()
                         .filter(segment -> !segment.isEmpty())
                         .toList();
-                json(exchange, control.handle(method, path, ManagementHandler.queryParameters(rawQuery), body));
+                AdminRoutes.Answer refused = controlRefusal(exchange);
+                json(
+                        exchange,
+                        refused != null
+                                ? refused
+                                : control.handle(method, path, ManagementHandler.queryParameters(rawQuery), body));
             } else {
                 management(exchange, method, rawPath, rawQuery, body);
             }
@@ -167,39 +173,117 @@ public final class HttpFront implements AutoCloseable {
         }
     }
 
-    private void management(HttpExchange exchange, String method, String rawPath, String rawQuery, String body)
-            throws IOException {
+    /**
+     * Null when the control API may be used: always when any key is accepted (anyone who reaches the port controls
+     * the namespace), else only with a token of a policy with {@code Manage} on the namespace (SEC-7).
+     */
+    private AdminRoutes.Answer controlRefusal(HttpExchange exchange) {
+        if (credentials.anyKey()) {
+            return null;
+        }
+        Credentials.Verdict verdict = verdict(exchange);
+        if (verdict.refusal() != null) {
+            return AdminRoutes.error(401, "Unauthorized", verdict.refusal());
+        }
+        if (!verdict.grant().allows("", AccessRight.MANAGE)) {
+            return AdminRoutes.error(
+                    401,
+                    "Unauthorized",
+                    "The control API needs a token of a policy with Manage rights on the namespace.");
+        }
+        return null;
+    }
+
+    private Credentials.Verdict verdict(HttpExchange exchange) {
         String authorization = exchange.getRequestHeaders().getFirst("Authorization");
-        String refusal;
+        if (authorization == null) {
+            return new Credentials.Verdict(
+                    null, "MissingToken: the request has no Authorization header; send a SharedAccessSignature token.");
+        }
         try {
-            refusal = authorization == null
-                    ? "MissingToken: the request has no Authorization header; send a SharedAccessSignature token."
-                    : credentials.refusal(authorization);
+            return credentials.token(namespace.get().sharedAccessPolicies(), authorization, System.currentTimeMillis());
         } catch (IllegalArgumentException e) {
             // a malformed escape in the token: the client's fault, a 401 (RES-2), not a 500 with a stack trace per
             // request that anyone could fill the log with
-            refusal = "InvalidSignature: the token is malformed (" + e.getMessage() + ").";
             if (!malformedTokenLogged) {
                 malformedTokenLogged = true;
                 LOG.info("An HTTP request's Authorization header is malformed (" + e.getMessage()
                         + "); answered 401. Further ones are answered alike without a log line.");
             }
+            return new Credentials.Verdict(null, "InvalidSignature: the token is malformed (" + e.getMessage() + ").");
         }
-        if (refusal != null) {
-            send(
-                    exchange,
-                    401,
-                    "application/xml; charset=utf-8",
-                    "<Error><Code>401</Code><Detail>" + escape(refusal) + "</Detail></Error>");
+    }
+
+    private void management(HttpExchange exchange, String method, String rawPath, String rawQuery, String body)
+            throws IOException {
+        Credentials.Verdict verdict = verdict(exchange);
+        if (verdict.refusal() != null) {
+            unauthorized(exchange, verdict.refusal());
             return;
         }
-        ManagementHandler.Response answer = handler()
-                .handle(method, rawPath, rawQuery, exchange.getRequestHeaders().getFirst("If-Match"), body);
+        List<String> segments = ManagementHandler.pathSegments(rawPath == null ? "" : rawPath).stream()
+                .filter(segment -> !segment.isEmpty())
+                .toList();
+        // the request's path is the resource: a token's sr must reach it, and an entity's policy reaches only
+        // that entity (a listing or $namespaceinfo needs a namespace policy)
+        String resource = String.join("/", segments);
+        boolean allowed = verdict.grant().allows(resource, AccessRight.MANAGE);
+        ManagementHandler.Response answer = null;
+        boolean subscriptions = segments.size() >= 2 && segments.get(1).equalsIgnoreCase("Subscriptions");
+        if (!allowed && method.equals("GET") && !subscriptions) {
+            // the service answers a read of an entity that does not exist as such whatever the rights (SEC-6)
+            answer = handler().handle(method, rawPath, rawQuery, null, body);
+            if (answer.status() != 404) {
+                answer = null;
+            }
+        }
+        if (!allowed && answer == null) {
+            unauthorized(exchange, manageRequired(method, segments, subscriptions, exchange));
+            return;
+        }
+        if (answer == null) {
+            answer = handler()
+                    .handle(
+                            method,
+                            rawPath,
+                            rawQuery,
+                            exchange.getRequestHeaders().getFirst("If-Match"),
+                            body);
+        }
         send(exchange, answer.status(), answer.contentType(), answer.body());
     }
 
     /** Whether a malformed token was logged already: once per endpoint (RES-2). */
     private volatile boolean malformedTokenLogged;
+
+    /** The service's texts for a management request without {@code Manage} (SEC-6). */
+    private static String manageRequired(
+            String method, List<String> segments, boolean subscriptions, HttpExchange exchange) {
+        if (subscriptions) {
+            String operation = switch (method) {
+                case "PUT" -> "'CreateOrUpdateSubscription'";
+                case "DELETE" -> "'DeleteSubscription'";
+                default -> segments.size() == 2 ? "'EnumerateSubscriptions'" : "'GetSubscription'";
+            };
+            String host = exchange.getRequestHeaders().getFirst("Host");
+            return "SubCode=40100: Unauthorized : Unauthorized access for " + operation
+                    + " operation on endpoint 'sb://" + (host == null ? "localhost" : host) + "/"
+                    + String.join("/", segments) + "'.";
+        }
+        return switch (method) {
+            case "PUT" -> "Authorization failed for specified action: Manage,EntityWrite.";
+            case "DELETE" -> "Authorization failed for specified action: Manage,EntityDelete.";
+            default -> "Manage,EntityRead claims required for this operation.";
+        };
+    }
+
+    private static void unauthorized(HttpExchange exchange, String detail) throws IOException {
+        send(
+                exchange,
+                401,
+                "application/xml; charset=utf-8",
+                "<Error><Code>401</Code><Detail>" + escape(detail) + "</Detail></Error>");
+    }
 
     private ManagementHandler handler() {
         Namespace served = namespace.get();

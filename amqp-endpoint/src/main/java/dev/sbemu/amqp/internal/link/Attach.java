@@ -2,6 +2,7 @@ package dev.sbemu.amqp.internal.link;
 
 import dev.sbemu.amqp.internal.transport.AmqpConnection;
 import dev.sbemu.amqp.internal.transport.LinkHandler;
+import dev.sbemu.core.AuthorizationRule.AccessRight;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.ReceiveMode;
@@ -98,6 +99,14 @@ public final class Attach {
     /** Refuses the attach as the service does: attached with no source or target, then detached with {@code error}. */
     public void refuse(ErrorCondition error) {
         router.refuse(link, error);
+    }
+
+    /**
+     * Whether the connection may use {@code right} (null: any right) on the entity at {@code path}; refuses the
+     * attach with {@code amqp:unauthorized-access} when not (SEC-3).
+     */
+    public boolean permittedOrRefuse(String path, AccessRight right) {
+        return router.permitted(link, path, right);
     }
 
     /** Whether {@code entity} exists; refuses the attach with {@code amqp:not-found} when not. */

@@ -1,9 +1,11 @@
 package dev.sbemu.amqp.internal.link;
 
+import dev.sbemu.amqp.internal.transport.AccessCheck;
 import dev.sbemu.amqp.internal.transport.AmqpConnection;
 import dev.sbemu.amqp.internal.transport.AmqpErrors;
 import dev.sbemu.amqp.internal.transport.AttachHandler;
 import dev.sbemu.amqp.internal.transport.LinkHandler;
+import dev.sbemu.core.AuthorizationRule.AccessRight;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.Tier;
@@ -38,14 +40,19 @@ public final class LinkRouter implements AttachHandler {
     private final AmqpConnection connection;
     private final LinkFactory links;
     private final List<AttachPolicy> policies;
+    private final AccessCheck access;
     private final SessionAccept sessions;
     private final Map<String, ReplyLink> replies = new HashMap<>();
 
-    /** @param policies the routing table, in the order the rows are tried */
-    public LinkRouter(AmqpConnection connection, LinkFactory links, List<AttachPolicy> policies) {
+    /**
+     * @param policies the routing table, in the order the rows are tried
+     * @param access whether the connection may use a right on an entity (SEC-3)
+     */
+    public LinkRouter(AmqpConnection connection, LinkFactory links, List<AttachPolicy> policies, AccessCheck access) {
         this.connection = connection;
         this.links = links;
         this.policies = List.copyOf(policies);
+        this.access = access;
         this.sessions = new SessionAccept(this, links);
     }
 
@@ -104,6 +111,9 @@ public final class LinkRouter implements AttachHandler {
             refuse(receiver, AmqpErrors.entityNotFound(address));
             return;
         }
+        if (!permitted(receiver, address, AccessRight.SEND)) {
+            return;
+        }
         if (route(role, AttachPolicy.Stage.ON_ENTITY, attach)) {
             return;
         }
@@ -126,7 +136,7 @@ public final class LinkRouter implements AttachHandler {
             return;
         }
         EntityPath entity = EntityAddress.parse(address);
-        if (!exists(entity, sender)) {
+        if (!exists(entity, sender) || !permitted(sender, entity.entityName(), AccessRight.LISTEN)) {
             return;
         }
         attach.entity(entity);
@@ -189,6 +199,16 @@ public final class LinkRouter implements AttachHandler {
                         AmqpErrors.UNAUTHORIZED,
                         "Unauthorized access: put a valid token on $cbs before attaching links."));
         return false;
+    }
+
+    /** Whether the connection may use {@code right} (null: any) on {@code path}; refuses {@code link} when not. */
+    boolean permitted(Link link, String path, AccessRight right) {
+        ErrorCondition refusal = access.refusal(connection, path, right);
+        if (refusal != null) {
+            refuse(link, refusal);
+            return false;
+        }
+        return true;
     }
 
     boolean exists(EntityPath entity, Link link) {

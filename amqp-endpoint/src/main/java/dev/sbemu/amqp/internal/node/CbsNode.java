@@ -3,6 +3,7 @@ package dev.sbemu.amqp.internal.node;
 import dev.sbemu.amqp.internal.link.EntityAddress;
 import dev.sbemu.amqp.internal.link.RequestLink;
 import dev.sbemu.amqp.internal.link.ServedNamespace;
+import dev.sbemu.amqp.internal.security.Authorizer;
 import dev.sbemu.amqp.internal.security.Credentials;
 import dev.sbemu.amqp.internal.transport.AmqpConnection;
 import dev.sbemu.amqp.internal.transport.AmqpErrors;
@@ -19,19 +20,20 @@ import org.apache.qpid.proton.message.Message;
 /**
  * The {@code $cbs} node: claims-based security, as the service does it for shared access signatures. A
  * {@code put-token} request carries a token {@code SharedAccessSignature sr=..&sig=..&se=..&skn=..}, checked by
- * {@link Credentials}; a valid one is accepted (status 200) and authorizes the connection for every entity. Anything
- * else is refused with 401, which the SDKs report as unauthorized. A valid token for an entity that does not exist
- * (its audience, the {@code name} property, is {@code <scheme>://<host>/<entity>}) is refused with 404 and the
+ * {@link Credentials}; a valid one whose scope reaches the request's audience ({@code name}) adds its grant to the
+ * connection ({@link Authorizer#admit}): what the token's policy allows under its {@code sr}, checked at each attach.
+ * Anything else is refused with 401 and the reason (SEC-4, SEC-5), which the SDKs report as unauthorized. A valid token
+ * for an entity that does not exist (its audience is {@code <scheme>://<host>/<entity>}) is refused with 404 and the
  * service's not-found wording, from which the SDKs derive their not-found error; a link attached anyway (or to an
  * entity deleted since) is still refused at the attach.
  */
 final class CbsNode implements RequestLink.Node {
-    private final Credentials credentials;
+    private final Authorizer authorizer;
     private final AmqpConnection connection;
     private final ServedNamespace namespace;
 
-    CbsNode(Credentials credentials, AmqpConnection connection, ServedNamespace namespace) {
-        this.credentials = credentials;
+    CbsNode(Authorizer authorizer, AmqpConnection connection, ServedNamespace namespace) {
+        this.authorizer = authorizer;
         this.connection = connection;
         this.namespace = namespace;
     }
@@ -45,15 +47,27 @@ final class CbsNode implements RequestLink.Node {
                     "The $cbs operation '" + operation + "' is not supported; only put-token is."));
         }
         Object token = request.getBody() instanceof AmqpValue value ? value.getValue() : null;
-        String refusal = refusal(token);
-        if (refusal != null) {
-            return new RequestLink.Response(401, refusal, AmqpErrors.UNAUTHORIZED.toString(), null);
+        Credentials.Verdict verdict =
+                authorizer.credentials().token(authorizer.policies(), token, System.currentTimeMillis());
+        if (verdict.refusal() != null) {
+            return new RequestLink.Response(401, verdict.refusal(), AmqpErrors.UNAUTHORIZED.toString(), null);
+        }
+        Object name = request.getApplicationProperties() == null
+                ? null
+                : request.getApplicationProperties().getValue().get("name");
+        if (name instanceof String audience && !verdict.grant().reaches(Credentials.resourcePath(audience))) {
+            return new RequestLink.Response(
+                    401,
+                    "InvalidAudience: the token's scope '" + verdict.grant().scope()
+                            + "' does not include the audience '" + audience + "'.",
+                    AmqpErrors.UNAUTHORIZED.toString(),
+                    null);
         }
         String missing = missingEntity(request);
         if (missing != null) {
             return RequestLink.Response.error(AmqpErrors.entityNotFound(missing));
         }
-        connection.authorize();
+        authorizer.admit(connection, verdict.grant());
         return new RequestLink.Response(200, "OK", null, null);
     }
 
@@ -89,9 +103,4 @@ final class CbsNode implements RequestLink.Node {
     }
 
     private static final String MANAGEMENT = "/$management";
-
-    /** Why {@code token} is refused, or null when it is valid. */
-    String refusal(Object token) {
-        return credentials.refusal(token);
-    }
 }

@@ -7,6 +7,7 @@ import dev.sbemu.amqp.internal.link.Settlement;
 import dev.sbemu.amqp.internal.link.TransactionScope;
 import dev.sbemu.amqp.internal.transport.AmqpErrors;
 import dev.sbemu.amqp.internal.transport.Deliveries;
+import dev.sbemu.core.AuthorizationRule.AccessRight;
 import dev.sbemu.core.BrokerException;
 import dev.sbemu.core.BrokeredMessage;
 import dev.sbemu.core.EntityPath;
@@ -26,6 +27,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Function;
 import org.apache.qpid.proton.amqp.Binary;
 import org.apache.qpid.proton.amqp.messaging.AmqpValue;
 import org.apache.qpid.proton.amqp.transport.DeliveryState;
@@ -45,17 +47,41 @@ final class ManagementNode implements RequestLink.Node {
     private final TransactionScope transactions;
     private final HeldSessions heldSessions;
     private final EntityPath entity;
+    private final Function<AccessRight, ErrorCondition> access;
 
+    /** @param access why the connection may not use a right on the entity, or null when it may (SEC-3) */
     ManagementNode(
-            ServedNamespace namespace, TransactionScope transactions, HeldSessions heldSessions, EntityPath entity) {
+            ServedNamespace namespace,
+            TransactionScope transactions,
+            HeldSessions heldSessions,
+            EntityPath entity,
+            Function<AccessRight, ErrorCondition> access) {
         this.namespace = namespace;
         this.transactions = transactions;
         this.heldSessions = heldSessions;
         this.entity = entity;
+        this.access = access;
+    }
+
+    /**
+     * The right an operation needs (SEC-3): Send to schedule or cancel, none beyond the link's for rules, Listen for
+     * the rest (locks, peek, deferred messages, sessions).
+     */
+    static AccessRight rightFor(String operation) {
+        return switch (operation) {
+            case VENDOR + "schedule-message", VENDOR + "cancel-scheduled-message" -> AccessRight.SEND;
+            case VENDOR + "add-rule", VENDOR + "remove-rule", VENDOR + "enumerate-rules" -> null;
+            default -> AccessRight.LISTEN;
+        };
     }
 
     @Override
     public RequestLink.Response handle(Message request, DeliveryState state) {
+        AccessRight right = rightFor(String.valueOf(RequestLink.operation(request)));
+        ErrorCondition refused = right == null ? null : access.apply(right);
+        if (refused != null) {
+            return RequestLink.Response.error(refused);
+        }
         try {
             return operate(request, state);
         } catch (NullPointerException | ClassCastException e) {

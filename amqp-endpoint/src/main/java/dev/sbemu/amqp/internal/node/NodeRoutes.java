@@ -9,7 +9,7 @@ import dev.sbemu.amqp.internal.link.HeldCalls;
 import dev.sbemu.amqp.internal.link.HeldSessions;
 import dev.sbemu.amqp.internal.link.RequestLink;
 import dev.sbemu.amqp.internal.link.ServedNamespace;
-import dev.sbemu.amqp.internal.security.Credentials;
+import dev.sbemu.amqp.internal.security.Authorizer;
 import dev.sbemu.amqp.internal.transport.AmqpErrors;
 import dev.sbemu.core.EntityPath;
 import java.util.EnumSet;
@@ -65,7 +65,7 @@ public final class NodeRoutes {
     }
 
     public static List<AttachPolicy> policies(
-            ServedNamespace namespace, Credentials credentials, Transactions transactions, HeldSessions sessions) {
+            ServedNamespace namespace, Authorizer authorizer, Transactions transactions, HeldSessions sessions) {
         return List.of(
                 // No token needed (AMQP-9): azure-core-amqp attaches the coordinator without authorizing it, and the
                 // service accepts that. A transaction only takes effect through links that need one.
@@ -95,7 +95,7 @@ public final class NodeRoutes {
                             Receiver receiver = a.receiver();
                             receiver.setMaxMessageSize(
                                     UnsignedLong.valueOf(a.settings().maxRequestSize()));
-                            RequestLink cbs = a.requestLink(new CbsNode(credentials, a.connection(), namespace), null);
+                            RequestLink cbs = a.requestLink(new CbsNode(authorizer, a.connection(), namespace), null);
                             cbs.limits(
                                     () -> a.connection().isAuthorized()
                                             ? a.settings().linkCredit()
@@ -128,7 +128,8 @@ public final class NodeRoutes {
                             String address = a.address();
                             EntityPath entity =
                                     EntityAddress.parse(address.substring(0, address.length() - MANAGEMENT.length()));
-                            if (a.existsOrRefuse(entity)) {
+                            // any right on the entity: the SDKs open this link beside a sender or a receiver
+                            if (a.existsOrRefuse(entity) && a.permittedOrRefuse(entity.entityName(), null)) {
                                 // a request carries up to a message of the entity (schedule-message), plus its envelope
                                 a.receiver()
                                         .setMaxMessageSize(
@@ -136,7 +137,14 @@ public final class NodeRoutes {
                                                         + a.settings().maxRequestSize()));
                                 HeldCalls calls = a.heldCalls();
                                 RequestLink management = a.requestLink(
-                                        new ManagementNode(namespace, transactions, sessions, entity), calls);
+                                        new ManagementNode(
+                                                namespace,
+                                                transactions,
+                                                sessions,
+                                                entity,
+                                                right ->
+                                                        authorizer.refusal(a.connection(), entity.entityName(), right)),
+                                        calls);
                                 management.limits(() -> a.settings().linkCredit(), calls);
                                 a.open(management);
                             }

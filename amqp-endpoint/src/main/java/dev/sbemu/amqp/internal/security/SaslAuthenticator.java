@@ -20,10 +20,10 @@ public final class SaslAuthenticator implements Authentication {
     private static final String PLAIN = "PLAIN";
     private static final String ANONYMOUS = "ANONYMOUS";
 
-    private final Credentials credentials;
+    private final Authorizer authorizer;
 
-    public SaslAuthenticator(Credentials credentials) {
-        this.credentials = credentials;
+    public SaslAuthenticator(Authorizer authorizer) {
+        this.authorizer = authorizer;
     }
 
     @Override
@@ -39,8 +39,9 @@ public final class SaslAuthenticator implements Authentication {
                 if (chosen.length > 0 && PLAIN.equals(chosen[0])) {
                     byte[] response = new byte[Math.max(0, s.pending())];
                     s.recv(response, 0, response.length);
-                    if (plainAccepted(response)) {
-                        connection.authorize();
+                    Credentials.Grant grant = plainAccepted(response);
+                    if (grant != null) {
+                        authorizer.admit(connection, grant);
                         s.done(Sasl.SaslOutcome.PN_SASL_OK);
                     } else {
                         LOG.fine(() -> "sbemu AMQP endpoint: SASL PLAIN refused for " + connection.peer());
@@ -64,23 +65,28 @@ public final class SaslAuthenticator implements Authentication {
     }
 
     /**
-     * Whether a SASL PLAIN response ({@code [authzid] NUL authcid NUL password}) names the endpoint's key: the key
-     * name and the key as user and password, or any user with a valid shared access signature token as password
-     * (JMS-1).
+     * What a SASL PLAIN response ({@code [authzid] NUL authcid NUL password}) grants, or null when it is refused: any
+     * user with a valid shared access signature token as password, or a key name and its key as user and password
+     * (JMS-1); accepting any key, any key name and key, as the {@code $cbs} tokens of the SDK clients (SEC-8).
      */
-    boolean plainAccepted(byte[] response) {
+    Credentials.Grant plainAccepted(byte[] response) {
         String text = new String(response, StandardCharsets.UTF_8);
         int first = text.indexOf('\0');
         int second = first < 0 ? -1 : text.indexOf('\0', first + 1);
         if (second < 0) {
-            return false;
+            return null;
         }
         String user = text.substring(first + 1, second);
         String password = text.substring(second + 1);
-        if (credentials.isKey(user, withoutJmsEmulatorTail(password))) {
-            return true;
+        Credentials credentials = authorizer.credentials();
+        if (password.startsWith("SharedAccessSignature ")) {
+            return credentials
+                    .token(authorizer.policies(), password, System.currentTimeMillis())
+                    .grant();
         }
-        return password.startsWith("SharedAccessSignature ") && credentials.refusal(password) == null;
+        return credentials
+                .key(authorizer.policies(), user, withoutJmsEmulatorTail(password))
+                .grant();
     }
 
     /**

@@ -52,6 +52,7 @@ public final class AmqpConnection {
     private SelectionKey key;
     private boolean socketClosed;
     private boolean authorized;
+    private volatile Object grants;
     /** Set once the endpoint closed the connection: input is discarded until the client hangs up or this passes. */
     private long hangUpAt;
 
@@ -148,6 +149,24 @@ public final class AmqpConnection {
                 loop.authenticated();
             }
         }
+    }
+
+    /**
+     * What the security side keeps for this connection (the grants of the tokens and keys it presented), opaque to
+     * the transport; set on the loop thread, read on any.
+     */
+    public Object grants() {
+        return grants;
+    }
+
+    /** Sets {@link #grants()}; loop thread only. */
+    public void grants(Object value) {
+        grants = value;
+    }
+
+    /** The host name the client's open named, or null before the open or when it named none. */
+    public String remoteHostname() {
+        return connection == null ? null : connection.getRemoteHostname();
     }
 
     /** True while the socket does not take the output as fast as it comes: senders hold back (AMQP-19). */

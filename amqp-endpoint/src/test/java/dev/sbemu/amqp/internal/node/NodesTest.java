@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Function;
 import org.apache.qpid.proton.Proton;
 import org.apache.qpid.proton.amqp.messaging.AmqpValue;
 import org.apache.qpid.proton.amqp.messaging.ApplicationProperties;
@@ -67,7 +68,8 @@ class NodesTest {
         SessionLock stateOnly = namespace.acceptSession(EntityPath.queue("s"), "state-only", java.time.Duration.ZERO);
         namespace.setSessionState(stateOnly, new byte[] {1});
         namespace.releaseSession(stateOnly);
-        ManagementNode node = new ManagementNode(served, transactions, heldSessions, EntityPath.queue("s"));
+        ManagementNode node =
+                new ManagementNode(served, transactions, heldSessions, EntityPath.queue("s"), right -> null);
         Date maxValue = new Date(253402300800000L);
 
         assertEquals(
@@ -95,7 +97,8 @@ class NodesTest {
     @DisplayName("AMQP-14 an unknown management operation is amqp:not-implemented, status 501")
     void unknownManagementOperation() {
         namespace.createQueue("orders");
-        RequestLink.Response r = new ManagementNode(served, transactions, heldSessions, EntityPath.queue("orders"))
+        RequestLink.Response r = new ManagementNode(
+                        served, transactions, heldSessions, EntityPath.queue("orders"), right -> null)
                 .handle(request("com.microsoft:make-coffee", Map.of()), null);
         assertEquals(501, r.status());
         assertEquals("amqp:not-implemented", r.condition());
@@ -107,7 +110,8 @@ class NodesTest {
             "AMQP-19 a malformed $management body is a typed bad request (400, amqp:decode-error), not an NPE or a ClassCastException reported as argument-error")
     void malformedManagementBody() {
         namespace.createQueue("orders");
-        ManagementNode node = new ManagementNode(served, transactions, heldSessions, EntityPath.queue("orders"));
+        ManagementNode node =
+                new ManagementNode(served, transactions, heldSessions, EntityPath.queue("orders"), right -> null);
         RequestLink.Response missing =
                 node.handle(request("com.microsoft:peek-message", Map.of("message-count", 1)), null);
         assertEquals(400, missing.status());
@@ -139,27 +143,29 @@ class NodesTest {
     @Test
     @DisplayName("AMQP-9 tokens: the SDK's own signature is accepted; another key, another key name, expiry refused")
     void tokens() {
-        CbsNode cbs = new CbsNode(new Credentials("RootManageSharedAccessKey", "secret", false), null, null);
+        Credentials credentials = new Credentials("RootManageSharedAccessKey", "secret", false);
+        Function<Object, String> refusal = token ->
+                credentials.token(List.of(), token, System.currentTimeMillis()).refusal();
         String audience = "amqp://127.0.0.1/orders";
         String good = new ServiceBusSharedKeyCredential("RootManageSharedAccessKey", "secret", Duration.ofHours(1))
                 .getToken(new TokenRequestContext().addScopes(audience))
                 .block()
                 .getToken();
-        assertNull(cbs.refusal(good));
+        assertNull(refusal.apply(good));
         String otherKey = new ServiceBusSharedKeyCredential("RootManageSharedAccessKey", "guess", Duration.ofHours(1))
                 .getToken(new TokenRequestContext().addScopes(audience))
                 .block()
                 .getToken();
-        assertTrue(cbs.refusal(otherKey).contains("signature does not match"));
+        assertTrue(refusal.apply(otherKey).contains("signature does not match"));
         String otherName = new ServiceBusSharedKeyCredential("Listen", "secret", Duration.ofHours(1))
                 .getToken(new TokenRequestContext().addScopes(audience))
                 .block()
                 .getToken();
-        assertTrue(cbs.refusal(otherName).contains("key name"));
+        assertTrue(refusal.apply(otherName).contains("key name"));
         String expired = good.replaceAll("se=\\d+", "se=1000");
-        assertTrue(cbs.refusal(expired).startsWith("ExpiredToken"));
-        assertTrue(cbs.refusal("Bearer abc").startsWith("InvalidSignature"));
-        assertTrue(cbs.refusal(42).startsWith("InvalidSignature"));
+        assertTrue(refusal.apply(expired).startsWith("ExpiredToken"));
+        assertTrue(refusal.apply("Bearer abc").startsWith("InvalidSignature"));
+        assertTrue(refusal.apply(42).startsWith("InvalidSignature"));
     }
 
     @Test

@@ -1,5 +1,7 @@
 package dev.sbemu.core.internal.config;
 
+import dev.sbemu.core.AuthorizationRule;
+import dev.sbemu.core.AuthorizationRule.AccessRight;
 import dev.sbemu.core.Durations;
 import dev.sbemu.core.QueueOptions;
 import dev.sbemu.core.SubscriptionOptions;
@@ -14,10 +16,12 @@ import dev.sbemu.core.config.Topology.TopicSpec;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -62,6 +66,8 @@ public final class ConfigJson {
         "Properties"
     };
 
+    private static final String AUTHORIZATION_RULES = "AuthorizationRules";
+
     private ConfigJson() {}
 
     /**
@@ -89,8 +95,10 @@ public final class ConfigJson {
         }
         List<QueueSpec> queues = new ArrayList<>();
         List<TopicSpec> topics = new ArrayList<>();
+        List<AuthorizationRule> policies = new ArrayList<>();
         for (JsonCursor namespace : userConfig.array("Namespaces")) {
-            namespace.requireObject().warnUnknownKeys("Name", "Queues", "Topics");
+            namespace.requireObject().warnUnknownKeys("Name", "Queues", "Topics", AUTHORIZATION_RULES);
+            policies.addAll(rules(namespace));
             for (JsonCursor queue : namespace.array("Queues")) {
                 queues.add(queue(queue.requireObject()));
             }
@@ -98,7 +106,7 @@ public final class ConfigJson {
                 topics.add(topic(topic.requireObject()));
             }
         }
-        return new Topology(queues, topics);
+        return new Topology(queues, topics, policies);
     }
 
     private static Object parse(byte[] content, String file) {
@@ -121,8 +129,39 @@ public final class ConfigJson {
         }
     }
 
+    /**
+     * sbemu's extension to Microsoft's format (spec SEC-9): {@code "AuthorizationRules": [ { "KeyName": ...,
+     * "PrimaryKey": ..., "SecondaryKey": ..., "Rights": ["Manage", "Send", "Listen"] } ]} on a namespace, a queue or
+     * a topic.
+     */
+    private static List<AuthorizationRule> rules(JsonCursor owner) {
+        List<AuthorizationRule> into = new ArrayList<>();
+        if (owner.field(AUTHORIZATION_RULES) == null) {
+            return into;
+        }
+        for (JsonCursor rule : owner.array(AUTHORIZATION_RULES)) {
+            rule.requireObject().warnUnknownKeys("KeyName", "PrimaryKey", "SecondaryKey", "Rights");
+            String keyName = rule.requiredString("KeyName", "every authorization rule needs a KeyName");
+            Set<AccessRight> rights = EnumSet.noneOf(AccessRight.class);
+            for (JsonCursor right : rule.array("Rights")) {
+                Object value = right.value();
+                AccessRight parsed = value instanceof String text ? AccessRight.parse(text) : null;
+                if (parsed == null) {
+                    throw right.invalid("\"Manage\", \"Send\" or \"Listen\"");
+                }
+                rights.add(parsed);
+            }
+            if (rights.isEmpty()) {
+                throw rule.invalid("\"Rights\": one or more of \"Manage\", \"Send\", \"Listen\"");
+            }
+            into.add(new AuthorizationRule(
+                    keyName, rule.string("PrimaryKey"), rule.string("SecondaryKey"), rights, null, null));
+        }
+        return into;
+    }
+
     private static QueueSpec queue(JsonCursor json) {
-        json.warnUnknownKeys("Name", "Properties");
+        json.warnUnknownKeys("Name", "Properties", AUTHORIZATION_RULES);
         String name = json.requiredString("Name", "every queue needs a Name");
         QueueOptions.Builder b = QueueOptions.builder();
         JsonCursor p = json.object("Properties");
@@ -138,11 +177,12 @@ public final class ConfigJson {
             set(p.bool("RequiresDuplicateDetection"), b::requiresDuplicateDetection);
             set(p.bool("RequiresSession"), b::requiresSession);
         }
+        b.authorizationRules(rules(json));
         return new QueueSpec(name, b.build(), json.origin());
     }
 
     private static TopicSpec topic(JsonCursor json) {
-        json.warnUnknownKeys("Name", "Properties", "Subscriptions");
+        json.warnUnknownKeys("Name", "Properties", "Subscriptions", AUTHORIZATION_RULES);
         String name = json.requiredString("Name", "every topic needs a Name");
         TopicOptions.Builder b = TopicOptions.builder();
         JsonCursor p = json.object("Properties");
@@ -152,6 +192,7 @@ public final class ConfigJson {
             set(p.duration("DuplicateDetectionHistoryTimeWindow"), b::duplicateDetectionHistoryTimeWindow);
             set(p.bool("RequiresDuplicateDetection"), b::requiresDuplicateDetection);
         }
+        b.authorizationRules(rules(json));
         List<SubscriptionSpec> subscriptions = new ArrayList<>();
         for (JsonCursor subscription : json.array("Subscriptions")) {
             subscriptions.add(subscription(subscription.requireObject()));

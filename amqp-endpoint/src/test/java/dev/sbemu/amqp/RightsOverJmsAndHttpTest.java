@@ -1,0 +1,151 @@
+package dev.sbemu.amqp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sbemu.core.AuthorizationRule;
+import dev.sbemu.core.AuthorizationRule.AccessRight;
+import dev.sbemu.core.Namespace;
+import jakarta.jms.Connection;
+import jakarta.jms.JMSException;
+import jakarta.jms.JMSSecurityException;
+import jakarta.jms.Session;
+import jakarta.jms.TextMessage;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.apache.qpid.jms.JmsConnectionFactory;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** SASL PLAIN in each key mode (Qpid JMS), and the control API with and without a key (raw HTTP). */
+class RightsOverJmsAndHttpTest {
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+
+    private static ServiceBusEmulatorServer start(Namespace namespace, boolean anyKey) {
+        ServiceBusEmulatorServer.Builder builder = ServiceBusEmulatorServer.builder(namespace);
+        return (anyKey ? builder.acceptAnyKey() : builder.sharedAccessKey("root-key")).start();
+    }
+
+    private static Namespace namespace() {
+        Namespace namespace = Namespace.create();
+        namespace.createQueue("orders");
+        namespace.authorizationRules(List.of(
+                AuthorizationRule.of("SendOnly", "send-key", AccessRight.SEND),
+                AuthorizationRule.of("ListenOnly", "listen-key", AccessRight.LISTEN)));
+        return namespace;
+    }
+
+    private static Connection connect(ServiceBusEmulatorServer server, String user, String password)
+            throws JMSException {
+        Connection connection = new JmsConnectionFactory(
+                        user, password, "amqp://127.0.0.1:" + server.port() + "?jms.connectTimeout=30000")
+                .createConnection();
+        connection.start();
+        return connection;
+    }
+
+    private static void sendAndReceive(ServiceBusEmulatorServer server, String user, String password)
+            throws JMSException {
+        Connection connection = connect(server, user, password);
+        try {
+            Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            session.createProducer(session.createQueue("orders")).send(session.createTextMessage("hi " + user));
+            TextMessage got = (TextMessage)
+                    session.createConsumer(session.createQueue("orders")).receive(WAIT.toMillis());
+            assertNotNull(got);
+            assertEquals("hi " + user, got.getText());
+        } finally {
+            connection.close();
+        }
+    }
+
+    @Test
+    @DisplayName("SEC-8 accepting any key, SASL PLAIN takes any key name and key as the SDK clients' tokens are taken;"
+            + " a declared policy's name has its rights")
+    void anyKeyOverSaslPlain() throws Exception {
+        try (Namespace namespace = namespace();
+                ServiceBusEmulatorServer server = start(namespace, true)) {
+            sendAndReceive(server, "RootManageSharedAccessKey", "SAS_KEY_VALUE");
+            sendAndReceive(server, "someone", "any-key-at-all");
+            Connection listenOnly = connect(server, "ListenOnly", "whatever");
+            try {
+                Session session = listenOnly.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                assertThrows(JMSSecurityException.class, () -> session.createProducer(session.createQueue("orders")));
+            } finally {
+                listenOnly.close();
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("SEC-8 with a key, SASL PLAIN takes only a policy's key name and key, with that policy's rights")
+    void keyOverSaslPlain() throws Exception {
+        try (Namespace namespace = namespace();
+                ServiceBusEmulatorServer server = start(namespace, false)) {
+            sendAndReceive(server, ServiceBusEmulatorServer.KEY_NAME, "root-key");
+            assertThrows(JMSSecurityException.class, () -> connect(server, "SendOnly", "wrong"));
+            assertThrows(JMSSecurityException.class, () -> connect(server, "someone", "root-key"));
+            Connection sendOnly = connect(server, "SendOnly", "send-key");
+            try {
+                Session session = sendOnly.createSession(false, Session.AUTO_ACKNOWLEDGE);
+                session.createProducer(session.createQueue("orders")).send(session.createTextMessage("x"));
+                assertThrows(JMSSecurityException.class, () -> session.createConsumer(session.createQueue("orders")));
+            } finally {
+                sendOnly.close();
+            }
+        }
+    }
+
+    private HttpResponse<String> get(ServiceBusEmulatorServer server, String path, String authorization)
+            throws Exception {
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(URI.create(server.httpUrl() + path)).timeout(WAIT);
+        if (authorization != null) {
+            request.header("Authorization", authorization);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    @DisplayName("SEC-7 with a key the control API needs a token of a Manage policy; /health stays open; accepting "
+            + "any key it is open to whoever reaches the port")
+    void controlApi() throws Exception {
+        try (Namespace namespace = namespace();
+                ServiceBusEmulatorServer server = start(namespace, false)) {
+            String resource = "sb://127.0.0.1:" + server.port() + "/";
+            Instant hour = Instant.now().plus(Duration.ofHours(1));
+            assertEquals(401, get(server, "/__admin/clock", null).statusCode());
+            HttpResponse<String> wrong = get(
+                    server,
+                    "/__admin/clock",
+                    RightsOverAmqpTest.token(resource, ServiceBusEmulatorServer.KEY_NAME, "guess", hour));
+            assertEquals(401, wrong.statusCode());
+            HttpResponse<String> sendOnly =
+                    get(server, "/__admin/clock", RightsOverAmqpTest.token(resource, "SendOnly", "send-key", hour));
+            assertEquals(401, sendOnly.statusCode());
+            assertTrue(sendOnly.body().contains("Manage"), sendOnly.body());
+            assertEquals(
+                    200,
+                    get(
+                                    server,
+                                    "/__admin/clock",
+                                    RightsOverAmqpTest.token(
+                                            resource, ServiceBusEmulatorServer.KEY_NAME, "root-key", hour))
+                            .statusCode());
+            assertEquals(200, get(server, "/health", null).statusCode());
+        }
+        try (Namespace namespace = namespace();
+                ServiceBusEmulatorServer server = start(namespace, true)) {
+            assertEquals(200, get(server, "/__admin/clock", null).statusCode());
+        }
+    }
+}
