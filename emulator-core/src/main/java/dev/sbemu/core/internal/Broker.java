@@ -360,6 +360,11 @@ public final class Broker implements VirtualClock.TimerDriver {
         return new SessionLock(path, session.sessionId, session.holder, session.lockedUntil);
     }
 
+    /** The sessions of a session-enabled queue or subscription: held, with a state, or with ready messages. */
+    public List<dev.sbemu.core.SessionInfo> sessions(EntityPath path) {
+        return services.locked(() -> registry.sessionSource(path).sessions.view());
+    }
+
     /** Deferred messages of a held session, by sequence number (DLQ-4); others yield nothing. */
     public List<BrokeredMessage> receiveDeferred(
             SessionLock session, ReceiveMode mode, Collection<Long> sequenceNumbers) {

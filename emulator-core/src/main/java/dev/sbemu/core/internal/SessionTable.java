@@ -25,6 +25,30 @@ final class SessionTable {
         this.services = source.services;
     }
 
+    /** Every session that is held, has kept a state or has ready messages, in the order first seen. */
+    List<dev.sbemu.core.SessionInfo> view() {
+        Map<String, dev.sbemu.core.SessionInfo> out = new java.util.LinkedHashMap<>();
+        for (SessionEntry s : sessions.values()) {
+            if (s.isHeld() || s.state != null) {
+                out.put(s.sessionId, info(s));
+            }
+        }
+        for (String sessionId : source.main.readyBySession.keySet()) {
+            out.computeIfAbsent(sessionId, id -> info(sessions.getOrDefault(id, new SessionEntry(id))));
+        }
+        return List.copyOf(out.values());
+    }
+
+    private dev.sbemu.core.SessionInfo info(SessionEntry s) {
+        java.util.TreeMap<StoredMessage, StoredMessage> ready = source.main.readyBySession.get(s.sessionId);
+        return new dev.sbemu.core.SessionInfo(
+                s.sessionId,
+                s.holder,
+                s.lockedUntil,
+                s.state == null ? null : s.state.clone(),
+                ready == null ? 0 : ready.size());
+    }
+
     /** The session, if a receiver holds it right now. */
     SessionEntry heldOrNull(String sessionId) {
         SessionEntry session = sessions.get(sessionId);
