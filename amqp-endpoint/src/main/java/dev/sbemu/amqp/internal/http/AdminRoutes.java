@@ -15,8 +15,14 @@ import java.util.function.Supplier;
  * ..., "message": ...}} with a 4xx status; nothing throws to the HTTP server. Any HTTP thread.
  */
 public final class AdminRoutes {
-    /** A JSON answer. */
-    record Answer(int status, String json) {
+    /** An answer: JSON unless another content type is named (the console's files). */
+    record Answer(int status, String json, String contentType) {
+        static final String JSON = "application/json; charset=utf-8";
+
+        Answer(int status, String json) {
+            this(status, json, JSON);
+        }
+
         static Answer ok(Object value) {
             return new Answer(200, JsonBodies.write(value));
         }

@@ -41,7 +41,6 @@ public final class HttpFront implements AutoCloseable {
     static final int MAX_BODY = 1024 * 1024;
 
     private static final Logger LOG = Logger.getLogger(HttpFront.class.getName());
-    private static final String JSON = "application/json; charset=utf-8";
 
     static {
         // The JDK server leaves Nagle's algorithm on by default: its response headers and body go out in separate
@@ -196,7 +195,7 @@ public final class HttpFront implements AutoCloseable {
     }
 
     private static void json(HttpExchange exchange, AdminRoutes.Answer answer) throws IOException {
-        send(exchange, answer.status(), JSON, answer.json());
+        send(exchange, answer.status(), answer.contentType(), answer.json());
     }
 
     private static void send(HttpExchange exchange, int status, String contentType, String body) throws IOException {
