@@ -63,7 +63,7 @@ function query(target, extra = {}) {
 
 function pathOf(target) {
   return [target.entity, target.subscription ? `subscriptions/${target.subscription}` : null,
-    target.subQueue ? `$${target.subQueue}` : null].filter(Boolean).join('/');
+    target.subQueue ? '$deadletterqueue' : null].filter(Boolean).join('/');
 }
 
 function counts(c, deadLetterOnly) {
@@ -99,7 +99,7 @@ function renderTree(data) {
   for (const q of data.queues) {
     const target = { entity: q.name };
     root.append(el('li', {}, node(q.name, 'queue', target, q.counts, q),
-      el('ul', {}, el('li', {}, node('dead-letter queue', 'dlq', { ...target, subQueue: 'deadletterqueue' }, q.counts, q, true)))));
+      el('ul', {}, el('li', {}, node('dead-letter queue', 'dlq', { ...target, subQueue: 'deadletter' }, q.counts, q, true)))));
   }
   root.append(el('li', { class: 'group' }, `Topics (${data.topics.length})`));
   for (const t of data.topics) {
@@ -107,7 +107,7 @@ function renderTree(data) {
     for (const s of t.subscriptions) {
       const target = { entity: t.name, subscription: s.name };
       subs.append(el('li', {}, node(s.name, 'sub', target, s.counts, s),
-        el('ul', {}, el('li', {}, node('dead-letter queue', 'dlq', { ...target, subQueue: 'deadletterqueue' }, s.counts, s, true)))));
+        el('ul', {}, el('li', {}, node('dead-letter queue', 'dlq', { ...target, subQueue: 'deadletter' }, s.counts, s, true)))));
     }
     root.append(el('li', {}, node(t.name, 'topic', { entity: t.name, topic: true }, t.counts, t), subs));
   }
@@ -225,7 +225,7 @@ async function renderJournal() {
   const filter = $('#journal-filter').value.trim().toLowerCase();
   for (const e of data.events) {
     const item = el('li', { dataset: { index: e.index, entity: e.entity ?? '', type: e.type } },
-      el('span', { class: 'at' }, e.at), e.text);
+      el('span', { class: 'at' }, e.at), e.text.startsWith(e.at) ? e.text.slice(e.at.length).trim() : e.text);
     item.hidden = filter !== '' && !`${e.entity} ${e.type}`.toLowerCase().includes(filter);
     list.append(item);
   }
