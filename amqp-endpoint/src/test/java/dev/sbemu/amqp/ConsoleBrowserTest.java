@@ -1,0 +1,236 @@
+package dev.sbemu.amqp;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sbemu.core.EntityPath;
+import dev.sbemu.core.Message;
+import dev.sbemu.core.Namespace;
+import dev.sbemu.core.QueueOptions;
+import dev.sbemu.core.SessionLock;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+
+/**
+ * The console in a real browser: headless Chromium through the system's chromedriver (Debian's {@code chromium} and
+ * {@code chromium-driver}; {@code .ci/run} installs them). Skipped, saying so, when they are absent. With {@code
+ * -Dsbemu.console.screenshots=<dir>} it writes its screenshots of the main views there (docs/guide/images).
+ */
+class ConsoleBrowserTest {
+    private static final Duration BOUND = Duration.ofSeconds(30);
+
+    @RegisterExtension
+    final EndpointExtension endpoint = EndpointExtension.standard();
+
+    private WebDriver browser;
+
+    @BeforeEach
+    void openBrowser() {
+        File chromium = executable("sbemu.chromium", "/usr/bin/chromium", "/usr/bin/chromium-browser");
+        File driver = executable("sbemu.chromedriver", "/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver");
+        Assumptions.assumeTrue(
+                chromium != null && driver != null,
+                "ConsoleBrowserTest needs chromium and chromedriver (apt-get install chromium chromium-driver, or "
+                        + "-Dsbemu.chromium=... -Dsbemu.chromedriver=...): skipped");
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(chromium);
+        options.addArguments(
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-dev-shm-usage",
+                "--disable-gpu",
+                "--window-size=1400,900",
+                "--hide-scrollbars",
+                "--force-device-scale-factor=1");
+        ChromeDriverService service =
+                new ChromeDriverService.Builder().usingDriverExecutable(driver).build();
+        browser = new ChromeDriver(service, options);
+    }
+
+    @AfterEach
+    void closeBrowser() {
+        if (browser != null) {
+            browser.quit();
+        }
+    }
+
+    @Test
+    @DisplayName("CON-5 the console shows a message expired into the dead-letter queue with its reason, moves the "
+            + "clock, shows a session's holder and state, and purges an entity")
+    void console(Namespace ns, Instant start) throws IOException {
+        ns.createQueue(
+                "orders",
+                QueueOptions.builder()
+                        .defaultMessageTimeToLive(Duration.ofHours(1))
+                        .deadLetteringOnMessageExpiration(true)
+                        .build());
+        ns.createQueue("jobs", QueueOptions.builder().requiresSession(true).build());
+        ns.createTopic("events");
+        ns.createSubscription("events", "audit");
+        ns.send(
+                "orders",
+                Message.builder()
+                        .messageId("order-1")
+                        .body("{\"order\":1}")
+                        .contentType("application/json")
+                        .timeToLive(Duration.ofMinutes(1))
+                        .build());
+        ns.schedule(
+                "orders",
+                Message.builder().messageId("order-2").body("{\"order\":2}").build(),
+                start.plus(Duration.ofMinutes(10)));
+        ns.send("orders", Message.builder().messageId("order-3").body("three").build());
+        ns.send(
+                "jobs",
+                Message.builder().messageId("job-1").body("a").sessionId("s-1").build());
+        ns.send(
+                "jobs",
+                Message.builder().messageId("job-2").body("b").sessionId("s-2").build());
+        ns.clock().advance(Duration.ofMinutes(2)); // past order-1's time to live
+
+        browser.get(endpoint.server().httpUrl() + "/__admin/console/");
+
+        // the dead-letter queue shows the expired message with its reason
+        click("[data-path='orders/$deadletterqueue']");
+        WebElement reason = waitFor(() -> cellOf("order-1", ".dl-reason"));
+        assertTrue(reason.getText().startsWith("TTLExpiredException"), reason.getText());
+        screenshot("console-dead-letter.png");
+
+        // advancing the clock from the page activates the scheduled message
+        click("[data-path='orders']");
+        assertEquals("SCHEDULED", waitFor(() -> cellOf("order-2", ".state")).getText());
+        WebElement duration = browser.findElement(By.id("advance-duration"));
+        duration.clear();
+        duration.sendKeys("PT10M");
+        click("#advance-button");
+        Instant advanced = start.plus(Duration.ofMinutes(12));
+        waitFor(() -> text("#clock-now").equals(advanced.toString()) ? true : null);
+        waitFor(() -> "ACTIVE".equals(textOrNull(() -> cellOf("order-2", ".state"))) ? true : null);
+        assertEquals(advanced, ns.clock().instant());
+        screenshot("console-messages.png");
+
+        // a session's holder and state (held from now: the clock moved past any earlier lock)
+        SessionLock held = ns.acceptSession(EntityPath.queue("jobs"), "s-1", Duration.ZERO);
+        ns.setSessionState(held, "step-2".getBytes(StandardCharsets.UTF_8));
+        click("[data-path='jobs']");
+        click(".tab[data-tab='sessions']");
+        WebElement session = waitFor(() -> row("#sessions", "s-1"));
+        assertEquals(
+                held.token().toString(),
+                session.findElement(By.cssSelector(".holder")).getText());
+        assertEquals(
+                "step-2", session.findElement(By.cssSelector(".session-state")).getText());
+        assertEquals(
+                "(free)",
+                waitFor(() -> row("#sessions", "s-2"))
+                        .findElement(By.cssSelector(".holder"))
+                        .getText());
+        screenshot("console-sessions.png");
+
+        // purge empties the entity
+        click("[data-path='orders']");
+        click(".tab[data-tab='messages']");
+        waitFor(() -> cellOf("order-3", ".state"));
+        click("#purge-button");
+        click("#purge-button"); // the second click confirms
+        waitFor(() -> browser.findElement(By.id("messages-empty")).isDisplayed() ? true : null);
+        assertEquals(0, ns.runtimeInfo(EntityPath.queue("orders")).activeMessageCount());
+        assertEquals(0, ns.runtimeInfo(EntityPath.queue("orders")).scheduledMessageCount());
+    }
+
+    // ---- the page -----------------------------------------------------------------------------------------------
+
+    private void click(String css) {
+        waitFor(() -> {
+                    List<WebElement> found = browser.findElements(By.cssSelector(css));
+                    return found.isEmpty() || !found.get(0).isDisplayed() ? null : found.get(0);
+                })
+                .click();
+    }
+
+    /** The cell {@code css} of the message row whose message id is {@code messageId}, or null while there is none. */
+    private WebElement cellOf(String messageId, String css) {
+        for (WebElement row : browser.findElements(By.cssSelector("#messages tr.message-row"))) {
+            List<WebElement> cells = row.findElements(By.tagName("td"));
+            if (cells.size() > 1 && cells.get(1).getText().equals(messageId)) {
+                return row.findElement(By.cssSelector(css));
+            }
+        }
+        return null;
+    }
+
+    private WebElement row(String table, String firstCell) {
+        for (WebElement row : browser.findElements(By.cssSelector(table + " tbody tr"))) {
+            List<WebElement> cells = row.findElements(By.tagName("td"));
+            if (!cells.isEmpty() && cells.get(0).getText().equals(firstCell)) {
+                return row;
+            }
+        }
+        return null;
+    }
+
+    private String text(String css) {
+        return browser.findElement(By.cssSelector(css)).getText();
+    }
+
+    private static String textOrNull(java.util.function.Supplier<WebElement> element) {
+        WebElement e = element.get();
+        return e == null ? null : e.getText();
+    }
+
+    /** Waits, up to a generous bound, until {@code condition} yields non-null (the page re-renders as it goes). */
+    private <T> T waitFor(java.util.function.Supplier<T> condition) {
+        try {
+            return await().atMost(BOUND)
+                    .ignoreExceptionsInstanceOf(org.openqa.selenium.StaleElementReferenceException.class)
+                    .until(condition::get, java.util.Objects::nonNull);
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            throw new AssertionError(
+                    "The console did not show what was expected; its status line: '" + text("#status") + "'", e);
+        }
+    }
+
+    private void screenshot(String name) throws IOException {
+        String dir = System.getProperty("sbemu.console.screenshots");
+        if (dir == null || dir.isBlank()) {
+            return;
+        }
+        waitFor(() -> browser.findElement(By.id("status")).getText().isEmpty() ? true : null);
+        File shot = ((org.openqa.selenium.TakesScreenshot) browser).getScreenshotAs(OutputType.FILE);
+        Path target = Path.of(dir).resolve(name);
+        Files.createDirectories(target.getParent());
+        Files.copy(shot.toPath(), target, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private static File executable(String property, String... candidates) {
+        String given = System.getProperty(property);
+        for (String path : given != null ? new String[] {given} : candidates) {
+            File file = new File(path);
+            if (file.canExecute()) {
+                return file;
+            }
+        }
+        return null;
+    }
+}
