@@ -220,8 +220,14 @@ function renderClock(clock) {
 
 async function renderJournal() {
   const data = await call('GET', `journal?from=${state.journalNext}`);
-  state.journalNext = data.next;
   const list = $('#journal-events');
+  if (data.next < state.journalNext) {
+    // a fresh namespace (a reset): its journal starts again
+    list.replaceChildren();
+    state.journalNext = 0;
+    return renderJournal();
+  }
+  state.journalNext = data.next;
   const filter = $('#journal-filter').value.trim().toLowerCase();
   for (const e of data.events) {
     const item = el('li', { dataset: { index: e.index, entity: e.entity ?? '', type: e.type } },
