@@ -110,23 +110,24 @@ class ConsoleBrowserTest {
         ns.clock().advance(Duration.ofMinutes(2)); // past order-1's time to live
 
         browser.get(endpoint.server().httpUrl() + "/__admin/console/");
+        click("#live"); // no refresh every two seconds: the page changes only on the test's own clicks
 
         // the dead-letter queue shows the expired message with its reason
         click("[data-path='orders/$deadletterqueue']");
-        WebElement reason = waitFor(() -> cellOf("order-1", ".dl-reason"));
-        assertTrue(reason.getText().startsWith("TTLExpiredException"), reason.getText());
+        String reason = waitFor(() -> textOf(cellOf("order-1", ".dl-reason")));
+        assertTrue(reason.startsWith("TTLExpiredException"), reason);
         screenshot("console-dead-letter.png");
 
         // advancing the clock from the page activates the scheduled message
         click("[data-path='orders']");
-        assertEquals("SCHEDULED", waitFor(() -> cellOf("order-2", ".state")).getText());
+        assertEquals("SCHEDULED", waitFor(() -> textOf(cellOf("order-2", ".state"))));
         WebElement duration = browser.findElement(By.id("advance-duration"));
         duration.clear();
         duration.sendKeys("PT10M");
         click("#advance-button");
         Instant advanced = start.plus(Duration.ofMinutes(12));
         waitFor(() -> text("#clock-now").equals(advanced.toString()) ? true : null);
-        waitFor(() -> "ACTIVE".equals(textOrNull(() -> cellOf("order-2", ".state"))) ? true : null);
+        waitFor(() -> "ACTIVE".equals(textOf(cellOf("order-2", ".state"))) ? true : null);
         assertEquals(advanced, ns.clock().instant());
         screenshot("console-messages.png");
 
@@ -135,17 +136,9 @@ class ConsoleBrowserTest {
         ns.setSessionState(held, "step-2".getBytes(StandardCharsets.UTF_8));
         click("[data-path='jobs']");
         click(".tab[data-tab='sessions']");
-        WebElement session = waitFor(() -> row("#sessions", "s-1"));
-        assertEquals(
-                held.token().toString(),
-                session.findElement(By.cssSelector(".holder")).getText());
-        assertEquals(
-                "step-2", session.findElement(By.cssSelector(".session-state")).getText());
-        assertEquals(
-                "(free)",
-                waitFor(() -> row("#sessions", "s-2"))
-                        .findElement(By.cssSelector(".holder"))
-                        .getText());
+        assertEquals(held.token().toString(), waitFor(() -> textOf(cellOf("#sessions", "s-1", ".holder"))));
+        assertEquals("step-2", waitFor(() -> textOf(cellOf("#sessions", "s-1", ".session-state"))));
+        assertEquals("(free)", waitFor(() -> textOf(cellOf("#sessions", "s-2", ".holder"))));
         screenshot("console-sessions.png");
 
         // purge empties the entity
@@ -161,12 +154,16 @@ class ConsoleBrowserTest {
 
     // ---- the page -----------------------------------------------------------------------------------------------
 
+    /** Clicks the first element {@code css} finds once it is shown (again, should the page redraw it meanwhile). */
     private void click(String css) {
         waitFor(() -> {
-                    List<WebElement> found = browser.findElements(By.cssSelector(css));
-                    return found.isEmpty() || !found.get(0).isDisplayed() ? null : found.get(0);
-                })
-                .click();
+            List<WebElement> found = browser.findElements(By.cssSelector(css));
+            if (found.isEmpty() || !found.get(0).isDisplayed()) {
+                return null;
+            }
+            found.get(0).click();
+            return true;
+        });
     }
 
     /** The cell {@code css} of the message row whose message id is {@code messageId}, or null while there is none. */
@@ -180,11 +177,12 @@ class ConsoleBrowserTest {
         return null;
     }
 
-    private WebElement row(String table, String firstCell) {
+    /** The cell {@code css} of the row of {@code table} whose first cell is {@code firstCell}, or null. */
+    private WebElement cellOf(String table, String firstCell, String css) {
         for (WebElement row : browser.findElements(By.cssSelector(table + " tbody tr"))) {
             List<WebElement> cells = row.findElements(By.tagName("td"));
             if (!cells.isEmpty() && cells.get(0).getText().equals(firstCell)) {
-                return row;
+                return row.findElement(By.cssSelector(css));
             }
         }
         return null;
@@ -194,9 +192,8 @@ class ConsoleBrowserTest {
         return browser.findElement(By.cssSelector(css)).getText();
     }
 
-    private static String textOrNull(java.util.function.Supplier<WebElement> element) {
-        WebElement e = element.get();
-        return e == null ? null : e.getText();
+    private static String textOf(WebElement element) {
+        return element == null ? null : element.getText();
     }
 
     /** Waits, up to a generous bound, until {@code condition} yields non-null (the page re-renders as it goes). */
