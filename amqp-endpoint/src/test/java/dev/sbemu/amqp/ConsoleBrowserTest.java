@@ -39,6 +39,15 @@ import org.openqa.selenium.chrome.ChromeOptions;
  */
 class ConsoleBrowserTest {
     private static final Duration BOUND = Duration.ofSeconds(30);
+    /**
+     * Selenium's own logger, kept referenced: warnings only that it has no DevTools (CDP) classes for this Chromium,
+     * which WebDriver does not need.
+     */
+    private static final java.util.logging.Logger SELENIUM = java.util.logging.Logger.getLogger("org.openqa.selenium");
+
+    static {
+        SELENIUM.setLevel(java.util.logging.Level.SEVERE);
+    }
 
     @RegisterExtension
     final EndpointExtension endpoint = EndpointExtension.standard();
