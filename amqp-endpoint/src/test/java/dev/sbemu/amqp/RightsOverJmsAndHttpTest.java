@@ -142,6 +142,9 @@ class RightsOverJmsAndHttpTest {
                                             resource, ServiceBusEmulatorServer.KEY_NAME, "root-key", hour))
                             .statusCode());
             assertEquals(200, get(server, "/health", null).statusCode());
+            // CON-4: the console's files are open (the page asks for the key); the API it calls is not
+            assertEquals(200, get(server, "/__admin/console/", null).statusCode());
+            assertEquals(401, get(server, "/__admin/entities", null).statusCode());
         }
         try (Namespace namespace = namespace();
                 ServiceBusEmulatorServer server = start(namespace, true)) {

@@ -670,6 +670,17 @@ public final class Namespace implements MessageOperations, AutoCloseable {
         broker.setSessionState(session, state);
     }
 
+    /**
+     * The sessions of a session-enabled queue or subscription as they are now: each one held, with a state kept, or
+     * with ready messages; who holds it until when and its state, for diagnostics (the control API). Not a broker
+     * operation: no fault applies, nothing is accessed.
+     *
+     * @throws BrokerException when the entity does not exist or does not require sessions
+     */
+    public List<SessionInfo> sessions(EntityPath entity) {
+        return broker.sessions(Objects.requireNonNull(entity, "entity"));
+    }
+
     /** Lets go of the session: its locked messages become available again. */
     public void releaseSession(SessionLock session) {
         broker.releaseSession(session);

@@ -21,6 +21,15 @@ public final class JournalReport extends RuntimeException {
 
     /** Adds the journal of {@code namespace} to {@code failure}, unless it carries one already. */
     public static void attach(Throwable failure, Namespace namespace, String testName) {
+        attach(failure, namespace, testName, null);
+    }
+
+    /**
+     * As {@link #attach(Throwable, Namespace, String)}, naming the console's URL ({@code
+     * <server.httpUrl()>/__admin/console/}) under the journal when {@code consoleUrl} is not null: the namespace's
+     * endpoint serves it while it runs.
+     */
+    public static void attach(Throwable failure, Namespace namespace, String testName, String consoleUrl) {
         for (Throwable suppressed : failure.getSuppressed()) {
             if (suppressed instanceof JournalReport) {
                 return;
@@ -28,7 +37,8 @@ public final class JournalReport extends RuntimeException {
         }
         String events = namespace.journal().format();
         failure.addSuppressed(new JournalReport("Service Bus journal of " + testName + " (virtual time now "
-                + namespace.clock().instant() + "):\n" + (events.isEmpty() ? "(no events)\n" : events)));
+                + namespace.clock().instant() + "):\n" + (events.isEmpty() ? "(no events)\n" : events)
+                + (consoleUrl == null ? "" : "Console (while the endpoint runs): " + consoleUrl + "\n")));
     }
 
     @Override

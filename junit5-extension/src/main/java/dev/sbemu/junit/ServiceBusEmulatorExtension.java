@@ -1,5 +1,6 @@
 package dev.sbemu.junit;
 
+import dev.sbemu.amqp.ServiceBusEmulatorServer;
 import dev.sbemu.core.config.EmulatorConfig;
 import dev.sbemu.core.config.EmulatorConfigException;
 import dev.sbemu.core.config.InvalidTopologyException;
@@ -12,6 +13,8 @@ import dev.sbemu.junit.internal.EmulatorDeclaration.Declared;
 import dev.sbemu.junit.internal.Injection;
 import dev.sbemu.junit.internal.InjectionException;
 import java.lang.reflect.Method;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -138,10 +141,54 @@ final class ServiceBusEmulatorExtension
 
     private Throwable withJournal(ExtensionContext context, Throwable failure) {
         if (!(failure instanceof TestAbortedException)) {
-            existingScope(context)
-                    .ifPresent(scope -> JournalReport.attach(failure, scope.namespace(), context.getDisplayName()));
+            existingScope(context).ifPresent(scope -> {
+                Duration hold = holdOnFailure();
+                ServiceBusEmulatorServer server;
+                try {
+                    server = hold.isZero() ? scope.serverIfStarted() : scope.server();
+                } catch (RuntimeException e) {
+                    server = null; // the failure is what matters; no console then
+                }
+                String console = server == null ? null : server.httpUrl() + "/__admin/console/";
+                JournalReport.attach(failure, scope.namespace(), context.getDisplayName(), console);
+                if (console != null && !hold.isZero()) {
+                    hold(console, hold, context.getDisplayName());
+                }
+            });
         }
         return failure;
+    }
+
+    /**
+     * The system property {@value #HOLD_ON_FAILURE} (an ISO-8601 duration, off by default): how long a failed test's
+     * endpoint stays up, with its console, before the test's namespace is closed.
+     */
+    static final String HOLD_ON_FAILURE = "sbemu.console.holdOnFailure";
+
+    private static Duration holdOnFailure() {
+        String value = System.getProperty(HOLD_ON_FAILURE);
+        if (value == null || value.isBlank()) {
+            return Duration.ZERO;
+        }
+        try {
+            Duration d = Duration.parse(value.trim());
+            return d.isNegative() ? Duration.ZERO : d;
+        } catch (DateTimeParseException e) {
+            System.err.println("sbemu: -D" + HOLD_ON_FAILURE + " must be an ISO-8601 duration such as PT10M, was '"
+                    + value + "'; not holding.");
+            return Duration.ZERO;
+        }
+    }
+
+    /** Keeps the failed test's endpoint up for {@code hold} (the switch is for a person looking, never for CI). */
+    private static void hold(String console, Duration hold, String testName) {
+        System.err.println("sbemu: " + testName + " failed; its console is at " + console + " for " + hold + " ("
+                + HOLD_ON_FAILURE + ").");
+        try {
+            Thread.sleep(hold.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     // ---- scopes -------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 package dev.sbemu.junit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sbemu.junit.fixtures.JournalFixtures;
@@ -27,6 +28,23 @@ class JournalOnFailureTest {
                 2024-01-01T00:11:00Z  CLOCK_ADVANCED  clock  (now 2024-01-01T00:11:00Z)
                 """, failure.getSuppressed()[0].getMessage());
         assertEquals(0, failure.getSuppressed()[0].getStackTrace().length, "no stack trace to wade through");
+    }
+
+    @Test
+    @DisplayName(
+            "CON-6 a failing test whose endpoint runs names its console's URL under the journal; one without names none")
+    void consoleUrl() {
+        Throwable failure = Kit.failure(Kit.run(JournalFixtures.FailingOverTheEndpoint.class));
+        Throwable withoutEndpoint = Kit.failure(Kit.run(JournalFixtures.FailingTest.class));
+
+        String journal = failure.getSuppressed()[0].getMessage();
+        assertTrue(
+                journal.endsWith(
+                        "Console (while the endpoint runs): " + JournalFixtures.FailingOverTheEndpoint.console + "\n"),
+                journal);
+        assertTrue(
+                JournalFixtures.FailingOverTheEndpoint.console.matches("http://127\\.0\\.0\\.1:\\d+/__admin/console/"));
+        assertFalse(withoutEndpoint.getSuppressed()[0].getMessage().contains("Console"));
     }
 
     @Test

@@ -134,6 +134,7 @@ public final class StandaloneServer implements AutoCloseable {
         out.println("AMQP: " + address + ":" + endpoint.port() + " (HTTP is served there too)");
         out.println("HTTP: http://" + address + ":" + endpoint.httpPort()
                 + " (management REST API, /health, /__admin/; AMQP is served there too)");
+        out.println("Console: http://" + address + ":" + endpoint.httpPort() + "/__admin/console/");
         if (endpoint.tlsPort() >= 0) {
             out.println("AMQPS: " + address + ":" + endpoint.tlsPort() + " (AMQP over TLS, a self-signed certificate; "
                     + "trust store " + endpoint.tlsTrustStore() + ", password "

@@ -141,6 +141,9 @@ class MainTest {
             assertTrue(out().contains("AMQP: 127.0.0.1:" + server.amqpPort()), out());
             assertTrue(out().contains("HTTP: http://127.0.0.1:" + server.httpPort()), out());
             assertTrue(
+                    out().contains("Console: http://127.0.0.1:" + server.httpPort() + "/__admin/console/"),
+                    out()); // SPEC CON-4
+            assertTrue(
                     out().contains("Connection string: Endpoint=sb://localhost:" + server.amqpPort()
                             + ";SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=SAS_KEY_VALUE;"
                             + "UseDevelopmentEmulator=true;"),

@@ -227,6 +227,14 @@ class ServerJarTest {
             assertEquals("TTLExpiredException", expired.getDeadLetterReason());
         }
 
+        // SPEC CON-4 the jar serves the console from its own files
+        var console = http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/__admin/console/"))
+                        .build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, console.statusCode());
+        assertTrue(console.body().contains("<title>sbemu console</title>"), console.body());
+
         ServiceBusAdministrationClient admin = new ServiceBusAdministrationClientBuilder()
                 .connectionString(connectionString)
                 .addPolicy(plainHttp(httpPort))

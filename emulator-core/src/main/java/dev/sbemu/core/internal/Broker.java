@@ -8,6 +8,7 @@ import dev.sbemu.core.ExpiryMode;
 import dev.sbemu.core.JournalEvent;
 import dev.sbemu.core.Message;
 import dev.sbemu.core.ReceiveMode;
+import dev.sbemu.core.SessionInfo;
 import dev.sbemu.core.SessionLock;
 import dev.sbemu.core.Tier;
 import dev.sbemu.core.Transaction;
@@ -362,6 +363,11 @@ public final class Broker implements VirtualClock.TimerDriver {
             return null;
         }
         return new SessionLock(path, session.sessionId, session.holder, session.lockedUntil);
+    }
+
+    /** The sessions of a session-enabled queue or subscription: held, with a state, or with ready messages. */
+    public List<SessionInfo> sessions(EntityPath path) {
+        return services.locked(() -> registry.sessionSource(path).sessions.view());
     }
 
     /** Deferred messages of a held session, by sequence number (DLQ-4); others yield nothing. */

@@ -4,9 +4,11 @@ import dev.sbemu.core.BrokerException;
 import dev.sbemu.core.BrokeredMessage;
 import dev.sbemu.core.JournalEvent.Type;
 import dev.sbemu.core.ReceiveMode;
+import dev.sbemu.core.SessionInfo;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +27,30 @@ final class SessionTable {
     SessionTable(MessageSource source) {
         this.source = source;
         this.services = source.services;
+    }
+
+    /** Every session that is held, has kept a state or has ready messages, in the order first seen. */
+    List<SessionInfo> view() {
+        Map<String, SessionInfo> out = new LinkedHashMap<>();
+        for (SessionEntry s : sessions.values()) {
+            if (s.isHeld() || s.state != null) {
+                out.put(s.sessionId, info(s));
+            }
+        }
+        for (String sessionId : source.main.readyBySession.keySet()) {
+            out.computeIfAbsent(sessionId, id -> info(sessions.getOrDefault(id, new SessionEntry(id))));
+        }
+        return List.copyOf(out.values());
+    }
+
+    private SessionInfo info(SessionEntry s) {
+        TreeMap<StoredMessage, StoredMessage> ready = source.main.readyBySession.get(s.sessionId);
+        return new SessionInfo(
+                s.sessionId,
+                s.holder,
+                s.lockedUntil,
+                s.state == null ? null : s.state.clone(),
+                ready == null ? 0 : ready.size());
     }
 
     /** The session, if a receiver holds it right now. */

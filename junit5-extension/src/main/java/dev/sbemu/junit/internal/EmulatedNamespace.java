@@ -76,6 +76,16 @@ public final class EmulatedNamespace implements AutoCloseable {
         return clients;
     }
 
+    /** The namespace's AMQP endpoint if it has been started, else null. */
+    public ServiceBusEmulatorServer serverIfStarted() {
+        if (owner != null) {
+            return owner.serverIfStarted();
+        }
+        synchronized (this) {
+            return server;
+        }
+    }
+
     /** The namespace's AMQP endpoint, started on first use (one per namespace). */
     public ServiceBusEmulatorServer server() {
         if (owner != null) {

@@ -11,12 +11,19 @@ import java.util.function.Supplier;
 /**
  * The control API under {@code /__admin/} (docs/admin-openapi.json, served at {@code /__admin/openapi.json}) as a route
  * table: the first path segment names the resource, one handler each: {@code clock}, {@code journal}, {@code reset},
- * {@code faults}, {@code messages}, {@code openapi.json}. Answers are JSON; every failure is a JSON {@code {"error":
+ * {@code faults}, {@code messages}, {@code entities}, {@code sessions}, {@code console} (the page),
+ * {@code openapi.json}. Answers are JSON; every failure is a JSON {@code {"error":
  * ..., "message": ...}} with a 4xx status; nothing throws to the HTTP server. Any HTTP thread.
  */
 public final class AdminRoutes {
-    /** A JSON answer. */
-    record Answer(int status, String json) {
+    /** An answer: JSON unless another content type is named (the console's files). */
+    record Answer(int status, String json, String contentType) {
+        static final String JSON = "application/json; charset=utf-8";
+
+        Answer(int status, String json) {
+            this(status, json, JSON);
+        }
+
         static Answer ok(Object value) {
             return new Answer(200, JsonBodies.write(value));
         }
@@ -51,6 +58,9 @@ public final class AdminRoutes {
         }));
         routes.put("faults", faults);
         routes.put("messages", new MessagesResource(namespace));
+        routes.put("entities", new EntitiesResource(namespace));
+        routes.put("sessions", new SessionsResource(namespace));
+        routes.put("console", new ConsoleResource());
     }
 
     /** Answers a request to {@code /__admin/<path>}. */

@@ -43,7 +43,6 @@ public final class HttpFront implements AutoCloseable {
     static final int MAX_BODY = 1024 * 1024;
 
     private static final Logger LOG = Logger.getLogger(HttpFront.class.getName());
-    private static final String JSON = "application/json; charset=utf-8";
 
     static {
         // The JDK server leaves Nagle's algorithm on by default: its response headers and body go out in separate
@@ -150,7 +149,10 @@ public final class HttpFront implements AutoCloseable {
                 List<String> path = ManagementHandler.pathSegments(rawPath.substring("/__admin".length())).stream()
                         .filter(segment -> !segment.isEmpty())
                         .toList();
-                AdminRoutes.Answer refused = controlRefusal(exchange);
+                // the console's own files are open: the page asks for the key and sends it with each API call (CON-4)
+                boolean consolePage =
+                        method.equals("GET") && !path.isEmpty() && path.get(0).equalsIgnoreCase("console");
+                AdminRoutes.Answer refused = consolePage ? null : controlRefusal(exchange);
                 json(
                         exchange,
                         refused != null
@@ -296,7 +298,7 @@ public final class HttpFront implements AutoCloseable {
     }
 
     private static void json(HttpExchange exchange, AdminRoutes.Answer answer) throws IOException {
-        send(exchange, answer.status(), JSON, answer.json());
+        send(exchange, answer.status(), answer.contentType(), answer.json());
     }
 
     private static void send(HttpExchange exchange, int status, String contentType, String body) throws IOException {

@@ -7,7 +7,6 @@ import dev.sbemu.core.MessageBody;
 import dev.sbemu.core.MessageState;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.ReceiveMode;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -18,7 +17,9 @@ import java.util.function.Supplier;
 
 /**
  * {@code /__admin/messages?entity=<queue or topic>[&subscription=<name>][&subQueue=deadletter]}: {@code GET} lists an
- * entity's messages (peeked, up to {@code max}), {@code DELETE} purges them.
+ * entity's messages (peeked, up to {@code max}), {@code DELETE} purges them; {@code POST} sends one to a queue or
+ * topic and {@code POST messages/resubmit?...&sequenceNumber=} moves a dead-lettered one back ({@link
+ * MessageSending}).
  */
 final class MessagesResource implements AdminResource {
     /** The most messages one listing returns. */
@@ -34,8 +35,15 @@ final class MessagesResource implements AdminResource {
 
     @Override
     public AdminRoutes.Answer handle(AdminRequest request) {
+        if (request.rest().equals("resubmit")) {
+            request.require("POST");
+            return MessageSending.resubmit(namespace.get(), request);
+        }
         if (!request.rest().isEmpty()) {
             throw request.notFound();
+        }
+        if (request.method().equals("POST")) {
+            return MessageSending.send(namespace.get(), request);
         }
         EntityPath entity = entity(request.query());
         if (request.method().equals("GET")) {
@@ -46,7 +54,7 @@ final class MessagesResource implements AdminResource {
         return AdminRoutes.Answer.ok(AdminRequest.obj("entity", entity.toString(), "purged", purge(entity)));
     }
 
-    private static EntityPath entity(Map<String, String> query) {
+    static EntityPath entity(Map<String, String> query) {
         String name = query.get("entity");
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException(
@@ -96,7 +104,7 @@ final class MessagesResource implements AdminResource {
         return all;
     }
 
-    private static Map<String, Object> messageJson(BrokeredMessage m) {
+    static Map<String, Object> messageJson(BrokeredMessage m) {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("sequenceNumber", m.sequenceNumber());
         out.put("messageId", m.message().messageId());
@@ -112,6 +120,19 @@ final class MessagesResource implements AdminResource {
         }
         out.put("expiresAt", m.expiresAt() == null ? null : m.expiresAt().toString());
         out.put("deliveryCount", m.deliveryCount());
+        if (m.lockedUntil() != null) {
+            out.put("lockedUntil", m.lockedUntil().toString());
+        }
+        if (m.timeToLive() != null) {
+            out.put("timeToLive", m.timeToLive().toString());
+        }
+        putIfSet(out, "correlationId", m.message().correlationId());
+        putIfSet(out, "subject", m.message().subject());
+        putIfSet(out, "to", m.message().to());
+        putIfSet(out, "replyTo", m.message().replyTo());
+        putIfSet(out, "replyToSessionId", m.message().replyToSessionId());
+        putIfSet(out, "partitionKey", m.message().partitionKey());
+        putIfSet(out, "deadLetterSource", m.deadLetterSource());
         if (m.deadLetterReason() != null) {
             out.put("deadLetterReason", m.deadLetterReason());
         }
@@ -121,8 +142,10 @@ final class MessagesResource implements AdminResource {
         if (m.message().contentType() != null) {
             out.put("contentType", m.message().contentType());
         }
-        if (m.message().body() instanceof MessageBody.Data || m.message().body() instanceof MessageBody.DataSections) {
-            byte[] bytes = m.bodyAsString().getBytes(StandardCharsets.UTF_8);
+        byte[] bytes = m.message().body() instanceof MessageBody.Data data
+                ? data.bytes()
+                : m.message().body() instanceof MessageBody.DataSections sections ? sections.bytes() : null;
+        if (bytes != null) {
             out.put("body", m.bodyAsString());
             out.put("bodyBase64", Base64.getEncoder().encodeToString(bytes));
         } else {
@@ -157,6 +180,12 @@ final class MessagesResource implements AdminResource {
                 }
             }
             return taken;
+        }
+    }
+
+    private static void putIfSet(Map<String, Object> out, String name, Object value) {
+        if (value != null) {
+            out.put(name, value);
         }
     }
 

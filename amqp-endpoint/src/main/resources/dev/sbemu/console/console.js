@@ -1,0 +1,357 @@
+// The sbemu console: reads and drives the namespace through the control API only (/__admin/..., described at
+// /__admin/openapi.json), so that whatever the page does a script can do too. Plain ES module, no dependencies.
+
+// The namespace the page looks at: null for the server's default namespace (today's routes). A picker sets it.
+let namespace = null;
+
+const $ = (selector) => document.querySelector(selector);
+const state = { selected: null, tab: 'messages', journalNext: 0, entities: null, busy: false };
+
+/** The control API's URL of `path` (e.g. "clock/advance") for the namespace the page looks at. */
+function api(path) {
+  return namespace === null
+    ? `/__admin/${path}`
+    : `/__admin/namespaces/${encodeURIComponent(namespace)}/${path}`;
+}
+
+/** Calls the control API; sends the Authorization header kept for the session when one was given. */
+async function call(method, path, body) {
+  const headers = {};
+  const key = sessionStorage.getItem('sbemu.console.authorization');
+  if (key) headers['Authorization'] = key;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const response = await fetch(api(path), {
+    method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store',
+  });
+  const text = await response.text();
+  const json = text ? JSON.parse(text) : {};
+  if (response.status === 401) {
+    $('#auth-key').focus();
+    throw new Error('The control API asks for a key: enter the Authorization value above.');
+  }
+  if (!response.ok) throw new Error(`${json.error || response.status}: ${json.message || text}`);
+  return json;
+}
+
+function status(message) {
+  $('#status').textContent = message || '';
+}
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null) continue;
+    if (k === 'class') node.className = v;
+    else if (k === 'dataset') Object.assign(node.dataset, v);
+    else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v);
+  }
+  for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(c ?? ''));
+  return node;
+}
+
+// ---- entities -------------------------------------------------------------------------------------------------
+
+/** The query naming an entity: {entity, subscription?, subQueue?}. */
+function query(target, extra = {}) {
+  const q = new URLSearchParams({ entity: target.entity });
+  if (target.subscription) q.set('subscription', target.subscription);
+  if (target.subQueue) q.set('subQueue', target.subQueue);
+  for (const [k, v] of Object.entries(extra)) q.set(k, v);
+  return q.toString();
+}
+
+function pathOf(target) {
+  return [target.entity, target.subscription ? `subscriptions/${target.subscription}` : null,
+    target.subQueue ? '$deadletterqueue' : null].filter(Boolean).join('/');
+}
+
+function counts(c, deadLetterOnly) {
+  const span = el('span', { class: 'counts' });
+  if (deadLetterOnly) {
+    span.append(el('span', { class: 'dl', title: 'dead-lettered' }, String(c.deadLetter)));
+    return span;
+  }
+  span.append(
+    el('span', { title: 'active' }, `${c.active}a`),
+    el('span', { title: 'scheduled' }, `${c.scheduled}s`),
+    el('span', { title: 'deferred' }, `${c.deferred}d`),
+    el('span', { class: 'dl', title: 'dead-lettered' }, `${c.deadLetter}dl`),
+  );
+  if (c.transferDeadLetter) span.append(el('span', { class: 'dl', title: 'transfer dead-lettered' }, `${c.transferDeadLetter}tdl`));
+  return span;
+}
+
+function node(label, kind, target, c, info, deadLetterOnly) {
+  const path = pathOf(target);
+  const selected = state.selected && pathOf(state.selected.target) === path;
+  return el('div', {
+    class: selected ? 'node selected' : 'node',
+    dataset: { path },
+    onclick: () => select(target, info),
+  }, el('span', {}, el('span', { class: 'kind' }, kind), label), counts(c, deadLetterOnly));
+}
+
+function renderTree(data) {
+  const tree = $('#tree');
+  const root = el('ul');
+  root.append(el('li', { class: 'group' }, `Queues (${data.queues.length})`));
+  for (const q of data.queues) {
+    const target = { entity: q.name };
+    root.append(el('li', {}, node(q.name, 'queue', target, q.counts, q),
+      el('ul', {}, el('li', {}, node('dead-letter queue', 'dlq', { ...target, subQueue: 'deadletter' }, q.counts, q, true)))));
+  }
+  root.append(el('li', { class: 'group' }, `Topics (${data.topics.length})`));
+  for (const t of data.topics) {
+    const subs = el('ul');
+    for (const s of t.subscriptions) {
+      const target = { entity: t.name, subscription: s.name };
+      subs.append(el('li', {}, node(s.name, 'sub', target, s.counts, s),
+        el('ul', {}, el('li', {}, node('dead-letter queue', 'dlq', { ...target, subQueue: 'deadletter' }, s.counts, s, true)))));
+    }
+    root.append(el('li', {}, node(t.name, 'topic', { entity: t.name, topic: true }, t.counts, t), subs));
+  }
+  tree.replaceChildren(root);
+}
+
+function select(target, info) {
+  const wasTopic = state.selected && state.selected.target.topic;
+  state.selected = { target, info };
+  if (wasTopic && !target.topic) state.tab = 'messages';
+  const kind = target.topic ? 'topic' : target.subscription ? 'subscription' : 'queue';
+  $('#detail-title').textContent = `${pathOf(target)} (${target.subQueue ? 'dead-letter queue' : kind})`;
+  $('#tabs').hidden = false;
+  if (target.topic) state.tab = 'properties';
+  act(async () => {});
+}
+
+// ---- messages -------------------------------------------------------------------------------------------------
+
+function hex(base64) {
+  const bytes = atob(base64);
+  let out = '';
+  for (let i = 0; i < bytes.length; i++) out += bytes.charCodeAt(i).toString(16).padStart(2, '0') + (i % 16 === 15 ? '\n' : ' ');
+  return out.trim();
+}
+
+function bodyText(m) {
+  const mode = $('#body-mode').value;
+  if (mode === 'hex' && m.bodyBase64 !== undefined) return hex(m.bodyBase64);
+  if (mode === 'json') {
+    try { return JSON.stringify(JSON.parse(m.body), null, 2); } catch { return m.body; }
+  }
+  return m.body;
+}
+
+async function renderMessages(target) {
+  const data = await call('GET', `messages?${query(target)}`);
+  const rows = data.messages.map((m) => {
+    const props = Object.entries(m.applicationProperties || {})
+      .filter(([k]) => k !== 'DeadLetterReason' && k !== 'DeadLetterErrorDescription')
+      .map(([k, v]) => `${k}=${v}`).join(', ');
+    const system = ['correlationId', 'subject', 'to', 'replyTo', 'contentType', 'timeToLive', 'scheduledEnqueueTime', 'lockedUntil', 'deadLetterSource']
+      .filter((k) => m[k] !== undefined).map((k) => `${k}=${m[k]}`).join(', ');
+    const actions = el('td');
+    if (target.subQueue) {
+      actions.append(el('button', {
+        type: 'button', class: 'resubmit',
+        onclick: () => act(() => call('POST', `messages/resubmit?${query({ ...target, subQueue: null }, { sequenceNumber: m.sequenceNumber })}`),
+          `Resubmitted #${m.sequenceNumber}.`),
+      }, 'Resubmit'));
+    }
+    return el('tr', { class: 'message-row', dataset: { seq: m.sequenceNumber } },
+      el('td', {}, String(m.sequenceNumber)),
+      el('td', {}, m.messageId ?? ''),
+      el('td', { class: 'state' }, m.state),
+      el('td', {}, m.sessionId ?? ''),
+      el('td', {}, el('time', {}, m.enqueuedTime ?? '')),
+      el('td', {}, el('time', {}, m.expiresAt ?? 'never')),
+      el('td', {}, String(m.deliveryCount)),
+      el('td', { class: 'dl-reason', title: m.deadLetterErrorDescription ?? '' },
+        m.deadLetterReason ?? '', m.deadLetterErrorDescription ? el('div', { class: 'dl-description' }, m.deadLetterErrorDescription) : ''),
+      el('td', { class: 'body' }, bodyText(m), (system || props) ? el('div', { class: 'props' }, [system, props].filter(Boolean).join(' · ')) : ''),
+      actions);
+  });
+  $('#messages tbody').replaceChildren(...rows);
+  $('#messages-empty').hidden = rows.length > 0;
+  $('#send-form').hidden = Boolean(target.subQueue || target.subscription);
+}
+
+async function renderSessions(target) {
+  let data;
+  try {
+    data = await call('GET', `sessions?${query({ ...target, subQueue: null })}`);
+  } catch (e) {
+    $('#sessions tbody').replaceChildren();
+    $('#sessions-empty').hidden = false;
+    $('#sessions-empty').textContent = e.message;
+    return;
+  }
+  const rows = data.sessions.map((s) => el('tr', { class: 'session-row', dataset: { session: s.sessionId } },
+    el('td', {}, s.sessionId),
+    el('td', { class: 'holder' }, s.held ? s.holder : '(free)'),
+    el('td', {}, el('time', {}, s.lockedUntil ?? '')),
+    el('td', {}, String(s.readyMessages)),
+    el('td', { class: 'session-state' }, s.state ?? (s.stateBase64 ? hex(s.stateBase64) : ''))));
+  $('#sessions tbody').replaceChildren(...rows);
+  $('#sessions-empty').textContent = 'No sessions.';
+  $('#sessions-empty').hidden = rows.length > 0;
+}
+
+function renderProperties(info) {
+  const rows = Object.entries(info.properties || {}).map(([k, v]) => el('tr', {}, el('th', {}, k), el('td', {}, String(v))));
+  for (const k of ['createdAt', 'updatedAt', 'accessedAt', 'sizeInBytes']) {
+    if (info[k] !== undefined) rows.push(el('tr', {}, el('th', {}, k), el('td', {}, String(info[k]))));
+  }
+  $('#properties tbody').replaceChildren(...rows);
+  const rules = (info.rules || []).map((r) => el('tr', { class: 'rule-row' }, el('td', {}, r.name), el('td', {}, r.filter ?? ''), el('td', {}, r.action ?? '')));
+  $('#rules tbody').replaceChildren(...rules);
+  $('#rules').hidden = $('#rules-title').hidden = rules.length === 0;
+}
+
+// ---- clock, journal, refresh ----------------------------------------------------------------------------------
+
+function renderClock(clock) {
+  $('#clock-now').textContent = clock.now;
+  $('#clock-now').setAttribute('datetime', clock.now);
+  $('#clock-mode').textContent = clock.mode.toLowerCase();
+  $('#clock-mode').className = `badge ${clock.mode}`;
+}
+
+async function renderJournal() {
+  const data = await call('GET', `journal?from=${state.journalNext}`);
+  const list = $('#journal-events');
+  if (data.next < state.journalNext) {
+    // a fresh namespace (a reset): its journal starts again
+    list.replaceChildren();
+    state.journalNext = 0;
+    return renderJournal();
+  }
+  state.journalNext = data.next;
+  const filter = $('#journal-filter').value.trim().toLowerCase();
+  for (const e of data.events) {
+    const item = el('li', { dataset: { index: e.index, entity: e.entity ?? '', type: e.type } },
+      el('span', { class: 'at' }, e.at), e.text.startsWith(e.at) ? e.text.slice(e.at.length).trim() : e.text);
+    item.hidden = filter !== '' && !`${e.entity} ${e.type}`.toLowerCase().includes(filter);
+    list.append(item);
+  }
+  while (list.children.length > 500) list.firstElementChild.remove();
+  if (data.events.length) list.scrollTop = list.scrollHeight;
+}
+
+function applyJournalFilter() {
+  const filter = $('#journal-filter').value.trim().toLowerCase();
+  for (const item of $('#journal-events').children) {
+    item.hidden = filter !== '' && !`${item.dataset.entity} ${item.dataset.type}`.toLowerCase().includes(filter);
+  }
+}
+
+function findInfo(data, target) {
+  if (target.topic) return data.topics.find((t) => t.name === target.entity);
+  if (target.subscription) {
+    const topic = data.topics.find((t) => t.name === target.entity);
+    return topic && topic.subscriptions.find((s) => s.name === target.subscription);
+  }
+  return data.queues.find((q) => q.name === target.entity);
+}
+
+async function refresh() {
+  if (state.busy) return;
+  state.busy = true;
+  try {
+    renderClock(await call('GET', 'clock'));
+    const data = await call('GET', 'entities');
+    state.entities = data;
+    renderTree(data);
+    const sel = state.selected;
+    for (const tab of document.querySelectorAll('.tab')) {
+      tab.classList.toggle('active', tab.dataset.tab === state.tab);
+      tab.hidden = sel && sel.target.topic && tab.dataset.tab !== 'properties';
+    }
+    for (const pane of ['messages', 'sessions', 'properties']) $(`#pane-${pane}`).hidden = !sel || state.tab !== pane;
+    if (sel) {
+      const info = findInfo(data, sel.target);
+      if (!info) {
+        status(`${pathOf(sel.target)} is gone.`);
+      } else {
+        sel.info = info;
+        if (state.tab === 'messages') await renderMessages(sel.target);
+        else if (state.tab === 'sessions') await renderSessions(sel.target);
+        else renderProperties(info);
+      }
+    }
+    await renderJournal();
+    document.body.dataset.refreshed = String(Number(document.body.dataset.refreshed || 0) + 1);
+  } catch (e) {
+    status(e.message);
+  } finally {
+    state.busy = false;
+  }
+}
+
+/** Runs an action, says what it did (or why it failed), then shows the namespace as it is now. */
+async function act(action, done) {
+  try {
+    await action();
+    status('');
+    $('#status').textContent = '';
+    if (done) $('#status').dataset.last = done;
+  } catch (e) {
+    status(e.message);
+  }
+  await waitIdle();
+  await refresh();
+}
+
+async function waitIdle() {
+  while (state.busy) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+function wire() {
+  $('#advance-button').addEventListener('click', () => act(() => call('POST', 'clock/advance', { duration: $('#advance-duration').value.trim() })));
+  $('#freeze-button').addEventListener('click', () => act(() => call('POST', 'clock/freeze')));
+  $('#run-button').addEventListener('click', () => act(() => call('POST', 'clock/run')));
+  $('#refresh-button').addEventListener('click', () => act(async () => {}));
+  $('#body-mode').addEventListener('change', () => act(async () => {}));
+  $('#journal-filter').addEventListener('input', applyJournalFilter);
+  const purge = $('#purge-button');
+  purge.addEventListener('click', () => {
+    if (purge.dataset.armed !== 'true') {
+      purge.dataset.armed = 'true';
+      purge.textContent = 'Purge: click again to confirm';
+      return;
+    }
+    purge.dataset.armed = 'false';
+    purge.textContent = 'Purge';
+    act(() => call('DELETE', `messages?${query(state.selected.target)}`));
+  });
+  $('#send-button').addEventListener('click', () => {
+    const body = { body: $('#send-body').value };
+    for (const [field, id] of [['messageId', '#send-message-id'], ['sessionId', '#send-session-id'], ['timeToLive', '#send-ttl'], ['contentType', '#send-content-type']]) {
+      const v = $(id).value.trim();
+      if (v) body[field] = v;
+    }
+    act(() => call('POST', `messages?${new URLSearchParams({ entity: state.selected.target.entity })}`, body));
+  });
+  for (const tab of document.querySelectorAll('.tab')) {
+    tab.addEventListener('click', () => { state.tab = tab.dataset.tab; act(async () => {}); });
+  }
+  const key = $('#auth-key');
+  key.value = sessionStorage.getItem('sbemu.console.authorization') || '';
+  key.addEventListener('change', () => {
+    if (key.value) sessionStorage.setItem('sbemu.console.authorization', key.value);
+    else sessionStorage.removeItem('sbemu.console.authorization');
+    act(async () => {});
+  });
+}
+
+function live() {
+  setTimeout(async () => {
+    if ($('#live').checked && !document.hidden) await refresh();
+    live();
+  }, 2000);
+}
+
+wire();
+refresh();
+live();
