@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.azure.core.amqp.models.AmqpAnnotatedMessage;
 import com.azure.core.amqp.models.AmqpMessageBody;
 import com.azure.core.amqp.models.AmqpMessageBodyType;
 import com.azure.messaging.servicebus.ServiceBusClientBuilder;
@@ -25,7 +24,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -172,21 +170,6 @@ class MessageFieldsOverAmqpTest extends EndpointFixture {
         assertNotEquals(first, second);
     }
 
-    /** AMQP-22: what a peek-locked message carries from the broker. */
-    static void assertBrokerAnnotations(ServiceBusReceivedMessage got, String state) {
-        AmqpAnnotatedMessage raw = got.getRawAmqpMessage();
-        assertEquals(
-                UUID.fromString(got.getLockToken()),
-                raw.getDeliveryAnnotations().get("x-opt-lock-token"),
-                "the lock token, a uuid");
-        Set<String> expected =
-                new HashSet<>(Set.of("x-opt-enqueued-time", "x-opt-sequence-number", "x-opt-locked-until"));
-        if (state != null) {
-            expected.add(state);
-        }
-        assertEquals(expected, raw.getMessageAnnotations().keySet(), "message annotations");
-    }
-
     @Test
     @DisplayName(
             "AMQP-22 a peek-locked message carries x-opt-lock-token and, beside the sender's annotations, only"
@@ -202,10 +185,10 @@ class MessageFieldsOverAmqpTest extends EndpointFixture {
             sender.sendMessage(sent);
             ServiceBusReceivedMessage got =
                     receiver.receiveMessages(1, WAIT).stream().findFirst().orElseThrow();
-            assertBrokerAnnotations(got, null);
+            EveryField.assertBrokerAnnotations(got, null);
             receiver.defer(got);
             ServiceBusReceivedMessage deferred = receiver.receiveDeferredMessage(got.getSequenceNumber());
-            assertBrokerAnnotations(deferred, "x-opt-message-state");
+            EveryField.assertBrokerAnnotations(deferred, "x-opt-message-state");
             assertEquals(1, deferred.getRawAmqpMessage().getMessageAnnotations().get("x-opt-message-state"));
             receiver.complete(deferred);
         }

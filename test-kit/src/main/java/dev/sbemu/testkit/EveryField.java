@@ -13,7 +13,10 @@ import com.azure.messaging.servicebus.ServiceBusReceivedMessage;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
 
 /**
  * MSG-1's "every field" message: a {@link ServiceBusMessage} with every AMQP field a sender can set through the
@@ -79,7 +82,7 @@ public final class EveryField {
         assertNull(raw.getProperties().getAbsoluteExpiryTime(), "absolute-expiry-time");
         assertNull(raw.getProperties().getCreationTime(), "creation-time");
         assertArrayEquals(new byte[0], raw.getProperties().getUserId(), "user-id");
-        assertTrue(raw.getDeliveryAnnotations().isEmpty(), "delivery annotations");
+        assertTrue(withoutLockToken(got).isEmpty(), "delivery annotations");
         assertTrue(raw.getFooter().isEmpty(), "footer");
     }
 
@@ -94,5 +97,20 @@ public final class EveryField {
             assertEquals(got.getLockToken(), token.toString(), "x-opt-lock-token");
         }
         return annotations;
+    }
+
+    /** AMQP-22: what a peek-locked message carries from the broker. */
+    public static void assertBrokerAnnotations(ServiceBusReceivedMessage got, String state) {
+        AmqpAnnotatedMessage raw = got.getRawAmqpMessage();
+        assertEquals(
+                UUID.fromString(got.getLockToken()),
+                raw.getDeliveryAnnotations().get("x-opt-lock-token"),
+                "the lock token, a uuid");
+        Set<String> expected =
+                new HashSet<>(Set.of("x-opt-enqueued-time", "x-opt-sequence-number", "x-opt-locked-until"));
+        if (state != null) {
+            expected.add(state);
+        }
+        assertEquals(expected, raw.getMessageAnnotations().keySet(), "message annotations");
     }
 }
