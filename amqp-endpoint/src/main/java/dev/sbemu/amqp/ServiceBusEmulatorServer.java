@@ -269,6 +269,51 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
     }
 
     /**
+     * Serves one more namespace, started from {@code settings}, beside the default one (spec NS-1): its own entities,
+     * messages, sequence numbers, sessions, clock, journal, faults and tier. Clients choose it by their connection
+     * string alone, with the key name {@code <name>/<key name>} ({@link #getConnectionString(String, String)}, NS-2);
+     * the control API does the same with {@code POST /__admin/namespaces}. The server closes it when it is removed
+     * or the server closes.
+     *
+     * @param name a letter, then letters, digits and hyphens, at most 50 characters
+     * @throws IllegalArgumentException for a bad name
+     * @throws IllegalStateException when a namespace of that name is served already
+     */
+    public Namespace addNamespace(String name, NamespaceSettings settings) {
+        return endpoint.addNamespace(name, Objects.requireNonNull(settings, "settings"), null);
+    }
+
+    /**
+     * Stops serving the namespace {@code name} and closes it; its clients' next operations fail. False when there is
+     * none.
+     *
+     * @throws IllegalStateException for the default namespace
+     */
+    public boolean removeNamespace(String name) {
+        return endpoint.removeNamespace(name);
+    }
+
+    /** The namespace served under {@code name} now ({@code "default"}: {@link #namespace()}), or null. */
+    public Namespace namespace(String name) {
+        return endpoint.namespace(name);
+    }
+
+    /** The names of the namespaces served: {@code "default"} first, then the others in name order. */
+    public java.util.List<String> namespaceNames() {
+        return endpoint.namespaceNames();
+    }
+
+    /**
+     * The connection string that chooses the namespace {@code name} (NS-2): as {@link #getConnectionString(String)}
+     * for {@code host}, with the key name {@code <name>/<key name>}.
+     */
+    public String getConnectionString(String host, String name) {
+        Objects.requireNonNull(host, "host");
+        return "Endpoint=sb://" + host + (port() != 5672 ? ":" + port() : "") + ";SharedAccessKeyName="
+                + endpoint.keyName(name) + ";SharedAccessKey=" + endpoint.key(name) + ";UseDevelopmentEmulator=true;";
+    }
+
+    /**
      * Serves {@code next} instead of the current namespace, keeping the port, the key and the open
      * connections: a client's links stay attached and their next operation reaches {@code next}, so clients
      * built once (a Spring application context's) can be handed a fresh namespace between tests. Sessions

@@ -12,12 +12,13 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -53,30 +54,23 @@ public final class HttpFront implements AutoCloseable {
         }
     }
 
-    private final Supplier<Namespace> namespace;
-    private final Credentials credentials;
-    private final AdminRoutes control;
+    private final ServedNamespaces namespaces;
+    private final NamespacesResource namespacesResource;
     private final Health health;
     private final String host;
     private final HttpServer server;
     private final ThreadPoolExecutor executor;
-    private volatile Managed managed;
+    /** The management handler of each namespace served now, by name. */
+    private final Map<String, Managed> managed = new ConcurrentHashMap<>();
 
     private record Managed(Namespace namespace, ManagementHandler handler) {}
 
     /**
      * @param host how the namespace is named in management answers
      */
-    public HttpFront(
-            Supplier<Namespace> namespace,
-            Credentials credentials,
-            AdminRoutes control,
-            BooleanSupplier healthy,
-            String host,
-            String name) {
-        this.namespace = namespace;
-        this.credentials = credentials;
-        this.control = control;
+    public HttpFront(ServedNamespaces namespaces, BooleanSupplier healthy, String host, String name) {
+        this.namespaces = namespaces;
+        this.namespacesResource = new NamespacesResource(namespaces);
         this.health = new Health(healthy);
         this.host = host;
         AtomicInteger count = new AtomicInteger();
@@ -148,7 +142,18 @@ public final class HttpFront implements AutoCloseable {
                 List<String> path = ManagementHandler.pathSegments(rawPath.substring("/__admin".length())).stream()
                         .filter(segment -> !segment.isEmpty())
                         .toList();
-                json(exchange, control.handle(method, path, ManagementHandler.queryParameters(rawQuery), body));
+                Map<String, String> query = ManagementHandler.queryParameters(rawQuery);
+                if (!path.isEmpty() && path.get(0).equalsIgnoreCase("namespaces")) {
+                    String hostHeader = exchange.getRequestHeaders().getFirst("Host");
+                    json(
+                            exchange,
+                            namespacesResource.handle(method, path.subList(1, path.size()), query, body, hostHeader));
+                } else {
+                    // today's routes act on the default namespace (NS-5)
+                    json(
+                            exchange,
+                            namespaces.admin(namespaces.keys().defaultName()).handle(method, path, query, body));
+                }
             } else {
                 management(exchange, method, rawPath, rawQuery, body);
             }
@@ -169,9 +174,16 @@ public final class HttpFront implements AutoCloseable {
     private void management(HttpExchange exchange, String method, String rawPath, String rawQuery, String body)
             throws IOException {
         String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+        // the token's key name chooses the namespace (NS-2); its key policy then checks the token
+        String chosen = namespaces.keys().namespaceOfToken(authorization);
+        Credentials credentials = namespaces.keys().of(chosen);
+        Namespace served = namespaces.namespace(chosen);
         String refusal = authorization == null
                 ? "MissingToken: the request has no Authorization header; send a SharedAccessSignature token."
-                : credentials.refusal(authorization);
+                : credentials == null || served == null
+                        ? "InvalidSignature: the token's key name chooses namespace '" + chosen
+                                + "', which this server does not serve."
+                        : credentials.refusal(authorization);
         if (refusal != null) {
             send(
                     exchange,
@@ -180,19 +192,23 @@ public final class HttpFront implements AutoCloseable {
                     "<Error><Code>401</Code><Detail>" + escape(refusal) + "</Detail></Error>");
             return;
         }
-        ManagementHandler.Response answer = handler()
+        ManagementHandler.Response answer = handler(chosen, served)
                 .handle(method, rawPath, rawQuery, exchange.getRequestHeaders().getFirst("If-Match"), body);
         send(exchange, answer.status(), answer.contentType(), answer.body());
     }
 
-    private ManagementHandler handler() {
-        Namespace served = namespace.get();
-        Managed current = managed;
+    private ManagementHandler handler(String name, Namespace served) {
+        Managed current = managed.get(name);
         if (current == null || current.namespace() != served) {
             current = new Managed(served, ManagementHandler.of(served, host));
-            managed = current;
+            managed.put(name, current);
         }
         return current.handler();
+    }
+
+    /** Drops the management handler of a deleted namespace. */
+    public void forget(String name) {
+        managed.remove(name);
     }
 
     private static void json(HttpExchange exchange, AdminRoutes.Answer answer) throws IOException {

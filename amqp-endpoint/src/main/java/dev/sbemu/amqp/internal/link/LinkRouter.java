@@ -36,17 +36,25 @@ public final class LinkRouter implements AttachHandler {
     private static final Logger LOG = Logger.getLogger(LinkRouter.class.getName());
 
     private final AmqpConnection connection;
-    private final LinkFactory links;
-    private final List<AttachPolicy> policies;
-    private final SessionAccept sessions;
+    private final java.util.function.Supplier<LinkRoutes> routes;
     private final Map<String, ReplyLink> replies = new HashMap<>();
 
     /** @param policies the routing table, in the order the rows are tried */
     public LinkRouter(AmqpConnection connection, LinkFactory links, List<AttachPolicy> policies) {
+        this(connection, fixed(new LinkRoutes(links, policies)));
+    }
+
+    private static java.util.function.Supplier<LinkRoutes> fixed(LinkRoutes routes) {
+        return () -> routes;
+    }
+
+    /**
+     * @param routes the links and the routing table of the namespace the connection serves, looked up per attach: the
+     *     default namespace's until the connection's credentials chose one (NS-2)
+     */
+    public LinkRouter(AmqpConnection connection, java.util.function.Supplier<LinkRoutes> routes) {
         this.connection = connection;
-        this.links = links;
-        this.policies = List.copyOf(policies);
-        this.sessions = new SessionAccept(this, links);
+        this.routes = routes;
     }
 
     AmqpConnection connection() {
@@ -54,7 +62,7 @@ public final class LinkRouter implements AttachHandler {
     }
 
     LinkFactory links() {
-        return links;
+        return routes.get().links();
     }
 
     @Override
@@ -69,7 +77,7 @@ public final class LinkRouter implements AttachHandler {
 
     /** Tries the rows of {@code stage} for {@code role}; true when one answered the attach. */
     private boolean route(AttachPolicy.Role role, AttachPolicy.Stage stage, Attach attach) {
-        for (AttachPolicy policy : policies) {
+        for (AttachPolicy policy : routes.get().policies()) {
             if (policy.role() == role
                     && policy.stage() == stage
                     && policy.matches().test(attach)) {
@@ -90,6 +98,7 @@ public final class LinkRouter implements AttachHandler {
         if (!authorized(receiver) || route(role, AttachPolicy.Stage.AUTHORIZED, attach)) {
             return;
         }
+        LinkFactory links = links();
         Namespace ns = links.namespace().get();
         if (address.isEmpty() && receiver.getRemoteTarget() instanceof Target) {
             // an anonymous sender (ANONYMOUS-RELAY, Qpid JMS's anonymous producer): each message goes to its `to`
@@ -135,11 +144,15 @@ public final class LinkRouter implements AttachHandler {
         }
         Map<Symbol, Object> filter = source.getFilter();
         if (filter != null && filter.containsKey(SessionAccept.SESSION_FILTER)) {
-            sessions.accept(
-                    sender, entity, attach.mode(), SessionAccept.sessionIdOf(filter.get(SessionAccept.SESSION_FILTER)));
+            new SessionAccept(this, links())
+                    .accept(
+                            sender,
+                            entity,
+                            attach.mode(),
+                            SessionAccept.sessionIdOf(filter.get(SessionAccept.SESSION_FILTER)));
             return;
         }
-        open(sender, links.outgoing(connection, sender, entity, attach.mode(), null));
+        open(sender, links().outgoing(connection, sender, entity, attach.mode(), null));
     }
 
     /** Opens a reply link, registered under its reply-to address (see {@link Attach#openReplyLink}). */
@@ -164,7 +177,7 @@ public final class LinkRouter implements AttachHandler {
     }
 
     boolean exists(EntityPath entity, Link link) {
-        Namespace ns = links.namespace().get();
+        Namespace ns = links().namespace().get();
         boolean exists = entity.isSubscription()
                 ? ns.subscriptionExists(entity.topicOrQueue(), entity.subscription())
                 : ns.queueExists(entity.topicOrQueue()) || ns.topicExists(entity.topicOrQueue());
@@ -175,7 +188,7 @@ public final class LinkRouter implements AttachHandler {
     }
 
     int maxMessageSize(String entity) {
-        Namespace ns = links.namespace().get();
+        Namespace ns = links().namespace().get();
         Long kilobytes = ns.queueExists(entity)
                 ? ns.getQueue(entity).maxMessageSizeInKilobytes()
                 : ns.getTopic(entity).maxMessageSizeInKilobytes();

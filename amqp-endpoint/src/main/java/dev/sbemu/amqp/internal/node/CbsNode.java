@@ -2,6 +2,7 @@ package dev.sbemu.amqp.internal.node;
 
 import dev.sbemu.amqp.internal.link.RequestLink;
 import dev.sbemu.amqp.internal.security.Credentials;
+import dev.sbemu.amqp.internal.security.NamespaceKeys;
 import dev.sbemu.amqp.internal.transport.AmqpConnection;
 import dev.sbemu.amqp.internal.transport.AmqpErrors;
 import org.apache.qpid.proton.amqp.messaging.AmqpValue;
@@ -16,11 +17,15 @@ import org.apache.qpid.proton.message.Message;
  * else is refused with 401, which the SDKs report as unauthorized.
  */
 final class CbsNode implements RequestLink.Node {
-    private final Credentials credentials;
+    private final NamespaceKeys keys;
     private final AmqpConnection connection;
 
     CbsNode(Credentials credentials, AmqpConnection connection) {
-        this.credentials = credentials;
+        this(NamespaceKeys.single("", credentials), connection);
+    }
+
+    CbsNode(NamespaceKeys keys, AmqpConnection connection) {
+        this.keys = keys;
         this.connection = connection;
     }
 
@@ -37,12 +42,32 @@ final class CbsNode implements RequestLink.Node {
         if (refusal != null) {
             return new RequestLink.Response(401, refusal, AmqpErrors.UNAUTHORIZED.toString(), null);
         }
-        connection.authorize();
+        String chosen = keys.namespaceOfToken(token);
+        if (connection != null && !connection.select(chosen)) {
+            return new RequestLink.Response(
+                    401,
+                    "InvalidSignature: this connection serves namespace '" + connection.namespace()
+                            + "'; a token for namespace '" + chosen + "' needs a connection of its own.",
+                    AmqpErrors.UNAUTHORIZED.toString(),
+                    null);
+        }
+        if (connection != null) {
+            connection.authorize();
+        }
         return new RequestLink.Response(200, "OK", null, null);
     }
 
-    /** Why {@code token} is refused, or null when it is valid. */
+    /**
+     * Why {@code token} is refused, or null when it is valid: its key name chooses the namespace (NS-2), whose key
+     * policy then checks it.
+     */
     String refusal(Object token) {
+        String chosen = keys.namespaceOfToken(token);
+        Credentials credentials = keys.of(chosen);
+        if (credentials == null) {
+            return "InvalidSignature: the token's key name chooses namespace '" + chosen
+                    + "', which this server does not serve.";
+        }
         return credentials.refusal(token);
     }
 }

@@ -8,7 +8,7 @@ import dev.sbemu.amqp.internal.link.HeldCalls;
 import dev.sbemu.amqp.internal.link.HeldSessions;
 import dev.sbemu.amqp.internal.link.RequestLink;
 import dev.sbemu.amqp.internal.link.ServedNamespace;
-import dev.sbemu.amqp.internal.security.Credentials;
+import dev.sbemu.amqp.internal.security.NamespaceKeys;
 import dev.sbemu.core.EntityPath;
 import java.util.List;
 import java.util.Locale;
@@ -28,7 +28,7 @@ public final class NodeRoutes {
     private NodeRoutes() {}
 
     public static List<AttachPolicy> policies(
-            ServedNamespace namespace, Credentials credentials, Transactions transactions, HeldSessions sessions) {
+            ServedNamespace namespace, NamespaceKeys keys, Transactions transactions, HeldSessions sessions) {
         return List.of(
                 // No token needed (AMQP-9): azure-core-amqp attaches the coordinator without authorizing it, and the
                 // service accepts that. A transaction only takes effect through links that need one.
@@ -54,7 +54,7 @@ public final class NodeRoutes {
                             Receiver receiver = a.receiver();
                             receiver.setMaxMessageSize(
                                     UnsignedLong.valueOf(a.settings().maxRequestSize()));
-                            RequestLink cbs = a.requestLink(new CbsNode(credentials, a.connection()), null);
+                            RequestLink cbs = a.requestLink(new CbsNode(keys, a.connection()), null);
                             cbs.limits(
                                     () -> a.connection().isAuthorized()
                                             ? a.settings().linkCredit()

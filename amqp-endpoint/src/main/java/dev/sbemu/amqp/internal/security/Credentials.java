@@ -39,6 +39,11 @@ public final class Credentials {
         return key;
     }
 
+    /** Whether any key under any key name is accepted. */
+    public boolean acceptsAnyKey() {
+        return anyKey;
+    }
+
     /** Whether {@code user} and {@code password} are the endpoint's key name and key (SASL PLAIN, JMS-1). */
     public boolean isKey(String user, String password) {
         return keyName.equals(user)

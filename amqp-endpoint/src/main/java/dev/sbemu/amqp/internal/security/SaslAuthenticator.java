@@ -20,10 +20,15 @@ public final class SaslAuthenticator implements Authentication {
     private static final String PLAIN = "PLAIN";
     private static final String ANONYMOUS = "ANONYMOUS";
 
-    private final Credentials credentials;
+    private final NamespaceKeys keys;
 
     public SaslAuthenticator(Credentials credentials) {
-        this.credentials = credentials;
+        this(NamespaceKeys.single("", credentials));
+    }
+
+    /** @param keys the served namespaces' key policies: the user name or the token chooses one (NS-2) */
+    public SaslAuthenticator(NamespaceKeys keys) {
+        this.keys = keys;
     }
 
     @Override
@@ -39,7 +44,8 @@ public final class SaslAuthenticator implements Authentication {
                 if (chosen.length > 0 && PLAIN.equals(chosen[0])) {
                     byte[] response = new byte[Math.max(0, s.pending())];
                     s.recv(response, 0, response.length);
-                    if (plainAccepted(response)) {
+                    String namespace = plainAccepted(response);
+                    if (namespace != null && connection.select(namespace)) {
                         connection.authorize();
                         s.done(Sasl.SaslOutcome.PN_SASL_OK);
                     } else {
@@ -66,21 +72,27 @@ public final class SaslAuthenticator implements Authentication {
     /**
      * Whether a SASL PLAIN response ({@code [authzid] NUL authcid NUL password}) names the endpoint's key: the key
      * name and the key as user and password, or any user with a valid shared access signature token as password
-     * (JMS-1).
+     * (JMS-1). Returns the name of the namespace the user name (or the token's key name) chose, or null when refused.
      */
-    boolean plainAccepted(byte[] response) {
+    String plainAccepted(byte[] response) {
         String text = new String(response, StandardCharsets.UTF_8);
         int first = text.indexOf('\0');
         int second = first < 0 ? -1 : text.indexOf('\0', first + 1);
         if (second < 0) {
-            return false;
+            return null;
         }
         String user = text.substring(first + 1, second);
         String password = text.substring(second + 1);
-        if (credentials.isKey(user, withoutJmsEmulatorTail(password))) {
-            return true;
+        boolean token = password.startsWith("SharedAccessSignature ");
+        String namespace = token ? keys.namespaceOfToken(password) : keys.namespaceOf(user);
+        Credentials credentials = keys.of(namespace);
+        if (credentials == null) {
+            return null;
         }
-        return password.startsWith("SharedAccessSignature ") && credentials.refusal(password) == null;
+        if (credentials.isKey(user, withoutJmsEmulatorTail(password))) {
+            return namespace;
+        }
+        return token && credentials.refusal(password) == null ? namespace : null;
     }
 
     /**

@@ -1,0 +1,63 @@
+package dev.sbemu.amqp.internal.security;
+
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Which namespace a client's credentials choose, and that namespace's key policy (spec NS-2, NS-3). The choice is
+ * carried by the shared access key name, which every SDK puts on the wire: {@code skn} of a {@code $cbs} or HTTP
+ * token, the SASL PLAIN user name of JMS clients. A key name {@code <namespace>/<policy>} chooses the namespace before
+ * the slash; one without a slash chooses the default namespace. The namespace is chosen first; the token or key is
+ * then checked against the chosen namespace's {@link Credentials} alone. Any thread.
+ */
+public interface NamespaceKeys {
+    /** The name of the namespace a key name without a namespace chooses. */
+    String defaultName();
+
+    /** The key policy of the namespace {@code name}, or null when the endpoint serves none of that name. */
+    Credentials of(String name);
+
+    /** The namespace a key name chooses: the part before its first '/', else the default's name. */
+    default String namespaceOf(String keyName) {
+        int slash = keyName == null ? -1 : keyName.indexOf('/');
+        return slash > 0 ? keyName.substring(0, slash) : defaultName();
+    }
+
+    /** The namespace a token's {@code skn} chooses (the default's when it has none). */
+    default String namespaceOfToken(Object token) {
+        return namespaceOf(keyNameOf(token));
+    }
+
+    /** The decoded {@code skn} of a {@code SharedAccessSignature} token, or null. */
+    static String keyNameOf(Object token) {
+        if (!(token instanceof String text) || !text.startsWith("SharedAccessSignature ")) {
+            return null;
+        }
+        for (String pair : text.substring("SharedAccessSignature ".length()).split("&")) {
+            int eq = pair.indexOf('=');
+            if (eq > 0 && pair.substring(0, eq).trim().equals("skn")) {
+                try {
+                    return URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+                } catch (IllegalArgumentException e) {
+                    return null;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** One namespace's key policy under the name {@code name}. */
+    static NamespaceKeys single(String name, Credentials credentials) {
+        return new NamespaceKeys() {
+            @Override
+            public String defaultName() {
+                return name;
+            }
+
+            @Override
+            public Credentials of(String n) {
+                return name.equals(n) ? credentials : null;
+            }
+        };
+    }
+}
