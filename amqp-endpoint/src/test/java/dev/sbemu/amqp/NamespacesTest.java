@@ -189,7 +189,8 @@ class NamespacesTest extends EndpointFixture {
     }
 
     @Test
-    @DisplayName("NS-5 the control API creates a namespace and answers its connection string, lists it and deletes it")
+    @DisplayName("NS-5 NS-6 the control API creates a namespace and answers its connection string, lists it and "
+            + "deletes it; a client still connected then fails")
     void createListDelete() throws Exception {
         HttpResponse<String> created = call(
                 "POST",
@@ -204,10 +205,9 @@ class NamespacesTest extends EndpointFixture {
         assertEquals(ClockMode.FROZEN, made.clock().mode());
 
         made.createQueue("work");
-        try (ServiceBusSenderClient sender =
-                        clients(cs).sender().queueName("work").buildClient();
-                ServiceBusReceiverClient receiver =
-                        clients(cs).receiver().queueName("work").buildClient()) {
+        ServiceBusSenderClient sender = clients(cs).sender().queueName("work").buildClient();
+        try (ServiceBusReceiverClient receiver =
+                clients(cs).receiver().queueName("work").buildClient()) {
             sender.sendMessage(new ServiceBusMessage("job"));
             ServiceBusReceivedMessage got = receiveOne(receiver);
             assertEquals(
@@ -239,6 +239,13 @@ class NamespacesTest extends EndpointFixture {
                 404,
                 call("POST", "/__admin/namespaces/ci-job-17/clock/freeze", null).statusCode());
         assertFalse(call("GET", "/__admin/namespaces", null).body().contains("ci-job-17"));
+        // NS-6: the sender still connected to the deleted namespace fails; nothing reaches another namespace
+        try {
+            assertThrows(ServiceBusException.class, () -> sender.sendMessage(new ServiceBusMessage("too late")));
+        } finally {
+            sender.close();
+        }
+        assertFalse(namespace.queueExists("work"));
     }
 
     @Test

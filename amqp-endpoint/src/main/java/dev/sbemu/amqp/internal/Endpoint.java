@@ -319,7 +319,13 @@ public final class Endpoint implements AutoCloseable {
             return false;
         }
         http.forget(name);
-        removed.close();
+        removed.delete();
+        // NS-6: its clients are told at once; a reconnect with its key name is then refused (NS-2)
+        loop.closeConnections(
+                c -> name.equals(c.namespace()),
+                new org.apache.qpid.proton.amqp.transport.ErrorCondition(
+                        org.apache.qpid.proton.amqp.Symbol.valueOf("amqp:not-found"),
+                        "The namespace '" + name + "' was deleted."));
         return true;
     }
 

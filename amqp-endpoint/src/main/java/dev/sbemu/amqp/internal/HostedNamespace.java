@@ -187,4 +187,10 @@ final class HostedNamespace {
             toClose.close();
         }
     }
+
+    /** Closes it as {@link #close()} and makes each later operation of its links fail (NS-6). */
+    void delete() {
+        close();
+        served.retire("The namespace '" + name + "' was deleted.");
+    }
 }

@@ -370,6 +370,19 @@ public final class EventLoop implements AutoCloseable {
         close(false);
     }
 
+    /** Closes, on the loop, each connection {@code which} picks, with {@code error} (a deleted namespace's, NS-6). */
+    public void closeConnections(
+            java.util.function.Predicate<AmqpConnection> which,
+            org.apache.qpid.proton.amqp.transport.ErrorCondition error) {
+        execute(() -> {
+            for (AmqpConnection c : new ArrayList<>(connections)) {
+                if (which.test(c)) {
+                    guarded(c, () -> c.closeWith(error));
+                }
+            }
+        });
+    }
+
     /** As {@link #close()}; {@code forced}: the goodbye is the one of a server being stopped (SRV-7). */
     public void close(boolean forced) {
         if (closing || closed) {
