@@ -79,6 +79,15 @@ public final class EmulatorConfig {
         return loaded.topology();
     }
 
+    /**
+     * Each namespace of {@code UserConfig.Namespaces} with its entities, by its {@code Name} ({@code namespace-<index>}
+     * without one), in the file's order; {@link #topology()} is all of them together. A server serves each as a
+     * namespace of its own (spec NS-8).
+     */
+    public java.util.Map<String, Topology> namespaces() {
+        return loaded.namespaces();
+    }
+
     /** The warnings loading produced: one line per ignored key. */
     public List<String> warnings() {
         return loaded.warnings();

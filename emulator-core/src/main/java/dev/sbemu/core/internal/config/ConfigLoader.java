@@ -23,10 +23,13 @@ public final class ConfigLoader {
      * @param source where it came from, as errors show it
      * @param topology its entities
      * @param warnings one line per ignored key
+     * @param namespaces each namespace's entities, by name, in the file's order
      */
-    public record Loaded(String source, Topology topology, List<String> warnings) {
+    public record Loaded(
+            String source, Topology topology, List<String> warnings, java.util.Map<String, Topology> namespaces) {
         public Loaded {
             warnings = List.copyOf(warnings);
+            namespaces = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(namespaces));
         }
     }
 
@@ -67,11 +70,17 @@ public final class ConfigLoader {
     /** Parses content; warnings are logged and kept. */
     public static Loaded parse(byte[] content, String source) {
         List<String> warnings = new ArrayList<>();
-        Topology topology = ConfigJson.read(content, source, warning -> {
+        java.util.Map<String, Topology> namespaces = ConfigJson.readNamespaces(content, source, warning -> {
             warnings.add(warning);
             // looked up here, not in a static field: a file without warnings does not start the logging system
             System.getLogger("dev.sbemu.core.config.EmulatorConfig").log(System.Logger.Level.WARNING, warning);
         });
-        return new Loaded(source, topology, warnings);
+        List<Topology.QueueSpec> queues = new ArrayList<>();
+        List<Topology.TopicSpec> topics = new ArrayList<>();
+        for (Topology one : namespaces.values()) {
+            queues.addAll(one.queues());
+            topics.addAll(one.topics());
+        }
+        return new Loaded(source, new Topology(queues, topics), warnings, namespaces);
     }
 }
