@@ -262,6 +262,30 @@ class NamespacesTest extends EndpointFixture {
     }
 
     @Test
+    @DisplayName("NS-2 a key name encoded twice in the token (the Python SDK's quote_plus, then urlencode) chooses the "
+            + "same namespace")
+    void keyNameEncodedTwice() {
+        dev.sbemu.amqp.internal.security.NamespaceKeys keys = new dev.sbemu.amqp.internal.security.NamespaceKeys() {
+            @Override
+            public String defaultName() {
+                return "default";
+            }
+
+            @Override
+            public dev.sbemu.amqp.internal.security.Credentials of(String name) {
+                return null;
+            }
+        };
+        String once = "SharedAccessSignature sr=x&sig=y&se=1&skn=py-own%2FRootManageSharedAccessKey";
+        String twice = "SharedAccessSignature sr=x&sig=y&se=1&skn=py-own%252FRootManageSharedAccessKey";
+        String raw = "SharedAccessSignature sr=x&sig=y&se=1&skn=py-own/RootManageSharedAccessKey";
+        for (String token : List.of(once, twice, raw)) {
+            assertEquals("py-own", keys.namespaceOfToken(token), token);
+        }
+        assertEquals("default", keys.namespaceOfToken("SharedAccessSignature sr=x&sig=y&se=1&skn=Root"));
+    }
+
+    @Test
     @DisplayName("NS-7 a reset of a running clock leaves it running at the wall clock, not put back to its start")
     void resetOfRunningClock() throws Exception {
         Namespace running =

@@ -76,8 +76,9 @@ public final class Credentials {
         if (anyKey) {
             return expired(se);
         }
-        if (!keyName.equals(decode(skn))) {
-            return "InvalidSignature: the token's key name '" + decode(skn) + "' is not known.";
+        String presented = NamespaceKeys.keyNameOf(text);
+        if (!keyName.equals(presented)) {
+            return "InvalidSignature: the token's key name '" + presented + "' is not known.";
         }
         String expired = expired(se);
         if (expired != null) {

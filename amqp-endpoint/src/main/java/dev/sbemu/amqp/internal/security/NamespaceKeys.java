@@ -28,7 +28,12 @@ public interface NamespaceKeys {
         return namespaceOf(keyNameOf(token));
     }
 
-    /** The decoded {@code skn} of a {@code SharedAccessSignature} token, or null. */
+    /**
+     * The decoded {@code skn} of a {@code SharedAccessSignature} token, or null. The Python SDK (azure-servicebus 7.x,
+     * {@code _pyamqp/utils.py generate_sas_token}) encodes the key name twice ({@code quote_plus}, then {@code
+     * urlencode}), so a key name that still holds an escape after one decoding is decoded again: a key name never
+     * holds a '%' of its own.
+     */
     static String keyNameOf(Object token) {
         if (!(token instanceof String text) || !text.startsWith("SharedAccessSignature ")) {
             return null;
@@ -37,7 +42,8 @@ public interface NamespaceKeys {
             int eq = pair.indexOf('=');
             if (eq > 0 && pair.substring(0, eq).trim().equals("skn")) {
                 try {
-                    return URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+                    String once = URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+                    return once.matches(".*%[0-9A-Fa-f]{2}.*") ? URLDecoder.decode(once, StandardCharsets.UTF_8) : once;
                 } catch (IllegalArgumentException e) {
                     return null;
                 }
