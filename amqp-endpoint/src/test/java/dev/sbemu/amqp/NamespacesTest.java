@@ -133,6 +133,29 @@ class NamespacesTest extends EndpointFixture {
     }
 
     @Test
+    @DisplayName("NS-1 a transaction declared before the connection chose its namespace (the SDK attaches the "
+            + "coordinator without a token) is begun in the namespace its operations go to")
+    void transactionDeclaredFirst() {
+        Namespace teamA = server.addNamespace("team-a", NamespaceSettings.defaults());
+        namespace.createQueue("orders");
+        teamA.createQueue("orders");
+        try (ServiceBusSenderClient sender = clients(server.getConnectionString("127.0.0.1", "team-a"))
+                .sender()
+                .queueName("orders")
+                .buildClient()) {
+            com.azure.messaging.servicebus.ServiceBusTransactionContext tx = sender.createTransaction();
+            sender.sendMessage(new ServiceBusMessage("in a transaction"), tx);
+            assertEquals(0, teamA.runtimeInfo(EntityPath.queue("orders")).activeMessageCount());
+            sender.commitTransaction(tx);
+            com.azure.messaging.servicebus.ServiceBusTransactionContext rolledBack = sender.createTransaction();
+            sender.sendMessage(new ServiceBusMessage("rolled back"), rolledBack);
+            sender.rollbackTransaction(rolledBack);
+        }
+        assertEquals(1, teamA.runtimeInfo(EntityPath.queue("orders")).activeMessageCount());
+        assertEquals(0, namespace.runtimeInfo(EntityPath.queue("orders")).activeMessageCount());
+    }
+
+    @Test
     @DisplayName("NS-2 an entity of one namespace is not found through another's connection string")
     void entityOfAnotherNamespaceIsNotFound() {
         server.addNamespace("team-b", NamespaceSettings.defaults());

@@ -11,6 +11,7 @@ import dev.sbemu.amqp.internal.link.LinkRouter;
 import dev.sbemu.amqp.internal.link.LinkRoutes;
 import dev.sbemu.amqp.internal.link.LinkSettings;
 import dev.sbemu.amqp.internal.link.Workers;
+import dev.sbemu.amqp.internal.node.TransactionRegistry;
 import dev.sbemu.amqp.internal.security.Credentials;
 import dev.sbemu.amqp.internal.security.NamespaceKeys;
 import dev.sbemu.amqp.internal.security.SaslAuthenticator;
@@ -63,6 +64,9 @@ public final class Endpoint implements AutoCloseable {
     private final Credentials credentials;
     private final Workers workers;
     private final LinkSettings linkSettings;
+    /** The transaction ids the coordinator declared, over every namespace. */
+    private final TransactionRegistry transactionIds = new TransactionRegistry();
+
     private final NamespaceKeys keys = new NamespaceKeys() {
         @Override
         public String defaultName() {
@@ -106,8 +110,8 @@ public final class Endpoint implements AutoCloseable {
                 configured.unauthenticatedCredit(),
                 configured.maxRequestSize(),
                 configured.maxOperationTimeout());
-        this.defaultNamespace =
-                new HostedNamespace(DEFAULT_NAMESPACE, namespace, false, credentials, keys, workers, linkSettings);
+        this.defaultNamespace = new HostedNamespace(
+                DEFAULT_NAMESPACE, namespace, false, credentials, keys, transactionIds, workers, linkSettings);
         hosted.put(DEFAULT_NAMESPACE, defaultNamespace);
         Limits limits = transportLimits(settings);
         ConnectionSetup setup = new ConnectionSetup(
@@ -179,6 +183,7 @@ public final class Endpoint implements AutoCloseable {
         for (HostedNamespace one : hosted.values()) {
             one.close();
         }
+        transactionIds.clear();
     }
 
     private static String randomKey() {
@@ -296,7 +301,8 @@ public final class Endpoint implements AutoCloseable {
                 throw new IllegalStateException("A namespace named '" + name + "' exists already.");
             }
             Namespace namespace = settings.start();
-            hosted.put(name, new HostedNamespace(name, namespace, true, own, keys, workers, linkSettings));
+            hosted.put(
+                    name, new HostedNamespace(name, namespace, true, own, keys, transactionIds, workers, linkSettings));
             return namespace;
         }
     }

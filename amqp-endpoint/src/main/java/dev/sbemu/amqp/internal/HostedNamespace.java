@@ -12,6 +12,7 @@ import dev.sbemu.amqp.internal.link.OpenReceivers;
 import dev.sbemu.amqp.internal.link.ServedNamespace;
 import dev.sbemu.amqp.internal.link.Workers;
 import dev.sbemu.amqp.internal.node.NodeRoutes;
+import dev.sbemu.amqp.internal.node.TransactionRegistry;
 import dev.sbemu.amqp.internal.node.Transactions;
 import dev.sbemu.amqp.internal.security.Credentials;
 import dev.sbemu.amqp.internal.security.NamespaceKeys;
@@ -56,12 +57,13 @@ final class HostedNamespace {
             boolean owns,
             Credentials credentials,
             NamespaceKeys keys,
+            TransactionRegistry transactionIds,
             Workers workers,
             LinkSettings settings) {
         this.name = name;
         this.served = new ServedNamespace(namespace);
         this.credentials = credentials;
-        this.transactions = new Transactions(served);
+        this.transactions = new Transactions(served, transactionIds);
         this.heldSessions = new HeldSessions();
         this.receivers = new OpenReceivers();
         this.resetTo = NamespaceSettings.of(namespace);
@@ -106,13 +108,13 @@ final class HostedNamespace {
 
     /**
      * Serves {@code next} from now on and returns the previous namespace (left open). Sessions held in the previous
-     * one end there, and so do transactions that some operation joined; a transaction only declared goes on under the
-     * same id as a fresh transaction of {@code next} (AMQP-16). Pumps waiting in the previous namespace are woken so
+     * one end there, and so do transactions that some operation joined; a transaction only declared goes on and is
+     * begun in {@code next} when an operation joins it (AMQP-16). Pumps waiting in the previous namespace are woken so
      * that they wait in {@code next}.
      */
     private Namespace serve(Namespace next) {
         Namespace previous = served.replace(next);
-        transactions.endAll(next);
+        transactions.endAll();
         heldSessions.releaseAll(previous);
         receivers.wakeAll();
         return previous;
@@ -175,7 +177,7 @@ final class HostedNamespace {
 
     /** Ends the transactions and held sessions and closes the namespace this unit built, if any. */
     void close() {
-        transactions.endAll(null);
+        transactions.endAll();
         heldSessions.releaseAll(served.get());
         receivers.wakeAll();
         Namespace toClose;

@@ -41,7 +41,9 @@ final class CoordinatorLink extends ReceivingLink {
         try {
             if (body instanceof Declare) {
                 Declared declared = new Declared();
-                declared.setTxnId(transactions.declare(namespace.get().beginTransaction()));
+                // begun where an operation first joins it (TransactionRegistry): the connection may not have chosen
+                // its namespace yet
+                declared.setTxnId(transactions.registry().declare());
                 return declared;
             }
             if (body instanceof Discharge discharge) {
@@ -55,10 +57,22 @@ final class CoordinatorLink extends ReceivingLink {
     }
 
     private DeliveryState discharge(Binary txnId, boolean fail) {
-        Transaction transaction = transactions.discharge(txnId);
-        List<Runnable> onRollback = transactions.rollbackActions(txnId);
-        if (transaction == null) {
+        TransactionRegistry registry = transactions.registry();
+        if (!registry.isDeclared(txnId)) {
             throw new UnknownTransaction();
+        }
+        Transactions owner = registry.owner(txnId);
+        Transaction transaction = owner == null ? null : owner.discharge(txnId);
+        List<Runnable> onRollback = registry.rollbackActions(txnId);
+        registry.forget(txnId);
+        if (transaction == null) {
+            // no operation joined it: nothing to commit or roll back
+            if (fail) {
+                for (Runnable action : onRollback) {
+                    action.run();
+                }
+            }
+            return Accepted.getInstance();
         }
         if (fail) {
             transaction.rollback();

@@ -4,44 +4,38 @@ import dev.sbemu.amqp.internal.link.ServedNamespace;
 import dev.sbemu.amqp.internal.link.TransactionScope;
 import dev.sbemu.amqp.internal.transport.UnknownTransaction;
 import dev.sbemu.core.MessageOperations;
-import dev.sbemu.core.Namespace;
 import dev.sbemu.core.Transaction;
-import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.qpid.proton.amqp.Binary;
 import org.apache.qpid.proton.amqp.transaction.TransactionalState;
 import org.apache.qpid.proton.amqp.transport.DeliveryState;
 
 /**
- * The transactions the coordinator declared, and the actions to run if one is rolled back. They belong to the
- * endpoint, not to a connection: a transaction declared on one connection can be used and discharged on another, and
- * they all end when the served namespace is replaced ({@link #endAll}) or the endpoint closes. Any thread.
+ * One namespace's transactions: those an operation of one of its links joined. The ids are the endpoint's ({@link
+ * TransactionRegistry}): a transaction declared on one connection can be used and discharged on another, and it is
+ * begun in a namespace when an operation first joins it ({@link #target}). Those of a namespace end when it is
+ * replaced or reset ({@link #endAll}) or the endpoint closes; a transaction only declared goes on (a JMS transacted
+ * session always holds one, AMQP-16). Any thread.
  */
 public final class Transactions implements TransactionScope {
     private final ServedNamespace namespace;
+    private final TransactionRegistry registry;
     private final Map<Binary, Transaction> transactions = new ConcurrentHashMap<>();
-    private final Map<Binary, List<Runnable>> rollbackActions = new ConcurrentHashMap<>();
-    /** The transactions an operation joined (a declared transaction without one carries over, AMQP-16). */
-    private final Set<Binary> used = ConcurrentHashMap.newKeySet();
 
+    /** One namespace's transactions with a registry of its own (a namespace alone on its endpoint). */
     public Transactions(ServedNamespace namespace) {
-        this.namespace = namespace;
+        this(namespace, new TransactionRegistry());
     }
 
-    /** Registers a new transaction; its id is the 16 bytes of its UUID. */
-    Binary declare(Transaction transaction) {
-        UUID id = transaction.id();
-        Binary txnId = new Binary(ByteBuffer.allocate(16)
-                .putLong(id.getMostSignificantBits())
-                .putLong(id.getLeastSignificantBits())
-                .array());
-        transactions.put(txnId, transaction);
-        return txnId;
+    public Transactions(ServedNamespace namespace, TransactionRegistry registry) {
+        this.namespace = namespace;
+        this.registry = registry;
+    }
+
+    TransactionRegistry registry() {
+        return registry;
     }
 
     @Override
@@ -49,20 +43,21 @@ public final class Transactions implements TransactionScope {
         if (!(state instanceof TransactionalState transactional)) {
             return namespace.get();
         }
-        Transaction transaction = transactional.getTxnId() == null ? null : transactions.get(transactional.getTxnId());
-        if (transaction == null) {
+        Binary id = transactional.getTxnId();
+        Transaction transaction = id == null ? null : transactions.get(id);
+        if (transaction != null) {
+            return transaction;
+        }
+        if (!registry.claim(id, this)) {
             throw new UnknownTransaction();
         }
-        used.add(transactional.getTxnId());
-        return transaction;
+        // the first operation to join it: begun in this namespace
+        return transactions.computeIfAbsent(id, k -> namespace.get().beginTransaction());
     }
 
+    /** Removes the transaction {@code txnId} this namespace began, or returns null when it began none of that id. */
     Transaction discharge(Binary txnId) {
-        if (txnId == null) {
-            return null;
-        }
-        used.remove(txnId);
-        return transactions.remove(txnId);
+        return txnId == null ? null : transactions.remove(txnId);
     }
 
     /**
@@ -72,38 +67,20 @@ public final class Transactions implements TransactionScope {
      */
     @Override
     public void onRollback(DeliveryState state, Runnable action) {
-        if (state instanceof TransactionalState transactional
-                && transactional.getTxnId() != null
-                && transactions.containsKey(transactional.getTxnId())) {
-            rollbackActions
-                    .computeIfAbsent(transactional.getTxnId(), id -> new CopyOnWriteArrayList<>())
-                    .add(action);
+        if (state instanceof TransactionalState transactional) {
+            registry.onRollback(transactional.getTxnId(), action);
         }
     }
 
-    /** Removes and returns the actions to run if the transaction {@code txnId} is rolled back. */
-    List<Runnable> rollbackActions(Binary txnId) {
-        List<Runnable> actions = txnId == null ? null : rollbackActions.remove(txnId);
-        return actions == null ? List.of() : actions;
-    }
-
     /**
-     * Rolls back the open transactions. With a {@code next} namespace (the one served from now on), a transaction no
-     * operation joined yet is declared again there under its id (a JMS transacted session always holds one, AMQP-16);
-     * null when the endpoint closes.
+     * Rolls back the transactions an operation of this namespace joined (the namespace is replaced or reset, or the
+     * endpoint closes); a transaction only declared is pending in no namespace and goes on (AMQP-16).
      */
-    public void endAll(Namespace next) {
-        rollbackActions.clear();
+    public void endAll() {
         for (Binary id : List.copyOf(transactions.keySet())) {
             Transaction t = transactions.remove(id);
-            boolean joined = used.remove(id);
-            try {
-                if (t != null && next != null && !joined) {
-                    transactions.put(id, next.beginTransaction());
-                }
-            } catch (RuntimeException ignored) {
-                // the next namespace is closed already: the transaction ends
-            }
+            registry.rollbackActions(id);
+            registry.forget(id);
             try {
                 if (t != null) {
                     t.rollback();
@@ -112,5 +89,10 @@ public final class Transactions implements TransactionScope {
                 // ended already
             }
         }
+    }
+
+    /** As {@link #endAll()}: {@code next} is no longer needed, a declared transaction is begun where it is joined. */
+    public void endAll(dev.sbemu.core.Namespace next) {
+        endAll();
     }
 }
