@@ -117,6 +117,28 @@ class JmsOverTlsTest {
     }
 
     @Test
+    @DisplayName("NS-2 ServiceBusJmsConnectionFactory with the key name <namespace>/<key name> reaches that namespace")
+    void serviceBusJmsConnectionFactoryChoosesNamespace() throws JMSException {
+        dev.sbemu.core.Namespace teamA = server.addNamespace(
+                "team-a", dev.sbemu.core.config.NamespaceSettings.defaults().withTier(dev.sbemu.core.Tier.PREMIUM));
+        teamA.createQueue("orders");
+        Map<String, String> options = new HashMap<>(server.jmsTrustOptions());
+        ServiceBusJmsConnectionFactorySettings settings = new ServiceBusJmsConnectionFactorySettings(options);
+        settings.setShouldReconnect(false);
+        connection = new ServiceBusJmsConnectionFactory(
+                        "team-a/" + ServiceBusEmulatorServer.KEY_NAME, key(), "localhost:" + server.tlsPort(), settings)
+                .createConnection();
+        connection.start();
+        Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        session.createProducer(session.createQueue("orders")).send(session.createTextMessage("for team a"));
+        assertEquals(
+                1, teamA.runtimeInfo(dev.sbemu.core.EntityPath.queue("orders")).activeMessageCount());
+        assertEquals(
+                0,
+                namespace.runtimeInfo(dev.sbemu.core.EntityPath.queue("orders")).activeMessageCount());
+    }
+
+    @Test
     @DisplayName(
             "JMS-31 a client that does not trust the certificate fails its handshake cleanly; the TLS port goes on "
                     + "serving the others")
