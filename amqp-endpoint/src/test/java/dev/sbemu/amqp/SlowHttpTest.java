@@ -80,7 +80,11 @@ class SlowHttpTest {
             "RES-3 clients that leave a request's head or body incomplete, more of them than the HTTP workers, hold "
                     + "none of the workers: /health, the management API and /__admin/ still answer, on both ports")
     void incompleteRequestsHoldNoWorker() throws Exception {
-        server = ServiceBusEmulatorServer.builder(namespace).httpPort(0).start();
+        // any key: the control API is open to all (SEC-7), so its requests need no token here
+        server = ServiceBusEmulatorServer.builder(namespace)
+                .httpPort(0)
+                .acceptAnyKey()
+                .start();
         for (int port : new int[] {server.httpPort(), server.port()}) {
             for (int i = 0; i < 6; i++) {
                 open(port, "GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: " + i + "\r\n");
@@ -134,7 +138,10 @@ class SlowHttpTest {
     @Test
     @DisplayName("RES-3 a request that waits for 100 Continue gets it and is answered once its body follows")
     void expectContinue() throws Exception {
-        server = ServiceBusEmulatorServer.builder(namespace).httpPort(0).start();
+        server = ServiceBusEmulatorServer.builder(namespace)
+                .httpPort(0)
+                .acceptAnyKey()
+                .start();
         String body = "{\"duration\":\"PT1M\"}";
         Socket socket = open(
                 server.httpPort(),
