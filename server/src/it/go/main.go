@@ -360,6 +360,97 @@ func administration(ctx context.Context, client *azservicebus.Client) error {
 	return check(*queue.MaxDeliveryCount == 3, "max delivery count %d", *queue.MaxDeliveryCount)
 }
 
+// ownNamespace: a CI job's own namespace (spec NS-5), created through the control API and used with the
+// connection string it answers (its key name chooses it, NS-2), then deleted; nothing crosses to the default one.
+func ownNamespace(ctx context.Context, client *azservicebus.Client) error {
+	payload, _ := json.Marshal(map[string]any{"name": "go-own", "clock": "frozen", "startAt": "2030-01-01T00:00:00Z"})
+	resp, err := http.Post(httpBase+"/__admin/namespaces", "application/json", bytes.NewReader(payload))
+	if err != nil {
+		return err
+	}
+	var created struct {
+		ConnectionString string `json:"connectionString"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&created)
+	resp.Body.Close()
+	if err != nil {
+		return err
+	}
+	if err := check(resp.StatusCode == 201, "create: %d", resp.StatusCode); err != nil {
+		return err
+	}
+	own := created.ConnectionString
+	adminClient, err := admin.NewClientFromConnectionString(own, &admin.ClientOptions{
+		ClientOptions: azcore.ClientOptions{PerCallPolicies: []policy.Policy{plainHTTP{}}}})
+	if err != nil {
+		return err
+	}
+	// the default namespace has a "basic" too
+	if _, err := adminClient.CreateQueue(ctx, "basic", nil); err != nil {
+		return err
+	}
+	ownClient, err := azservicebus.NewClientFromConnectionString(own, nil)
+	if err != nil {
+		return err
+	}
+	defer ownClient.Close(ctx)
+	sender, err := ownClient.NewSender("basic", nil)
+	if err != nil {
+		return err
+	}
+	defer sender.Close(ctx)
+	if err := sender.SendMessage(ctx, &azservicebus.Message{Body: []byte("only in go-own"), MessageID: to.Ptr("go-own-1")}, nil); err != nil {
+		return err
+	}
+	receiver, err := ownClient.NewReceiverForQueue("basic", nil)
+	if err != nil {
+		return err
+	}
+	defer receiver.Close(ctx)
+	messages, err := receive(receiver, 1, wait)
+	if err != nil {
+		return err
+	}
+	if err := check(len(messages) == 1 && string(messages[0].Body) == "only in go-own" && *messages[0].SequenceNumber == 1,
+		"own namespace's message: %v", messages); err != nil {
+		return err
+	}
+	if err := receiver.CompleteMessage(ctx, messages[0], nil); err != nil {
+		return err
+	}
+	if _, err := control("POST", "namespaces/go-own/clock/advance", map[string]any{"duration": "PT2H"}); err != nil {
+		return err
+	}
+	clock, err := control("GET", "namespaces/go-own/clock", nil)
+	if err != nil {
+		return err
+	}
+	if err := check(clock["now"] == "2030-01-01T02:00:00Z", "go-own's clock %v", clock["now"]); err != nil {
+		return err
+	}
+	theirs, err := client.NewReceiverForQueue("basic", nil)
+	if err != nil {
+		return err
+	}
+	defer theirs.Close(ctx)
+	peeked, err := theirs.PeekMessages(ctx, 10, nil)
+	if err != nil {
+		return err
+	}
+	for _, m := range peeked {
+		if m.MessageID == "go-own-1" {
+			return errors.New("the default namespace holds go-own's message")
+		}
+	}
+	req, _ := http.NewRequest("DELETE", httpBase+"/__admin/namespaces/go-own", nil)
+	deleted, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	deleted.Body.Close()
+	return check(deleted.StatusCode == 200, "delete: %d", deleted.StatusCode)
+}
+
 func main() {
 	client, err := azservicebus.NewClientFromConnectionString(connectionString, nil)
 	if err != nil {
@@ -377,6 +468,7 @@ func main() {
 		{"topicWithSqlFilter", topicWithSqlFilter},
 		{"ttlToDeadLetterQueue", ttlToDeadLetterQueue},
 		{"administration", administration},
+		{"ownNamespace", ownNamespace},
 	}
 	failed := 0
 	for _, step := range steps {

@@ -148,8 +148,55 @@ async function administration() {
   assert.equal((await admin.getQueue("created-by-js")).maxDeliveryCount, 3);
 }
 
+// A CI job's own namespace (spec NS-5): created through the control API, used with the connection string it
+// answers (its key name chooses the namespace, NS-2), deleted at the end; nothing crosses to the default namespace.
+async function ownNamespace() {
+  const created = await fetch(http + "/__admin/namespaces", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ name: "js-own", clock: "frozen" }),
+  });
+  assert.equal(created.status, 201);
+  const { connectionString: own } = await created.json();
+  assert.match(own, /SharedAccessKeyName=js-own\/RootManageSharedAccessKey;/);
+  const admin = new ServiceBusAdministrationClient(own);
+  admin.pipeline.addPolicy({
+    name: "emulator-http",
+    sendRequest: (request, next) => {
+      request.url = request.url.replace(/^https:/, "http:");
+      request.allowInsecureConnection = true;
+      return next(request);
+    },
+  });
+  await admin.createQueue("basic"); // the default namespace has a "basic" too
+  const ownClient = new ServiceBusClient(own, { retryOptions: { maxRetries: 1, timeoutInMs: 20_000 } });
+  const sender = ownClient.createSender("basic");
+  await sender.sendMessages({ body: "only in js-own", messageId: "js-own-1" });
+  const receiver = ownClient.createReceiver("basic");
+  const [message] = await receiver.receiveMessages(1, WAIT);
+  assert.equal(message.body, "only in js-own");
+  assert.equal(message.sequenceNumber.toNumber(), 1);
+  await receiver.completeMessage(message);
+  // its clock moves alone: two hours for js-own, the default's only as the wall clock runs
+  const ownBefore = await control("GET", "namespaces/js-own/clock");
+  const defaultBefore = await control("GET", "clock");
+  await control("POST", "namespaces/js-own/clock/advance", { duration: "PT2H" });
+  const ownAfter = await control("GET", "namespaces/js-own/clock");
+  const defaultAfter = await control("GET", "clock");
+  assert.equal(Date.parse(ownAfter.now) - Date.parse(ownBefore.now), 2 * 3600 * 1000);
+  assert.ok(Date.parse(defaultAfter.now) - Date.parse(defaultBefore.now) < 2 * 3600 * 1000);
+  const theirs = client.createReceiver("basic");
+  assert.equal((await theirs.peekMessages(10)).filter((m) => m.messageId === "js-own-1").length, 0);
+  await theirs.close();
+  await receiver.close();
+  await sender.close();
+  await ownClient.close();
+  const deleted = await fetch(http + "/__admin/namespaces/js-own", { method: "DELETE" });
+  assert.equal(deleted.status, 200);
+}
+
 const steps = { sendReceiveComplete, abandonAndDeadLetter, scheduledMessage, sessionWithState, topicWithSqlFilter,
-  ttlToDeadLetterQueue, administration };
+  ttlToDeadLetterQueue, administration, ownNamespace };
 
 async function main() {
   let failed = 0;

@@ -144,8 +144,40 @@ def administration(client):
         assert admin.get_queue("created-by-python").max_delivery_count == 3
 
 
+def own_namespace(client):
+    """A CI job's own namespace (spec NS-5): created through the control API, used with the connection string it
+    answers (its key name chooses it, NS-2), deleted at the end; nothing crosses to the default namespace."""
+    request = urllib.request.Request(f"{HTTP}/__admin/namespaces", method="POST",
+                                     data=json.dumps({"name": "py-own", "clock": "frozen",
+                                                       "startAt": "2030-01-01T00:00:00Z"}).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert response.status == 201, response.status
+        own = json.load(response)["connectionString"]
+    assert "SharedAccessKeyName=py-own/RootManageSharedAccessKey;" in own, own
+    admin = ServiceBusAdministrationClient.from_connection_string(own, transport=EmulatorHttp())
+    admin.create_queue("basic")  # the default namespace has a "basic" too
+    with ServiceBusClient.from_connection_string(own) as own_client:
+        with own_client.get_queue_sender("basic") as sender:
+            sender.send_messages(ServiceBusMessage("only in py-own", message_id="py-own-1"))
+        with own_client.get_queue_receiver("basic", max_wait_time=WAIT) as receiver:
+            [message] = receiver.receive_messages(max_message_count=1, max_wait_time=WAIT)
+            assert body_of(message) == "only in py-own"
+            assert message.sequence_number == 1, message.sequence_number
+            receiver.complete_message(message)
+    before = datetime.fromisoformat(control("GET", "namespaces/py-own/clock")["now"].replace("Z", "+00:00"))
+    control("POST", "namespaces/py-own/clock/advance", {"duration": "PT2H"})
+    after = datetime.fromisoformat(control("GET", "namespaces/py-own/clock")["now"].replace("Z", "+00:00"))
+    assert after - before == timedelta(hours=2), after - before
+    with client.get_queue_receiver("basic") as theirs:
+        assert [m for m in theirs.peek_messages(max_message_count=10) if m.message_id == "py-own-1"] == []
+    with urllib.request.urlopen(urllib.request.Request(f"{HTTP}/__admin/namespaces/py-own", method="DELETE"),
+                                timeout=10) as response:
+        assert response.status == 200, response.status
+
+
 STEPS = [send_receive_complete, abandon_and_dead_letter, scheduled_message, session_with_state,
-         topic_with_sql_filter, ttl_to_dead_letter_queue, administration]
+         topic_with_sql_filter, ttl_to_dead_letter_queue, administration, own_namespace]
 
 
 def main():

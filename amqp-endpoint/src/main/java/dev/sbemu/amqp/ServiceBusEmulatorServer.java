@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -279,6 +280,51 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
     /** The namespace this endpoint serves (after a reset through {@code POST /__admin/reset}, the fresh one). */
     public Namespace namespace() {
         return endpoint.namespace();
+    }
+
+    /**
+     * Serves one more namespace, started from {@code settings}, beside the default one (spec NS-1): its own entities,
+     * messages, sequence numbers, sessions, clock, journal, faults and tier. Clients choose it by their connection
+     * string alone, with the key name {@code <name>/<key name>} ({@link #getConnectionString(String, String)}, NS-2);
+     * the control API does the same with {@code POST /__admin/namespaces}. The server closes it when it is removed
+     * or the server closes.
+     *
+     * @param name a letter, then letters, digits and hyphens, at most 50 characters
+     * @throws IllegalArgumentException for a bad name
+     * @throws IllegalStateException when a namespace of that name is served already
+     */
+    public Namespace addNamespace(String name, NamespaceSettings settings) {
+        return endpoint.addNamespace(name, Objects.requireNonNull(settings, "settings"), null);
+    }
+
+    /**
+     * Stops serving the namespace {@code name} and closes it; its clients' next operations fail. False when there is
+     * none.
+     *
+     * @throws IllegalStateException for the default namespace
+     */
+    public boolean removeNamespace(String name) {
+        return endpoint.removeNamespace(name);
+    }
+
+    /** The namespace served under {@code name} now ({@code "default"}: {@link #namespace()}), or null. */
+    public Namespace namespace(String name) {
+        return endpoint.namespace(name);
+    }
+
+    /** The names of the namespaces served: {@code "default"} first, then the others in name order. */
+    public List<String> namespaceNames() {
+        return endpoint.namespaceNames();
+    }
+
+    /**
+     * The connection string that chooses the namespace {@code name} (NS-2): as {@link #getConnectionString(String)}
+     * for {@code host}, with the key name {@code <name>/<key name>}.
+     */
+    public String getConnectionString(String host, String name) {
+        Objects.requireNonNull(host, "host");
+        return "Endpoint=sb://" + host + (port() != 5672 ? ":" + port() : "") + ";SharedAccessKeyName="
+                + endpoint.keyName(name) + ";SharedAccessKey=" + endpoint.key(name) + ";UseDevelopmentEmulator=true;";
     }
 
     /**

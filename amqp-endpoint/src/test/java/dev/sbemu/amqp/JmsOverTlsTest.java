@@ -14,6 +14,7 @@ import com.azure.messaging.servicebus.ServiceBusReceiverClient;
 import com.azure.messaging.servicebus.ServiceBusSenderClient;
 import com.azure.servicebus.jms.ServiceBusJmsConnectionFactory;
 import com.azure.servicebus.jms.ServiceBusJmsConnectionFactorySettings;
+import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Namespace;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
@@ -115,6 +116,25 @@ class JmsOverTlsTest {
         settings.setShouldReconnect(false);
         roundTrip(new ServiceBusJmsConnectionFactory(
                 ServiceBusEmulatorServer.KEY_NAME, key(), "localhost:" + server.tlsPort(), settings));
+    }
+
+    @Test
+    @DisplayName("NS-2 ServiceBusJmsConnectionFactory with the key name <namespace>/<key name> reaches that namespace")
+    void serviceBusJmsConnectionFactoryChoosesNamespace() throws JMSException {
+        Namespace teamA = server.addNamespace(
+                "team-a", dev.sbemu.core.config.NamespaceSettings.defaults().withTier(dev.sbemu.core.Tier.PREMIUM));
+        teamA.createQueue("orders");
+        Map<String, String> options = new HashMap<>(server.jmsTrustOptions());
+        ServiceBusJmsConnectionFactorySettings settings = new ServiceBusJmsConnectionFactorySettings(options);
+        settings.setShouldReconnect(false);
+        connection = new ServiceBusJmsConnectionFactory(
+                        "team-a/" + ServiceBusEmulatorServer.KEY_NAME, key(), "localhost:" + server.tlsPort(), settings)
+                .createConnection();
+        connection.start();
+        Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        session.createProducer(session.createQueue("orders")).send(session.createTextMessage("for team a"));
+        assertEquals(1, teamA.runtimeInfo(EntityPath.queue("orders")).activeMessageCount());
+        assertEquals(0, namespace.runtimeInfo(EntityPath.queue("orders")).activeMessageCount());
     }
 
     @Test

@@ -20,6 +20,7 @@ import dev.sbemu.core.AuthorizationRule.AccessRight;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.QueueOptions;
+import dev.sbemu.core.config.NamespaceSettings;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -227,5 +228,22 @@ class RightsOverAmqpTest {
                 .addPolicy(server.administrationHttpPolicy())
                 .buildClient();
         assertEquals("basic", manage.getQueue("basic").getName());
+    }
+
+    @Test
+    @DisplayName(
+            "SEC-3 NS-2 rights apply per namespace: a second namespace's SendOnly policy, named <namespace>/SendOnly"
+                    + " on the wire, sends there and cannot receive; the default namespace's policies do not reach it")
+    void rightsPerNamespace() {
+        Namespace teamB = server.addNamespace("team-b", NamespaceSettings.defaults());
+        teamB.createQueue("orders");
+        teamB.authorizationRules(List.of(AuthorizationRule.of("SendOnly", "b-send-key", AccessRight.SEND)));
+        String sendOnly = withKey("team-b/SendOnly", "b-send-key");
+        send(sendOnly, "orders");
+        assertUnauthorized(receiveFailure(sendOnly, "orders"), "'Listen' claim(s) are required");
+        // the default namespace's SendOnly key is not team-b's
+        assertThrows(ServiceBusException.class, () -> send(withKey("team-b/SendOnly", "send-key"), "orders"));
+        // team-b's own key still reaches everything there
+        assertEquals("hello", received(server.getConnectionString("127.0.0.1", "team-b"), "orders"));
     }
 }

@@ -89,6 +89,7 @@ public final class CommandLineOptions {
         private Instant startAt;
         private Tier tier = Tier.STANDARD;
         private Integer journalCapacity;
+        private boolean strictConfig;
     }
 
     /** Every option, in {@code --help}'s order. */
@@ -172,6 +173,14 @@ public final class CommandLineOptions {
                     "10000",
                     false,
                     (v, s) -> v.journalCapacity = integer("journal-capacity", s, 1, 100_000_000)),
+            new Flag(
+                    "strict-config",
+                    "",
+                    "a Config.json key the format does not know (a typo such as MaxDeliveryCont) fails the start, "
+                            + "naming its path and the nearest known key, instead of a warning",
+                    "off: a warning",
+                    false,
+                    (v, s) -> v.strictConfig = bool("strict-config", s)),
             intLimit(
                     "max-connections",
                     "the most connections open at once (both ports); more are refused",
@@ -300,6 +309,7 @@ public final class CommandLineOptions {
     private final Instant startAt;
     private final Tier tier;
     private final Integer journalCapacity;
+    private final boolean strictConfig;
     private final boolean help;
     private final boolean version;
     private final List<String> ignoredVariables;
@@ -342,6 +352,20 @@ public final class CommandLineOptions {
         this.startAt = values.startAt;
         this.tier = values.tier;
         this.journalCapacity = values.journalCapacity;
+        this.strictConfig = values.strictConfig;
+    }
+
+    /** Whether a Config.json key the format does not know fails the start ({@code --strict-config}, CFG-5). */
+    public boolean strictConfig() {
+        return strictConfig;
+    }
+
+    private static boolean bool(String flag, String text) {
+        return switch (text.toLowerCase(Locale.ROOT)) {
+            case "true", "1", "yes", "on" -> true;
+            case "false", "0", "no", "off" -> false;
+            default -> throw new UsageException("--" + flag + ": '" + text + "' is not true or false");
+        };
     }
 
     /**
@@ -392,6 +416,9 @@ public final class CommandLineOptions {
             String value;
             if (eq >= 0) {
                 value = arg.substring(eq + 1);
+            } else if (flag.valueName().isEmpty()) {
+                // a switch: present means on
+                value = "true";
             } else if (i + 1 < args.size() && !args.get(i + 1).startsWith("--")) {
                 value = args.get(++i);
             } else {

@@ -6,12 +6,16 @@ import dev.sbemu.core.config.EmulatorConfig;
 import dev.sbemu.core.config.EmulatorConfigException;
 import dev.sbemu.core.config.InvalidTopologyException;
 import dev.sbemu.core.config.NamespaceSettings;
+import dev.sbemu.core.config.Topology;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 
@@ -57,9 +61,16 @@ public final class StandaloneServer implements AutoCloseable {
                 throw new UsageException("bad Config.json: " + oneLine(e.getMessage()));
             }
         }
+        if (config != null && options.strictConfig() && !config.warnings().isEmpty()) {
+            throw new UsageException("bad Config.json (--strict-config): "
+                    + oneLine(config.warnings().get(0)));
+        }
         NamespaceSettings settings = options.namespaceSettings();
-        if (config != null) {
-            settings = settings.withTopology(config.topology());
+        // the first namespace of the file is the default one; each other is a namespace of its own (NS-8)
+        Map<String, Topology> declared = config == null ? Map.of() : config.namespaces();
+        List<Map.Entry<String, Topology>> others = new ArrayList<>(declared.entrySet());
+        if (!others.isEmpty()) {
+            settings = settings.withTopology(others.remove(0).getValue());
         }
         Namespace namespace;
         try {
@@ -85,8 +96,21 @@ public final class StandaloneServer implements AutoCloseable {
                     ? "localhost"
                     : hostOf(options.bindAddress());
             String connectionString = endpoint.getConnectionString(host);
+            List<String> namespaceLines = new ArrayList<>();
+            try {
+                for (Map.Entry<String, Topology> other : others) {
+                    endpoint.addNamespace(other.getKey(), settings.withTopology(other.getValue()));
+                    namespaceLines.add("Namespace " + other.getKey() + ": "
+                            + other.getValue().queues().size()
+                            + " queues, " + other.getValue().topics().size() + " topics; connection string "
+                            + endpoint.getConnectionString(host, other.getKey()));
+                }
+            } catch (IllegalArgumentException | IllegalStateException e) {
+                endpoint.close();
+                throw new UsageException("bad Config.json: " + oneLine(e.getMessage()));
+            }
             StandaloneServer started = new StandaloneServer(namespace, endpoint, out, connectionString);
-            started.describe(options, config, host);
+            started.describe(options, config, host, namespaceLines);
             return started;
         } catch (RuntimeException | Error e) {
             namespace.close();
@@ -94,14 +118,15 @@ public final class StandaloneServer implements AutoCloseable {
         }
     }
 
-    private void describe(CommandLineOptions options, EmulatorConfig config, String host) {
+    private void describe(CommandLineOptions options, EmulatorConfig config, String host, List<String> namespaceLines) {
         out.println("sbemu-server " + version());
         for (String ignored : options.ignoredVariables()) {
             out.println("Ignoring " + ignored + ": no SQL Server is needed.");
         }
         if (config != null) {
             for (String warning : config.warnings()) {
-                out.println("Config.json: " + warning);
+                out.println("Config.json: " + warning
+                        + " (--strict-config or SBEMU_STRICT_CONFIG=true makes this an error)");
             }
             out.println("Topology: " + config.source() + " ("
                     + namespace.queueNames().size() + " queues, "
@@ -153,6 +178,9 @@ public final class StandaloneServer implements AutoCloseable {
                     + ")");
         }
         out.println("Connection string: " + connectionString);
+        for (String line : namespaceLines) {
+            out.println(line);
+        }
         out.println(READY_LINE);
         out.flush();
     }
@@ -183,6 +211,11 @@ public final class StandaloneServer implements AutoCloseable {
     /** The namespace served. */
     public Namespace namespace() {
         return endpoint.namespace();
+    }
+
+    /** The namespace served under {@code name} ({@code "default"}: the first of the Config.json), or null. */
+    public Namespace namespace(String name) {
+        return endpoint.namespace(name);
     }
 
     /** The AMQP port listened on. */

@@ -14,6 +14,7 @@ import com.azure.messaging.servicebus.ServiceBusSenderClient;
 import dev.sbemu.amqp.ServiceBusEmulatorServer;
 import dev.sbemu.amqp.internal.transport.OutOfMemory;
 import dev.sbemu.core.ClockMode;
+import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Namespace;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -253,6 +254,79 @@ class MainTest {
             assertTrue(out().lines().noneMatch(l -> l.startsWith("Control: ")), out());
             assertTrue(server.connectionString().contains("SharedAccessKey=secret;"), server.connectionString());
         }
+    }
+
+    @Test
+    @DisplayName(
+            "NS-8 NS-4 a Config.json with several namespaces starts them all: the first is the default, each other "
+                    + "is served under its name, with a connection string of its own printed, which reaches it on either port")
+    void severalNamespaces() throws Exception {
+        Path config = Files.writeString(dir.resolve("Config.json"), """
+                { "UserConfig": { "Namespaces": [
+                  { "Name": "sbemulatorns", "Queues": [ { "Name": "orders" } ] },
+                  { "Name": "team-a", "Queues": [ { "Name": "orders" }, { "Name": "invoices" } ] },
+                  { "Name": "team-b", "Topics": [ { "Name": "events" } ] } ] } }
+                """);
+        Main.Outcome outcome = launch(Map.of(), "--amqp-port", "0", "--http-port", "0", "--config", config.toString());
+        try (StandaloneServer server = outcome.server()) {
+            assertNotNull(server, err());
+            assertEquals(List.of("orders"), server.namespace().queueNames());
+            assertEquals(
+                    List.of("invoices", "orders"),
+                    server.namespace("team-a").queueNames().stream().sorted().toList());
+            assertEquals(List.of("events"), server.namespace("team-b").topicNames());
+            String teamA = out().lines()
+                    .filter(l -> l.startsWith("Namespace team-a: "))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError(out()));
+            String cs = teamA.substring(teamA.indexOf("Endpoint="));
+            assertTrue(cs.contains("SharedAccessKeyName=team-a/RootManageSharedAccessKey;"), cs);
+            // NS-4: the port chooses nothing; the HTTP port speaks AMQP too and reaches the same namespace
+            cs = cs.replace("sb://localhost:" + server.amqpPort(), "sb://127.0.0.1:" + server.httpPort());
+            ServiceBusClientBuilder clients = new ServiceBusClientBuilder()
+                    .connectionString(cs)
+                    .retryOptions(new AmqpRetryOptions().setMaxRetries(1).setTryTimeout(Duration.ofSeconds(15)));
+            try (ServiceBusSenderClient sender =
+                    clients.sender().queueName("invoices").buildClient()) {
+                sender.sendMessage(new ServiceBusMessage("for team a"));
+            }
+            assertEquals(
+                    1,
+                    server.namespace("team-a")
+                            .runtimeInfo(EntityPath.queue("invoices"))
+                            .activeMessageCount());
+        }
+    }
+
+    @Test
+    @DisplayName("CFG-5 an unknown Config.json key warns, saying that --strict-config exists; with --strict-config (or "
+            + "SBEMU_STRICT_CONFIG) it fails with its path and the nearest known key")
+    void strictConfig() throws IOException {
+        Path typo = Files.writeString(dir.resolve("Typo.json"), """
+                { "UserConfig": { "Namespaces": [ { "Name": "ns", "Queues": [
+                  { "Name": "orders", "Properties": { "MaxDeliveryCont": 3 } } ] } ] } }
+                """);
+        Main.Outcome outcome = launch(Map.of(), "--amqp-port", "0", "--http-port", "0", "--config", typo.toString());
+        try (StandaloneServer server = outcome.server()) {
+            assertNotNull(server, err());
+            assertTrue(out().contains("did you mean MaxDeliveryCount?"), out());
+            assertTrue(out().contains("--strict-config"), out());
+        }
+        long before = endpointThreads();
+        for (Map<String, String> env : List.of(Map.<String, String>of(), Map.of("SBEMU_STRICT_CONFIG", "true"))) {
+            err.reset();
+            outcome = env.isEmpty()
+                    ? launch(
+                            env, "--amqp-port", "0", "--http-port", "0", "--strict-config", "--config", typo.toString())
+                    : launch(env, "--amqp-port", "0", "--http-port", "0", "--config", typo.toString());
+            assertEquals(2, outcome.exitCode(), err());
+            assertNull(outcome.server());
+            assertTrue(err().startsWith("sbemu-server: bad Config.json (--strict-config): "), err());
+            assertTrue(err().contains("UserConfig.Namespaces[0].Queues[0].Properties.MaxDeliveryCont"), err());
+            assertTrue(err().contains("did you mean MaxDeliveryCount?"), err());
+            assertEquals(1, err().lines().count(), err());
+        }
+        assertEquals(before, endpointThreads());
     }
 
     @Test

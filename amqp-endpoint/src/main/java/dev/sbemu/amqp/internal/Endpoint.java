@@ -5,55 +5,91 @@ import dev.sbemu.amqp.EndpointSettings;
 import dev.sbemu.amqp.internal.http.AdminRoutes;
 import dev.sbemu.amqp.internal.http.HttpFront;
 import dev.sbemu.amqp.internal.http.HttpSplice;
-import dev.sbemu.amqp.internal.jms.JmsConsumers;
-import dev.sbemu.amqp.internal.jms.JmsRoutes;
+import dev.sbemu.amqp.internal.http.ServedNamespaces;
 import dev.sbemu.amqp.internal.jms.JmsSymbols;
-import dev.sbemu.amqp.internal.link.AttachPolicy;
-import dev.sbemu.amqp.internal.link.HeldSessions;
-import dev.sbemu.amqp.internal.link.LinkFactory;
 import dev.sbemu.amqp.internal.link.LinkRouter;
+import dev.sbemu.amqp.internal.link.LinkRoutes;
 import dev.sbemu.amqp.internal.link.LinkSettings;
-import dev.sbemu.amqp.internal.link.OpenReceivers;
-import dev.sbemu.amqp.internal.link.ServedNamespace;
 import dev.sbemu.amqp.internal.link.Workers;
-import dev.sbemu.amqp.internal.node.NodeRoutes;
-import dev.sbemu.amqp.internal.node.Transactions;
+import dev.sbemu.amqp.internal.node.TransactionRegistry;
 import dev.sbemu.amqp.internal.security.Authorizer;
 import dev.sbemu.amqp.internal.security.Credentials;
+import dev.sbemu.amqp.internal.security.NamespaceKeys;
 import dev.sbemu.amqp.internal.security.SaslAuthenticator;
 import dev.sbemu.amqp.internal.security.TlsMaterial;
 import dev.sbemu.amqp.internal.transport.AmqpConnection;
+import dev.sbemu.amqp.internal.transport.AmqpErrors;
 import dev.sbemu.amqp.internal.transport.ConnectionSetup;
 import dev.sbemu.amqp.internal.transport.EventLoop;
 import dev.sbemu.amqp.internal.transport.Limits;
+import dev.sbemu.core.AuthorizationRule.AccessRight;
+import dev.sbemu.core.ClockMode;
 import dev.sbemu.core.Namespace;
+import dev.sbemu.core.Tier;
 import dev.sbemu.core.config.NamespaceSettings;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
+import org.apache.qpid.proton.amqp.Symbol;
+import org.apache.qpid.proton.amqp.transport.ErrorCondition;
 
 /**
- * The running endpoint behind the public server object, and where its parts are assembled: it builds each owner of
- * state (the served namespace, the credentials, the worker threads, the transactions, the held sessions, the open
- * receivers, the JMS consumer counts, the HTTP splice) and hands each only to the parts that use it; it builds the
- * routing table from the nodes', the JMS dialect's and the links' rows; and it replaces the namespace and closes
- * everything in order. See docs/architecture.md, "amqp-endpoint".
+ * The running endpoint behind the public server object, and where its parts are assembled: it builds the shared
+ * owners (the network loop, the worker threads, the HTTP front and splice) and, per namespace served, a {@link
+ * HostedNamespace} with that namespace's own owners (its served namespace, key policy, transactions, held sessions,
+ * open receivers, JMS consumer counts, routing table and control routes); it routes each connection to the namespace
+ * its credentials chose (NS-2), creates and deletes namespaces (NS-5), and closes everything in order. See
+ * docs/architecture.md, "amqp-endpoint".
  */
 public final class Endpoint implements AutoCloseable {
     private static final AtomicInteger COUNT = new AtomicInteger();
+    /** The name of the namespace the endpoint was handed, which clients choose by naming none (NS-2). */
+    public static final String DEFAULT_NAMESPACE = "default";
+    /** What a namespace name may be: a letter, then letters, digits and hyphens, at most 50 (the service's names). */
+    private static final Pattern NAME = Pattern.compile("[A-Za-z][A-Za-z0-9-]{0,49}");
 
-    private final ServedNamespace served;
+    /** The namespaces served, by name: the default one and those created since (NS-1). */
+    private final Map<String, HostedNamespace> hosted = new ConcurrentHashMap<>();
+
+    private final HostedNamespace defaultNamespace;
     private final Credentials credentials;
     private final Workers workers;
-    private final Transactions transactions;
-    private final HeldSessions heldSessions;
-    private final OpenReceivers receivers;
+    private final LinkSettings linkSettings;
+    /** The transaction ids the coordinator declared, over every namespace. */
+    private final TransactionRegistry transactionIds;
+
+    private final NamespaceKeys keys = new NamespaceKeys() {
+        @Override
+        public String defaultName() {
+            return DEFAULT_NAMESPACE;
+        }
+
+        @Override
+        public Authorizer of(String name) {
+            HostedNamespace one = name == null ? null : hosted.get(name);
+            return one == null ? null : one.authorizer();
+        }
+
+        @Override
+        public Namespace namespace(String name) {
+            HostedNamespace one = name == null ? null : hosted.get(name);
+            return one == null ? null : one.namespace();
+        }
+    };
     private final EventLoop loop;
     private final HttpFront http;
     private final HttpSplice splice;
@@ -62,17 +98,7 @@ public final class Endpoint implements AutoCloseable {
     /** The TLS port's certificate and contexts, or null when there is no TLS port. */
     private final TlsMaterial tls;
 
-    /** What a reset restores: the served namespace as it was handed to the endpoint, without its messages. */
-    private volatile NamespaceSettings resetTo;
-    /** A namespace a reset built: the endpoint closes it when it is replaced or the endpoint closes. */
-    private Namespace owned;
-
-    private volatile boolean resetting;
     private volatile boolean closed;
-    /** The served namespace's state for {@code /health}: false once it is closed under the endpoint. */
-    private volatile boolean servedOpen;
-
-    private Runnable unwatch = () -> {};
 
     /**
      * Starts serving {@code namespace} as {@code settings} say: the AMQP port, the HTTP port and the TLS port (a
@@ -88,35 +114,22 @@ public final class Endpoint implements AutoCloseable {
         boolean anyKey = settings.acceptAnyKey();
         this.tls = tlsPort < 0 ? null : TlsMaterial.create(settings.bindAddress());
         String name = "sbemu-amqp-" + COUNT.incrementAndGet();
-        this.served = new ServedNamespace(namespace);
         this.credentials = new Credentials(keyName, key != null ? key : randomKey(), anyKey);
         this.workers = new Workers(configured.workerThreads(), name);
-        this.transactions = new Transactions(served, configured.maxTransactionsPerConnection());
-        this.heldSessions = new HeldSessions();
-        this.receivers = new OpenReceivers();
-        this.resetTo = NamespaceSettings.of(namespace);
-        LinkFactory links = new LinkFactory(
-                served,
-                transactions,
-                workers,
-                heldSessions,
-                receivers,
-                new LinkSettings(
-                        configured.linkCredit(),
-                        configured.unauthenticatedCredit(),
-                        configured.maxRequestSize(),
-                        configured.maxOperationTimeout()));
-        // the routing table: the nodes' rows, then the JMS dialect's; the links' own kinds come after them
-        // the namespace's policies are read per check: a replaced or reset namespace brings its own (SEC-1)
-        Authorizer authorizer = new Authorizer(credentials, () -> served.get().sharedAccessPolicies());
-        List<AttachPolicy> policies =
-                new ArrayList<>(NodeRoutes.policies(served, authorizer, transactions, heldSessions));
-        policies.addAll(new JmsRoutes(served, new JmsConsumers()).policies());
+        this.transactionIds = new TransactionRegistry(configured.maxTransactionsPerConnection());
+        this.linkSettings = new LinkSettings(
+                configured.linkCredit(),
+                configured.unauthenticatedCredit(),
+                configured.maxRequestSize(),
+                configured.maxOperationTimeout());
+        this.defaultNamespace = new HostedNamespace(
+                DEFAULT_NAMESPACE, namespace, false, credentials, keys, transactionIds, workers, linkSettings);
+        hosted.put(DEFAULT_NAMESPACE, defaultNamespace);
         Limits limits = transportLimits(settings);
         ConnectionSetup setup = new ConnectionSetup(
                 limits,
-                new SaslAuthenticator(authorizer),
-                connection -> new LinkRouter(connection, links, policies, authorizer),
+                new SaslAuthenticator(keys),
+                connection -> new LinkRouter(connection, routesOf(connection), this::refusal),
                 () -> httpHandOver,
                 JmsSymbols.offeredCapabilities());
         try {
@@ -135,10 +148,8 @@ public final class Endpoint implements AutoCloseable {
         }
         try {
             this.http = new HttpFront(
-                    served,
-                    credentials,
-                    new AdminRoutes(served, this::reset),
-                    () -> !closed && !resetting && servedOpen,
+                    new HttpNamespaces(),
+                    () -> !closed && defaultNamespace.healthy(),
                     "127.0.0.1:" + loop.port(),
                     name);
         } catch (RuntimeException e) {
@@ -153,40 +164,56 @@ public final class Endpoint implements AutoCloseable {
                 configured.requestReadTimeout().toNanos(),
                 name);
         httpHandOver = splice;
-        watch(namespace);
     }
 
     /**
-     * Serves {@code next} from now on and returns the previous namespace (left open). Sessions held in the previous
-     * one end there, and so do transactions that some operation joined; a transaction only declared goes on under the
-     * same id as a fresh transaction of {@code next} (a JMS transacted session always holds one, AMQP-16). Pumps
-     * waiting in the previous namespace are woken so that they wait in {@code next}.
+     * Why {@code connection} may not use {@code right} on {@code path}, or null when it may: asked of the authorizer
+     * of the namespace its credentials chose (the default's before), with that namespace's policies (SEC-3, NS-2).
      */
-    private Namespace serve(Namespace next) {
-        Namespace previous = served.replace(next);
-        transactions.endAll(next);
-        heldSessions.releaseAll(previous);
-        receivers.wakeAll();
-        return previous;
+    private ErrorCondition refusal(AmqpConnection connection, String path, AccessRight right) {
+        String chosen = connection.namespace();
+        HostedNamespace one = hosted.get(chosen == null ? DEFAULT_NAMESPACE : chosen);
+        if (one == null) {
+            return new ErrorCondition(
+                    AmqpErrors.UNAUTHORIZED, "The namespace '" + chosen + "' is no longer served by this server.");
+        }
+        return one.authorizer().refusal(connection, path, right);
     }
 
-    /** Ends the worker threads, the transactions and the held sessions. */
+    /**
+     * The links and routing table a connection's attaches use: its chosen namespace's (NS-2), the default's until its
+     * credentials chose one. A connection whose namespace was deleted keeps the deleted one's (closed: its operations
+     * fail) rather than reaching another.
+     */
+    private Supplier<LinkRoutes> routesOf(AmqpConnection connection) {
+        HostedNamespace[] bound = {null};
+        return () -> {
+            String chosen = connection.namespace();
+            HostedNamespace current = bound[0];
+            if (current != null && current.name().equals(chosen)) {
+                return current.routes();
+            }
+            HostedNamespace found = hosted.get(chosen == null ? DEFAULT_NAMESPACE : chosen);
+            if (found == null) {
+                if (current != null) {
+                    return current.routes();
+                }
+                throw new IllegalStateException("The namespace '" + chosen + "' was deleted.");
+            }
+            if (chosen != null) {
+                bound[0] = found;
+            }
+            return found.routes();
+        };
+    }
+
+    /** Ends the worker threads and every namespace's transactions and held sessions. */
     private void closeOwners() {
         workers.close();
-        transactions.endAll(null);
-        heldSessions.releaseAll(served.get());
-    }
-
-    /** Follows whether {@code served}, now the served namespace, is open (HTTP-3). */
-    private synchronized void watch(Namespace served) {
-        unwatch.run();
-        servedOpen = true;
-        // no lock here: the namespace runs it on the thread that closes it
-        unwatch = served.onClose(() -> {
-            if (this.served.get() == served) {
-                servedOpen = false;
-            }
-        });
+        for (HostedNamespace one : hosted.values()) {
+            one.close();
+        }
+        transactionIds.clear();
     }
 
     private static String randomKey() {
@@ -241,47 +268,113 @@ public final class Endpoint implements AutoCloseable {
         return loop.secondPort();
     }
 
+    /** The default namespace served now. */
     public Namespace namespace() {
-        return served.get();
+        return defaultNamespace.namespace();
+    }
+
+    /** The namespace served under {@code name} now, or null when there is none. */
+    public Namespace namespace(String name) {
+        HostedNamespace one = hosted.get(name);
+        return one == null ? null : one.namespace();
+    }
+
+    /** The names of the namespaces served, the default first, then in name order. */
+    public List<String> namespaceNames() {
+        List<String> names = new ArrayList<>(new TreeSet<>(hosted.keySet()));
+        names.remove(DEFAULT_NAMESPACE);
+        names.add(0, DEFAULT_NAMESPACE);
+        return names;
+    }
+
+    /** The key name a client puts in its connection string to choose the namespace {@code name} (NS-2). */
+    public String keyName(String name) {
+        HostedNamespace one = hosted.get(name);
+        if (one == null) {
+            throw new IllegalArgumentException("No namespace named '" + name + "'.");
+        }
+        return one.credentials().keyName();
+    }
+
+    /** The key of the namespace {@code name}. */
+    public String key(String name) {
+        HostedNamespace one = hosted.get(name);
+        if (one == null) {
+            throw new IllegalArgumentException("No namespace named '" + name + "'.");
+        }
+        return one.credentials().key();
+    }
+
+    /**
+     * Serves a new namespace started from {@code settings} under {@code name} (NS-1): its own entities, messages,
+     * clock, journal, faults and tier; clients choose it with the key name {@code <name>/<key name>} (NS-2). The key is
+     * {@code key}, or the endpoint's when null; an endpoint that accepts any key accepts any for it too.
+     *
+     * @throws IllegalArgumentException for a bad name
+     * @throws IllegalStateException when a namespace of that name is served already
+     */
+    public Namespace addNamespace(String name, NamespaceSettings settings, String key) {
+        if (name == null || !NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("A namespace name is a letter, then letters, digits and hyphens, at most"
+                    + " 50 characters; was '" + name + "'.");
+        }
+        if (closed) {
+            throw new IllegalStateException("The endpoint is closed.");
+        }
+        if (key != null && (key.isEmpty() || key.contains(";"))) {
+            throw new IllegalArgumentException("A key is not empty and holds no ';'.");
+        }
+        Credentials own = new Credentials(
+                name + "/" + credentials.keyName(), key != null ? key : credentials.key(), credentials.anyKey());
+        synchronized (hosted) {
+            if (hosted.containsKey(name)) {
+                throw new IllegalStateException("A namespace named '" + name + "' exists already.");
+            }
+            Namespace namespace = settings.start();
+            hosted.put(
+                    name, new HostedNamespace(name, namespace, true, own, keys, transactionIds, workers, linkSettings));
+            return namespace;
+        }
+    }
+
+    /**
+     * Stops serving the namespace {@code name} and closes it: its messages, clock and faults end, and its clients'
+     * next operations fail. False when there is none.
+     *
+     * @throws IllegalStateException for the default namespace
+     */
+    public boolean removeNamespace(String name) {
+        if (DEFAULT_NAMESPACE.equals(name)) {
+            throw new IllegalStateException("The default namespace cannot be deleted; reset it instead.");
+        }
+        HostedNamespace removed;
+        synchronized (hosted) {
+            removed = name == null ? null : hosted.remove(name);
+        }
+        if (removed == null) {
+            return false;
+        }
+        http.forget(name);
+        removed.delete();
+        // NS-6: its clients are told at once; a reconnect with its key name is then refused (NS-2)
+        loop.closeConnections(
+                c -> name.equals(c.namespace()),
+                new ErrorCondition(Symbol.valueOf("amqp:not-found"), "The namespace '" + name + "' was deleted."));
+        return true;
     }
 
     public Namespace replaceNamespace(Namespace next) {
-        NamespaceSettings plan = NamespaceSettings.of(next);
-        Namespace previous;
-        Namespace toClose;
-        synchronized (this) {
-            resetTo = plan;
-            previous = serve(next);
-            toClose = owned;
-            owned = null;
-        }
-        watch(next);
-        if (toClose != null && toClose != previous) {
-            toClose.close();
-        }
-        return previous;
+        return defaultNamespace.replace(next);
     }
 
     /** What a reset restores: the settings of the namespace handed to the endpoint, taken when it was handed. */
     public NamespaceSettings resetSettings() {
-        return resetTo;
+        return defaultNamespace.resetSettings();
     }
 
-    /** Serves a fresh namespace started from {@link #resetSettings()}: the topology, no messages, the clock at its start. */
-    synchronized void reset() {
-        resetting = true;
-        try {
-            Namespace fresh = resetTo.start();
-            serve(fresh);
-            watch(fresh);
-            // a namespace the caller handed in is theirs and stays open (no longer served); one a reset built is closed
-            if (owned != null) {
-                owned.close();
-            }
-            owned = fresh;
-        } finally {
-            resetting = false;
-        }
+    /** Serves a fresh default namespace started from {@link #resetSettings()}. */
+    void reset() {
+        defaultNamespace.reset();
     }
 
     public String keyName() {
@@ -323,14 +416,6 @@ public final class Endpoint implements AutoCloseable {
         http.close();
         closeOwners();
         closeTls();
-        Namespace toClose;
-        synchronized (this) {
-            toClose = owned;
-            owned = null;
-        }
-        if (toClose != null) {
-            toClose.close();
-        }
     }
 
     /** The transport's view of {@code settings}: where to listen and the limits the loop and its connections keep. */
@@ -348,5 +433,149 @@ public final class Endpoint implements AutoCloseable {
                 limits.handshakeTimeout(),
                 limits.maxUnauthenticatedConnections(),
                 limits.maxUnauthenticatedBytes());
+    }
+
+    /** The namespaces as the HTTP side sees them, and the control API's create, list and delete (NS-5). */
+    private final class HttpNamespaces implements ServedNamespaces {
+        @Override
+        public NamespaceKeys keys() {
+            return keys;
+        }
+
+        @Override
+        public Namespace namespace(String name) {
+            return Endpoint.this.namespace(name);
+        }
+
+        @Override
+        public AdminRoutes admin(String name) {
+            HostedNamespace one = hosted.get(name);
+            return one == null ? null : one.admin();
+        }
+
+        @Override
+        public Map<String, Object> describe(String name, String host) {
+            HostedNamespace one = hosted.get(name);
+            if (one == null) {
+                return null;
+            }
+            String endpoint = host != null && !host.isBlank() ? host.trim() : "127.0.0.1:" + port();
+            Namespace ns = one.namespace();
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("name", name);
+            out.put("default", DEFAULT_NAMESPACE.equals(name));
+            out.put("keyName", one.credentials().keyName());
+            out.put(
+                    "connectionString",
+                    "Endpoint=sb://" + endpoint + ";SharedAccessKeyName="
+                            + one.credentials().keyName() + ";SharedAccessKey="
+                            + one.credentials().key() + ";UseDevelopmentEmulator=true;");
+            Map<String, Object> clock = new LinkedHashMap<>();
+            try {
+                clock.put("now", ns.clock().instant().toString());
+                clock.put("mode", ns.clock().mode().toString());
+                out.put("tier", ns.tier().toString());
+            } catch (RuntimeException e) {
+                // closed under us
+            }
+            out.put("clock", clock);
+            return out;
+        }
+
+        @Override
+        public List<Map<String, Object>> list(String host) {
+            List<Map<String, Object>> out = new ArrayList<>();
+            for (String name : namespaceNames()) {
+                Map<String, Object> one = describe(name, host);
+                if (one != null) {
+                    out.add(one);
+                }
+            }
+            return out;
+        }
+
+        @Override
+        public boolean create(String name, Map<String, Object> body) {
+            NamespaceSettings base = defaultNamespace.resetSettings();
+            NamespaceSettings settings = NamespaceSettings.defaults()
+                    .withClockMode(base.clockMode())
+                    .withTier(base.tier())
+                    .withExpiryMode(base.expiryMode())
+                    .withJournalCapacity(base.journalCapacity());
+            String key = null;
+            for (Map.Entry<String, Object> e : body.entrySet()) {
+                Object value = e.getValue();
+                switch (e.getKey()) {
+                    case "name" -> {}
+                    case "clock" -> settings = settings.withClockMode(clockMode(value));
+                    case "startAt" -> settings = settings.withStartAt(instant(value));
+                    case "tier" -> settings = settings.withTier(tier(value));
+                    case "journalCapacity" -> settings = settings.withJournalCapacity(whole(value, "journalCapacity"));
+                    case "key" -> key = text(value, "key");
+                    default ->
+                        throw new IllegalArgumentException("Unknown setting '" + e.getKey()
+                                + "'; a namespace takes name, clock, startAt, tier, journalCapacity and key.");
+                }
+            }
+            if (hosted.containsKey(name)) {
+                return false;
+            }
+            try {
+                addNamespace(name, settings, key);
+                return true;
+            } catch (IllegalStateException e) {
+                if (hosted.containsKey(name)) {
+                    return false;
+                }
+                throw e;
+            }
+        }
+
+        @Override
+        public boolean delete(String name) {
+            return removeNamespace(name);
+        }
+    }
+
+    private static ClockMode clockMode(Object value) {
+        String text = text(value, "clock").toLowerCase(Locale.ROOT);
+        return switch (text) {
+            case "running" -> ClockMode.RUNNING;
+            case "frozen" -> ClockMode.FROZEN;
+            default -> throw new IllegalArgumentException("'clock' is running or frozen, was '" + value + "'.");
+        };
+    }
+
+    private static Tier tier(Object value) {
+        String text = text(value, "tier");
+        try {
+            return Tier.valueOf(text.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("'tier' is basic, standard or premium, was '" + text + "'.");
+        }
+    }
+
+    private static Instant instant(Object value) {
+        String text = text(value, "startAt");
+        try {
+            return Instant.parse(text);
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException(
+                    "'startAt' is an ISO-8601 instant such as \"2030-01-01T00:00:00Z\", was '" + text + "'.");
+        }
+    }
+
+    private static int whole(Object value, String field) {
+        if (value instanceof Number n && n.doubleValue() == Math.rint(n.doubleValue())) {
+            return n.intValue();
+        }
+        throw new IllegalArgumentException("'" + field + "' must be a whole number, was " + value + ".");
+    }
+
+    private static String text(Object value, String field) {
+        if (value instanceof String s) {
+            return s;
+        }
+        throw new IllegalArgumentException("'" + field + "' must be a string, was " + value + ".");
     }
 }

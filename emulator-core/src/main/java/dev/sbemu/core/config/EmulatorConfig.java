@@ -4,6 +4,7 @@ import dev.sbemu.core.Namespace;
 import dev.sbemu.core.internal.config.ConfigLoader;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A topology file in the format of Microsoft's Service Bus emulator ({@code Config.json}, SPEC CFG-1..3), loaded
@@ -77,6 +78,15 @@ public final class EmulatorConfig {
     /** The file's entities, each with the JSON path it was declared at. */
     public Topology topology() {
         return loaded.topology();
+    }
+
+    /**
+     * Each namespace of {@code UserConfig.Namespaces} with its entities, by its {@code Name} ({@code namespace-<index>}
+     * without one), in the file's order; {@link #topology()} is all of them together. A server serves each as a
+     * namespace of its own (spec NS-8).
+     */
+    public Map<String, Topology> namespaces() {
+        return loaded.namespaces();
     }
 
     /** The warnings loading produced: one line per ignored key. */

@@ -2,6 +2,7 @@ package dev.sbemu.amqp.internal.http;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.sbemu.amqp.internal.security.Authorizer;
 import dev.sbemu.amqp.internal.security.Credentials;
 import dev.sbemu.core.AuthorizationRule.AccessRight;
 import dev.sbemu.core.Namespace;
@@ -14,12 +15,13 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -54,30 +56,23 @@ public final class HttpFront implements AutoCloseable {
         }
     }
 
-    private final Supplier<Namespace> namespace;
-    private final Credentials credentials;
-    private final AdminRoutes control;
+    private final ServedNamespaces namespaces;
+    private final NamespacesResource namespacesResource;
     private final Health health;
     private final String host;
     private final HttpServer server;
     private final ThreadPoolExecutor executor;
-    private volatile Managed managed;
+    /** The management handler of each namespace served now, by name. */
+    private final Map<String, Managed> managed = new ConcurrentHashMap<>();
 
     private record Managed(Namespace namespace, ManagementHandler handler) {}
 
     /**
      * @param host how the namespace is named in management answers
      */
-    public HttpFront(
-            Supplier<Namespace> namespace,
-            Credentials credentials,
-            AdminRoutes control,
-            BooleanSupplier healthy,
-            String host,
-            String name) {
-        this.namespace = namespace;
-        this.credentials = credentials;
-        this.control = control;
+    public HttpFront(ServedNamespaces namespaces, BooleanSupplier healthy, String host, String name) {
+        this.namespaces = namespaces;
+        this.namespacesResource = new NamespacesResource(namespaces);
         this.health = new Health(healthy);
         this.host = host;
         AtomicInteger count = new AtomicInteger();
@@ -149,15 +144,29 @@ public final class HttpFront implements AutoCloseable {
                 List<String> path = ManagementHandler.pathSegments(rawPath.substring("/__admin".length())).stream()
                         .filter(segment -> !segment.isEmpty())
                         .toList();
+                Map<String, String> query = ManagementHandler.queryParameters(rawQuery);
+                boolean namespacesRoute = !path.isEmpty() && path.get(0).equalsIgnoreCase("namespaces");
+                // the namespace the route acts on: /__admin/namespaces/{name}/... that one's, the others the default's
+                String target = namespacesRoute && path.size() >= 2
+                        ? path.get(1)
+                        : namespaces.keys().defaultName();
                 // the console's own files are open: the page asks for the key and sends it with each API call (CON-4)
                 boolean consolePage =
                         method.equals("GET") && !path.isEmpty() && path.get(0).equalsIgnoreCase("console");
-                AdminRoutes.Answer refused = consolePage ? null : controlRefusal(exchange);
-                json(
-                        exchange,
-                        refused != null
-                                ? refused
-                                : control.handle(method, path, ManagementHandler.queryParameters(rawQuery), body));
+                AdminRoutes.Answer refused = consolePage ? null : controlRefusal(exchange, target);
+                if (refused != null) {
+                    json(exchange, refused);
+                } else if (namespacesRoute) {
+                    String hostHeader = exchange.getRequestHeaders().getFirst("Host");
+                    json(
+                            exchange,
+                            namespacesResource.handle(method, path.subList(1, path.size()), query, body, hostHeader));
+                } else {
+                    // today's routes act on the default namespace (NS-5)
+                    json(
+                            exchange,
+                            namespaces.admin(namespaces.keys().defaultName()).handle(method, path, query, body));
+                }
             } else {
                 management(exchange, method, rawPath, rawQuery, body);
             }
@@ -176,14 +185,25 @@ public final class HttpFront implements AutoCloseable {
     }
 
     /**
-     * Null when the control API may be used: always when any key is accepted (anyone who reaches the port controls
-     * the namespace), else only with a token of a policy with {@code Manage} on the namespace (SEC-7).
+     * Null when the control API may be used on the namespace {@code target}: always when any key is accepted (anyone
+     * who reaches the port controls the namespaces), else only with a token of a policy with {@code Manage} on the
+     * namespace (SEC-7), of the default namespace (the server's own) or of {@code target} itself (NS-5).
      */
-    private AdminRoutes.Answer controlRefusal(HttpExchange exchange) {
-        if (credentials.anyKey()) {
+    private AdminRoutes.Answer controlRefusal(HttpExchange exchange, String target) {
+        Authorizer own = namespaces.keys().of(namespaces.keys().defaultName());
+        if (own == null || own.credentials().anyKey()) {
             return null;
         }
-        Credentials.Verdict verdict = verdict(exchange);
+        Chosen chosen = chosen(exchange);
+        Credentials.Verdict verdict = chosen.verdict();
+        if (verdict.refusal() == null
+                && !chosen.namespace().equals(namespaces.keys().defaultName())
+                && !chosen.namespace().equals(target)) {
+            return AdminRoutes.error(
+                    401,
+                    "Unauthorized",
+                    "A token of namespace '" + chosen.namespace() + "' does not control namespace '" + target + "'.");
+        }
         if (verdict.refusal() != null) {
             return AdminRoutes.error(401, "Unauthorized", verdict.refusal());
         }
@@ -196,14 +216,36 @@ public final class HttpFront implements AutoCloseable {
         return null;
     }
 
-    private Credentials.Verdict verdict(HttpExchange exchange) {
+    /** The namespace a request's token chooses (NS-2), that namespace, and the verdict of its authorizer. */
+    private record Chosen(String namespace, Namespace served, Credentials.Verdict verdict) {}
+
+    /**
+     * The request's namespace, chosen by the key name in its token (the default's without one), and its authorizer's
+     * verdict on the token; a malformed escape is a 401 logged once (RES-2).
+     */
+    private Chosen chosen(HttpExchange exchange) {
         String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+        String name = namespaces.keys().namespaceOfToken(authorization);
+        Namespace served = namespaces.namespace(name);
+        return new Chosen(name, served, verdict(authorization, name, served));
+    }
+
+    private Credentials.Verdict verdict(String authorization, String name, Namespace served) {
         if (authorization == null) {
             return new Credentials.Verdict(
                     null, "MissingToken: the request has no Authorization header; send a SharedAccessSignature token.");
         }
+        Authorizer authorizer = namespaces.keys().of(name);
+        if (authorizer == null || served == null) {
+            return new Credentials.Verdict(
+                    null,
+                    "InvalidSignature: the token's key name chooses namespace '" + name
+                            + "', which this server does not serve.");
+        }
         try {
-            return credentials.token(namespace.get().sharedAccessPolicies(), authorization, System.currentTimeMillis());
+            return authorizer
+                    .credentials()
+                    .token(served.sharedAccessPolicies(), authorization, System.currentTimeMillis());
         } catch (IllegalArgumentException e) {
             // a malformed escape in the token: the client's fault, a 401 (RES-2), not a 500 with a stack trace per
             // request that anyone could fill the log with
@@ -218,11 +260,13 @@ public final class HttpFront implements AutoCloseable {
 
     private void management(HttpExchange exchange, String method, String rawPath, String rawQuery, String body)
             throws IOException {
-        Credentials.Verdict verdict = verdict(exchange);
+        Chosen chosen = chosen(exchange);
+        Credentials.Verdict verdict = chosen.verdict();
         if (verdict.refusal() != null) {
             unauthorized(exchange, verdict.refusal());
             return;
         }
+        ManagementHandler handler = handler(chosen.namespace(), chosen.served());
         List<String> segments = ManagementHandler.pathSegments(rawPath == null ? "" : rawPath).stream()
                 .filter(segment -> !segment.isEmpty())
                 .toList();
@@ -234,7 +278,7 @@ public final class HttpFront implements AutoCloseable {
         boolean subscriptions = segments.size() >= 2 && segments.get(1).equalsIgnoreCase("Subscriptions");
         if (!allowed && method.equals("GET") && !subscriptions) {
             // the service answers a read of an entity that does not exist as such whatever the rights (SEC-6)
-            answer = handler().handle(method, rawPath, rawQuery, null, body);
+            answer = handler.handle(method, rawPath, rawQuery, null, body);
             if (answer.status() != 404) {
                 answer = null;
             }
@@ -244,13 +288,8 @@ public final class HttpFront implements AutoCloseable {
             return;
         }
         if (answer == null) {
-            answer = handler()
-                    .handle(
-                            method,
-                            rawPath,
-                            rawQuery,
-                            exchange.getRequestHeaders().getFirst("If-Match"),
-                            body);
+            answer = handler.handle(
+                    method, rawPath, rawQuery, exchange.getRequestHeaders().getFirst("If-Match"), body);
         }
         send(exchange, answer.status(), answer.contentType(), answer.body());
     }
@@ -287,14 +326,18 @@ public final class HttpFront implements AutoCloseable {
                 "<Error><Code>401</Code><Detail>" + escape(detail) + "</Detail></Error>");
     }
 
-    private ManagementHandler handler() {
-        Namespace served = namespace.get();
-        Managed current = managed;
+    private ManagementHandler handler(String name, Namespace served) {
+        Managed current = managed.get(name);
         if (current == null || current.namespace() != served) {
             current = new Managed(served, ManagementHandler.of(served, host));
-            managed = current;
+            managed.put(name, current);
         }
         return current.handler();
+    }
+
+    /** Drops the management handler of a deleted namespace. */
+    public void forget(String name) {
+        managed.remove(name);
     }
 
     private static void json(HttpExchange exchange, AdminRoutes.Answer answer) throws IOException {

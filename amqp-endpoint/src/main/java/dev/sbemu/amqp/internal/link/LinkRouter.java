@@ -12,6 +12,7 @@ import dev.sbemu.core.Tier;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.logging.Logger;
 import org.apache.qpid.proton.amqp.Symbol;
 import org.apache.qpid.proton.amqp.UnsignedLong;
@@ -38,10 +39,8 @@ public final class LinkRouter implements AttachHandler {
     private static final Logger LOG = Logger.getLogger(LinkRouter.class.getName());
 
     private final AmqpConnection connection;
-    private final LinkFactory links;
-    private final List<AttachPolicy> policies;
+    private final Supplier<LinkRoutes> routes;
     private final AccessCheck access;
-    private final SessionAccept sessions;
     private final Map<String, ReplyLink> replies = new HashMap<>();
 
     /**
@@ -49,11 +48,23 @@ public final class LinkRouter implements AttachHandler {
      * @param access whether the connection may use a right on an entity (SEC-3)
      */
     public LinkRouter(AmqpConnection connection, LinkFactory links, List<AttachPolicy> policies, AccessCheck access) {
+        this(connection, fixed(new LinkRoutes(links, policies)), access);
+    }
+
+    private static Supplier<LinkRoutes> fixed(LinkRoutes routes) {
+        return () -> routes;
+    }
+
+    /**
+     * @param routes the links and the routing table of the namespace the connection serves, looked up per attach: the
+     *     default namespace's until the connection's credentials chose one (NS-2)
+     * @param access whether the connection may use a right on an entity (SEC-3), asked of the chosen namespace's
+     *     authorizer
+     */
+    public LinkRouter(AmqpConnection connection, Supplier<LinkRoutes> routes, AccessCheck access) {
         this.connection = connection;
-        this.links = links;
-        this.policies = List.copyOf(policies);
+        this.routes = routes;
         this.access = access;
-        this.sessions = new SessionAccept(this, links);
     }
 
     AmqpConnection connection() {
@@ -61,7 +72,7 @@ public final class LinkRouter implements AttachHandler {
     }
 
     LinkFactory links() {
-        return links;
+        return routes.get().links();
     }
 
     @Override
@@ -76,7 +87,7 @@ public final class LinkRouter implements AttachHandler {
 
     /** Tries the rows of {@code stage} for {@code role}; true when one answered the attach. */
     private boolean route(AttachPolicy.Role role, AttachPolicy.Stage stage, Attach attach) {
-        for (AttachPolicy policy : policies) {
+        for (AttachPolicy policy : routes.get().policies()) {
             if (policy.role() == role
                     && policy.stage() == stage
                     && policy.matches().test(attach)) {
@@ -97,6 +108,7 @@ public final class LinkRouter implements AttachHandler {
         if (!authorized(receiver) || route(role, AttachPolicy.Stage.AUTHORIZED, attach)) {
             return;
         }
+        LinkFactory links = links();
         Namespace ns = links.namespace().get();
         if (address.isEmpty() && receiver.getRemoteTarget() instanceof Target) {
             // an anonymous sender (ANONYMOUS-RELAY, Qpid JMS's anonymous producer): each message goes to its `to`
@@ -145,8 +157,12 @@ public final class LinkRouter implements AttachHandler {
         }
         Map<Symbol, Object> filter = source.getFilter();
         if (filter != null && filter.containsKey(SessionAccept.SESSION_FILTER)) {
-            sessions.accept(
-                    sender, entity, attach.mode(), SessionAccept.sessionIdOf(filter.get(SessionAccept.SESSION_FILTER)));
+            new SessionAccept(this, links())
+                    .accept(
+                            sender,
+                            entity,
+                            attach.mode(),
+                            SessionAccept.sessionIdOf(filter.get(SessionAccept.SESSION_FILTER)));
             return;
         }
         if (requiresSession(entity)) {
@@ -159,7 +175,7 @@ public final class LinkRouter implements AttachHandler {
                                     + " message receiver. Entity: '" + entity + "'."));
             return;
         }
-        open(sender, links.outgoing(connection, sender, entity, attach.mode(), null));
+        open(sender, links().outgoing(connection, sender, entity, attach.mode(), null));
     }
 
     /** Whether {@code entity} is the main queue of a session-enabled queue or subscription. */
@@ -167,7 +183,7 @@ public final class LinkRouter implements AttachHandler {
         if (entity.subQueue() != EntityPath.Part.NONE) {
             return false;
         }
-        Namespace ns = links.namespace().get();
+        Namespace ns = links().namespace().get();
         try {
             if (entity.isSubscription()) {
                 return ns.getSubscription(entity.topicOrQueue(), entity.subscription())
@@ -212,7 +228,7 @@ public final class LinkRouter implements AttachHandler {
     }
 
     boolean exists(EntityPath entity, Link link) {
-        Namespace ns = links.namespace().get();
+        Namespace ns = links().namespace().get();
         boolean exists = entity.isSubscription()
                 ? ns.subscriptionExists(entity.topicOrQueue(), entity.subscription())
                 : ns.queueExists(entity.topicOrQueue()) || ns.topicExists(entity.topicOrQueue());
@@ -223,7 +239,7 @@ public final class LinkRouter implements AttachHandler {
     }
 
     int maxMessageSize(String entity) {
-        Namespace ns = links.namespace().get();
+        Namespace ns = links().namespace().get();
         Long kilobytes = ns.queueExists(entity)
                 ? ns.getQueue(entity).maxMessageSizeInKilobytes()
                 : ns.getTopic(entity).maxMessageSizeInKilobytes();

@@ -9,6 +9,8 @@ import java.util.function.Supplier;
  */
 public final class ServedNamespace implements Supplier<Namespace> {
     private volatile Namespace namespace;
+    /** Why the namespace is no longer served (it was deleted, NS-6), or null while it is. */
+    private volatile String retired;
 
     public ServedNamespace(Namespace namespace) {
         this.namespace = namespace;
@@ -16,7 +18,16 @@ public final class ServedNamespace implements Supplier<Namespace> {
 
     @Override
     public Namespace get() {
+        String why = retired;
+        if (why != null) {
+            throw new IllegalStateException(why);
+        }
         return namespace;
+    }
+
+    /** From now on every lookup fails with {@code why}: the namespace was deleted (NS-6). */
+    public void retire(String why) {
+        retired = why;
     }
 
     /** Serves {@code next} from now on; returns the previous namespace (left open). */

@@ -5,6 +5,7 @@ import dev.sbemu.amqp.internal.link.RequestLink;
 import dev.sbemu.amqp.internal.link.ServedNamespace;
 import dev.sbemu.amqp.internal.security.Authorizer;
 import dev.sbemu.amqp.internal.security.Credentials;
+import dev.sbemu.amqp.internal.security.NamespaceKeys;
 import dev.sbemu.amqp.internal.transport.AmqpConnection;
 import dev.sbemu.amqp.internal.transport.AmqpErrors;
 import dev.sbemu.core.EntityPath;
@@ -28,12 +29,17 @@ import org.apache.qpid.proton.message.Message;
  * entity deleted since) is still refused at the attach.
  */
 final class CbsNode implements RequestLink.Node {
-    private final Authorizer authorizer;
+    private final NamespaceKeys keys;
     private final AmqpConnection connection;
     private final ServedNamespace namespace;
 
-    CbsNode(Authorizer authorizer, AmqpConnection connection, ServedNamespace namespace) {
-        this.authorizer = authorizer;
+    /**
+     * @param keys the served namespaces' authorizers: the token's key name chooses one (NS-2)
+     * @param namespace the namespace whose routing table made this node: where an entity is looked up when the keys
+     *     know no namespace of the chosen name's
+     */
+    CbsNode(NamespaceKeys keys, AmqpConnection connection, ServedNamespace namespace) {
+        this.keys = keys;
         this.connection = connection;
         this.namespace = namespace;
     }
@@ -47,6 +53,17 @@ final class CbsNode implements RequestLink.Node {
                     "The $cbs operation '" + operation + "' is not supported; only put-token is."));
         }
         Object token = request.getBody() instanceof AmqpValue value ? value.getValue() : null;
+        // the key name chooses the namespace first (NS-2); that namespace's authorizer checks the rest
+        String chosen = keys.namespaceOfToken(token);
+        Authorizer authorizer = keys.of(chosen);
+        if (authorizer == null) {
+            return new RequestLink.Response(
+                    401,
+                    "InvalidSignature: the token's key name chooses namespace '" + chosen
+                            + "', which this server does not serve.",
+                    AmqpErrors.UNAUTHORIZED.toString(),
+                    null);
+        }
         Credentials.Verdict verdict =
                 authorizer.credentials().token(authorizer.policies(), token, System.currentTimeMillis());
         if (verdict.refusal() != null) {
@@ -63,11 +80,21 @@ final class CbsNode implements RequestLink.Node {
                     AmqpErrors.UNAUTHORIZED.toString(),
                     null);
         }
-        String missing = missingEntity(request);
+        if (connection != null && !connection.select(chosen)) {
+            return new RequestLink.Response(
+                    401,
+                    "InvalidSignature: this connection serves namespace '" + connection.namespace()
+                            + "'; a token for namespace '" + chosen + "' needs a connection of its own.",
+                    AmqpErrors.UNAUTHORIZED.toString(),
+                    null);
+        }
+        String missing = missingEntity(request, chosen);
         if (missing != null) {
             return RequestLink.Response.error(AmqpErrors.entityNotFound(missing));
         }
-        authorizer.admit(connection, verdict.grant());
+        if (connection != null) {
+            authorizer.admit(connection, verdict.grant());
+        }
         return new RequestLink.Response(200, "OK", null, null);
     }
 
@@ -75,7 +102,7 @@ final class CbsNode implements RequestLink.Node {
      * The audience of a token for an entity that does not exist, or null: a token for the namespace (no path), for
      * an entity that exists, or for a path that names no entity is not refused here.
      */
-    private String missingEntity(Message request) {
+    private String missingEntity(Message request, String chosen) {
         ApplicationProperties properties = request.getApplicationProperties();
         Map<String, Object> values = properties == null ? null : properties.getValue();
         Object name = values == null ? null : values.get("name");
@@ -95,7 +122,8 @@ final class CbsNode implements RequestLink.Node {
         } catch (RuntimeException e) {
             return null;
         }
-        Namespace ns = namespace.get();
+        Namespace known = keys.namespace(chosen);
+        Namespace ns = known != null ? known : namespace.get();
         boolean exists = entity.isSubscription()
                 ? ns.subscriptionExists(entity.topicOrQueue(), entity.subscription())
                 : ns.queueExists(entity.topicOrQueue()) || ns.topicExists(entity.topicOrQueue());

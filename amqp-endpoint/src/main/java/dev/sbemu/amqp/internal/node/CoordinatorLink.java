@@ -45,8 +45,9 @@ final class CoordinatorLink extends ReceivingLink {
         try {
             if (body instanceof Declare) {
                 Declared declared = new Declared();
-                declared.setTxnId(
-                        transactions.declare(connection, () -> namespace.get().beginTransaction()));
+                // begun where an operation first joins it (TransactionRegistry): the connection may not have chosen
+                // its namespace yet; it belongs to this connection, rolled back when it ends (RES-1)
+                declared.setTxnId(transactions.registry().declare(connection));
                 return declared;
             }
             if (body instanceof Discharge discharge) {
@@ -54,7 +55,7 @@ final class CoordinatorLink extends ReceivingLink {
             }
             return AmqpErrors.rejected(new ErrorCondition(
                     AmqpErrors.NOT_IMPLEMENTED, "The coordinator takes Declare and Discharge only."));
-        } catch (Transactions.TooManyTransactions e) {
+        } catch (TransactionRegistry.TooManyTransactions e) {
             return AmqpErrors.rejected(e.condition());
         } catch (RuntimeException e) {
             return AmqpErrors.rejected(AmqpErrors.of(e));
@@ -62,10 +63,22 @@ final class CoordinatorLink extends ReceivingLink {
     }
 
     private DeliveryState discharge(Binary txnId, boolean fail) {
-        Transaction transaction = transactions.discharge(txnId);
-        List<Runnable> onRollback = transactions.rollbackActions(txnId);
-        if (transaction == null) {
+        TransactionRegistry registry = transactions.registry();
+        if (!registry.isDeclared(txnId)) {
             throw new UnknownTransaction();
+        }
+        Transactions owner = registry.owner(txnId);
+        Transaction transaction = owner == null ? null : owner.discharge(txnId);
+        List<Runnable> onRollback = registry.rollbackActions(txnId);
+        registry.forget(txnId);
+        if (transaction == null) {
+            // no operation joined it: nothing to commit or roll back
+            if (fail) {
+                for (Runnable action : onRollback) {
+                    action.run();
+                }
+            }
+            return Accepted.getInstance();
         }
         if (fail) {
             transaction.rollback();

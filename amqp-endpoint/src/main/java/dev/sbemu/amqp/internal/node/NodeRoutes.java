@@ -10,6 +10,7 @@ import dev.sbemu.amqp.internal.link.HeldSessions;
 import dev.sbemu.amqp.internal.link.RequestLink;
 import dev.sbemu.amqp.internal.link.ServedNamespace;
 import dev.sbemu.amqp.internal.security.Authorizer;
+import dev.sbemu.amqp.internal.security.NamespaceKeys;
 import dev.sbemu.amqp.internal.transport.AmqpErrors;
 import dev.sbemu.core.EntityPath;
 import java.util.EnumSet;
@@ -65,7 +66,11 @@ public final class NodeRoutes {
     }
 
     public static List<AttachPolicy> policies(
-            ServedNamespace namespace, Authorizer authorizer, Transactions transactions, HeldSessions sessions) {
+            ServedNamespace namespace,
+            NamespaceKeys keys,
+            Authorizer authorizer,
+            Transactions transactions,
+            HeldSessions sessions) {
         return List.of(
                 // No token needed (AMQP-9): azure-core-amqp attaches the coordinator without authorizing it, and the
                 // service accepts that. A transaction only takes effect through links that need one.
@@ -95,7 +100,7 @@ public final class NodeRoutes {
                             Receiver receiver = a.receiver();
                             receiver.setMaxMessageSize(
                                     UnsignedLong.valueOf(a.settings().maxRequestSize()));
-                            RequestLink cbs = a.requestLink(new CbsNode(authorizer, a.connection(), namespace), null);
+                            RequestLink cbs = a.requestLink(new CbsNode(keys, a.connection(), namespace), null);
                             cbs.limits(
                                     () -> a.connection().isAuthorized()
                                             ? a.settings().linkCredit()

@@ -133,11 +133,15 @@ public final class Credentials {
             return Verdict.refused("ExpiredToken: The token is expired. Expiration time: '"
                     + EXPIRY.format(Instant.ofEpochSecond(expiry)) + "'");
         }
-        String name = decode(skn);
+        String name = NamespaceKeys.keyNameOf(text);
+        if (name == null) {
+            return Verdict.refused("InvalidSignature: the token's key name is malformed.");
+        }
+        String local = local(name);
         String scope = path(resourcePath(decode(sr)));
         List<SharedAccessPolicy> named = candidates(policies, name, scope);
         if (anyKey) {
-            if (named.isEmpty() && policies.stream().anyMatch(p -> p.keyName().equals(name))) {
+            if (named.isEmpty() && policies.stream().anyMatch(p -> p.keyName().equals(local))) {
                 return Verdict.refused("InvalidSignature: the key name '" + name + "' is a policy of another entity.");
             }
             return new Verdict(new Grant(scope, named.isEmpty() ? null : named.get(0), expiry * 1000), null);
@@ -167,8 +171,9 @@ public final class Credentials {
      */
     public Verdict key(List<SharedAccessPolicy> policies, String user, String password) {
         List<SharedAccessPolicy> named = candidates(policies, user, "");
+        String local = local(user);
         for (SharedAccessPolicy policy : policies) {
-            if (policy.entity() != null && policy.keyName().equals(user)) {
+            if (policy.entity() != null && policy.keyName().equals(local)) {
                 named.add(policy);
             }
         }
@@ -194,8 +199,8 @@ public final class Credentials {
         String sr = URLEncoder.encode(resource, StandardCharsets.UTF_8);
         String se = Long.toString(expiry.getEpochSecond());
         String sig = Base64.getEncoder().encodeToString(hmac(key, sr + "\n" + se));
-        return "SharedAccessSignature sr=" + sr + "&sig=" + java.net.URLEncoder.encode(sig, StandardCharsets.UTF_8)
-                + "&se=" + se + "&skn=" + java.net.URLEncoder.encode(keyName, StandardCharsets.UTF_8);
+        return "SharedAccessSignature sr=" + sr + "&sig=" + URLEncoder.encode(sig, StandardCharsets.UTF_8) + "&se=" + se
+                + "&skn=" + URLEncoder.encode(keyName, StandardCharsets.UTF_8);
     }
 
     /**
@@ -214,14 +219,32 @@ public final class Credentials {
     private List<SharedAccessPolicy> candidates(List<SharedAccessPolicy> policies, String name, String scope) {
         List<SharedAccessPolicy> named = new ArrayList<>();
         if (!anyKey && keyName.equals(name)) {
-            named.add(new SharedAccessPolicy(null, AuthorizationRule.of(keyName, key, AccessRight.MANAGE)));
+            named.add(new SharedAccessPolicy(null, AuthorizationRule.of(local(keyName), key, AccessRight.MANAGE)));
         }
+        String local = local(name);
         for (SharedAccessPolicy policy : policies) {
-            if (policy.keyName().equals(name) && (scope.isEmpty() ? policy.entity() == null : policy.reaches(scope))) {
+            if (policy.keyName().equals(local) && (scope.isEmpty() ? policy.entity() == null : policy.reaches(scope))) {
                 named.add(policy);
             }
         }
         return named;
+    }
+
+    /**
+     * A key name as the namespace's policies name it: a namespace's own key names are {@code <namespace>/<policy>} on
+     * the wire (NS-2), its rules are declared as {@code <policy>}; the default namespace's have no prefix. Null for a
+     * key name of another namespace.
+     */
+    private String local(String name) {
+        if (name == null) {
+            return null;
+        }
+        int slash = keyName.indexOf('/');
+        if (slash < 0) {
+            return name;
+        }
+        String prefix = keyName.substring(0, slash + 1);
+        return name.startsWith(prefix) ? name.substring(prefix.length()) : null;
     }
 
     /** The keys a policy is signed with: its own, or the endpoint's when it declares none. */

@@ -20,10 +20,11 @@ public final class SaslAuthenticator implements Authentication {
     private static final String PLAIN = "PLAIN";
     private static final String ANONYMOUS = "ANONYMOUS";
 
-    private final Authorizer authorizer;
+    private final NamespaceKeys keys;
 
-    public SaslAuthenticator(Authorizer authorizer) {
-        this.authorizer = authorizer;
+    /** @param keys the served namespaces' authorizers: the user name or the token chooses one (NS-2) */
+    public SaslAuthenticator(NamespaceKeys keys) {
+        this.keys = keys;
     }
 
     @Override
@@ -39,9 +40,9 @@ public final class SaslAuthenticator implements Authentication {
                 if (chosen.length > 0 && PLAIN.equals(chosen[0])) {
                     byte[] response = new byte[Math.max(0, s.pending())];
                     s.recv(response, 0, response.length);
-                    Credentials.Grant grant = plainAccepted(response);
-                    if (grant != null) {
-                        authorizer.admit(connection, grant);
+                    Chosen accepted = plainAccepted(response);
+                    if (accepted != null && connection.select(accepted.namespace())) {
+                        accepted.authorizer().admit(connection, accepted.grant());
                         s.done(Sasl.SaslOutcome.PN_SASL_OK);
                     } else {
                         LOG.fine(() -> "sbemu AMQP endpoint: SASL PLAIN refused for " + connection.peer());
@@ -67,9 +68,10 @@ public final class SaslAuthenticator implements Authentication {
     /**
      * What a SASL PLAIN response ({@code [authzid] NUL authcid NUL password}) grants, or null when it is refused: any
      * user with a valid shared access signature token as password, or a key name and its key as user and password
-     * (JMS-1); accepting any key, any key name and key, as the {@code $cbs} tokens of the SDK clients (SEC-8).
+     * (JMS-1); accepting any key, any key name and key, as the {@code $cbs} tokens of the SDK clients (SEC-8). The
+     * user name (or the token's key name) chooses the namespace first (NS-2); its authorizer checks the rest.
      */
-    Credentials.Grant plainAccepted(byte[] response) {
+    Chosen plainAccepted(byte[] response) {
         String text = new String(response, StandardCharsets.UTF_8);
         int first = text.indexOf('\0');
         int second = first < 0 ? -1 : text.indexOf('\0', first + 1);
@@ -78,16 +80,25 @@ public final class SaslAuthenticator implements Authentication {
         }
         String user = text.substring(first + 1, second);
         String password = text.substring(second + 1);
-        Credentials credentials = authorizer.credentials();
-        if (password.startsWith("SharedAccessSignature ")) {
-            return credentials
-                    .token(authorizer.policies(), password, System.currentTimeMillis())
-                    .grant();
+        boolean token = password.startsWith("SharedAccessSignature ");
+        String namespace = token ? keys.namespaceOfToken(password) : keys.namespaceOf(user);
+        Authorizer authorizer = keys.of(namespace);
+        if (authorizer == null) {
+            return null;
         }
-        return credentials
-                .key(authorizer.policies(), user, withoutJmsEmulatorTail(password))
-                .grant();
+        Credentials credentials = authorizer.credentials();
+        Credentials.Grant grant = token
+                ? credentials
+                        .token(authorizer.policies(), password, System.currentTimeMillis())
+                        .grant()
+                : credentials
+                        .key(authorizer.policies(), user, withoutJmsEmulatorTail(password))
+                        .grant();
+        return grant == null ? null : new Chosen(namespace, authorizer, grant);
     }
+
+    /** The namespace a SASL PLAIN user chose, its authorizer, and what it granted. */
+    record Chosen(String namespace, Authorizer authorizer, Credentials.Grant grant) {}
 
     /**
      * The JMS workaround: the password without the {@code ;UseDevelopmentEmulator=true;} that azure-servicebus-jms's

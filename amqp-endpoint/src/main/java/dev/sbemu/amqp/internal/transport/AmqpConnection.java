@@ -53,6 +53,8 @@ public final class AmqpConnection {
     private boolean socketClosed;
     private boolean authorized;
     private volatile Object grants;
+    /** The name of the namespace the connection's credentials chose, null until one is accepted. */
+    private volatile String namespace;
     /** Set once the endpoint closed the connection: input is discarded until the client hangs up or this passes. */
     private long hangUpAt;
 
@@ -167,6 +169,22 @@ public final class AmqpConnection {
     /** The host name the client's open named, or null before the open or when it named none. */
     public String remoteHostname() {
         return connection == null ? null : connection.getRemoteHostname();
+    }
+
+    /**
+     * Binds the connection to the namespace {@code name} its credentials chose (NS-2): true when it is bound to it now,
+     * false when it was bound to another one before (a connection serves one namespace).
+     */
+    public synchronized boolean select(String name) {
+        if (namespace == null) {
+            namespace = name;
+        }
+        return namespace.equals(name);
+    }
+
+    /** The namespace the connection's credentials chose, or null before any was accepted (the default's then). */
+    public String namespace() {
+        return namespace;
     }
 
     /** True while the socket does not take the output as fast as it comes: senders hold back (AMQP-19). */

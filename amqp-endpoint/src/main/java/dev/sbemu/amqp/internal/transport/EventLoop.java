@@ -18,8 +18,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.apache.qpid.proton.amqp.transport.ErrorCondition;
 
 /**
  * The endpoint's one network thread: a selector over the listening sockets (the AMQP port and, when asked for, the
@@ -393,6 +395,17 @@ public final class EventLoop implements AutoCloseable {
     @Override
     public void close() {
         close(false);
+    }
+
+    /** Closes, on the loop, each connection {@code which} picks, with {@code error} (a deleted namespace's, NS-6). */
+    public void closeConnections(Predicate<AmqpConnection> which, ErrorCondition error) {
+        execute(() -> {
+            for (AmqpConnection c : new ArrayList<>(connections)) {
+                if (which.test(c)) {
+                    guarded(c, () -> c.closeWith(error));
+                }
+            }
+        });
     }
 
     /** As {@link #close()}; {@code forced}: the goodbye is the one of a server being stopped (SRV-7). */

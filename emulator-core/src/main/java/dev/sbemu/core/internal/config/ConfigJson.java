@@ -79,6 +79,24 @@ public final class ConfigJson {
      * @throws EmulatorConfigException naming the file, JSON path, value and what is allowed
      */
     public static Topology read(byte[] content, String file, Consumer<String> warnings) {
+        List<QueueSpec> queues = new ArrayList<>();
+        List<TopicSpec> topics = new ArrayList<>();
+        List<AuthorizationRule> policies = new ArrayList<>();
+        for (Topology one : readNamespaces(content, file, warnings).values()) {
+            queues.addAll(one.queues());
+            topics.addAll(one.topics());
+            policies.addAll(one.authorizationRules());
+        }
+        return new Topology(queues, topics, policies);
+    }
+
+    /**
+     * Parses a Config.json into one topology per entry of {@code UserConfig.Namespaces}, by its {@code Name} (an
+     * entry without one is {@code namespace-<index>}), in the file's order.
+     *
+     * @throws EmulatorConfigException as {@link #read}, and for two entries of one name
+     */
+    public static Map<String, Topology> readNamespaces(byte[] content, String file, Consumer<String> warnings) {
         Object root = parse(content, file);
         JsonCursor top = new JsonCursor(root, "", file, warnings).requireObject();
         top.warnUnknownKeys("UserConfig");
@@ -93,20 +111,30 @@ public final class ConfigJson {
             throw new EmulatorConfigException(file + ": UserConfig.Namespaces is missing: expected "
                     + "\"Namespaces\": [ { \"Name\": \"sbemulatorns\", \"Queues\": [...], \"Topics\": [...] } ]");
         }
-        List<QueueSpec> queues = new ArrayList<>();
-        List<TopicSpec> topics = new ArrayList<>();
-        List<AuthorizationRule> policies = new ArrayList<>();
+        Map<String, Topology> namespaces = new LinkedHashMap<>();
+        int index = 0;
         for (JsonCursor namespace : userConfig.array("Namespaces")) {
             namespace.requireObject().warnUnknownKeys("Name", "Queues", "Topics", AUTHORIZATION_RULES);
-            policies.addAll(rules(namespace));
+            String name = namespace.string("Name");
+            if (name == null || name.isBlank()) {
+                name = "namespace-" + index;
+            }
+            index++;
+            List<QueueSpec> queues = new ArrayList<>();
+            List<TopicSpec> topics = new ArrayList<>();
+            List<AuthorizationRule> policies = new ArrayList<>(rules(namespace));
             for (JsonCursor queue : namespace.array("Queues")) {
                 queues.add(queue(queue.requireObject()));
             }
             for (JsonCursor topic : namespace.array("Topics")) {
                 topics.add(topic(topic.requireObject()));
             }
+            if (namespaces.putIfAbsent(name, new Topology(queues, topics, policies)) != null) {
+                throw new EmulatorConfigException(
+                        file + ": UserConfig.Namespaces has two namespaces named '" + name + "'");
+            }
         }
-        return new Topology(queues, topics, policies);
+        return namespaces;
     }
 
     private static Object parse(byte[] content, String file) {

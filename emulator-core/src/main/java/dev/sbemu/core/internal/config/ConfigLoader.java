@@ -1,5 +1,6 @@
 package dev.sbemu.core.internal.config;
 
+import dev.sbemu.core.AuthorizationRule;
 import dev.sbemu.core.config.EmulatorConfigException;
 import dev.sbemu.core.config.Topology;
 import java.io.IOException;
@@ -8,7 +9,10 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /** Finds and parses Config.json files: {@code classpath:} resources or file paths. */
@@ -23,10 +27,12 @@ public final class ConfigLoader {
      * @param source where it came from, as errors show it
      * @param topology its entities
      * @param warnings one line per ignored key
+     * @param namespaces each namespace's entities, by name, in the file's order
      */
-    public record Loaded(String source, Topology topology, List<String> warnings) {
+    public record Loaded(String source, Topology topology, List<String> warnings, Map<String, Topology> namespaces) {
         public Loaded {
             warnings = List.copyOf(warnings);
+            namespaces = Collections.unmodifiableMap(new LinkedHashMap<>(namespaces));
         }
     }
 
@@ -67,11 +73,19 @@ public final class ConfigLoader {
     /** Parses content; warnings are logged and kept. */
     public static Loaded parse(byte[] content, String source) {
         List<String> warnings = new ArrayList<>();
-        Topology topology = ConfigJson.read(content, source, warning -> {
+        Map<String, Topology> namespaces = ConfigJson.readNamespaces(content, source, warning -> {
             warnings.add(warning);
             // looked up here, not in a static field: a file without warnings does not start the logging system
             System.getLogger("dev.sbemu.core.config.EmulatorConfig").log(System.Logger.Level.WARNING, warning);
         });
-        return new Loaded(source, topology, warnings);
+        List<Topology.QueueSpec> queues = new ArrayList<>();
+        List<Topology.TopicSpec> topics = new ArrayList<>();
+        List<AuthorizationRule> policies = new ArrayList<>();
+        for (Topology one : namespaces.values()) {
+            queues.addAll(one.queues());
+            topics.addAll(one.topics());
+            policies.addAll(one.authorizationRules());
+        }
+        return new Loaded(source, new Topology(queues, topics, policies), warnings, namespaces);
     }
 }

@@ -5,6 +5,7 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -168,10 +169,45 @@ final class JsonCursor {
                 isKnown |= k.equalsIgnoreCase(name);
             }
             if (!isKnown) {
+                String nearest = nearest(name, known);
                 warnings.accept(file + ": ignoring " + join(name) + ": not a key of the emulator's Config.json "
-                        + "format here (known: " + String.join(", ", known) + ")");
+                        + "format here" + (nearest == null ? "" : "; did you mean " + nearest + "?") + " (known: "
+                        + String.join(", ", known) + ")");
             }
         }
+    }
+
+    /** The known key nearest to {@code name} (edit distance, ignoring case) when it is close enough, else null. */
+    static String nearest(String name, String... known) {
+        String best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        for (String k : known) {
+            int d = distance(name.toLowerCase(Locale.ROOT), k.toLowerCase(Locale.ROOT));
+            if (d < bestDistance) {
+                bestDistance = d;
+                best = k;
+            }
+        }
+        return best != null && bestDistance <= Math.max(2, best.length() / 3) ? best : null;
+    }
+
+    private static int distance(String a, String b) {
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                current[j] = Math.min(Math.min(current[j - 1] + 1, previous[j] + 1), previous[j - 1] + cost);
+            }
+            int[] swap = previous;
+            previous = current;
+            current = swap;
+        }
+        return previous[b.length()];
     }
 
     /** An error naming this node's path and value. */
