@@ -148,7 +148,7 @@ public final class LinkRouter implements AttachHandler {
             return;
         }
         EntityPath entity = EntityAddress.parse(address);
-        if (!exists(entity, sender) || !permitted(sender, entity.entityName(), AccessRight.LISTEN)) {
+        if (!exists(entity, sender) || !permitted(sender, entity.toString(), AccessRight.LISTEN)) {
             return;
         }
         attach.entity(entity);
