@@ -25,6 +25,9 @@ final class SubscriptionEntity extends MessageSource {
             SubscriptionOptions options,
             List<RuleDescription> rules) {
         super(registry, EntityPath.subscription(topic.name, subscriptionName));
+        // ADI-6: a subscription reports its creation as its first access (the service lists a fresh subscription's
+        // AccessedAt as set), where a queue or topic reports the zero time until used
+        this.accessedAt = createdAt;
         this.topic = topic;
         this.subscriptionName = subscriptionName;
         this.options = options;
