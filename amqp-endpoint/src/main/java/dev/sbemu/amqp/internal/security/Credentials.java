@@ -138,7 +138,9 @@ public final class Credentials {
             return Verdict.refused("InvalidSignature: the token's key name is malformed.");
         }
         String local = local(name);
-        String scope = path(resourcePath(decode(sr)));
+        // a token for an entity's $management node (the JavaScript SDK's audience for its management link) is one
+        // for the entity: the node is how the entity's own operations are reached (SEC-2)
+        String scope = withoutManagementNode(path(resourcePath(decode(sr))));
         List<SharedAccessPolicy> named = candidates(policies, name, scope);
         if (anyKey) {
             if (named.isEmpty() && policies.stream().anyMatch(p -> p.keyName().equals(local))) {
@@ -302,5 +304,11 @@ public final class Credentials {
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HmacSHA256 is not available", e);
         }
+    }
+
+    /** {@code scope} without a trailing {@code /$management}: the entity the node belongs to. */
+    static String withoutManagementNode(String scope) {
+        String suffix = "/$management";
+        return scope.endsWith(suffix) ? scope.substring(0, scope.length() - suffix.length()) : scope;
     }
 }

@@ -1,6 +1,7 @@
 package dev.sbemu.amqp.internal.node;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -138,6 +139,29 @@ class NodesTest {
         assertEquals(
                 "amqp:resource-limit-exceeded",
                 AmqpErrors.of(new RejectedExecutionException()).getCondition().toString());
+    }
+
+    @Test
+    @DisplayName("SEC-2 a token for an entity's $management node (the JavaScript SDK's management audience) covers the "
+            + "entity; one for its dead-letter queue covers only that")
+    void managementNodeTokenCoversItsEntity() {
+        Credentials credentials = new Credentials("RootManageSharedAccessKey", "secret", false);
+        Function<String, Credentials.Grant> grant = audience -> credentials
+                .token(
+                        List.of(),
+                        new ServiceBusSharedKeyCredential("RootManageSharedAccessKey", "secret", Duration.ofHours(1))
+                                .getToken(new TokenRequestContext().addScopes(audience))
+                                .block()
+                                .getToken(),
+                        System.currentTimeMillis())
+                .grant();
+        Credentials.Grant management = grant.apply("amqp://127.0.0.1/scheduled/$management");
+        assertTrue(management.reaches("scheduled"));
+        assertTrue(management.reaches("scheduled/$management"));
+        assertFalse(management.reaches("other"));
+        Credentials.Grant deadLetters = grant.apply("amqp://127.0.0.1/orders/$deadletterqueue");
+        assertTrue(deadLetters.reaches("orders/$deadletterqueue"));
+        assertFalse(deadLetters.reaches("orders"));
     }
 
     @Test
