@@ -444,4 +444,25 @@ class MainTest {
     private static void assertThrowsConnect(int port) {
         Assertions.assertThrows(IOException.class, () -> new Socket("127.0.0.1", port).close());
     }
+
+    @Test
+    @DisplayName("RES-8 the server has proton-j drop a connection's emptied buffers (threshold 0), unless the JVM's "
+            + "command line set the property")
+    void protonBuffersReleasedWhenEmpty() {
+        String before = System.getProperty(Main.PROTON_RELEASE_THRESHOLD);
+        try {
+            System.clearProperty(Main.PROTON_RELEASE_THRESHOLD);
+            Main.releaseIdleProtonBuffers();
+            assertEquals("0", System.getProperty(Main.PROTON_RELEASE_THRESHOLD));
+            System.setProperty(Main.PROTON_RELEASE_THRESHOLD, "65536");
+            Main.releaseIdleProtonBuffers();
+            assertEquals("65536", System.getProperty(Main.PROTON_RELEASE_THRESHOLD));
+        } finally {
+            if (before == null) {
+                System.clearProperty(Main.PROTON_RELEASE_THRESHOLD);
+            } else {
+                System.setProperty(Main.PROTON_RELEASE_THRESHOLD, before);
+            }
+        }
+    }
 }
