@@ -130,6 +130,63 @@ class ParityTest {
                             st.expect(6, "ok");
                         }),
                 row(
+                        "RES-5 FWD-3 a message forwarded to a full queue goes to the source's transfer dead-letter "
+                                + "queue with reason QuotaExceeded; the send itself succeeds",
+                        (s, st) -> {
+                            s.ns.createQueue(
+                                    "dest",
+                                    QueueOptions.builder().maxSizeInMegabytes(1).build());
+                            s.ns.createQueue(
+                                    "src",
+                                    QueueOptions.builder().forwardTo("dest").build());
+                            ServiceBusSenderClient dest = s.clients.sender("dest");
+                            for (int i = 0; i < 5; i++) {
+                                dest.sendMessage(new ServiceBusMessage(new byte[200 * 1024]));
+                            }
+                            st.step(
+                                    "send to the forwarding source",
+                                    () -> run(() -> s.clients
+                                            .sender("src")
+                                            .sendMessage(
+                                                    new ServiceBusMessage(new byte[200 * 1024]).setMessageId("f"))));
+                            ServiceBusReceiverClient transfer = s.clients.receiver(
+                                    EntityPath.queue("src").withSubQueue(EntityPath.Part.TRANSFER_DEAD_LETTER_QUEUE),
+                                    ServiceBusReceiveMode.RECEIVE_AND_DELETE);
+                            st.step("transfer dead letter", () -> {
+                                ServiceBusReceivedMessage m = one(transfer);
+                                return m.getMessageId() + " " + m.getDeadLetterReason();
+                            });
+                            st.step("dest count", () -> s.counts("dest").activeMessageCount());
+                            st.expect(0, "ok");
+                            st.expect(1, "ok f QuotaExceeded");
+                            st.expect(2, "ok 5");
+                        }),
+                row(
+                        "RES-5 TXN-1 a transaction's sends count against the queue's size at its commit: a commit "
+                                + "that would take the queue past it fails with QUOTA_EXCEEDED and takes nothing",
+                        (s, st) -> {
+                            s.ns.createQueue(
+                                    "q",
+                                    QueueOptions.builder().maxSizeInMegabytes(1).build());
+                            ServiceBusSenderClient sender = s.clients.sender("q");
+                            ServiceBusTransactionContext tx = sender.createTransaction();
+                            for (int i = 0; i < 4; i++) {
+                                sender.sendMessage(new ServiceBusMessage(new byte[200 * 1024]), tx);
+                            }
+                            // another sender half fills the queue before the commit
+                            for (int i = 0; i < 2; i++) {
+                                sender.sendMessage(new ServiceBusMessage(new byte[200 * 1024]));
+                            }
+                            st.step("commit", () -> run(() -> sender.commitTransaction(tx)));
+                            st.step("count", () -> s.counts("q").activeMessageCount());
+                            ServiceBusTransactionContext fits = sender.createTransaction();
+                            sender.sendMessage(new ServiceBusMessage(new byte[200 * 1024]), fits);
+                            st.step("commit one that fits", () -> run(() -> sender.commitTransaction(fits)));
+                            st.expect(0, "ServiceBusException[QUOTA_EXCEEDED");
+                            st.expect(1, "ok 2");
+                            st.expect(2, "ok done");
+                        }),
+                row(
                         "SES-2 a session another builder's receiver holds: the SDK's unwrapped session-cannot-be-locked",
                         (s, st) -> {
                             s.ns.createQueue(

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -23,6 +24,16 @@ final class BrokerTransaction implements Transaction {
         void validate();
 
         void apply();
+
+        /** The message this operation adds to an entity (a send or a schedule), or null. */
+        default StoredMessage adds() {
+            return null;
+        }
+
+        /** The name of the entity {@link #adds()} goes to (as the registry spells it), or null. */
+        default String addsTo() {
+            return null;
+        }
     }
 
     private final Services services;
@@ -62,6 +73,14 @@ final class BrokerTransaction implements Transaction {
                     public void apply() {
                         registry.sendTarget(entity).intake().accept(m);
                     }
+
+                    public StoredMessage adds() {
+                        return m;
+                    }
+
+                    public String addsTo() {
+                        return target.name();
+                    }
                 });
             }
         });
@@ -86,6 +105,14 @@ final class BrokerTransaction implements Transaction {
 
                     public void apply() {
                         registry.sendTarget(entity).intake().schedule(m);
+                    }
+
+                    public StoredMessage adds() {
+                        return m;
+                    }
+
+                    public String addsTo() {
+                        return target.name();
                     }
                 });
             }
@@ -173,6 +200,24 @@ final class BrokerTransaction implements Transaction {
         }
     }
 
+    /**
+     * RES-5: at commit, each entity the transaction sends or schedules to must have room for all of it (a send of
+     * the Java SDK in a transaction learns nothing of its delivery's outcome, so the commit is where a full entity
+     * can be reported); else the commit fails whole with {@code QuotaExceeded}.
+     */
+    private void checkQuotas() {
+        Map<String, SendTarget> targets = new LinkedHashMap<>();
+        Map<String, List<StoredMessage>> adds = new LinkedHashMap<>();
+        for (Operation operation : operations) {
+            if (operation.adds() != null) {
+                SendTarget target = registry.sendTarget(operation.addsTo());
+                targets.putIfAbsent(target.name(), target);
+                adds.computeIfAbsent(target.name(), k -> new ArrayList<>()).add(operation.adds());
+            }
+        }
+        targets.forEach((name, target) -> Sending.checkQuota(target, adds.get(name)));
+    }
+
     private void enlist(Operation operation) {
         checkOpen();
         if (operations.size() >= MAX_OPERATIONS) {
@@ -203,6 +248,7 @@ final class BrokerTransaction implements Transaction {
             checkOpen();
             try {
                 operations.forEach(Operation::validate);
+                checkQuotas();
             } catch (RuntimeException e) {
                 end("was rolled back because an operation failed");
                 throw e;

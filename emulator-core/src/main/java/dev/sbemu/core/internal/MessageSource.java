@@ -126,15 +126,23 @@ abstract class MessageSource extends Entity {
         }
         try {
             target.checkSendable(forwarded);
+            // a full destination refuses a forwarded message as it refuses a send (RES-5, FWD-3)
+            Sending.checkQuota(target, List.of(forwarded));
         } catch (BrokerException e) {
-            addTransferDeadLetter(
-                    m,
-                    e.reason() == ErrorReason.ENTITY_DISABLED ? "MessagingEntityDisabled" : "TransferFailed",
-                    e.getMessage());
+            addTransferDeadLetter(m, transferFailure(e.reason()), e.getMessage());
             return;
         }
         services.journal(Type.FORWARDED, fromDeadLetters ? deadLetters.pathText : main.pathText, m, "to " + targetName);
         target.intake().accept(forwarded);
+    }
+
+    /** The dead-letter reason of a forward its destination refused (FWD-3). */
+    private static String transferFailure(ErrorReason reason) {
+        return switch (reason) {
+            case ENTITY_DISABLED -> "MessagingEntityDisabled";
+            case QUOTA_EXCEEDED -> "QuotaExceeded";
+            default -> "TransferFailed";
+        };
     }
 
     // ---- receive ------------------------------------------------------------------------------

@@ -232,8 +232,10 @@ public final class AmqpConnection {
                 if (capacity <= 0) {
                     break;
                 }
-                ByteBuffer tail = transport.tail();
-                int read = channel.read(tail);
+                // read into the loop's buffer first: proton-j's own is allocated only for bytes that came
+                ByteBuffer in = loop.readBuffer();
+                in.limit(Math.min(capacity, in.capacity()));
+                int read = channel.read(in);
                 if (read < 0) {
                     transport.close_tail();
                     break;
@@ -241,6 +243,8 @@ public final class AmqpConnection {
                 if (read == 0) {
                     break;
                 }
+                in.flip();
+                transport.tail().put(in);
                 total += read;
                 lastInput = loop.clock();
                 transport.process();
@@ -478,11 +482,10 @@ public final class AmqpConnection {
     }
 
     private void discardInput() {
-        ByteBuffer scratch = ByteBuffer.allocate(16 * 1024);
         try {
             int read;
             do {
-                scratch.clear();
+                ByteBuffer scratch = loop.readBuffer();
                 read = channel.read(scratch);
             } while (read > 0);
             if (read < 0) {

@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
@@ -182,6 +183,22 @@ public final class EventLoop implements AutoCloseable {
         }
         tasks.add(task);
         selector.wakeup();
+    }
+
+    /**
+     * The loop's one read buffer: a connection reads its socket into it and hands proton-j only what arrived. Asking
+     * proton-j for its input buffer allocates one of the max frame size, which it keeps (or, with {@code
+     * proton.transport_buffer_release_threshold} below that size, drops once processed); a read that finds nothing
+     * would otherwise leave each quiet connection holding one (issue 32: most of its ~163 KB).
+     */
+    private final ByteBuffer readBuffer = ByteBuffer.allocate(READ_BUFFER_BYTES);
+
+    private static final int READ_BUFFER_BYTES = 64 * 1024;
+
+    /** Loop thread: the read buffer, cleared, for one read at a time (see {@link #readBuffer}). */
+    ByteBuffer readBuffer() {
+        readBuffer.clear();
+        return readBuffer;
     }
 
     /** Number of open connections (for tests and diagnostics); call on any thread. */
