@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.azure.core.exception.HttpResponseException;
 import com.azure.messaging.servicebus.ServiceBusException;
 import com.azure.messaging.servicebus.ServiceBusFailureReason;
 import com.azure.messaging.servicebus.ServiceBusMessage;
@@ -327,5 +328,42 @@ class NamespacesTest extends EndpointFixture {
         assertFalse(
                 fresh.clock().instant().isBefore(wallBefore),
                 () -> fresh.clock().instant() + " < " + wallBefore);
+    }
+
+    @Test
+    @DisplayName("NS-9 NS-5 a namespace created through the control API with its own maxQueuesAndTopics holds that "
+            + "many; the default namespace and other namespaces keep their tier's")
+    void ownLimitThroughControlApi() throws Exception {
+        HttpResponse<String> created =
+                call("POST", "/__admin/namespaces", "{\"name\":\"small\",\"maxQueuesAndTopics\":1}");
+        assertEquals(201, created.statusCode(), created.body());
+        assertTrue(created.body().contains("\"maxQueuesAndTopics\":1"), created.body());
+        String cs = field(created.body(), "connectionString");
+        ServiceBusAdministrationClient admin = new ServiceBusAdministrationClientBuilder()
+                .connectionString(cs)
+                .addPolicy(server.administrationHttpPolicy())
+                .buildClient();
+        admin.createQueue("first");
+        HttpResponseException refused = assertThrows(HttpResponseException.class, () -> admin.createQueue("second"));
+        assertEquals(403, refused.getResponse().getStatusCode(), refused.getMessage());
+        assertFalse(server.namespace("small").queueExists("second"));
+        // the default namespace, and one created without a limit, keep their tier's
+        namespace.createQueue("first");
+        namespace.createQueue("second");
+        assertEquals(10_000, namespace.maxQueuesAndTopics());
+        assertEquals(
+                201, call("POST", "/__admin/namespaces", "{\"name\":\"roomy\"}").statusCode());
+        assertEquals(10_000, server.namespace("roomy").maxQueuesAndTopics());
+        // bad values are refused with what to send
+        HttpResponse<String> zero = call("POST", "/__admin/namespaces", "{\"name\":\"zero\",\"maxQueuesAndTopics\":0}");
+        assertEquals(400, zero.statusCode());
+        assertTrue(zero.body().contains("at least 1"), zero.body());
+        assertEquals(
+                400,
+                call("POST", "/__admin/namespaces", "{\"name\":\"text\",\"maxQueuesAndTopics\":\"many\"}")
+                        .statusCode());
+        // a reset keeps the namespace's own limit (NS-7)
+        assertEquals(200, call("POST", "/__admin/namespaces/small/reset", null).statusCode());
+        assertEquals(1, server.namespace("small").maxQueuesAndTopics());
     }
 }

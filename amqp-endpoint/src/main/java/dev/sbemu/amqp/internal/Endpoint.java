@@ -475,6 +475,7 @@ public final class Endpoint implements AutoCloseable {
                 clock.put("now", ns.clock().instant().toString());
                 clock.put("mode", ns.clock().mode().toString());
                 out.put("tier", ns.tier().toString());
+                out.put("maxQueuesAndTopics", ns.maxQueuesAndTopics());
             } catch (RuntimeException e) {
                 // closed under us
             }
@@ -512,9 +513,18 @@ public final class Endpoint implements AutoCloseable {
                     case "tier" -> settings = settings.withTier(tier(value));
                     case "journalCapacity" -> settings = settings.withJournalCapacity(whole(value, "journalCapacity"));
                     case "key" -> key = text(value, "key");
+                    case "maxQueuesAndTopics" -> {
+                        int max = whole(value, "maxQueuesAndTopics");
+                        if (max < 1) {
+                            throw new IllegalArgumentException(
+                                    "'maxQueuesAndTopics' must be at least 1, was " + value + ".");
+                        }
+                        settings = settings.withMaxQueuesAndTopics(max);
+                    }
                     default ->
                         throw new IllegalArgumentException("Unknown setting '" + e.getKey()
-                                + "'; a namespace takes name, clock, startAt, tier, journalCapacity and key.");
+                                + "'; a namespace takes name, clock, startAt, tier, journalCapacity, "
+                                + "maxQueuesAndTopics and key.");
                 }
             }
             if (hosted.containsKey(name)) {
