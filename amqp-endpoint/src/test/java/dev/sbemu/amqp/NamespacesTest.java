@@ -366,4 +366,49 @@ class NamespacesTest extends EndpointFixture {
         assertEquals(200, call("POST", "/__admin/namespaces/small/reset", null).statusCode());
         assertEquals(1, server.namespace("small").maxQueuesAndTopics());
     }
+
+    @Test
+    @DisplayName("NS-3 on an endpoint that takes any key, a namespace created with a key of its own takes that key "
+            + "only; one created without takes any, as the endpoint does")
+    void ownKeyOnAnyKeyEndpoint() throws Exception {
+        try (Namespace base = Namespace.create();
+                ServiceBusEmulatorServer anyKey =
+                        ServiceBusEmulatorServer.builder(base).acceptAnyKey().start()) {
+            Namespace locked = anyKey.addNamespace("open", NamespaceSettings.defaults());
+            HttpResponse<String> created = http.send(
+                    HttpRequest.newBuilder(URI.create(anyKey.httpUrl() + "/__admin/namespaces"))
+                            .header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"locked\",\"key\":\"mine\"}"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(201, created.statusCode(), created.body());
+            String own = field(created.body(), "connectionString");
+            anyKey.namespace("locked").createQueue("orders");
+            locked.createQueue("orders");
+            try (ServiceBusSenderClient sender =
+                    clients(own).sender().queueName("orders").buildClient()) {
+                sender.sendMessage(new ServiceBusMessage("with its key"));
+            }
+            assertEquals(
+                    1,
+                    anyKey.namespace("locked")
+                            .runtimeInfo(EntityPath.queue("orders"))
+                            .activeMessageCount());
+            try (ServiceBusSenderClient sender = clients(own.replace("SharedAccessKey=mine;", "SharedAccessKey=other;"))
+                    .sender()
+                    .queueName("orders")
+                    .buildClient()) {
+                ServiceBusException e = assertThrows(
+                        ServiceBusException.class, () -> sender.sendMessage(new ServiceBusMessage("other key")));
+                assertEquals(ServiceBusFailureReason.UNAUTHORIZED, e.getReason(), e.toString());
+            }
+            String open = anyKey.getConnectionString("127.0.0.1", "open")
+                    .replaceAll("SharedAccessKey=[^;]*;", "SharedAccessKey=anything;");
+            try (ServiceBusSenderClient sender =
+                    clients(open).sender().queueName("orders").buildClient()) {
+                sender.sendMessage(new ServiceBusMessage("any key"));
+            }
+            assertEquals(1, locked.runtimeInfo(EntityPath.queue("orders")).activeMessageCount());
+        }
+    }
 }

@@ -308,7 +308,8 @@ public final class Endpoint implements AutoCloseable {
     /**
      * Serves a new namespace started from {@code settings} under {@code name} (NS-1): its own entities, messages,
      * clock, journal, faults and tier; clients choose it with the key name {@code <name>/<key name>} (NS-2). The key is
-     * {@code key}, or the endpoint's when null; an endpoint that accepts any key accepts any for it too.
+     * {@code key}, or the endpoint's when null; an endpoint that accepts any key accepts any for it too unless it was given
+     * a key of its own, which is then the only one it takes (NS-3), so that namespaces sharing a server keep apart.
      *
      * @throws IllegalArgumentException for a bad name
      * @throws IllegalStateException when a namespace of that name is served already
@@ -325,7 +326,10 @@ public final class Endpoint implements AutoCloseable {
             throw new IllegalArgumentException("A key is not empty and holds no ';'.");
         }
         Credentials own = new Credentials(
-                name + "/" + credentials.keyName(), key != null ? key : credentials.key(), credentials.anyKey());
+                name + "/" + credentials.keyName(),
+                key != null ? key : credentials.key(),
+                // a key of its own is checked even where the endpoint takes any (NS-3)
+                credentials.anyKey() && key == null);
         synchronized (hosted) {
             if (hosted.containsKey(name)) {
                 throw new IllegalStateException("A namespace named '" + name + "' exists already.");
