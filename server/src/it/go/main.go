@@ -14,8 +14,11 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"reflect"
+	"regexp"
+	"strings"
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
@@ -451,6 +454,176 @@ func ownNamespace(ctx context.Context, client *azservicebus.Client) error {
 	return check(deleted.StatusCode == 200, "delete: %d", deleted.StatusCode)
 }
 
+// portlessConnectionString: the guide's administration set-up for Microsoft's connection string, which has no
+// port (docs/guide/http-and-control.md): as written there, the port being the server's HTTP port (5300 in the guide).
+func portlessConnectionString(ctx context.Context, client *azservicebus.Client) error {
+	base, err := url.Parse(httpBase)
+	if err != nil {
+		return err
+	}
+	port := base.Port()
+	microsofts := regexp.MustCompile(`^Endpoint=sb://[^;]*;`).ReplaceAllString(connectionString, "Endpoint=sb://localhost;")
+	adminClient, err := admin.NewClientFromConnectionString(microsofts, &admin.ClientOptions{
+		ClientOptions: azcore.ClientOptions{PerCallPolicies: []policy.Policy{emulatorHTTP{port: port}}}})
+	if err != nil {
+		return err
+	}
+	if _, err := adminClient.CreateQueue(ctx, "created-portless-go", nil); err != nil {
+		return err
+	}
+	queue, err := adminClient.GetQueue(ctx, "created-portless-go", nil)
+	if err != nil {
+		return err
+	}
+	if err := check(queue != nil && queue.QueueName == "created-portless-go", "queue %v", queue); err != nil {
+		return err
+	}
+	_, err = adminClient.DeleteQueue(ctx, "created-portless-go", nil)
+	return err
+}
+
+// --- as in the guide ---
+type emulatorHTTP struct{ port string }
+
+func (p emulatorHTTP) Do(req *policy.Request) (*http.Response, error) {
+	req.Raw().URL.Scheme = "http"
+	if req.Raw().URL.Port() == "" {
+		req.Raw().URL.Host += ":" + p.port
+	}
+	return req.Next()
+}
+
+// ---
+
+func createNamespace(body map[string]any) (string, error) {
+	payload, _ := json.Marshal(body)
+	resp, err := http.Post(httpBase+"/__admin/namespaces", "application/json", bytes.NewReader(payload))
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 201 {
+		return "", fmt.Errorf("POST /__admin/namespaces: %d", resp.StatusCode)
+	}
+	var created struct {
+		ConnectionString string `json:"connectionString"`
+	}
+	return created.ConnectionString, json.NewDecoder(resp.Body).Decode(&created)
+}
+
+func sendOne(ctx context.Context, cs, body string) error {
+	c, err := azservicebus.NewClientFromConnectionString(cs, &azservicebus.ClientOptions{
+		RetryOptions: azservicebus.RetryOptions{MaxRetries: -1}})
+	if err != nil {
+		return err
+	}
+	defer c.Close(ctx)
+	sender, err := c.NewSender("orders", nil)
+	if err != nil {
+		return err
+	}
+	defer sender.Close(ctx)
+	return sender.SendMessage(ctx, &azservicebus.Message{Body: []byte(body)}, nil)
+}
+
+// twoNamespaces: two namespaces on one server (spec NS-1, NS-3): queues of one name, clocks moved differently, a
+// fault scripted in one, a key of each; nothing crosses between them.
+func twoNamespaces(ctx context.Context, client *azservicebus.Client) error {
+	start := "2030-01-01T00:00:00Z"
+	csA, err := createNamespace(map[string]any{"name": "go-a", "clock": "frozen", "startAt": start, "key": "key-of-go-a"})
+	if err != nil {
+		return err
+	}
+	csB, err := createNamespace(map[string]any{"name": "go-b", "clock": "frozen", "startAt": start, "key": "key-of-go-b"})
+	if err != nil {
+		return err
+	}
+	for _, cs := range []string{csA, csB} {
+		adminClient, err := admin.NewClientFromConnectionString(cs, &admin.ClientOptions{
+			ClientOptions: azcore.ClientOptions{PerCallPolicies: []policy.Policy{plainHTTP{}}}})
+		if err != nil {
+			return err
+		}
+		if _, err := adminClient.CreateQueue(ctx, "orders", nil); err != nil {
+			return err
+		}
+	}
+	for name, duration := range map[string]string{"go-a": "PT1H", "go-b": "PT3H"} {
+		if _, err := control("POST", "namespaces/"+name+"/clock/advance", map[string]any{"duration": duration}); err != nil {
+			return err
+		}
+	}
+	for _, cs := range []string{csA, csB} {
+		body := map[string]string{csA: "for a", csB: "for b"}[cs]
+		if err := sendOne(ctx, cs, body); err != nil {
+			return err
+		}
+	}
+	for _, one := range []struct {
+		cs, body string
+		hour     int
+	}{{csA, "for a", 1}, {csB, "for b", 3}} {
+		c, err := azservicebus.NewClientFromConnectionString(one.cs, nil)
+		if err != nil {
+			return err
+		}
+		receiver, err := c.NewReceiverForQueue("orders", nil)
+		if err != nil {
+			return err
+		}
+		messages, err := receive(receiver, 10, wait)
+		if err != nil {
+			return err
+		}
+		if err := check(len(messages) == 1 && string(messages[0].Body) == one.body && *messages[0].SequenceNumber == 1 &&
+			messages[0].EnqueuedTime.Equal(time.Date(2030, 1, 1, one.hour, 0, 0, 0, time.UTC)),
+			"%s: %v", one.body, messages); err != nil {
+			return err
+		}
+		if err := receiver.CompleteMessage(ctx, messages[0], nil); err != nil {
+			return err
+		}
+		receiver.Close(ctx)
+		c.Close(ctx)
+	}
+	// a fault scripted on go-a's "orders" acts there only
+	payload, _ := json.Marshal(map[string]any{"entity": "orders", "action": "failNext", "count": 1,
+		"operation": "SEND", "failure": "QUOTA_EXCEEDED"})
+	resp, err := http.Post(httpBase+"/__admin/namespaces/go-a/faults", "application/json", bytes.NewReader(payload))
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	if err := check(resp.StatusCode == 201, "fault: %d", resp.StatusCode); err != nil {
+		return err
+	}
+	if err := sendOne(ctx, csB, "unhurt"); err != nil {
+		return err
+	}
+	if err := check(sendOne(ctx, csA, "hurt") != nil, "the scripted fault did not fail go-a's send"); err != nil {
+		return err
+	}
+	// each namespace's key is its own: go-a's key name with go-b's key is refused
+	var sbErr *azservicebus.Error
+	crossed := sendOne(ctx, strings.Replace(csA, "key-of-go-a", "key-of-go-b", 1), "crossed")
+	if err := check(errors.As(crossed, &sbErr) && sbErr.Code == azservicebus.CodeUnauthorizedAccess,
+		"a key of another namespace: %v", crossed); err != nil {
+		return err
+	}
+	for _, name := range []string{"go-a", "go-b"} {
+		req, _ := http.NewRequest("DELETE", httpBase+"/__admin/namespaces/"+name, nil)
+		deleted, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return err
+		}
+		deleted.Body.Close()
+		if err := check(deleted.StatusCode == 200, "delete %s: %d", name, deleted.StatusCode); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func main() {
 	client, err := azservicebus.NewClientFromConnectionString(connectionString, nil)
 	if err != nil {
@@ -469,6 +642,8 @@ func main() {
 		{"ttlToDeadLetterQueue", ttlToDeadLetterQueue},
 		{"administration", administration},
 		{"ownNamespace", ownNamespace},
+		{"portlessConnectionString", portlessConnectionString},
+		{"twoNamespaces", twoNamespaces},
 	}
 	failed := 0
 	for _, step := range steps {

@@ -195,8 +195,117 @@ async function ownNamespace() {
   assert.equal(deleted.status, 200);
 }
 
+// The guide's administration set-up for Microsoft's connection string, which has no port (docs/guide/
+// http-and-control.md): as written there, the port being the server's HTTP port (5300 in the guide).
+async function portlessConnectionString() {
+  const port = new URL(http).port;
+  const microsofts = connectionString.replace(/Endpoint=sb:\/\/[^;]*;/, "Endpoint=sb://localhost;");
+  assert.match(microsofts, /^Endpoint=sb:\/\/localhost;/);
+  const admin = new ServiceBusAdministrationClient(microsofts);
+  // --- as in the guide ---
+  admin.pipeline.addPolicy({
+    name: "emulator-http",
+    sendRequest: (req, next) => {
+      const u = new URL(req.url);
+      u.protocol = "http:";
+      if (!u.port) u.port = port;
+      req.url = u.toString();
+      req.allowInsecureConnection = true;
+      return next(req);
+    },
+  });
+  // ---
+  await admin.createQueue("created-portless-js");
+  assert.equal(await admin.queueExists("created-portless-js"), true);
+  assert.equal(await admin.queueExists("never-created"), false);
+  await admin.deleteQueue("created-portless-js");
+}
+
+async function createNamespace(body) {
+  const response = await fetch(http + "/__admin/namespaces", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  assert.equal(response.status, 201, `POST /__admin/namespaces: ${response.status}`);
+  return (await response.json()).connectionString;
+}
+
+function adminOf(cs) {
+  const admin = new ServiceBusAdministrationClient(cs);
+  admin.pipeline.addPolicy({
+    name: "emulator-http",
+    sendRequest: (request, next) => {
+      request.url = request.url.replace(/^https:/, "http:");
+      request.allowInsecureConnection = true;
+      return next(request);
+    },
+  });
+  return admin;
+}
+
+// Two namespaces on one server (spec NS-1, NS-3): entities of the same names, clocks moved differently, a fault
+// scripted in one, a key of each; nothing crosses between them.
+async function twoNamespaces() {
+  const start = "2030-01-01T00:00:00Z";
+  const csA = await createNamespace({ name: "js-a", clock: "frozen", startAt: start, key: "key-of-js-a" });
+  const csB = await createNamespace({ name: "js-b", clock: "frozen", startAt: start, key: "key-of-js-b" });
+  assert.match(csA, /SharedAccessKey=key-of-js-a;/);
+  for (const cs of [csA, csB]) await adminOf(cs).createQueue("orders");
+  await control("POST", "namespaces/js-a/clock/advance", { duration: "PT1H" });
+  await control("POST", "namespaces/js-b/clock/advance", { duration: "PT3H" });
+  assert.equal((await control("GET", "namespaces/js-a/clock")).now, "2030-01-01T01:00:00Z");
+  assert.equal((await control("GET", "namespaces/js-b/clock")).now, "2030-01-01T03:00:00Z");
+  const a = new ServiceBusClient(csA, { retryOptions: { maxRetries: 1, timeoutInMs: 20_000 } });
+  const b = new ServiceBusClient(csB, { retryOptions: { maxRetries: 1, timeoutInMs: 20_000 } });
+  try {
+    for (const [client, body] of [[a, "for a"], [b, "for b"]]) {
+      const sender = client.createSender("orders");
+      await sender.sendMessages({ body });
+      await sender.close();
+    }
+    for (const [client, body, hour] of [[a, "for a", 1], [b, "for b", 3]]) {
+      const receiver = client.createReceiver("orders");
+      const got = await receiver.receiveMessages(10, WAIT);
+      assert.deepEqual(got.map((m) => m.body), [body]);
+      assert.equal(got[0].sequenceNumber.toNumber(), 1);
+      assert.equal(got[0].enqueuedTimeUtc.toISOString(), `2030-01-01T0${hour}:00:00.000Z`);
+      await receiver.completeMessage(got[0]);
+      await receiver.close();
+    }
+    // a fault scripted on js-a's "orders" acts there only
+    const fault = await fetch(http + "/__admin/namespaces/js-a/faults", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ entity: "orders", action: "failNext", count: 1, operation: "SEND",
+        failure: "QUOTA_EXCEEDED" }),
+    });
+    assert.equal(fault.status, 201);
+    const senderB = b.createSender("orders");
+    await senderB.sendMessages({ body: "unhurt" });
+    await senderB.close();
+    const senderA = a.createSender("orders");
+    await assert.rejects(senderA.sendMessages({ body: "hurt" }), (e) => e.code === "QuotaExceeded");
+    await senderA.close();
+    assert.equal((await control("GET", "namespaces/js-b/faults")).faults.length, 0);
+  } finally {
+    await a.close();
+    await b.close();
+  }
+  // each namespace's key is its own: js-a's key name with js-b's key is refused
+  const crossed = new ServiceBusClient(csA.replace("key-of-js-a", "key-of-js-b"),
+    { retryOptions: { maxRetries: 0, timeoutInMs: 20_000 } });
+  const intruder = crossed.createSender("orders");
+  await assert.rejects(intruder.sendMessages({ body: "crossed" }), (e) => e.code === "UnauthorizedAccess");
+  await crossed.close();
+  for (const name of ["js-a", "js-b"]) {
+    const deleted = await fetch(http + "/__admin/namespaces/" + name, { method: "DELETE" });
+    assert.equal(deleted.status, 200);
+  }
+}
+
 const steps = { sendReceiveComplete, abandonAndDeadLetter, scheduledMessage, sessionWithState, topicWithSqlFilter,
-  ttlToDeadLetterQueue, administration, ownNamespace };
+  ttlToDeadLetterQueue, administration, ownNamespace, portlessConnectionString, twoNamespaces };
 
 async function main() {
   let failed = 0;

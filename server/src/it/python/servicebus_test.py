@@ -7,13 +7,16 @@ Entities come from ../Config.json. Each step prints "PASS <step>" or "FAIL <step
 """
 import json
 import os
+import re
 import sys
 import traceback
+import urllib.parse
 import urllib.request
 from datetime import datetime, timedelta
 
 from azure.core.pipeline.transport import RequestsTransport
 from azure.servicebus import ServiceBusClient, ServiceBusMessage, ServiceBusReceiveMode, ServiceBusSubQueue
+from azure.servicebus.exceptions import ServiceBusAuthenticationError, ServiceBusQuotaExceededError
 from azure.servicebus.management import ServiceBusAdministrationClient
 
 CONNECTION_STRING = os.environ["SBEMU_CONNECTION_STRING"]
@@ -176,8 +179,93 @@ def own_namespace(client):
         assert response.status == 200, response.status
 
 
+def portless_connection_string(client):
+    """The guide's administration set-up for Microsoft's connection string, which has no port
+    (docs/guide/http-and-control.md): as written there, the port being the server's HTTP port (5300 in the guide)."""
+    port = urllib.parse.urlsplit(HTTP).port
+    microsofts = re.sub(r"^Endpoint=sb://[^;]*;", "Endpoint=sb://localhost;", CONNECTION_STRING)
+
+    # --- as in the guide ---
+    class EmulatorHttp(RequestsTransport):
+        def send(self, request, **kwargs):
+            request.url = re.sub(r"^https://([^/:]+)/", rf"http://\1:{port}/", request.url)
+            request.url = request.url.replace("https://", "http://", 1)
+            return super().send(request, **kwargs)
+
+    admin = ServiceBusAdministrationClient.from_connection_string(microsofts, transport=EmulatorHttp())
+    # ---
+    with admin:
+        admin.create_queue("created-portless-python")
+        assert admin.get_queue("created-portless-python").name == "created-portless-python"
+        admin.delete_queue("created-portless-python")
+
+
+def create_namespace(body):
+    request = urllib.request.Request(f"{HTTP}/__admin/namespaces", method="POST", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert response.status == 201, response.status
+        return json.load(response)["connectionString"]
+
+
+def two_namespaces(client):
+    """Two namespaces on one server (spec NS-1, NS-3): queues of one name, clocks moved differently, a fault scripted
+    in one, a key of each; nothing crosses between them."""
+    start = "2030-01-01T00:00:00Z"
+    cs_a = create_namespace({"name": "py-a", "clock": "frozen", "startAt": start, "key": "key-of-py-a"})
+    cs_b = create_namespace({"name": "py-b", "clock": "frozen", "startAt": start, "key": "key-of-py-b"})
+    for cs in (cs_a, cs_b):
+        with ServiceBusAdministrationClient.from_connection_string(cs, transport=EmulatorHttp()) as admin:
+            admin.create_queue("orders")
+    control("POST", "namespaces/py-a/clock/advance", {"duration": "PT1H"})
+    control("POST", "namespaces/py-b/clock/advance", {"duration": "PT3H"})
+    assert control("GET", "namespaces/py-a/clock")["now"] == "2030-01-01T01:00:00Z"
+    assert control("GET", "namespaces/py-b/clock")["now"] == "2030-01-01T03:00:00Z"
+    for cs, body in ((cs_a, "for a"), (cs_b, "for b")):
+        with ServiceBusClient.from_connection_string(cs) as own, own.get_queue_sender("orders") as sender:
+            sender.send_messages(ServiceBusMessage(body))
+    for cs, body, hour in ((cs_a, "for a", 1), (cs_b, "for b", 3)):
+        with ServiceBusClient.from_connection_string(cs) as own, \
+                own.get_queue_receiver("orders", max_wait_time=WAIT) as receiver:
+            got = receiver.receive_messages(max_message_count=10, max_wait_time=WAIT)
+            assert [body_of(m) for m in got] == [body], [body_of(m) for m in got]
+            assert got[0].sequence_number == 1
+            assert got[0].enqueued_time_utc.replace(tzinfo=None) == datetime(2030, 1, 1, hour), got[0].enqueued_time_utc
+            receiver.complete_message(got[0])
+    # a fault scripted on py-a's "orders" acts there only
+    request = urllib.request.Request(f"{HTTP}/__admin/namespaces/py-a/faults", method="POST",
+                                     data=json.dumps({"entity": "orders", "action": "failNext", "count": 1,
+                                                      "operation": "SEND", "failure": "QUOTA_EXCEEDED"}).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert response.status == 201, response.status
+    with ServiceBusClient.from_connection_string(cs_b) as own, own.get_queue_sender("orders") as sender:
+        sender.send_messages(ServiceBusMessage("unhurt"))
+    with ServiceBusClient.from_connection_string(cs_a) as own, own.get_queue_sender("orders") as sender:
+        try:
+            sender.send_messages(ServiceBusMessage("hurt"))
+            raise AssertionError("the scripted fault did not fail the send")
+        except ServiceBusQuotaExceededError:
+            pass
+    assert control("GET", "namespaces/py-b/faults")["faults"] == []
+    # each namespace's key is its own: py-a's key name with py-b's key is refused
+    crossed = cs_a.replace("key-of-py-a", "key-of-py-b")
+    with ServiceBusClient.from_connection_string(crossed, retry_total=0) as own:
+        try:
+            with own.get_queue_sender("orders") as sender:  # the sender's link opens here, with the token
+                sender.send_messages(ServiceBusMessage("crossed"))
+            raise AssertionError("a key of another namespace was accepted")
+        except ServiceBusAuthenticationError:
+            pass
+    for name in ("py-a", "py-b"):
+        with urllib.request.urlopen(urllib.request.Request(f"{HTTP}/__admin/namespaces/{name}", method="DELETE"),
+                                    timeout=10) as response:
+            assert response.status == 200, response.status
+
+
 STEPS = [send_receive_complete, abandon_and_dead_letter, scheduled_message, session_with_state,
-         topic_with_sql_filter, ttl_to_dead_letter_queue, administration, own_namespace]
+         topic_with_sql_filter, ttl_to_dead_letter_queue, administration, own_namespace, portless_connection_string,
+         two_namespaces]
 
 
 def main():

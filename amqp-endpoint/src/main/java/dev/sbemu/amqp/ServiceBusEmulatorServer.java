@@ -12,6 +12,7 @@ import dev.sbemu.amqp.internal.Endpoint;
 import dev.sbemu.amqp.internal.transport.OutOfMemory;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.config.NamespaceSettings;
+import dev.sbemu.wire.EndpointObserver;
 import dev.sbemu.wire.EndpointObservers;
 import dev.sbemu.wire.InProcessAdministration;
 import java.net.InetAddress;
@@ -86,8 +87,19 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
         try {
             // with sdk-adapter on the class path, administration clients built from the connection string reach
             // the namespace (ADM-1); without it (the standalone server) nobody is told
-            this.administration =
-                    EndpointObservers.endpointStarted(endpoint::namespace, endpoint.keyName(), endpoint.key());
+            // and so do those built from another namespace's connection string (NS-2)
+            this.administration = EndpointObservers.endpointStarted(
+                    endpoint::namespace, endpoint.keyName(), endpoint.key(), new EndpointObserver.Named() {
+                        @Override
+                        public Namespace namespace(String name) {
+                            return endpoint.namespace(name);
+                        }
+
+                        @Override
+                        public String key(String name) {
+                            return endpoint.namespace(name) == null ? null : endpoint.key(name);
+                        }
+                    });
         } catch (RuntimeException | Error e) {
             endpoint.close();
             throw e;

@@ -16,10 +16,12 @@ import com.azure.servicebus.jms.ServiceBusJmsConnectionFactory;
 import com.azure.servicebus.jms.ServiceBusJmsConnectionFactorySettings;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Namespace;
+import dev.sbemu.core.config.NamespaceSettings;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSException;
 import jakarta.jms.JMSSecurityException;
+import jakarta.jms.MessageProducer;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
@@ -27,6 +29,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -121,8 +127,8 @@ class JmsOverTlsTest {
     @Test
     @DisplayName("NS-2 ServiceBusJmsConnectionFactory with the key name <namespace>/<key name> reaches that namespace")
     void serviceBusJmsConnectionFactoryChoosesNamespace() throws JMSException {
-        Namespace teamA = server.addNamespace(
-                "team-a", dev.sbemu.core.config.NamespaceSettings.defaults().withTier(dev.sbemu.core.Tier.PREMIUM));
+        Namespace teamA =
+                server.addNamespace("team-a", NamespaceSettings.defaults().withTier(dev.sbemu.core.Tier.PREMIUM));
         teamA.createQueue("orders");
         Map<String, String> options = new HashMap<>(server.jmsTrustOptions());
         ServiceBusJmsConnectionFactorySettings settings = new ServiceBusJmsConnectionFactorySettings(options);
@@ -135,6 +141,84 @@ class JmsOverTlsTest {
         session.createProducer(session.createQueue("orders")).send(session.createTextMessage("for team a"));
         assertEquals(1, teamA.runtimeInfo(EntityPath.queue("orders")).activeMessageCount());
         assertEquals(0, namespace.runtimeInfo(EntityPath.queue("orders")).activeMessageCount());
+    }
+
+    private int control(String method, String path, String json) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(server.httpUrl() + path))
+                .timeout(Duration.ofSeconds(30))
+                .header("Authorization", server.controlAuthorization())
+                .header("Content-Type", "application/json")
+                .method(method, HttpRequest.BodyPublishers.ofString(json == null ? "" : json));
+        return HttpClient.newHttpClient()
+                .send(request.build(), HttpResponse.BodyHandlers.discarding())
+                .statusCode();
+    }
+
+    private Connection jms(String namespaceName, String key) throws JMSException {
+        ServiceBusJmsConnectionFactorySettings settings =
+                new ServiceBusJmsConnectionFactorySettings(new HashMap<>(server.jmsTrustOptions()));
+        settings.setShouldReconnect(false);
+        return new ServiceBusJmsConnectionFactory(
+                        namespaceName + "/" + ServiceBusEmulatorServer.KEY_NAME,
+                        key,
+                        "localhost:" + server.tlsPort(),
+                        settings)
+                .createConnection();
+    }
+
+    @Test
+    @DisplayName(
+            "NS-1 NS-3 ServiceBusJmsConnectionFactory and two namespaces on one server: queues of one name, clocks "
+                    + "moved apart, a fault scripted in one, a key of each; nothing crosses between them")
+    void twoNamespacesOverJms() throws Exception {
+        Namespace teamA = server.addNamespace("team-a", NamespaceSettings.defaults());
+        assertEquals(201, control("POST", "/__admin/namespaces", "{\"name\":\"team-b\",\"key\":\"team-b-key\"}"));
+        Namespace teamB = server.namespace("team-b");
+        teamA.createQueue("orders");
+        teamB.createQueue("orders");
+        Connection a = jms("team-a", key());
+        Connection b = jms("team-b", "team-b-key");
+        try {
+            a.start();
+            b.start();
+            Session sa = a.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            Session sb = b.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            MessageProducer toA = sa.createProducer(sa.createQueue("orders"));
+            MessageProducer toB = sb.createProducer(sb.createQueue("orders"));
+            toA.setTimeToLive(Duration.ofMinutes(10).toMillis());
+            toB.setTimeToLive(Duration.ofMinutes(10).toMillis());
+            toA.send(sa.createTextMessage("for a"));
+            toB.send(sb.createTextMessage("for b"));
+            assertEquals(1, teamA.runtimeInfo(EntityPath.queue("orders")).activeMessageCount());
+            assertEquals(1, teamB.runtimeInfo(EntityPath.queue("orders")).activeMessageCount());
+            assertEquals(0, namespace.runtimeInfo(EntityPath.queue("orders")).activeMessageCount());
+
+            // clocks move apart: eleven minutes for team-a expire its message, team-b's stays
+            assertEquals(200, control("POST", "/__admin/namespaces/team-a/clock/advance", "{\"duration\":\"PT11M\"}"));
+            assertEquals(0, teamA.runtimeInfo(EntityPath.queue("orders")).activeMessageCount());
+            TextMessage got =
+                    (TextMessage) sb.createConsumer(sb.createQueue("orders")).receive(WAIT_MILLIS);
+            assertNotNull(got, "team-b's message");
+            assertEquals("for b", got.getText());
+
+            // a fault scripted in team-a fails team-a's next send only
+            assertEquals(
+                    201,
+                    control(
+                            "POST",
+                            "/__admin/namespaces/team-a/faults",
+                            "{\"entity\":\"orders\",\"action\":\"failNext\",\"count\":1,"
+                                    + "\"operation\":\"SEND\",\"failure\":\"QUOTA_EXCEEDED\"}"));
+            toB.send(sb.createTextMessage("unhurt"));
+            assertThrows(JMSException.class, () -> toA.send(sa.createTextMessage("hurt")));
+            assertEquals(1, teamB.runtimeInfo(EntityPath.queue("orders")).activeMessageCount());
+            assertEquals(0, teamA.runtimeInfo(EntityPath.queue("orders")).activeMessageCount());
+        } finally {
+            a.close();
+            b.close();
+        }
+        // team-b's key is its own: the endpoint's key does not open it (SASL PLAIN refused)
+        assertThrows(JMSSecurityException.class, () -> jms("team-b", key()).start());
     }
 
     @Test

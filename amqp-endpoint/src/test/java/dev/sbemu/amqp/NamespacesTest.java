@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.azure.core.exception.HttpResponseException;
 import com.azure.messaging.servicebus.ServiceBusException;
 import com.azure.messaging.servicebus.ServiceBusFailureReason;
 import com.azure.messaging.servicebus.ServiceBusMessage;
@@ -327,5 +328,87 @@ class NamespacesTest extends EndpointFixture {
         assertFalse(
                 fresh.clock().instant().isBefore(wallBefore),
                 () -> fresh.clock().instant() + " < " + wallBefore);
+    }
+
+    @Test
+    @DisplayName("NS-9 NS-5 a namespace created through the control API with its own maxQueuesAndTopics holds that "
+            + "many; the default namespace and other namespaces keep their tier's")
+    void ownLimitThroughControlApi() throws Exception {
+        HttpResponse<String> created =
+                call("POST", "/__admin/namespaces", "{\"name\":\"small\",\"maxQueuesAndTopics\":1}");
+        assertEquals(201, created.statusCode(), created.body());
+        assertTrue(created.body().contains("\"maxQueuesAndTopics\":1"), created.body());
+        String cs = field(created.body(), "connectionString");
+        ServiceBusAdministrationClient admin = new ServiceBusAdministrationClientBuilder()
+                .connectionString(cs)
+                .addPolicy(server.administrationHttpPolicy())
+                .buildClient();
+        admin.createQueue("first");
+        HttpResponseException refused = assertThrows(HttpResponseException.class, () -> admin.createQueue("second"));
+        assertEquals(403, refused.getResponse().getStatusCode(), refused.getMessage());
+        assertFalse(server.namespace("small").queueExists("second"));
+        // the default namespace, and one created without a limit, keep their tier's
+        namespace.createQueue("first");
+        namespace.createQueue("second");
+        assertEquals(10_000, namespace.maxQueuesAndTopics());
+        assertEquals(
+                201, call("POST", "/__admin/namespaces", "{\"name\":\"roomy\"}").statusCode());
+        assertEquals(10_000, server.namespace("roomy").maxQueuesAndTopics());
+        // bad values are refused with what to send
+        HttpResponse<String> zero = call("POST", "/__admin/namespaces", "{\"name\":\"zero\",\"maxQueuesAndTopics\":0}");
+        assertEquals(400, zero.statusCode());
+        assertTrue(zero.body().contains("at least 1"), zero.body());
+        assertEquals(
+                400,
+                call("POST", "/__admin/namespaces", "{\"name\":\"text\",\"maxQueuesAndTopics\":\"many\"}")
+                        .statusCode());
+        // a reset keeps the namespace's own limit (NS-7)
+        assertEquals(200, call("POST", "/__admin/namespaces/small/reset", null).statusCode());
+        assertEquals(1, server.namespace("small").maxQueuesAndTopics());
+    }
+
+    @Test
+    @DisplayName("NS-3 on an endpoint that takes any key, a namespace created with a key of its own takes that key "
+            + "only; one created without takes any, as the endpoint does")
+    void ownKeyOnAnyKeyEndpoint() throws Exception {
+        try (Namespace base = Namespace.create();
+                ServiceBusEmulatorServer anyKey =
+                        ServiceBusEmulatorServer.builder(base).acceptAnyKey().start()) {
+            Namespace locked = anyKey.addNamespace("open", NamespaceSettings.defaults());
+            HttpResponse<String> created = http.send(
+                    HttpRequest.newBuilder(URI.create(anyKey.httpUrl() + "/__admin/namespaces"))
+                            .header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"locked\",\"key\":\"mine\"}"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(201, created.statusCode(), created.body());
+            String own = field(created.body(), "connectionString");
+            anyKey.namespace("locked").createQueue("orders");
+            locked.createQueue("orders");
+            try (ServiceBusSenderClient sender =
+                    clients(own).sender().queueName("orders").buildClient()) {
+                sender.sendMessage(new ServiceBusMessage("with its key"));
+            }
+            assertEquals(
+                    1,
+                    anyKey.namespace("locked")
+                            .runtimeInfo(EntityPath.queue("orders"))
+                            .activeMessageCount());
+            try (ServiceBusSenderClient sender = clients(own.replace("SharedAccessKey=mine;", "SharedAccessKey=other;"))
+                    .sender()
+                    .queueName("orders")
+                    .buildClient()) {
+                ServiceBusException e = assertThrows(
+                        ServiceBusException.class, () -> sender.sendMessage(new ServiceBusMessage("other key")));
+                assertEquals(ServiceBusFailureReason.UNAUTHORIZED, e.getReason(), e.toString());
+            }
+            String open = anyKey.getConnectionString("127.0.0.1", "open")
+                    .replaceAll("SharedAccessKey=[^;]*;", "SharedAccessKey=anything;");
+            try (ServiceBusSenderClient sender =
+                    clients(open).sender().queueName("orders").buildClient()) {
+                sender.sendMessage(new ServiceBusMessage("any key"));
+            }
+            assertEquals(1, locked.runtimeInfo(EntityPath.queue("orders")).activeMessageCount());
+        }
     }
 }

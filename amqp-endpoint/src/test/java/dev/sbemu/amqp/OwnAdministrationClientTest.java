@@ -13,6 +13,11 @@ import com.azure.messaging.servicebus.administration.ServiceBusAdministrationCli
 import com.azure.messaging.servicebus.administration.ServiceBusAdministrationClientBuilder;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Namespace;
+import dev.sbemu.core.config.NamespaceSettings;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -140,6 +145,47 @@ class OwnAdministrationClientTest {
             assertTrue(e.getMessage().contains("share the key"), e.getMessage());
             assertTrue(e.getMessage().contains("sharedAccessKey unset"), e.getMessage());
             assertFalse(first.queueExists("stock") || second.queueExists("stock"));
+        }
+    }
+
+    @Test
+    @DisplayName("ADM-1 NS-2 the administration client built from another namespace's connection string reaches that "
+            + "namespace, with the endpoint's key or its own")
+    void otherNamespaces() throws Exception {
+        try (Namespace namespace = Namespace.create();
+                ServiceBusEmulatorServer server = ServiceBusEmulatorServer.start(namespace)) {
+            Namespace teamA = server.addNamespace("team-a", NamespaceSettings.defaults());
+            HttpResponse<String> created = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create(server.httpUrl() + "/__admin/namespaces"))
+                                    .header("Authorization", server.controlAuthorization())
+                                    .header("Content-Type", "application/json")
+                                    .POST(HttpRequest.BodyPublishers.ofString(
+                                            "{\"name\":\"team-b\",\"key\":\"team-b-own-key\"}"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+            assertEquals(201, created.statusCode(), created.body());
+            Namespace teamB = server.namespace("team-b");
+            String teamBConnectionString = server.getConnectionString("127.0.0.1", "team-b");
+            assertTrue(teamBConnectionString.contains("SharedAccessKey=team-b-own-key;"), teamBConnectionString);
+
+            new Inventory(server.getConnectionString("127.0.0.1", "team-a")).publish("apples");
+            Inventory b = new Inventory(teamBConnectionString);
+            b.publish("plums");
+            b.publish("pears");
+
+            assertTrue(teamA.queueExists("stock"));
+            assertEquals(1, teamA.runtimeInfo(EntityPath.queue("stock")).activeMessageCount());
+            assertEquals(2, b.backlog());
+            assertEquals(2, teamB.runtimeInfo(EntityPath.queue("stock")).activeMessageCount());
+            assertFalse(namespace.queueExists("stock"));
+
+            // a key name choosing team-b, signed with the endpoint's key instead of team-b's own: not routed
+            String endpointKey = server.getConnectionString().replaceAll(".*SharedAccessKey=([^;]*);.*", "$1");
+            ServiceBusAdministrationClient wrongKey = new ServiceBusAdministrationClientBuilder()
+                    .connectionString(teamBConnectionString.replace("team-b-own-key", endpointKey))
+                    .buildClient();
+            assertThrows(ClientAuthenticationException.class, () -> wrongKey.getQueueExists("stock"));
         }
     }
 }

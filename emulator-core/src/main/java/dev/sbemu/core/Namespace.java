@@ -36,6 +36,7 @@ public final class Namespace implements MessageOperations, AutoCloseable {
 
     private final VirtualClock clock;
     private final Tier tier;
+    private final int maxQueuesAndTopics;
     private final ExpiryMode expiryMode;
     private final Journal journal;
     private final Broker broker;
@@ -49,9 +50,10 @@ public final class Namespace implements MessageOperations, AutoCloseable {
     private Namespace(Builder b) {
         this.clock = b.clock != null ? b.clock : VirtualClock.startingNow();
         this.tier = b.tier;
+        this.maxQueuesAndTopics = b.maxQueuesAndTopics > 0 ? b.maxQueuesAndTopics : b.tier.maxQueuesAndTopics();
         this.expiryMode = b.expiryMode;
         this.journal = new Journal(b.journalCapacity);
-        this.broker = new Broker(clock, expiryMode, tier, journal::append);
+        this.broker = new Broker(clock, expiryMode, tier, maxQueuesAndTopics, journal::append);
         this.admin = broker.administration();
         this.faults = new Faults(this, broker.faultActions());
         this.onClockChange = (change, now) -> {
@@ -98,6 +100,14 @@ public final class Namespace implements MessageOperations, AutoCloseable {
 
     public Tier tier() {
         return tier;
+    }
+
+    /**
+     * The most queues and topics this namespace holds together (RES-6): its tier's ({@link Tier#maxQueuesAndTopics()})
+     * unless it was given its own ({@link Builder#maxQueuesAndTopics}, NS-9).
+     */
+    public int maxQueuesAndTopics() {
+        return maxQueuesAndTopics;
     }
 
     public ExpiryMode expiryMode() {
@@ -749,6 +759,7 @@ public final class Namespace implements MessageOperations, AutoCloseable {
         private Tier tier = Tier.STANDARD;
         private ExpiryMode expiryMode = ExpiryMode.EAGER;
         private int journalCapacity = DEFAULT_JOURNAL_CAPACITY;
+        private int maxQueuesAndTopics;
         private ClockMode clockMode = ClockMode.FROZEN;
 
         private Builder() {}
@@ -789,6 +800,20 @@ public final class Namespace implements MessageOperations, AutoCloseable {
                 throw new IllegalArgumentException("journalCapacity must be at least 1, was " + journalCapacity);
             }
             this.journalCapacity = journalCapacity;
+            return this;
+        }
+
+        /**
+         * The most queues and topics the namespace holds together (RES-6, NS-9); 0, the default, for the tier's.
+         *
+         * @throws IllegalArgumentException for a negative value
+         */
+        public Builder maxQueuesAndTopics(int maxQueuesAndTopics) {
+            if (maxQueuesAndTopics < 0) {
+                throw new IllegalArgumentException(
+                        "maxQueuesAndTopics must be positive (or 0 for the tier's), was " + maxQueuesAndTopics);
+            }
+            this.maxQueuesAndTopics = maxQueuesAndTopics;
             return this;
         }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sbemu.core.config.NamespaceSettings;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
@@ -81,5 +82,32 @@ class QuotaTest {
             ns.deleteQueue("q0");
             ns.createQueue("one-more");
         }
+    }
+
+    @Test
+    @DisplayName("NS-9 RES-6 a namespace given its own most queues and topics holds that many, whatever its tier; "
+            + "its settings keep it, so a reset (NamespaceSettings.of, then start) keeps it too")
+    void ownEntityCount() {
+        try (Namespace ns =
+                NamespaceSettings.defaults().withMaxQueuesAndTopics(2).start()) {
+            assertEquals(2, ns.maxQueuesAndTopics());
+            ns.createQueue("a");
+            ns.createTopic("b");
+            BrokerException.QuotaExceeded e =
+                    assertThrows(BrokerException.QuotaExceeded.class, () -> ns.createQueue("c"));
+            assertTrue(e.getMessage().contains("(2 set for this namespace)"), e.getMessage());
+            assertEquals(2, NamespaceSettings.of(ns).maxQueuesAndTopics());
+            try (Namespace again = NamespaceSettings.of(ns).start()) {
+                assertEquals(2, again.maxQueuesAndTopics());
+                assertThrows(BrokerException.QuotaExceeded.class, () -> again.createQueue("c"));
+            }
+        }
+        try (Namespace ns = Namespace.builder().tier(Tier.PREMIUM).build()) {
+            assertEquals(1_000, ns.maxQueuesAndTopics());
+            assertEquals(0, NamespaceSettings.of(ns).maxQueuesAndTopics());
+        }
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> NamespaceSettings.defaults().withMaxQueuesAndTopics(-1));
     }
 }

@@ -6,6 +6,7 @@ import com.azure.messaging.servicebus.administration.ServiceBusAdministrationCli
 import com.azure.messaging.servicebus.administration.ServiceBusAdministrationClientBuilder;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.sdk.internal.admin.LoopbackAdministration;
+import dev.sbemu.wire.EndpointObserver;
 import dev.sbemu.wire.InProcessAdministration;
 import java.util.function.Supplier;
 
@@ -71,8 +72,8 @@ public final class AdministrationClients {
      * <p>{@code ServiceBusEmulatorServer} registers itself while it runs; call this only to serve another way in.
      */
     public static Registration routeConnectionString(Supplier<Namespace> namespace, String keyName, String key) {
-        LoopbackAdministration.Registration registration =
-                LoopbackAdministration.register(namespace, keyName, key, AdministrationClients::httpClient);
+        LoopbackAdministration.Registration registration = LoopbackAdministration.register(
+                namespace, keyName, key, EndpointObserver.Named.NONE, AdministrationClients::httpClient);
         return new Registration() {
             @Override
             public boolean active() {

@@ -70,7 +70,9 @@ public final class StandaloneServer implements AutoCloseable {
         Map<String, Topology> declared = config == null ? Map.of() : config.namespaces();
         List<Map.Entry<String, Topology>> others = new ArrayList<>(declared.entrySet());
         if (!others.isEmpty()) {
-            settings = settings.withTopology(others.remove(0).getValue());
+            Map.Entry<String, Topology> first = others.remove(0);
+            settings = settings.withTopology(first.getValue())
+                    .withMaxQueuesAndTopics(config.maxQueuesAndTopics(first.getKey()));
         }
         Namespace namespace;
         try {
@@ -99,7 +101,10 @@ public final class StandaloneServer implements AutoCloseable {
             List<String> namespaceLines = new ArrayList<>();
             try {
                 for (Map.Entry<String, Topology> other : others) {
-                    endpoint.addNamespace(other.getKey(), settings.withTopology(other.getValue()));
+                    endpoint.addNamespace(
+                            other.getKey(),
+                            settings.withTopology(other.getValue())
+                                    .withMaxQueuesAndTopics(config.maxQueuesAndTopics(other.getKey())));
                     namespaceLines.add("Namespace " + other.getKey() + ": "
                             + other.getValue().queues().size()
                             + " queues, " + other.getValue().topics().size() + " topics; connection string "

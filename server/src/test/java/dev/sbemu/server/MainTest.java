@@ -3,6 +3,7 @@ package dev.sbemu.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.azure.core.amqp.AmqpRetryOptions;
@@ -13,6 +14,7 @@ import com.azure.messaging.servicebus.ServiceBusReceiverClient;
 import com.azure.messaging.servicebus.ServiceBusSenderClient;
 import dev.sbemu.amqp.ServiceBusEmulatorServer;
 import dev.sbemu.amqp.internal.transport.OutOfMemory;
+import dev.sbemu.core.BrokerException;
 import dev.sbemu.core.ClockMode;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Namespace;
@@ -258,14 +260,16 @@ class MainTest {
 
     @Test
     @DisplayName(
-            "NS-8 NS-4 a Config.json with several namespaces starts them all: the first is the default, each other "
-                    + "is served under its name, with a connection string of its own printed, which reaches it on either port")
+            "NS-8 NS-4 NS-9 a Config.json with several namespaces starts them all: the first is the default, each other "
+                    + "is served under its name, with a connection string of its own printed, which reaches it on either port, "
+                    + "and a namespace's Limits are its own")
     void severalNamespaces() throws Exception {
         Path config = Files.writeString(dir.resolve("Config.json"), """
                 { "UserConfig": { "Namespaces": [
                   { "Name": "sbemulatorns", "Queues": [ { "Name": "orders" } ] },
                   { "Name": "team-a", "Queues": [ { "Name": "orders" }, { "Name": "invoices" } ] },
-                  { "Name": "team-b", "Topics": [ { "Name": "events" } ] } ] } }
+                  { "Name": "team-b", "Topics": [ { "Name": "events" } ],
+                    "Limits": { "MaxQueuesAndTopics": 1 } } ] } }
                 """);
         Main.Outcome outcome = launch(Map.of(), "--amqp-port", "0", "--http-port", "0", "--config", config.toString());
         try (StandaloneServer server = outcome.server()) {
@@ -275,6 +279,13 @@ class MainTest {
                     List.of("invoices", "orders"),
                     server.namespace("team-a").queueNames().stream().sorted().toList());
             assertEquals(List.of("events"), server.namespace("team-b").topicNames());
+            // NS-9: a namespace's own limit; the others keep their tier's
+            assertEquals(1, server.namespace("team-b").maxQueuesAndTopics());
+            assertEquals(10_000, server.namespace("team-a").maxQueuesAndTopics());
+            assertEquals(10_000, server.namespace().maxQueuesAndTopics());
+            assertThrows(
+                    BrokerException.QuotaExceeded.class,
+                    () -> server.namespace("team-b").createQueue("one-more"));
             String teamA = out().lines()
                     .filter(l -> l.startsWith("Namespace team-a: "))
                     .findFirst()

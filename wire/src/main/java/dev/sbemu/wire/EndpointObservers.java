@@ -17,14 +17,24 @@ public final class EndpointObservers {
      * observer that fails makes this call fail, after the observers already told are told the endpoint closed.
      */
     public static Registration endpointStarted(Supplier<Namespace> namespace, String keyName, String key) {
+        return endpointStarted(namespace, keyName, key, EndpointObserver.Named.NONE);
+    }
+
+    /**
+     * As {@link #endpointStarted(Supplier, String, String)}, for an endpoint that also serves the namespaces {@code
+     * named} gives, chosen by the key name {@code <name>/<keyName>} (spec NS-2).
+     */
+    public static Registration endpointStarted(
+            Supplier<Namespace> namespace, String keyName, String key, EndpointObserver.Named named) {
         Objects.requireNonNull(namespace, "namespace");
+        Objects.requireNonNull(named, "named");
         Objects.requireNonNull(keyName, "keyName");
         Objects.requireNonNull(key, "key");
         List<AutoCloseable> handles = new ArrayList<>();
         try {
             for (EndpointObserver observer : Loaded.OBSERVERS) {
                 handles.add(Objects.requireNonNull(
-                        observer.started(namespace, keyName, key),
+                        observer.started(namespace, keyName, key, named),
                         () -> observer.getClass().getName() + ".started returned null"));
             }
         } catch (RuntimeException | Error e) {

@@ -308,7 +308,8 @@ public final class Endpoint implements AutoCloseable {
     /**
      * Serves a new namespace started from {@code settings} under {@code name} (NS-1): its own entities, messages,
      * clock, journal, faults and tier; clients choose it with the key name {@code <name>/<key name>} (NS-2). The key is
-     * {@code key}, or the endpoint's when null; an endpoint that accepts any key accepts any for it too.
+     * {@code key}, or the endpoint's when null; an endpoint that accepts any key accepts any for it too unless it was given
+     * a key of its own, which is then the only one it takes (NS-3), so that namespaces sharing a server keep apart.
      *
      * @throws IllegalArgumentException for a bad name
      * @throws IllegalStateException when a namespace of that name is served already
@@ -325,7 +326,10 @@ public final class Endpoint implements AutoCloseable {
             throw new IllegalArgumentException("A key is not empty and holds no ';'.");
         }
         Credentials own = new Credentials(
-                name + "/" + credentials.keyName(), key != null ? key : credentials.key(), credentials.anyKey());
+                name + "/" + credentials.keyName(),
+                key != null ? key : credentials.key(),
+                // a key of its own is checked even where the endpoint takes any (NS-3)
+                credentials.anyKey() && key == null);
         synchronized (hosted) {
             if (hosted.containsKey(name)) {
                 throw new IllegalStateException("A namespace named '" + name + "' exists already.");
@@ -475,6 +479,7 @@ public final class Endpoint implements AutoCloseable {
                 clock.put("now", ns.clock().instant().toString());
                 clock.put("mode", ns.clock().mode().toString());
                 out.put("tier", ns.tier().toString());
+                out.put("maxQueuesAndTopics", ns.maxQueuesAndTopics());
             } catch (RuntimeException e) {
                 // closed under us
             }
@@ -512,9 +517,18 @@ public final class Endpoint implements AutoCloseable {
                     case "tier" -> settings = settings.withTier(tier(value));
                     case "journalCapacity" -> settings = settings.withJournalCapacity(whole(value, "journalCapacity"));
                     case "key" -> key = text(value, "key");
+                    case "maxQueuesAndTopics" -> {
+                        int max = whole(value, "maxQueuesAndTopics");
+                        if (max < 1) {
+                            throw new IllegalArgumentException(
+                                    "'maxQueuesAndTopics' must be at least 1, was " + value + ".");
+                        }
+                        settings = settings.withMaxQueuesAndTopics(max);
+                    }
                     default ->
                         throw new IllegalArgumentException("Unknown setting '" + e.getKey()
-                                + "'; a namespace takes name, clock, startAt, tier, journalCapacity and key.");
+                                + "'; a namespace takes name, clock, startAt, tier, journalCapacity, "
+                                + "maxQueuesAndTopics and key.");
                 }
             }
             if (hosted.containsKey(name)) {

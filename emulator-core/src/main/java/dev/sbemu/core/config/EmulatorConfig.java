@@ -89,6 +89,14 @@ public final class EmulatorConfig {
         return loaded.namespaces();
     }
 
+    /**
+     * The most queues and topics the file's namespace {@code name} holds together, from its {@code "Limits": {
+     * "MaxQueuesAndTopics": n }} (sbemu's extension, spec NS-9), or 0 when it gives none (the tier's).
+     */
+    public int maxQueuesAndTopics(String name) {
+        return loaded.maxQueuesAndTopics().getOrDefault(name, 0);
+    }
+
     /** The warnings loading produced: one line per ignored key. */
     public List<String> warnings() {
         return loaded.warnings();

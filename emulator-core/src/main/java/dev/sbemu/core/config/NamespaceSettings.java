@@ -23,6 +23,8 @@ import java.util.Objects;
  * @param expiryMode when expired messages leave (default {@link ExpiryMode#EAGER})
  * @param journalCapacity the most events the journal keeps (default {@link Namespace#DEFAULT_JOURNAL_CAPACITY})
  * @param topology the entities, with their options and rules
+ * @param maxQueuesAndTopics the most queues and topics the namespace holds together (RES-6, NS-9); 0, the default,
+ *     for the tier's ({@link Tier#maxQueuesAndTopics()})
  */
 public record NamespaceSettings(
         ClockMode clockMode,
@@ -30,7 +32,8 @@ public record NamespaceSettings(
         Tier tier,
         ExpiryMode expiryMode,
         int journalCapacity,
-        Topology topology) {
+        Topology topology,
+        int maxQueuesAndTopics) {
 
     private static final NamespaceSettings DEFAULTS = new NamespaceSettings(
             ClockMode.FROZEN,
@@ -38,13 +41,14 @@ public record NamespaceSettings(
             Tier.STANDARD,
             ExpiryMode.EAGER,
             Namespace.DEFAULT_JOURNAL_CAPACITY,
-            Topology.empty());
+            Topology.empty(),
+            0);
 
     /**
      * Checks the settings.
      *
      * @throws NullPointerException for a null clock mode, tier, expiry mode or topology
-     * @throws IllegalArgumentException for a journal capacity below 1
+     * @throws IllegalArgumentException for a journal capacity below 1 or a negative {@code maxQueuesAndTopics}
      */
     public NamespaceSettings {
         Objects.requireNonNull(clockMode, "clockMode");
@@ -54,6 +58,21 @@ public record NamespaceSettings(
         if (journalCapacity < 1) {
             throw new IllegalArgumentException("journalCapacity must be at least 1, was " + journalCapacity);
         }
+        if (maxQueuesAndTopics < 0) {
+            throw new IllegalArgumentException(
+                    "maxQueuesAndTopics must be positive (or 0 for the tier's), was " + maxQueuesAndTopics);
+        }
+    }
+
+    /** Settings with the tier's most queues and topics. */
+    public NamespaceSettings(
+            ClockMode clockMode,
+            Instant startAt,
+            Tier tier,
+            ExpiryMode expiryMode,
+            int journalCapacity,
+            Topology topology) {
+        this(clockMode, startAt, tier, expiryMode, journalCapacity, topology, 0);
     }
 
     /** A Standard namespace, EAGER expiry, a frozen clock started at the wall-clock now, no entities. */
@@ -63,7 +82,7 @@ public record NamespaceSettings(
 
     /**
      * What {@code namespace} is now, without its messages: its clock's mode and instant, tier, expiry mode, journal
-     * capacity, and its entities with their options and rules ({@link Topology#of(Namespace)}). {@link #start()} of
+     * capacity, most queues and topics (0 when it is the tier's), and its entities with their options and rules ({@link Topology#of(Namespace)}). {@link #start()} of
      * it is a fresh namespace like this one, with no messages.
      */
     public static NamespaceSettings of(Namespace namespace) {
@@ -73,7 +92,10 @@ public record NamespaceSettings(
                 namespace.tier(),
                 namespace.expiryMode(),
                 namespace.journal().capacity(),
-                Topology.of(namespace));
+                Topology.of(namespace),
+                namespace.maxQueuesAndTopics() == namespace.tier().maxQueuesAndTopics()
+                        ? 0
+                        : namespace.maxQueuesAndTopics());
     }
 
     /**
@@ -87,7 +109,8 @@ public record NamespaceSettings(
                 .clockMode(clockMode)
                 .tier(tier)
                 .expiryMode(expiryMode)
-                .journalCapacity(journalCapacity);
+                .journalCapacity(journalCapacity)
+                .maxQueuesAndTopics(maxQueuesAndTopics);
         if (startAt != null) {
             builder.startingAt(startAt);
         }
@@ -103,31 +126,37 @@ public record NamespaceSettings(
 
     /** A copy with the clock's mode set to {@code value}. */
     public NamespaceSettings withClockMode(ClockMode value) {
-        return new NamespaceSettings(value, startAt, tier, expiryMode, journalCapacity, topology);
+        return new NamespaceSettings(value, startAt, tier, expiryMode, journalCapacity, topology, maxQueuesAndTopics);
     }
 
     /** A copy with the clock's start set to {@code value} (null: the wall-clock now at start). */
     public NamespaceSettings withStartAt(Instant value) {
-        return new NamespaceSettings(clockMode, value, tier, expiryMode, journalCapacity, topology);
+        return new NamespaceSettings(clockMode, value, tier, expiryMode, journalCapacity, topology, maxQueuesAndTopics);
     }
 
     /** A copy with the tier set to {@code value}. */
     public NamespaceSettings withTier(Tier value) {
-        return new NamespaceSettings(clockMode, startAt, value, expiryMode, journalCapacity, topology);
+        return new NamespaceSettings(
+                clockMode, startAt, value, expiryMode, journalCapacity, topology, maxQueuesAndTopics);
     }
 
     /** A copy with the expiry mode set to {@code value}. */
     public NamespaceSettings withExpiryMode(ExpiryMode value) {
-        return new NamespaceSettings(clockMode, startAt, tier, value, journalCapacity, topology);
+        return new NamespaceSettings(clockMode, startAt, tier, value, journalCapacity, topology, maxQueuesAndTopics);
     }
 
     /** A copy with the journal's capacity set to {@code value}. */
     public NamespaceSettings withJournalCapacity(int value) {
-        return new NamespaceSettings(clockMode, startAt, tier, expiryMode, value, topology);
+        return new NamespaceSettings(clockMode, startAt, tier, expiryMode, value, topology, maxQueuesAndTopics);
     }
 
     /** A copy with the topology set to {@code value}. */
     public NamespaceSettings withTopology(Topology value) {
-        return new NamespaceSettings(clockMode, startAt, tier, expiryMode, journalCapacity, value);
+        return new NamespaceSettings(clockMode, startAt, tier, expiryMode, journalCapacity, value, maxQueuesAndTopics);
+    }
+
+    /** A copy with the most queues and topics set to {@code value} (0: the tier's). */
+    public NamespaceSettings withMaxQueuesAndTopics(int value) {
+        return new NamespaceSettings(clockMode, startAt, tier, expiryMode, journalCapacity, topology, value);
     }
 }

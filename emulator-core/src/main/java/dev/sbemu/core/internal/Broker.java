@@ -44,8 +44,9 @@ public final class Broker implements VirtualClock.TimerDriver {
     private final BlockingCalls blocking;
     private final FaultActions faultActions;
 
-    public Broker(Clock clock, ExpiryMode expiryMode, Tier tier, Consumer<JournalEvent> journal) {
-        this.services = new Services(clock, expiryMode, tier, journal);
+    public Broker(
+            Clock clock, ExpiryMode expiryMode, Tier tier, int maxQueuesAndTopics, Consumer<JournalEvent> journal) {
+        this.services = new Services(clock, expiryMode, tier, maxQueuesAndTopics, journal);
         this.registry = new EntityRegistry(services);
         this.administration = new EntityAdministration(registry);
         this.blocking = new BlockingCalls(registry);

@@ -124,13 +124,15 @@ final class EntityRegistry {
         return topic;
     }
 
-    /** Refuses a queue or topic beyond the tier's most (RES-6). */
+    /** Refuses a queue or topic beyond the namespace's most (RES-6, NS-9). */
     private void checkEntityCount() {
-        int max = services.tier.maxQueuesAndTopics();
+        int max = services.maxQueuesAndTopics;
         if (queues.size() + topics.size() >= max) {
-            throw new BrokerException.QuotaExceeded("The maximum number of queues and topics in the "
-                    + "namespace (" + max + " for the " + services.tier.name().toLowerCase(java.util.Locale.ROOT)
-                    + " tier) has been reached; delete some before creating more.");
+            String whose = max == services.tier.maxQueuesAndTopics()
+                    ? " for the " + services.tier.name().toLowerCase(java.util.Locale.ROOT) + " tier"
+                    : " set for this namespace";
+            throw new BrokerException.QuotaExceeded("The maximum number of queues and topics in the " + "namespace ("
+                    + max + whose + ") has been reached; delete some before creating more.");
         }
     }
 

@@ -37,6 +37,9 @@ final class Services {
     final Clock clock;
     final ExpiryMode expiryMode;
     final Tier tier;
+    /** The most queues and topics together (RES-6): the tier's, or the namespace's own (NS-9). */
+    final int maxQueuesAndTopics;
+
     private final Consumer<JournalEvent> journal;
     /**
      * The clock is firing timers and has not reached its target yet: blocked receivers and receive-wait
@@ -44,12 +47,13 @@ final class Services {
      */
     boolean advancing;
 
-    Services(Clock clock, ExpiryMode expiryMode, Tier tier, Consumer<JournalEvent> journal) {
+    Services(Clock clock, ExpiryMode expiryMode, Tier tier, int maxQueuesAndTopics, Consumer<JournalEvent> journal) {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.timers =
                 clock instanceof VirtualClock virtual ? new TimerQueue(virtual::timerScheduled) : new TimerQueue();
         this.expiryMode = Objects.requireNonNull(expiryMode, "expiryMode");
         this.tier = Objects.requireNonNull(tier, "tier");
+        this.maxQueuesAndTopics = maxQueuesAndTopics > 0 ? maxQueuesAndTopics : tier.maxQueuesAndTopics();
         this.journal = Objects.requireNonNull(journal, "journal");
     }
 

@@ -267,7 +267,7 @@ class EmulatorConfigTest {
                 List.of(
                         "Config.json: ignoring Version: not a key of the emulator's Config.json format here (known: UserConfig)",
                         "Config.json: ignoring UserConfig.Namespaces[0].Region: not a key of the emulator's Config.json "
-                                + "format here (known: Name, Queues, Topics, AuthorizationRules)",
+                                + "format here (known: Name, Queues, Topics, AuthorizationRules, Limits)",
                         "Config.json: ignoring UserConfig.Namespaces[0].Queues[0].Properties.EnableExpress: not a key of the "
                                 + "emulator's Config.json format here (known: DeadLetteringOnMessageExpiration, "
                                 + "DefaultMessageTimeToLive, DuplicateDetectionHistoryTimeWindow, "

@@ -97,6 +97,15 @@ public final class ConfigJson {
      * @throws EmulatorConfigException as {@link #read}, and for two entries of one name
      */
     public static Map<String, Topology> readNamespaces(byte[] content, String file, Consumer<String> warnings) {
+        return readNamespaces(content, file, warnings, new LinkedHashMap<>());
+    }
+
+    /**
+     * As {@link #readNamespaces(byte[], String, Consumer)}, putting into {@code maxQueuesAndTopics} each namespace's
+     * own most queues and topics: sbemu's extension {@code "Limits": { "MaxQueuesAndTopics": n }} (spec NS-9).
+     */
+    public static Map<String, Topology> readNamespaces(
+            byte[] content, String file, Consumer<String> warnings, Map<String, Integer> maxQueuesAndTopics) {
         Object root = parse(content, file);
         JsonCursor top = new JsonCursor(root, "", file, warnings).requireObject();
         top.warnUnknownKeys("UserConfig");
@@ -114,7 +123,7 @@ public final class ConfigJson {
         Map<String, Topology> namespaces = new LinkedHashMap<>();
         int index = 0;
         for (JsonCursor namespace : userConfig.array("Namespaces")) {
-            namespace.requireObject().warnUnknownKeys("Name", "Queues", "Topics", AUTHORIZATION_RULES);
+            namespace.requireObject().warnUnknownKeys("Name", "Queues", "Topics", AUTHORIZATION_RULES, "Limits");
             String name = namespace.string("Name");
             if (name == null || name.isBlank()) {
                 name = "namespace-" + index;
@@ -132,6 +141,17 @@ public final class ConfigJson {
             if (namespaces.putIfAbsent(name, new Topology(queues, topics, policies)) != null) {
                 throw new EmulatorConfigException(
                         file + ": UserConfig.Namespaces has two namespaces named '" + name + "'");
+            }
+            JsonCursor limits = namespace.object("Limits");
+            if (limits != null) {
+                limits.warnUnknownKeys("MaxQueuesAndTopics");
+                Integer max = limits.integer("MaxQueuesAndTopics");
+                if (max != null) {
+                    if (max < 1) {
+                        throw limits.field("MaxQueuesAndTopics").invalid("expected a positive whole number");
+                    }
+                    maxQueuesAndTopics.put(name, max);
+                }
             }
         }
         return namespaces;

@@ -28,11 +28,18 @@ public final class ConfigLoader {
      * @param topology its entities
      * @param warnings one line per ignored key
      * @param namespaces each namespace's entities, by name, in the file's order
+     * @param maxQueuesAndTopics each namespace's own most queues and topics, by name, where the file gives one
      */
-    public record Loaded(String source, Topology topology, List<String> warnings, Map<String, Topology> namespaces) {
+    public record Loaded(
+            String source,
+            Topology topology,
+            List<String> warnings,
+            Map<String, Topology> namespaces,
+            Map<String, Integer> maxQueuesAndTopics) {
         public Loaded {
             warnings = List.copyOf(warnings);
             namespaces = Collections.unmodifiableMap(new LinkedHashMap<>(namespaces));
+            maxQueuesAndTopics = Map.copyOf(maxQueuesAndTopics);
         }
     }
 
@@ -73,11 +80,17 @@ public final class ConfigLoader {
     /** Parses content; warnings are logged and kept. */
     public static Loaded parse(byte[] content, String source) {
         List<String> warnings = new ArrayList<>();
-        Map<String, Topology> namespaces = ConfigJson.readNamespaces(content, source, warning -> {
-            warnings.add(warning);
-            // looked up here, not in a static field: a file without warnings does not start the logging system
-            System.getLogger("dev.sbemu.core.config.EmulatorConfig").log(System.Logger.Level.WARNING, warning);
-        });
+        Map<String, Integer> limits = new LinkedHashMap<>();
+        Map<String, Topology> namespaces = ConfigJson.readNamespaces(
+                content,
+                source,
+                warning -> {
+                    warnings.add(warning);
+                    // looked up here, not in a static field: a file without warnings does not start the logging
+                    // system
+                    System.getLogger("dev.sbemu.core.config.EmulatorConfig").log(System.Logger.Level.WARNING, warning);
+                },
+                limits);
         List<Topology.QueueSpec> queues = new ArrayList<>();
         List<Topology.TopicSpec> topics = new ArrayList<>();
         List<AuthorizationRule> policies = new ArrayList<>();
@@ -86,6 +99,6 @@ public final class ConfigLoader {
             topics.addAll(one.topics());
             policies.addAll(one.authorizationRules());
         }
-        return new Loaded(source, new Topology(queues, topics, policies), warnings, namespaces);
+        return new Loaded(source, new Topology(queues, topics, policies), warnings, namespaces, limits);
     }
 }

@@ -8,6 +8,7 @@ import com.azure.core.util.Context;
 import com.azure.core.util.HttpClientOptions;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.sdk.internal.SdkDispatch;
+import dev.sbemu.wire.EndpointObserver;
 import dev.sbemu.wire.InProcessAdministration;
 import java.net.URL;
 import java.net.URLDecoder;
@@ -60,16 +61,22 @@ public final class LoopbackAdministration {
 
     /**
      * Routes requests signed with {@code keyName} / {@code key} to the namespace {@code namespace} supplies at the
-     * time (an endpoint may swap namespaces), answered by the transport {@code transport} makes for it, until the
-     * returned registration is closed. Returns whether routing is in force (false: no instrumentation in this JVM;
+     * time (an endpoint may swap namespaces), and those signed with {@code <name>/<keyName>} and the key {@code
+     * named} gives for {@code name} to the namespace {@code named} serves under that name (spec NS-2), each answered by
+     * the transport {@code transport} makes for it, until the returned registration is closed. Returns whether routing is in force (false: no instrumentation in this JVM;
      * a warning is logged once).
      */
     public static Registration register(
-            Supplier<Namespace> namespace, String keyName, String key, Function<Namespace, HttpClient> transport) {
+            Supplier<Namespace> namespace,
+            String keyName,
+            String key,
+            EndpointObserver.Named named,
+            Function<Namespace, HttpClient> transport) {
         Route route = new Route(
                 Objects.requireNonNull(namespace, "namespace"),
                 Objects.requireNonNull(keyName),
                 Objects.requireNonNull(key),
+                Objects.requireNonNull(named),
                 Objects.requireNonNull(transport));
         boolean active = weave();
         ROUTES.add(route);
@@ -164,14 +171,15 @@ public final class LoopbackAdministration {
             return null;
         }
         Map<String, String> token = token(authorization.substring(SAS.length()));
-        List<Route> matching = new ArrayList<>();
+        List<Supplier<HttpClient>> matching = new ArrayList<>();
         for (Route route : ROUTES) {
-            if (route.signed(token)) {
-                matching.add(route);
+            Supplier<HttpClient> client = route.signed(token);
+            if (client != null) {
+                matching.add(client);
             }
         }
         if (matching.size() == 1) {
-            return matching.get(0).client();
+            return matching.get(0).get();
         }
         boolean defaultHttpsPort =
                 "https".equalsIgnoreCase(url.getProtocol()) && (url.getPort() == -1 || url.getPort() == 443);
@@ -232,53 +240,95 @@ public final class LoopbackAdministration {
         }
     }
 
-    /** A live endpoint's key and namespace, with the transport for its current namespace. */
+    /**
+     * A live endpoint's key and namespaces, with the transport for each one's current namespace: the default one's
+     * under its key name, each other one's under {@code <name>/<key name>} (spec NS-2).
+     */
     private static final class Route {
         private final Supplier<Namespace> namespace;
         private final String keyName;
-        private final byte[] key;
+        private final String key;
+        private final EndpointObserver.Named named;
         private final Function<Namespace, HttpClient> transport;
-        private Namespace servedNamespace;
-        private HttpClient servedClient;
+        private final Map<String, Served> served = new HashMap<>();
 
-        Route(Supplier<Namespace> namespace, String keyName, String key, Function<Namespace, HttpClient> transport) {
+        Route(
+                Supplier<Namespace> namespace,
+                String keyName,
+                String key,
+                EndpointObserver.Named named,
+                Function<Namespace, HttpClient> transport) {
             this.namespace = namespace;
             this.keyName = keyName;
-            this.key = key.getBytes(StandardCharsets.UTF_8);
+            this.key = key;
+            this.named = named;
             this.transport = transport;
         }
 
-        /** Whether this endpoint's key name and key made the token (as ServiceBusSharedKeyCredential signs). */
-        boolean signed(Map<String, String> token) {
+        /**
+         * The client for the namespace whose key name and key made the token (as ServiceBusSharedKeyCredential signs),
+         * or null when this endpoint's made none.
+         */
+        Supplier<HttpClient> signed(Map<String, String> token) {
             String resource = token.get("sr");
             String signature = token.get("sig");
             String expiry = token.get("se");
-            if (resource == null
-                    || signature == null
-                    || expiry == null
-                    || !keyName.equals(decode(token.getOrDefault("skn", "")))) {
-                return false;
+            String skn = decode(token.getOrDefault("skn", ""));
+            if (resource == null || signature == null || expiry == null) {
+                return null;
+            }
+            String name;
+            String signingKey;
+            Supplier<Namespace> chosen;
+            if (keyName.equals(skn)) {
+                name = null;
+                signingKey = key;
+                chosen = namespace;
+            } else if (skn.endsWith("/" + keyName) && skn.indexOf('/') == skn.length() - keyName.length() - 1) {
+                String one = skn.substring(0, skn.indexOf('/'));
+                name = one;
+                signingKey = named.key(one);
+                chosen = () -> named.namespace(one);
+            } else {
+                return null;
+            }
+            if (signingKey == null || name != null && name.isEmpty()) {
+                return null;
             }
             try {
                 Mac mac = Mac.getInstance("HmacSHA256");
-                mac.init(new SecretKeySpec(key, "HmacSHA256"));
+                mac.init(new SecretKeySpec(signingKey.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
                 byte[] expected = mac.doFinal((resource + "\n" + decode(expiry)).getBytes(StandardCharsets.UTF_8));
                 byte[] actual = Base64.getDecoder().decode(decode(signature));
-                return MessageDigest.isEqual(expected, actual);
+                if (!MessageDigest.isEqual(expected, actual)) {
+                    return null;
+                }
             } catch (GeneralSecurityException | IllegalArgumentException e) {
-                return false;
+                return null;
             }
+            return () -> client(name, chosen.get());
         }
 
-        synchronized HttpClient client() {
-            Namespace current = namespace.get();
-            if (current != servedNamespace) {
-                servedNamespace = current;
-                servedClient = transport.apply(current);
+        /** The transport for {@code current}, the namespace served under {@code name} (null: the default) now. */
+        private synchronized HttpClient client(String name, Namespace current) {
+            if (current == null) {
+                // deleted since the token was checked
+                served.remove(name);
+                return InProcessAdministration.refusing(
+                        401,
+                        "sbemu: the namespace '" + name + "' this request's key name chooses is not served any more.");
             }
-            return servedClient;
+            Served one = served.get(name);
+            if (one == null || one.namespace() != current) {
+                one = new Served(current, transport.apply(current));
+                served.put(name, one);
+            }
+            return one.client();
         }
     }
+
+    /** A namespace and the transport made for it. */
+    private record Served(Namespace namespace, HttpClient client) {}
 
     /**
      * The client {@code HttpClient.createDefault} made, with each request routed as {@link #target} says: untouched

@@ -16,6 +16,11 @@ public final class LoopbackObserver implements EndpointObserver {
 
     @Override
     public AutoCloseable started(Supplier<Namespace> namespace, String keyName, String key) {
-        return LoopbackAdministration.register(namespace, keyName, key, InProcessAdministration::httpClient);
+        return started(namespace, keyName, key, Named.NONE);
+    }
+
+    @Override
+    public AutoCloseable started(Supplier<Namespace> namespace, String keyName, String key, Named named) {
+        return LoopbackAdministration.register(namespace, keyName, key, named, InProcessAdministration::httpClient);
     }
 }
