@@ -282,12 +282,29 @@ final class HostilePeer implements AutoCloseable {
 
     /** Writes one frame; false when the endpoint did not take it within {@code wait} (it stopped reading). */
     boolean frame(int channel, FrameBody body, byte[] payload, Duration wait) throws IOException {
-        ByteBuffer performative = ByteBuffer.allocate(4096);
+        ByteBuffer frame;
         synchronized (decoder) {
-            encoder.setByteBuffer(performative);
-            encoder.writeObject(body);
-            encoder.setByteBuffer((ByteBuffer) null);
+            frame = encodeFrame(encoder, channel, body, payload);
         }
+        return write(frame, wait);
+    }
+
+    /** One AMQP frame's bytes, for a test that writes them on a plain socket. */
+    static byte[] frameBytes(int channel, FrameBody body) {
+        DecoderImpl decoder = new DecoderImpl();
+        EncoderImpl encoder = new EncoderImpl(decoder);
+        AMQPDefinedTypes.registerAllTypes(decoder, encoder);
+        ByteBuffer frame = encodeFrame(encoder, channel, body, null);
+        byte[] bytes = new byte[frame.remaining()];
+        frame.get(bytes);
+        return bytes;
+    }
+
+    private static ByteBuffer encodeFrame(EncoderImpl encoder, int channel, FrameBody body, byte[] payload) {
+        ByteBuffer performative = ByteBuffer.allocate(4096);
+        encoder.setByteBuffer(performative);
+        encoder.writeObject(body);
+        encoder.setByteBuffer((ByteBuffer) null);
         performative.flip();
         int size = 8 + performative.remaining() + (payload == null ? 0 : payload.length);
         ByteBuffer frame = ByteBuffer.allocate(size);
@@ -296,7 +313,7 @@ final class HostilePeer implements AutoCloseable {
             frame.put(payload);
         }
         frame.flip();
-        return write(frame, wait);
+        return frame;
     }
 
     /** Writes a frame header announcing {@code size} bytes, and nothing more: an oversized frame. */

@@ -2,10 +2,12 @@ package dev.sbemu.amqp;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sbemu.core.Namespace;
 import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -16,8 +18,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -62,6 +67,28 @@ class SlowHttpTest {
                                 .timeout(WAIT)
                                 .build(),
                         HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Reads one response (its head, and its body by its Content-Length), leaving the connection open. */
+    private static String readResponse(Socket socket) throws IOException {
+        InputStream in = socket.getInputStream();
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                throw new EOFException("the connection closed after " + head.toString(StandardCharsets.ISO_8859_1));
+            }
+            head.write(b);
+        }
+        String text = head.toString(StandardCharsets.ISO_8859_1);
+        int length = 0;
+        for (String line : text.split("\r\n")) {
+            if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
+                length = Integer.parseInt(
+                        line.substring("content-length:".length()).trim());
+            }
+        }
+        return text + new String(in.readNBytes(length), StandardCharsets.ISO_8859_1);
     }
 
     private static String readAll(Socket socket) throws IOException {
@@ -156,5 +183,99 @@ class SlowHttpTest {
         socket.getOutputStream().write(body.getBytes(StandardCharsets.ISO_8859_1));
         String answer = readAll(socket);
         assertTrue(answer.contains("HTTP/1.1 200"), continued + answer);
+        assertFalse(answer.contains("100 Continue"), "one 100 Continue only: " + continued + answer);
+    }
+
+    @Test
+    @DisplayName("RES-3 clients that trickle a large body (over 32 KB) or the body they announced with Expect: "
+            + "100-continue, more of them than the HTTP workers, hold none of the workers: /health answers on both "
+            + "ports")
+    void slowLargeBodiesHoldNoWorker() throws Exception {
+        server = ServiceBusEmulatorServer.builder(namespace)
+                .httpPort(0)
+                .acceptAnyKey()
+                .start();
+        String part = "{\"duration\":\"PT1M\",\"pad\":\"" + "x".repeat(40_000);
+        for (int port : new int[] {server.httpPort(), server.port()}) {
+            for (int i = 0; i < 6; i++) {
+                open(port, "POST /__admin/clock/advance HTTP/1.1\r\nHost: x\r\nContent-Length: 500000\r\n\r\n" + part);
+                Socket expecting = open(
+                        port,
+                        "POST /__admin/clock/advance HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\n"
+                                + "Content-Length: 100\r\n\r\n");
+                String continued = readResponse(expecting);
+                assertTrue(continued.startsWith("HTTP/1.1 100 Continue\r\n"), continued);
+                expecting.getOutputStream().write("{\"dur".getBytes(StandardCharsets.ISO_8859_1));
+            }
+            for (int i = 0; i < 3; i++) {
+                HttpResponse<String> answer = health(port);
+                assertEquals(200, answer.statusCode(), answer.body());
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("RES-3 a complete request larger than 32 KB is answered; one whose Content-Length is over the 1 MB "
+            + "the server takes is answered 413 at once, without a 100 Continue (RFC 9110 10.1.1)")
+    void largeRequests() throws Exception {
+        server = ServiceBusEmulatorServer.builder(namespace)
+                .httpPort(0)
+                .acceptAnyKey()
+                .start();
+        String body = "{\"duration\":\"PT1M\",\"pad\":\"" + "x".repeat(100_000) + "\"}";
+        Socket large = open(
+                server.httpPort(),
+                "POST /__admin/clock/advance HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                        + "Expect: 100-continue\r\nContent-Length: " + body.length() + "\r\n\r\n");
+        String continued = readResponse(large);
+        assertTrue(continued.startsWith("HTTP/1.1 100 Continue\r\n"), continued);
+        large.getOutputStream().write(body.getBytes(StandardCharsets.ISO_8859_1));
+        String answer = readResponse(large);
+        assertTrue(answer.startsWith("HTTP/1.1 200"), answer);
+        Instant before = namespace.clock().instant();
+        large.getOutputStream()
+                .write(("POST /__admin/clock/advance HTTP/1.1\r\nHost: x\r\nContent-Length: " + body.length()
+                                + "\r\n\r\n" + body)
+                        .getBytes(StandardCharsets.ISO_8859_1));
+        answer = readResponse(large);
+        assertTrue(answer.startsWith("HTTP/1.1 200"), answer);
+        assertEquals(before.plus(Duration.ofMinutes(1)), namespace.clock().instant());
+
+        Socket tooLarge = open(
+                server.httpPort(),
+                "POST /__admin/clock/advance HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\n"
+                        + "Content-Length: 2000000\r\n\r\n");
+        String refused = readAll(tooLarge);
+        assertTrue(refused.startsWith("HTTP/1.1 413 "), refused);
+        assertTrue(refused.contains("\"error\":\"RequestTooLarge\""), refused);
+    }
+
+    @Test
+    @DisplayName("RES-3 an HTTP connection past the 256 open at once is answered 503 with Retry-After and closed, "
+            + "not left unanswered; once one closes, a new one is served")
+    void connectionsPastTheLimitAreAnswered503() throws Exception {
+        server = ServiceBusEmulatorServer.builder(namespace)
+                .httpPort(0)
+                .idleTimeout(Duration.ofHours(1))
+                .requestReadTimeout(Duration.ofHours(1))
+                .start();
+        List<Socket> held = new ArrayList<>();
+        for (int i = 0; i < 256; i++) {
+            held.add(open(server.httpPort(), "GET /health HTTP/1.1\r\nHost: x\r\nX-Held: " + i + "\r\n"));
+        }
+        String health = "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+        // the held ones reach the splice in their own time: until all have, one more is still served
+        AtomicReference<String> answer = new AtomicReference<>();
+        await().atMost(WAIT).until(() -> {
+            answer.set(readAll(open(server.httpPort(), health)));
+            return !answer.get().startsWith("HTTP/1.1 200");
+        });
+        assertTrue(answer.get().startsWith("HTTP/1.1 503 Service Unavailable\r\n"), answer.get());
+        assertTrue(answer.get().contains("\r\nRetry-After: 1\r\n"), answer.get());
+        assertTrue(answer.get().contains("HTTP connections open"), answer.get());
+
+        held.get(0).close();
+        await().atMost(WAIT)
+                .until(() -> readAll(open(server.httpPort(), health)).startsWith("HTTP/1.1 200"));
     }
 }

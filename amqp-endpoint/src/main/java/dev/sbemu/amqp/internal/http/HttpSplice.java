@@ -27,19 +27,29 @@ import java.util.logging.Logger;
  * thread of its own with one selector. Requests are gated (RES-3): each is buffered here until its head, and its body
  * up to its {@code Content-Length}, are complete, and only then passed on, its head's bare LF line ends made CRLF,
  * so that the HTTP server's few worker threads only ever read complete requests and a slow client holds none of
- * them; a request larger than {@value #GATED} bytes, or one that waits for a {@code 100 Continue}, is passed on once
- * its head is complete, its body as it comes (the pair closed at the timeout frees the worker reading it). A
+ * them. A pair's inbox is {@value #GATED} bytes; a larger request grows it, all pairs together by at most {@value
+ * #LARGE_BUDGET} bytes (a request that finds no room waits, unread), and a body over {@link HttpFront#MAX_BODY} is
+ * refused 413 before it is sent. The splice answers {@code Expect: 100-continue} itself and passes the request on
+ * without it (clients that expect a continue do not pipeline, so the 100 never overtakes an earlier answer). A
  * request not complete within the request-read timeout is answered 408 and its connection closed; a head over
  * {@value #GATED} bytes 431, a chunked body 411. Answers pass back byte for byte through a 16 KB buffer: a side that
  * does not read holds the other back, never the heap. A pair closes when either side has closed and what it sent is
  * passed on, on an error, or after the idle timeout without a byte either way; at most {@value #MAX_SPLICES} pairs
- * are open (more are closed at once).
+ * are open, and one more is answered 503 with a {@code Retry-After} and closed.
  */
 public final class HttpSplice implements HttpHandOver, AutoCloseable {
     static final int MAX_SPLICES = 256;
     private static final int BUFFER = 16 * 1024;
-    /** The largest request buffered whole before it is passed on; also the largest head. */
+    /** The largest head, and the buffer of each pair's incoming requests (grown for a larger one). */
     static final int GATED = 32 * 1024;
+    /**
+     * What all pairs together may buffer of requests larger than {@value #GATED} bytes, beyond their own
+     * {@value #GATED}: eight of the largest body taken ({@link HttpFront#MAX_BODY}); a large request waits for room,
+     * its request-read timeout running.
+     */
+    static final long LARGE_BUDGET = 8L * HttpFront.MAX_BODY;
+
+    private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1);
 
     private static final Logger LOG = Logger.getLogger(HttpSplice.class.getName());
 
@@ -51,6 +61,10 @@ public final class HttpSplice implements HttpHandOver, AutoCloseable {
     private final Queue<Pair> incoming = new ConcurrentLinkedQueue<>();
     private final List<Pair> pairs = new ArrayList<>();
     private volatile boolean closing;
+    /** Bytes of the large-request budget the pairs hold (splice thread). */
+    private long largeBuffered;
+    /** Whether a pair gave room back since the waiting pairs were last looked at (splice thread). */
+    private boolean roomGivenBack;
 
     /**
      * @param requestNanos the request-read timeout: how long a request may take from its first byte until it is
@@ -86,11 +100,17 @@ public final class HttpSplice implements HttpHandOver, AutoCloseable {
         private static final long serialVersionUID = 1L;
         final int status;
         final String reason;
+        final String error;
 
         Refused(int status, String reason, String message) {
+            this(status, reason, reason.replace(" ", ""), message);
+        }
+
+        Refused(int status, String reason, String error, String message) {
             super(message, null, false, false);
             this.status = status;
             this.reason = reason;
+            this.error = error;
         }
     }
 
@@ -111,8 +131,14 @@ public final class HttpSplice implements HttpHandOver, AutoCloseable {
         long lastActive = System.nanoTime();
         /** When the current request's first byte came, or 0 between requests. */
         long requestStart;
-        /** Body bytes of a large request still to pass on as they come. */
+        /** Body bytes of the request being passed on still in the inbox, to move as the server takes them. */
         long streaming;
+        /** Bytes of {@link #largeBuffered} this pair holds: its inbox beyond {@value #GATED}. */
+        long reserved;
+        /** Whether the current request's {@code 100 Continue} was sent. */
+        boolean continued;
+        /** Whether the current request waits for room in the large-request budget. */
+        boolean waitingForRoom;
 
         Pair(SocketChannel client, ByteBuffer head) {
             this.client = client;
@@ -185,7 +211,7 @@ public final class HttpSplice implements HttpHandOver, AutoCloseable {
         void advance() throws IOException {
             try {
                 while (inbox.position() > 0) {
-                    if (requestStart == 0) {
+                    if (requestStart == 0 && streaming == 0) {
                         requestStart = System.nanoTime();
                     }
                     if (streaming > 0) {
@@ -201,7 +227,7 @@ public final class HttpSplice implements HttpHandOver, AutoCloseable {
                         inbox.compact();
                         streaming -= n;
                         if (streaming == 0) {
-                            requestStart = 0;
+                            shrink();
                         }
                         continue;
                     }
@@ -235,7 +261,7 @@ public final class HttpSplice implements HttpHandOver, AutoCloseable {
                 }
             }
             if (headEnd < 0) {
-                if (!inbox.hasRemaining()) {
+                if (length >= GATED) {
                     throw new Refused(
                             431, "Request Header Fields Too Large", "The request's head is over " + GATED + " bytes.");
                 }
@@ -257,41 +283,107 @@ public final class HttpSplice implements HttpHandOver, AutoCloseable {
                         throw new Refused(400, "Bad Request", "The request's Content-Length is not a number.");
                     }
                 } else if (lower.startsWith("expect:") && lower.contains("100-continue")) {
-                    // the client sends its body only after the server's 100 Continue: the head goes on at once
                     expectContinue = true;
                 } else if (lower.startsWith("transfer-encoding:") && lower.contains("chunked")) {
                     throw new Refused(
                             411, "Length Required", "sbemu takes request bodies with a Content-Length, not chunked.");
                 }
             }
-            // the head as the HTTP server reads it: CRLF line ends (a bare LF would leave it waiting for more)
-            byte[] normalized =
-                    head.replaceAll("(?<!\r)\n", "\r\n").getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
-            boolean whole = !expectContinue && headEnd + contentLength <= GATED;
-            if (whole && length < headEnd + contentLength) {
+            if (contentLength > HttpFront.MAX_BODY) {
+                // the HTTP server's own refusal, before the body (RFC 9110 10.1.1: a final status instead of 100)
+                throw new Refused(
+                        413,
+                        "Content Too Large",
+                        "RequestTooLarge",
+                        "The request body is over " + HttpFront.MAX_BODY + " bytes.");
+            }
+            int whole = headEnd + (int) contentLength;
+            if (!roomFor(whole)) {
+                return false; // read no more of it until another large request is passed on
+            }
+            if (expectContinue && !continued && contentLength > 0 && length == headEnd) {
+                // the client sends its body only after a 100 Continue: the splice answers it, so that the request
+                // still reaches the HTTP server whole (and without the expectation, which would have it answer again)
+                if (toClient.remaining() < CONTINUE.length) {
+                    return false;
+                }
+                toClient.put(CONTINUE);
+                continued = true;
+            }
+            if (length < whole) {
                 return false; // the body is not all here yet
             }
-            int body = whole ? (int) contentLength : 0;
-            if (toServer.remaining() < normalized.length + body) {
+            // the head as the HTTP server reads it: CRLF line ends (a bare LF would leave it waiting for more)
+            String normalized = head.replaceAll("(?<!\r)\n", "\r\n");
+            if (expectContinue) {
+                normalized = normalized.replaceAll("(?im)^expect:[^\r\n]*\r\n", "");
+            }
+            byte[] passed = normalized.getBytes(StandardCharsets.ISO_8859_1);
+            if (toServer.remaining() < passed.length) {
                 return false; // the previous request is still being written
             }
-            toServer.put(normalized);
+            toServer.put(passed);
+            int body = (int) Math.min(contentLength, toServer.remaining());
             toServer.put(bytes, headEnd, body);
             inbox.flip();
             inbox.position(headEnd + body);
             inbox.compact();
-            if (whole) {
-                requestStart = 0;
-            } else {
-                streaming = contentLength;
+            // complete: what is left of its body is in the inbox, moved on as the server takes it
+            streaming = contentLength - body;
+            requestStart = 0;
+            continued = false;
+            if (streaming == 0) {
+                shrink();
             }
             return true;
         }
 
+        /**
+         * Whether the inbox can hold a request of {@code bytes}, growing it if the large-request budget has room
+         * (RES-3); false to wait for another pair to give some back.
+         */
+        private boolean roomFor(int bytes) {
+            if (bytes <= inbox.capacity()) {
+                return true;
+            }
+            long more = bytes - GATED - reserved;
+            if (largeBuffered + more > LARGE_BUDGET) {
+                waitingForRoom = true;
+                return false;
+            }
+            waitingForRoom = false;
+            largeBuffered += more;
+            reserved += more;
+            ByteBuffer grown = ByteBuffer.allocate(bytes);
+            inbox.flip();
+            grown.put(inbox);
+            inbox = grown;
+            return true;
+        }
+
+        /** Gives a grown inbox's room back once what it holds fits in {@value #GATED} bytes. */
+        private void shrink() {
+            if (reserved == 0 || inbox.position() > GATED) {
+                return;
+            }
+            ByteBuffer small = ByteBuffer.allocate(GATED);
+            inbox.flip();
+            small.put(inbox);
+            inbox = small;
+            release();
+        }
+
+        private void release() {
+            if (reserved > 0) {
+                largeBuffered -= reserved;
+                reserved = 0;
+                roomGivenBack = true;
+            }
+        }
+
         /** Answers {@code refused} (best effort, the socket may not take it) and closes the pair. */
         void refuse(Refused refused) {
-            String json = "{\"error\":\"" + refused.reason.replace(" ", "") + "\",\"message\":\"" + refused.getMessage()
-                    + "\"}";
+            String json = "{\"error\":\"" + refused.error + "\",\"message\":\"" + refused.getMessage() + "\"}";
             String answer = "HTTP/1.1 " + refused.status + " " + refused.reason + "\r\nContent-Type: application/json"
                     + "\r\nContent-Length: " + json.length() + "\r\nConnection: close\r\n\r\n" + json;
             try {
@@ -338,6 +430,7 @@ public final class HttpSplice implements HttpHandOver, AutoCloseable {
 
         void close() {
             pairs.remove(this);
+            release();
             closeQuietly(client);
             closeQuietly(server);
         }
@@ -350,7 +443,7 @@ public final class HttpSplice implements HttpHandOver, AutoCloseable {
                 Pair next;
                 while ((next = incoming.poll()) != null) {
                     if (pairs.size() >= MAX_SPLICES) {
-                        closeQuietly(next.client);
+                        refuseOverLimit(next.client);
                         continue;
                     }
                     pairs.add(next);
@@ -387,6 +480,10 @@ public final class HttpSplice implements HttpHandOver, AutoCloseable {
                         pair.close();
                     }
                 }
+                if (roomGivenBack) {
+                    roomGivenBack = false;
+                    resumeWaiting();
+                }
             }
         } catch (IOException | ClosedSelectorException e) {
             if (!closing) {
@@ -406,6 +503,44 @@ public final class HttpSplice implements HttpHandOver, AutoCloseable {
                 // closing anyway
             }
         }
+    }
+
+    /** Lets the pairs whose large request waits for room in {@link #LARGE_BUDGET} try again. */
+    private void resumeWaiting() {
+        for (Pair pair : new ArrayList<>(pairs)) {
+            if (pair.waitingForRoom && pair.client.isOpen()) {
+                try {
+                    pair.advance();
+                    pair.interest();
+                } catch (IOException | RuntimeException e) {
+                    pair.close();
+                }
+            }
+        }
+    }
+
+    /**
+     * Answers a connection past {@value #MAX_SPLICES} open ones 503 with a {@code Retry-After} (RFC 9110 15.6.4,
+     * 10.2.3) instead of closing it unanswered, then closes it. Its request is not read further: what already came
+     * is drained first (best effort), so that the close does not reset the connection before the client reads the
+     * answer.
+     */
+    private static void refuseOverLimit(SocketChannel client) {
+        String json = "{\"error\":\"ServiceUnavailable\",\"message\":\"The server already has " + MAX_SPLICES
+                + " HTTP connections open, the most it serves at once. Try again later.\"}";
+        String answer = "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nContent-Type: application/json"
+                + "\r\nContent-Length: " + json.length() + "\r\nConnection: close\r\n\r\n" + json;
+        try {
+            client.write(ByteBuffer.wrap(answer.getBytes(StandardCharsets.ISO_8859_1)));
+            client.shutdownOutput();
+            ByteBuffer drain = ByteBuffer.allocate(BUFFER);
+            for (int i = 0; i < 4 && client.read(drain) > 0; i++) {
+                drain.clear();
+            }
+        } catch (IOException | RuntimeException ignored) {
+            // closing anyway
+        }
+        closeQuietly(client);
     }
 
     private static void closeQuietly(SocketChannel channel) {
