@@ -3,6 +3,7 @@
 //
 //	SBEMU_CONNECTION_STRING  Endpoint=sb://127.0.0.1:<amqp port>;SharedAccessKeyName=...;UseDevelopmentEmulator=true;
 //	SBEMU_HTTP               http://127.0.0.1:<http port>   (management REST API, /health, /__admin/)
+//	SSL_CERT_FILE            the server's TLS certificate (--tls-certificate), which Go's TLS then trusts
 //
 // Entities come from ../Config.json. Each step prints "PASS <step>" or "FAIL <step>: <reason>".
 package main
@@ -13,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -26,6 +28,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/messaging/azservicebus"
 	"github.com/Azure/azure-sdk-for-go/sdk/messaging/azservicebus/admin"
+	"github.com/coder/websocket"
 )
 
 var (
@@ -624,6 +627,46 @@ func twoNamespaces(ctx context.Context, client *azservicebus.Client) error {
 	return nil
 }
 
+// webSockets sends and receives over AMQP over WebSockets: the SDK dials
+// wss://<the connection string's host:port>/$servicebus/websocket through NewWebSocketConn, as its own live test
+// TestNewClientWithWebsockets does (coder/websocket, subprotocol "amqp"), with TLS verified against SSL_CERT_FILE.
+func webSockets(ctx context.Context, _ *azservicebus.Client) error {
+	client, err := azservicebus.NewClientFromConnectionString(connectionString, &azservicebus.ClientOptions{
+		NewWebSocketConn: func(ctx context.Context, args azservicebus.NewWebSocketConnArgs) (net.Conn, error) {
+			conn, _, err := websocket.Dial(ctx, args.Host, &websocket.DialOptions{Subprotocols: []string{"amqp"}})
+			if err != nil {
+				return nil, err
+			}
+			return websocket.NetConn(context.Background(), conn, websocket.MessageBinary), nil
+		},
+	})
+	if err != nil {
+		return err
+	}
+	defer client.Close(ctx)
+	sender, err := client.NewSender("basic", nil)
+	if err != nil {
+		return err
+	}
+	defer sender.Close(ctx)
+	if err := sender.SendMessage(ctx, &azservicebus.Message{Body: []byte("over wss")}, nil); err != nil {
+		return err
+	}
+	receiver, err := client.NewReceiverForQueue("basic", nil)
+	if err != nil {
+		return err
+	}
+	defer receiver.Close(ctx)
+	messages, err := receive(receiver, 1, wait)
+	if err != nil {
+		return err
+	}
+	if err := check(len(messages) == 1 && string(messages[0].Body) == "over wss", "received %v", messages); err != nil {
+		return err
+	}
+	return receiver.CompleteMessage(ctx, messages[0], nil)
+}
+
 func main() {
 	client, err := azservicebus.NewClientFromConnectionString(connectionString, nil)
 	if err != nil {
@@ -644,6 +687,7 @@ func main() {
 		{"ownNamespace", ownNamespace},
 		{"portlessConnectionString", portlessConnectionString},
 		{"twoNamespaces", twoNamespaces},
+		{"webSockets", webSockets},
 	}
 	failed := 0
 	for _, step := range steps {

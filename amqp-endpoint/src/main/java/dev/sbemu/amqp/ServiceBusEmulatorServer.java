@@ -540,7 +540,9 @@ public final class ServiceBusEmulatorServer implements AutoCloseable {
          * (an EC P-256 key, self-signed; {@link ServiceBusEmulatorServer#tlsTrustStore()} and {@link
          * ServiceBusEmulatorServer#tlsClientContext()} trust it). Needs BouncyCastle ({@code
          * org.bouncycastle:bcpkix-jdk18on}, an optional dependency of this module) on the class path: without it
-         * {@link #start()} fails naming it. Off by default.
+         * {@link #start()} fails naming it. Off by default. With a TLS port, the plain ports take TLS too (a
+         * connection whose first byte starts a TLS handshake), for AMQP over WebSockets, which the SDKs dial as {@code
+         * wss://} to the connection string's port (spec AMQP-26).
          */
         public Builder tlsPort(int port) {
             if (port < 0 || port > 65_535) {

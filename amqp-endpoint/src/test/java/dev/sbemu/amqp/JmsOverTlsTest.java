@@ -81,6 +81,10 @@ class JmsOverTlsTest {
     private static final Duration HANG = Duration.ofMinutes(5);
 
     private String key() {
+        return key(server);
+    }
+
+    private static String key(ServiceBusEmulatorServer server) {
         String cs = server.getConnectionString();
         int at = cs.indexOf("SharedAccessKey=") + "SharedAccessKey=".length();
         return cs.substring(at, cs.indexOf(';', at));
@@ -251,19 +255,39 @@ class JmsOverTlsTest {
     }
 
     @Test
-    @DisplayName("JMS-31 TLS to the plain port fails at once (no hang): the endpoint answers with the AMQP header and "
-            + "hangs up")
-    void tlsClientOnPlainPort() throws JMSException {
+    @DisplayName("JMS-31 TLS to the plain port of an endpoint without a TLS port fails at once (no hang): the endpoint "
+            + "answers with the AMQP header and hangs up")
+    void tlsClientOnPlainPort() throws Exception {
+        ServiceBusEmulatorServer plainOnly =
+                ServiceBusEmulatorServer.builder(namespace).start();
+        try {
+            JmsConnectionFactory tls = new JmsConnectionFactory(
+                    ServiceBusEmulatorServer.KEY_NAME, key(plainOnly), "amqps://localhost:" + plainOnly.port());
+            tls.setSslContext(server.tlsClientContext());
+            tls.setConnectTimeout(HANG.toMillis());
+            assertTimeoutPreemptively(
+                    NO_HANG,
+                    () -> assertThrows(
+                            JMSException.class, () -> tls.createConnection().start()));
+            roundTrip(new JmsConnectionFactory(
+                    ServiceBusEmulatorServer.KEY_NAME, key(plainOnly), "amqp://127.0.0.1:" + plainOnly.port()));
+        } finally {
+            if (connection != null) {
+                connection.close();
+                connection = null;
+            }
+            plainOnly.close();
+        }
+    }
+
+    @Test
+    @DisplayName("AMQP-26 an endpoint with a TLS port serves TLS on its plain port too (the first byte starts a TLS "
+            + "handshake): Qpid JMS over amqps:// to the plain port")
+    void tlsOnPlainPortOfTlsEndpoint() throws JMSException {
         JmsConnectionFactory tls = new JmsConnectionFactory(
                 ServiceBusEmulatorServer.KEY_NAME, key(), "amqps://localhost:" + server.port());
         tls.setSslContext(server.tlsClientContext());
-        tls.setConnectTimeout(HANG.toMillis());
-        assertTimeoutPreemptively(
-                NO_HANG,
-                () -> assertThrows(
-                        JMSException.class, () -> tls.createConnection().start()));
-        roundTrip(new JmsConnectionFactory(
-                ServiceBusEmulatorServer.KEY_NAME, key(), "amqp://127.0.0.1:" + server.port()));
+        roundTrip(tls);
     }
 
     @Test

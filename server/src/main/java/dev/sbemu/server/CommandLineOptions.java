@@ -84,6 +84,7 @@ public final class CommandLineOptions {
     static final class Values {
         private EndpointSettings endpoint = ENDPOINT_DEFAULTS;
         private String config;
+        private String tlsCertificate;
         private String key;
         private ClockMode clockMode = ClockMode.RUNNING;
         private Instant startAt;
@@ -117,6 +118,14 @@ public final class CommandLineOptions {
                     "no TLS port",
                     false,
                     (v, s) -> v.endpoint = v.endpoint.withTlsPort(integer("amqps-port", s, 0, 65_535))),
+            new Flag(
+                    "tls-certificate",
+                    "PATH",
+                    "write the TLS certificate there (PEM) at start, for clients that trust a CA file: Go's "
+                            + "SSL_CERT_FILE, Node's NODE_EXTRA_CA_CERTS, Python's SSL_CERT_FILE; needs --amqps-port",
+                    "not written",
+                    false,
+                    (v, s) -> v.tlsCertificate = s),
             new Flag(
                     "bind-address",
                     "ADDRESS",
@@ -303,6 +312,7 @@ public final class CommandLineOptions {
 
     private final EndpointSettings endpoint;
     private final Path config;
+    private final Path tlsCertificate;
     private final boolean configGiven;
     private final String key;
     private final ClockMode clockMode;
@@ -339,6 +349,17 @@ public final class CommandLineOptions {
         } else {
             this.config = defaultConfig != null && Files.isRegularFile(defaultConfig) ? defaultConfig : null;
             this.configGiven = false;
+        }
+        if (values.tlsCertificate != null) {
+            if (values.tlsCertificate.isBlank()) {
+                throw new UsageException("--tls-certificate: empty path");
+            }
+            if (values.endpoint.tlsPort() < 0) {
+                throw new UsageException("--tls-certificate needs a TLS port (--amqps-port PORT)");
+            }
+            this.tlsCertificate = Path.of(values.tlsCertificate);
+        } else {
+            this.tlsCertificate = null;
         }
         this.key = values.key;
         // without --key any key is accepted, and the connection string carries Microsoft's emulator's (rather than
@@ -610,6 +631,11 @@ public final class CommandLineOptions {
     /** The Config.json to load: the one given, else the default one when it exists, else empty. */
     public Optional<Path> config() {
         return Optional.ofNullable(config);
+    }
+
+    /** Where to write the TLS certificate in PEM ({@code --tls-certificate}), or empty. */
+    public Optional<Path> tlsCertificate() {
+        return Optional.ofNullable(tlsCertificate);
     }
 
     /** Whether the Config.json was given ({@code --config}, {@code SBEMU_CONFIG}) rather than found. */

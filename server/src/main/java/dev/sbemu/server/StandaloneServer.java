@@ -12,7 +12,13 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.cert.CertificateEncodingException;
+import java.security.cert.X509Certificate;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -93,6 +99,17 @@ public final class StandaloneServer implements AutoCloseable {
                                         e.getCause() != null ? e.getCause().getMessage() : e.getMessage())),
                         e);
             }
+            if (options.tlsCertificate().isPresent()) {
+                try {
+                    writePem(endpoint.tlsCertificate(), options.tlsCertificate().get());
+                } catch (IOException | CertificateEncodingException e) {
+                    endpoint.close();
+                    throw new StartException(
+                            "cannot write the TLS certificate to "
+                                    + options.tlsCertificate().get() + ": " + oneLine(String.valueOf(e.getMessage())),
+                            e);
+                }
+            }
             String host = options.bindAddress().isAnyLocalAddress()
                             || options.bindAddress().isLoopbackAddress()
                     ? "localhost"
@@ -170,6 +187,12 @@ public final class StandaloneServer implements AutoCloseable {
                     + "trust store " + endpoint.tlsTrustStore() + ", password "
                     + ServiceBusEmulatorServer.TLS_TRUST_STORE_PASSWORD + ", or Qpid JMS's transport.trustAll=true"
                     + "&transport.verifyHost=false)");
+            out.println("WebSockets: wss://" + address + ":" + endpoint.port() + "/$servicebus/websocket and on the "
+                    + "AMQPS port (TLS with the same certificate"
+                    + options.tlsCertificate()
+                            .map(file -> ", written in PEM to " + file.toAbsolutePath())
+                            .orElse("")
+                    + "); ws:// on the AMQP and HTTP ports");
         }
         if (!bind.isLoopbackAddress()) {
             out.println("Listening on " + address + ": the server is reachable from the network ("
@@ -188,6 +211,14 @@ public final class StandaloneServer implements AutoCloseable {
         }
         out.println(READY_LINE);
         out.flush();
+    }
+
+    /** Writes {@code certificate} to {@code file} in PEM (RFC 7468), the form CA files take. */
+    private static void writePem(X509Certificate certificate, Path file)
+            throws IOException, CertificateEncodingException {
+        String base64 = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+                .encodeToString(certificate.getEncoded());
+        Files.writeString(file, "-----BEGIN CERTIFICATE-----\n" + base64 + "\n-----END CERTIFICATE-----\n");
     }
 
     private static String hostOf(InetAddress address) {

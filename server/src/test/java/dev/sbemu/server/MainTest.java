@@ -34,6 +34,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
+import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -241,6 +242,45 @@ class MainTest {
             assertEquals(-1, server.amqpsPort());
             assertTrue(out().lines().noneMatch(l -> l.startsWith("AMQPS: ")), out());
         }
+    }
+
+    @Test
+    @DisplayName("AMQP-26 --tls-certificate writes the TLS certificate in PEM, which a client trusts for wss:// on the "
+            + "AMQP port; without --amqps-port it is a usage error")
+    void tlsCertificateFile() throws Exception {
+        Path pem = dir.resolve("sbemu.pem");
+        Main.Outcome outcome = launch(
+                Map.of(),
+                "--amqp-port",
+                "0",
+                "--http-port",
+                "0",
+                "--amqps-port",
+                "0",
+                "--tls-certificate",
+                pem.toString());
+        try (StandaloneServer server = outcome.server()) {
+            assertTrue(Files.readString(pem).startsWith("-----BEGIN CERTIFICATE-----\n"), Files.readString(pem));
+            KeyStore trust = KeyStore.getInstance("PKCS12");
+            trust.load(null, null);
+            try (InputStream in = Files.newInputStream(pem)) {
+                trust.setCertificateEntry(
+                        "sbemu", CertificateFactory.getInstance("X.509").generateCertificate(in));
+            }
+            TrustManagerFactory managers = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            managers.init(trust);
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, managers.getTrustManagers(), null);
+            // the plain AMQP port: TLS sniffed by its first byte, for the SDKs' wss:// to the connection string's port
+            try (SSLSocket socket =
+                    (SSLSocket) context.getSocketFactory().createSocket("localhost", server.amqpPort())) {
+                socket.startHandshake();
+            }
+            assertTrue(out().contains("written in PEM to " + pem.toAbsolutePath()), out());
+        }
+        assertThrows(
+                UsageException.class,
+                () -> CommandLineOptions.parse(List.of("--tls-certificate", pem.toString()), Map.of()));
     }
 
     @Test

@@ -131,7 +131,8 @@ public final class Endpoint implements AutoCloseable {
                 new SaslAuthenticator(keys),
                 connection -> new LinkRouter(connection, routesOf(connection), this::refusal),
                 () -> httpHandOver,
-                JmsSymbols.offeredCapabilities());
+                JmsSymbols.offeredCapabilities(),
+                tls == null ? null : tls.domain());
         try {
             // both ports are listeners of the one loop: the same limits, timeouts and sniffing (HTTP-1)
             this.loop = new EventLoop(

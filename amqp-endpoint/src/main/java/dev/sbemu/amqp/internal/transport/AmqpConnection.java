@@ -17,10 +17,12 @@ import org.apache.qpid.proton.engine.Sasl;
 import org.apache.qpid.proton.engine.SslDomain;
 import org.apache.qpid.proton.engine.Transport;
 import org.apache.qpid.proton.engine.TransportException;
+import org.apache.qpid.proton.engine.impl.TransportInternal;
 
 /**
  * One client connection: its socket, proton-j's transport, connection and event collector. The proton-j side is built
- * when the first bytes say AMQP ({@link ProtocolSniffer}; at once on the TLS port, which speaks nothing else): an HTTP
+ * when the first bytes say AMQP or a WebSocket upgrade for AMQP ({@link ProtocolSniffer}, {@link WebSocketLayer}; at
+ * once on the TLS port, where the WebSocket layer tells the two apart after TLS): an HTTP
  * request is handed over before that ({@link HttpHandOver}) and costs no transport. Bytes in are fed to the transport;
  * the connection, session, link and delivery events that come out go to its {@link ProtonEvents} (attaches to the
  * {@link AttachHandler}, a link's flow and deliveries to the {@link LinkHandler} in its context); what the transport
@@ -55,6 +57,8 @@ public final class AmqpConnection {
     private volatile Object grants;
     /** The name of the namespace the connection's credentials chose, null until one is accepted. */
     private volatile String namespace;
+    /** The first bytes while they may still be a WebSocket upgrade request, else null. */
+    private ByteBuffer sniffed;
     /** Set once the endpoint closed the connection: input is discarded until the client hangs up or this passes. */
     private long hangUpAt;
 
@@ -67,6 +71,8 @@ public final class AmqpConnection {
     private final String peer;
     /** Whether the connection came to the TLS port. */
     private final boolean tls;
+    /** Whether the connection began a TLS handshake on a plain port (AMQP-26). */
+    private boolean tlsSniffed;
 
     /**
      * @param refused past the connection limit: its open is answered with a close
@@ -94,7 +100,7 @@ public final class AmqpConnection {
         this.tls = tls != null;
         if (tls != null) {
             // no HTTP on the TLS port: the first bytes are a TLS record, anything else fails the handshake
-            startAmqp(tls);
+            startAmqp(tls, false);
         }
     }
 
@@ -102,7 +108,7 @@ public final class AmqpConnection {
      * Builds proton-j's transport (with its SASL layer and, for {@code tls}, its SSL layer), connection and collector:
      * at once on the TLS port, else once the first bytes say AMQP.
      */
-    private void startAmqp(SslDomain tls) {
+    private void startAmqp(SslDomain tls, boolean webSocket) {
         transport = Transport.Factory.create();
         connection = Connection.Factory.create();
         collector = Collector.Factory.create();
@@ -114,6 +120,11 @@ public final class AmqpConnection {
         sasl.server();
         sasl.allowSkip(true);
         setup.authentication().configure(sasl, this);
+        if (webSocket || tls != null) {
+            // under TLS, over SASL: on the TLS port it sniffs the decrypted bytes, plain AMQP passes through (AMQP-26)
+            ((TransportInternal) transport)
+                    .addTransportLayer(new WebSocketLayer(tls != null, options.maxFrameSize(), this::isAuthorized));
+        }
         if (tls != null) {
             // after the settings and SASL (each initialises the transport): the SSL layer wraps SASL and AMQP
             transport.ssl(tls);
@@ -272,13 +283,14 @@ public final class AmqpConnection {
     }
 
     /**
-     * Reads the connection's first bytes, at most {@value ProtocolSniffer#FIRST_READ}: an HTTP request is handed over, anything else
-     * is AMQP and goes to a transport built now.
+     * Reads the connection's first bytes, at most {@value ProtocolSniffer#FIRST_READ} at first: an HTTP request is
+     * handed over, a WebSocket upgrade to {@value WebSocketUpgrade#PATH} (read on until the request line says so or
+     * not) and anything else are AMQP, which goes to a transport built now.
      *
      * @return whether the connection goes on as AMQP (false: nothing came yet, or it was handed over or closed)
      */
     private boolean firstBytes() throws IOException {
-        ByteBuffer head = ByteBuffer.allocate(ProtocolSniffer.FIRST_READ);
+        ByteBuffer head = sniffed != null ? sniffed : ByteBuffer.allocate(ProtocolSniffer.FIRST_READ);
         int read = channel.read(head);
         if (read < 0) {
             closeSocket(); // gone before a word
@@ -287,12 +299,38 @@ public final class AmqpConnection {
         if (read == 0) {
             return false;
         }
+        boolean webSocket = false;
+        if (ProtocolSniffer.isTlsStart(head.get(0)) && setup.tls() != null) {
+            // TLS on a plain port (the SDKs' wss:// to the connection string's port): served as on the TLS port, whose
+            // WebSocket layer tells AMQP from an upgrade once the handshake is done (AMQP-26)
+            head.flip();
+            startAmqp(setup.tls(), false);
+            tlsSniffed = true;
+            lastInput = loop.clock();
+            transport.tail().put(head);
+            transport.process();
+            dispatch();
+            return !socketClosed && !hangingUp;
+        }
+        if (ProtocolSniffer.isHttpStart(head.get(0))) {
+            int verdict = ProtocolSniffer.webSocketStart(head);
+            if (verdict == 0) {
+                // may still be a WebSocket upgrade: read on (a client that stalls here meets the handshake timeout)
+                if (sniffed == null) {
+                    sniffed = ByteBuffer.allocate(ProtocolSniffer.WEBSOCKET_REQUEST.length());
+                    sniffed.put(head.flip());
+                }
+                return false;
+            }
+            webSocket = verdict > 0;
+        }
+        sniffed = null;
         head.flip();
         // a connection past the limit is refused as AMQP, whatever it speaks (AMQP-12)
-        if (!refused && ProtocolSniffer.isHttpStart(head.get(0)) && handOverHttp(head)) {
+        if (!webSocket && !refused && ProtocolSniffer.isHttpStart(head.get(0)) && handOverHttp(head)) {
             return false;
         }
-        startAmqp(null);
+        startAmqp(null, webSocket);
         lastInput = loop.clock();
         transport.tail().put(head);
         transport.process();
@@ -322,7 +360,7 @@ public final class AmqpConnection {
 
     /** Malformed input: logged once for the connection, briefly (AMQP-13); the connection is closed. */
     private void protocolError(Throwable e) {
-        if (!logged && tls && e instanceof TransportException && e.getCause() instanceof SSLException) {
+        if (!logged && (tls || tlsSniffed) && e instanceof TransportException && e.getCause() instanceof SSLException) {
             // a client that does not trust the certificate, or that speaks plain AMQP to the TLS port (JMS-31): the
             // connection ends without an AMQP word (no AMQP was spoken), the others go on
             logged = true;
