@@ -200,7 +200,7 @@ class HttpEndpointTest {
         assertTrue(first.body().contains("\"type\":\"SENT\""), first.body());
         assertTrue(first.body().contains("\"messageId\":\"m1\""), first.body());
         long next = namespace.journal().totalEvents();
-        assertTrue(first.body().endsWith("\"next\":" + next + ",\"dropped\":0}"), first.body());
+        assertTrue(first.body().contains("\"next\":" + next + ",\"dropped\":0"), first.body());
 
         namespace.send("orders", text("m2", "two"));
         String since = get("/__admin/journal?from=" + next).body();
