@@ -342,8 +342,13 @@ async function loadNamespaces() {
     return;
   }
   const picker = $('#namespace-picker');
-  picker.replaceChildren(...data.namespaces.map((n) => el('option', { value: n.default ? '' : n.name }, n.name)));
-  picker.value = namespace ?? '';
+  const names = data.namespaces.map((n) => n.name).join('\n');
+  if (picker.dataset.names !== names) {
+    // replaced only when they changed: an open drop-down stays as it is
+    picker.replaceChildren(...data.namespaces.map((n) => el('option', { value: n.default ? '' : n.name }, n.name)));
+    picker.dataset.names = names;
+    picker.value = namespace ?? '';
+  }
   $('#namespace-label').hidden = data.namespaces.length < 2;
 }
 

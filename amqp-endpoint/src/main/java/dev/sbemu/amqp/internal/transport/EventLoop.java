@@ -199,6 +199,9 @@ public final class EventLoop implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("The network loop is closed.");
         }
+        if (inLoop()) {
+            throw new IllegalStateException("The loop thread cannot wait for itself to list its connections.");
+        }
         CompletableFuture<Traffic> snapshot = new CompletableFuture<>();
         execute(() -> {
             try {
