@@ -17,6 +17,7 @@ import dev.sbemu.core.Namespace;
 import dev.sbemu.core.QueueOptions;
 import dev.sbemu.core.ReceiveMode;
 import dev.sbemu.core.SessionLock;
+import dev.sbemu.core.config.NamespaceSettings;
 import dev.sbemu.core.filter.SqlFilter;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -126,6 +127,32 @@ class ConsoleApiTest {
                 404,
                 call("POST", "/__admin/messages/resubmit?entity=orders&sequenceNumber=999", null)
                         .statusCode());
+    }
+
+    @Test
+    @DisplayName("CON-10 each namespace lists its own connections: /__admin/namespaces/{name}/connections")
+    void connectionsPerNamespace(Namespace ns) throws Exception {
+        Namespace teamA = endpoint.server().addNamespace("team-a", NamespaceSettings.defaults());
+        ns.createQueue("orders");
+        teamA.createQueue("jobs");
+        String teamACs = endpoint.server().getConnectionString("127.0.0.1", "team-a");
+        try (ServiceBusSenderClient sender = new ServiceBusClientBuilder()
+                .connectionString(teamACs)
+                .sender()
+                .queueName("jobs")
+                .buildClient()) {
+            sender.sendMessage(new ServiceBusMessage("for team a"));
+
+            String teamAs =
+                    call("GET", "/__admin/namespaces/team-a/connections", null).body();
+            String defaults = call("GET", "/__admin/connections", null).body();
+
+            assertTrue(teamAs.contains("\"role\":\"sender\",\"address\":\"jobs\""), teamAs);
+            assertFalse(defaults.contains("jobs"), defaults);
+            assertEquals(
+                    404,
+                    call("GET", "/__admin/namespaces/team-b/connections", null).statusCode());
+        }
     }
 
     @Test
