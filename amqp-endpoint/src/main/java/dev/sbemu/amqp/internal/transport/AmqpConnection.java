@@ -149,8 +149,8 @@ public final class AmqpConnection {
         String containerId = null;
         String hostname = null;
         if (connection != null) {
-            containerId = connection.getRemoteContainer();
-            hostname = connection.getRemoteHostname();
+            containerId = Traffic.clip(connection.getRemoteContainer());
+            hostname = Traffic.clip(connection.getRemoteHostname());
             EnumSet<EndpointState> active = EnumSet.of(EndpointState.ACTIVE);
             for (Link link = connection.linkHead(active, active); link != null; link = link.next(active, active)) {
                 if (links.size() >= maxLinks) {
@@ -171,7 +171,7 @@ public final class AmqpConnection {
         if (clientReceives && link.getRemoteSource() instanceof Source source) {
             address = source.getAddress();
             if (source.getFilter() != null && source.getFilter().get(SESSION_FILTER) != null) {
-                sessionId = String.valueOf(source.getFilter().get(SESSION_FILTER));
+                sessionId = Traffic.clip(String.valueOf(source.getFilter().get(SESSION_FILTER)));
             }
         } else if (!clientReceives && link.getRemoteTarget() instanceof Target target) {
             address = target.getAddress();
@@ -180,9 +180,9 @@ public final class AmqpConnection {
                 ? null
                 : link.getRemoteSenderSettleMode() == SenderSettleMode.SETTLED ? "RECEIVE_AND_DELETE" : "PEEK_LOCK";
         return new Traffic.Link(
-                link.getName(),
+                Traffic.clip(link.getName()),
                 clientReceives ? "receiver" : "sender",
-                address,
+                Traffic.clip(address),
                 mode,
                 sessionId,
                 link.getCredit(),

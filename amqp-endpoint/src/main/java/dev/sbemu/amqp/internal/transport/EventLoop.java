@@ -207,6 +207,7 @@ public final class EventLoop implements AutoCloseable {
             try {
                 List<Traffic.Connection> out = new ArrayList<>();
                 boolean[] truncated = {false};
+                int links = 0;
                 for (AmqpConnection c : connections) {
                     if (!which.test(c)) {
                         continue;
@@ -215,7 +216,9 @@ public final class EventLoop implements AutoCloseable {
                         truncated[0] = true;
                         break;
                     }
-                    out.add(c.describe(Traffic.MAX_LINKS, truncated));
+                    Traffic.Connection described = c.describe(Traffic.MAX_LINKS - links, truncated);
+                    links += described.links().size();
+                    out.add(described);
                 }
                 snapshot.complete(new Traffic(out, truncated[0]));
             } catch (RuntimeException e) {

@@ -5,7 +5,8 @@ import java.util.List;
 /**
  * What is open on the wire now, for diagnostics (the control API's {@code /__admin/connections}, spec CON-10): each
  * connection with its links as the loop sees them. A snapshot taken on the loop thread ({@link EventLoop#traffic}),
- * bounded: at most {@link #MAX_CONNECTIONS} connections and {@link #MAX_LINKS} links each.
+ * bounded: at most {@link #MAX_CONNECTIONS} connections and {@link #MAX_LINKS} links in all, each text (which a client
+ * chose: a link's name, an address, a container id) cut at {@link #MAX_TEXT} characters.
  *
  * @param connections the connections, oldest first
  * @param truncated whether connections or links were left out past the bounds
@@ -14,8 +15,16 @@ public record Traffic(List<Connection> connections, boolean truncated) {
     /** The most connections one snapshot lists. */
     public static final int MAX_CONNECTIONS = 1000;
 
-    /** The most links one snapshot lists per connection. */
-    public static final int MAX_LINKS = 200;
+    /** The most links one snapshot lists, over all its connections. */
+    public static final int MAX_LINKS = 2000;
+
+    /** The most characters of a text a client chose that a snapshot keeps. */
+    public static final int MAX_TEXT = 256;
+
+    /** {@code text} cut at {@link #MAX_TEXT} characters (with an ellipsis), or null. */
+    static String clip(String text) {
+        return text == null || text.length() <= MAX_TEXT ? text : text.substring(0, MAX_TEXT) + "\u2026";
+    }
 
     /**
      * One connection.
