@@ -152,6 +152,11 @@ class ConsoleApiTest {
             assertEquals(
                     404,
                     call("GET", "/__admin/namespaces/team-b/connections", null).statusCode());
+            assertEquals(
+                    "{\"read\":true,\"manage\":true}",
+                    call("GET", "/__admin/namespaces/team-a/rights", null).body());
+            assertEquals(
+                    404, call("GET", "/__admin/namespaces/team-b/rights", null).statusCode());
         }
     }
 

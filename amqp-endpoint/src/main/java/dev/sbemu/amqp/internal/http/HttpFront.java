@@ -168,7 +168,7 @@ public final class HttpFront implements AutoCloseable {
                                     "This token may only read the control API: changing anything, and listing the "
                                             + "namespaces with their keys, needs a token of a policy with Manage "
                                             + "rights on the namespace."));
-                } else if (isRights(path, namespacesRoute)) {
+                } else if (isRights(path, namespacesRoute) && namespaces.admin(target) != null) {
                     json(exchange, AdminRoutes.Answer.ok(AdminRequest.obj("read", true, "manage", access.manage())));
                 } else if (namespacesRoute) {
                     String hostHeader = exchange.getRequestHeaders().getFirst("Host");
