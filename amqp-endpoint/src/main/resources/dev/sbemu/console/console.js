@@ -5,7 +5,7 @@
 let namespace = null;
 
 const $ = (selector) => document.querySelector(selector);
-const state = { selected: null, tab: 'messages', journalNext: 0, entities: null, busy: false };
+const state = { selected: null, tab: 'messages', journalLast: -1, entities: null, busy: false, rights: null };
 
 /** The control API's URL of `path` (e.g. "clock/advance") for the namespace the page looks at. */
 function api(path) {
@@ -14,13 +14,18 @@ function api(path) {
     : `/__admin/namespaces/${encodeURIComponent(namespace)}/${path}`;
 }
 
+/** Calls the control API of the namespace the page looks at (see callUrl). */
+function call(method, path, body) {
+  return callUrl(method, api(path), body);
+}
+
 /** Calls the control API; sends the Authorization header kept for the session when one was given. */
-async function call(method, path, body) {
+async function callUrl(method, url, body) {
   const headers = {};
   const key = sessionStorage.getItem('sbemu.console.authorization');
   if (key) headers['Authorization'] = key;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const response = await fetch(api(path), {
+  const response = await fetch(url, {
     method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store',
   });
   const text = await response.text();
@@ -154,7 +159,7 @@ async function renderMessages(target) {
     const actions = el('td');
     if (target.subQueue) {
       actions.append(el('button', {
-        type: 'button', class: 'resubmit',
+        type: 'button', class: 'resubmit manage',
         onclick: () => act(() => call('POST', `messages/resubmit?${query({ ...target, subQueue: null }, { sequenceNumber: m.sequenceNumber })}`),
           `Resubmitted #${m.sequenceNumber}.`),
       }, 'Resubmit'));
@@ -218,32 +223,150 @@ function renderClock(clock) {
   $('#clock-mode').className = `badge ${clock.mode}`;
 }
 
+/** Follows the journal with its cursor (after=the last index seen), filtered by entity and event types. */
 async function renderJournal() {
-  const data = await call('GET', `journal?from=${state.journalNext}`);
+  const q = new URLSearchParams({ after: state.journalLast });
+  const entity = $('#journal-entity').value.trim();
+  const types = $('#journal-type').value.trim();
+  if (entity) q.set('entity', entity);
+  if (types) q.set('type', types);
+  const data = await call('GET', `journal?${q}`);
   const list = $('#journal-events');
-  if (data.next < state.journalNext) {
+  if (data.last < state.journalLast) {
     // a fresh namespace (a reset): its journal starts again
-    list.replaceChildren();
-    state.journalNext = 0;
+    restartJournal();
     return renderJournal();
   }
-  state.journalNext = data.next;
-  const filter = $('#journal-filter').value.trim().toLowerCase();
+  state.journalLast = data.last;
   for (const e of data.events) {
-    const item = el('li', { dataset: { index: e.index, entity: e.entity ?? '', type: e.type } },
-      el('span', { class: 'at' }, e.at), e.text.startsWith(e.at) ? e.text.slice(e.at.length).trim() : e.text);
-    item.hidden = filter !== '' && !`${e.entity} ${e.type}`.toLowerCase().includes(filter);
-    list.append(item);
+    list.append(el('li', { dataset: { index: e.index, entity: e.entity ?? '', type: e.type } },
+      el('span', { class: 'at' }, e.at), e.text.startsWith(e.at) ? e.text.slice(e.at.length).trim() : e.text));
   }
   while (list.children.length > 500) list.firstElementChild.remove();
   if (data.events.length) list.scrollTop = list.scrollHeight;
 }
 
-function applyJournalFilter() {
-  const filter = $('#journal-filter').value.trim().toLowerCase();
-  for (const item of $('#journal-events').children) {
-    item.hidden = filter !== '' && !`${item.dataset.entity} ${item.dataset.type}`.toLowerCase().includes(filter);
+function restartJournal() {
+  $('#journal-events').replaceChildren();
+  state.journalLast = -1;
+}
+
+// ---- connections, timers, faults ------------------------------------------------------------------------------
+
+async function renderConnections() {
+  const data = await call('GET', 'connections');
+  const rows = [];
+  for (const c of data.connections) {
+    const who = el('span', { title: `${c.containerId ?? ''} ${c.hostname ?? ''} since ${c.openedAt}` },
+      c.client, c.authorized ? '' : ' (no token yet)');
+    const links = c.links.length ? c.links : [null];
+    links.forEach((l, i) => rows.push(el('tr', { class: 'link-row', dataset: { connection: c.id, address: l ? l.address ?? '' : '' } },
+      el('td', {}, i === 0 ? who : ''),
+      el('td', {}, l ? l.name : '(no links)'),
+      el('td', { class: 'role' }, l ? l.role : ''),
+      el('td', { class: 'address' }, l ? l.address ?? '' : ''),
+      el('td', { class: 'mode' }, l ? l.receiveMode ?? '' : ''),
+      el('td', {}, l ? l.sessionId ?? '' : ''),
+      el('td', { class: 'credit' }, l ? String(l.credit) : ''),
+      el('td', { class: 'unsettled' }, l ? String(l.unsettled) : ''))));
   }
+  $('#connections tbody').replaceChildren(...rows);
+  $('#connections-empty').hidden = rows.length > 0;
+}
+
+/** A span of time as "+1h 2m 3s" (what a timer's due instant is from now). */
+function span(from, to) {
+  let s = Math.round((Date.parse(to) - Date.parse(from)) / 1000);
+  const sign = s < 0 ? '-' : '+';
+  s = Math.abs(s);
+  const parts = [[Math.floor(s / 86400), 'd'], [Math.floor(s % 86400 / 3600), 'h'], [Math.floor(s % 3600 / 60), 'm'], [s % 60, 's']];
+  return sign + (parts.filter(([n]) => n).map(([n, u]) => `${n}${u}`).join(' ') || '0s');
+}
+
+async function renderTimers() {
+  const data = await call('GET', 'clock/timers?max=20');
+  const rows = data.timers.map((t) => el('tr', { class: 'timer-row', dataset: { kind: t.kind } },
+    el('td', {}, el('time', {}, t.due)),
+    el('td', {}, span(data.now, t.due)),
+    el('td', { class: 'kind' }, t.kind.toLowerCase().replaceAll('_', ' ')),
+    el('td', {}, t.entity),
+    el('td', { class: 'what' }, [t.sequenceNumber !== undefined ? `#${t.sequenceNumber}` : '', t.messageId ?? '', t.detail ?? ''].filter(Boolean).join(' '))));
+  $('#timers-table tbody').replaceChildren(...rows);
+  $('#timers-empty').hidden = rows.length > 0;
+  $('#next-timer-button').disabled = rows.length === 0;
+}
+
+function faultText(f) {
+  const where = f.entity ? `${f.entity}${f.subscription ? `/${f.subscription}` : ''}` : 'every entity';
+  const how = f.action.startsWith('delay') ? `by ${f.delay}` : f.failure;
+  const times = f.action === 'failFraction' ? `${f.fraction} of` : `next ${f.count ?? 1}`;
+  return `${f.action}: ${times} ${f.operation} on ${where}, ${how}`;
+}
+
+async function renderFaults() {
+  const data = await call('GET', 'faults');
+  const rows = data.faults.map((f) => el('tr', { class: 'fault-row', dataset: { id: f.id } },
+    el('td', {}, String(f.id)),
+    el('td', { class: 'fault' }, faultText(f)),
+    el('td', { class: 'acted' }, String(f.actedOn)),
+    el('td', {}, f.done ? 'done' : ''),
+    el('td', {}, el('button', {
+      type: 'button', class: 'cancel-fault manage',
+      onclick: () => act(() => call('DELETE', `faults/${f.id}`), `Cancelled fault ${f.id}.`),
+    }, 'Cancel'))));
+  $('#faults-table tbody').replaceChildren(...rows);
+  $('#faults-empty').hidden = rows.length > 0;
+}
+
+function addFault() {
+  const body = { action: $('#fault-action').value, operation: $('#fault-operation').value };
+  if (!body.action.startsWith('delay')) body.failure = $('#fault-failure').value;
+  for (const [field, id] of [['entity', '#fault-entity'], ['subscription', '#fault-subscription'], ['delay', '#fault-delay']]) {
+    const v = $(id).value.trim();
+    if (v) body[field] = v;
+  }
+  if (body.action === 'failFraction') body.fraction = Number($('#fault-fraction').value.trim());
+  else body.count = Number($('#fault-count').value.trim() || '1');
+  act(() => call('POST', 'faults', body), 'Fault added.');
+}
+
+// ---- namespaces and rights ------------------------------------------------------------------------------------
+
+/** Fills the namespace picker; hidden when the key may not list namespaces (they carry keys) or there is one. */
+async function loadNamespaces() {
+  let data;
+  try {
+    data = await callUrl('GET', '/__admin/namespaces');
+  } catch {
+    $('#namespace-label').hidden = true;
+    return;
+  }
+  const picker = $('#namespace-picker');
+  const names = data.namespaces.map((n) => n.name).join('\n');
+  if (picker.dataset.names !== names) {
+    // replaced only when they changed: an open drop-down stays as it is
+    picker.replaceChildren(...data.namespaces.map((n) => el('option', { value: n.default ? '' : n.name }, n.name)));
+    picker.dataset.names = names;
+    picker.value = namespace ?? '';
+  }
+  $('#namespace-label').hidden = data.namespaces.length < 2;
+}
+
+function pickNamespace(name) {
+  namespace = name || null;
+  state.selected = null;
+  state.rights = null;
+  $('#detail-title').textContent = 'Pick an entity';
+  $('#tabs').hidden = true;
+  restartJournal();
+  act(async () => {});
+}
+
+/** What the key allows: the page hides what it may not do (class "manage") when it may only read. */
+async function loadRights() {
+  state.rights = await call('GET', 'rights');
+  document.body.classList.toggle('readonly', !state.rights.manage);
+  $('#readonly').hidden = state.rights.manage;
 }
 
 function findInfo(data, target) {
@@ -259,8 +382,12 @@ async function refresh() {
   if (state.busy) return;
   state.busy = true;
   try {
-    renderClock(await call('GET', 'clock'));
-    const data = await call('GET', 'entities');
+    if (state.rights === null) await loadRights();
+    // the views that do not depend on the selection load side by side: fewer round trips in a row
+    const panels = Promise.all([renderConnections(), renderTimers(), renderFaults(), renderJournal()]);
+    panels.catch(() => {}); // awaited below; an earlier failure must not leave it unhandled
+    const [clock, data] = await Promise.all([call('GET', 'clock'), call('GET', 'entities')]);
+    renderClock(clock);
     state.entities = data;
     renderTree(data);
     const sel = state.selected;
@@ -280,7 +407,7 @@ async function refresh() {
         else renderProperties(info);
       }
     }
-    await renderJournal();
+    await panels;
     document.body.dataset.refreshed = String(Number(document.body.dataset.refreshed || 0) + 1);
   } catch (e) {
     status(e.message);
@@ -309,11 +436,18 @@ async function waitIdle() {
 
 function wire() {
   $('#advance-button').addEventListener('click', () => act(() => call('POST', 'clock/advance', { duration: $('#advance-duration').value.trim() })));
+  $('#next-timer-button').addEventListener('click', () => act(() => call('POST', 'clock/advance-to-next')));
   $('#freeze-button').addEventListener('click', () => act(() => call('POST', 'clock/freeze')));
+  $('#faults-clear').addEventListener('click', () => act(() => call('DELETE', 'faults'), 'Faults cleared.'));
+  $('#fault-add').addEventListener('click', addFault);
+  $('#namespace-picker').addEventListener('change', (e) => pickNamespace(e.target.value));
+  $('#namespace-picker').addEventListener('focus', loadNamespaces);
   $('#run-button').addEventListener('click', () => act(() => call('POST', 'clock/run')));
   $('#refresh-button').addEventListener('click', () => act(async () => {}));
   $('#body-mode').addEventListener('change', () => act(async () => {}));
-  $('#journal-filter').addEventListener('input', applyJournalFilter);
+  for (const id of ['#journal-entity', '#journal-type']) {
+    $(id).addEventListener('change', () => { restartJournal(); act(async () => {}); });
+  }
   const purge = $('#purge-button');
   purge.addEventListener('click', () => {
     if (purge.dataset.armed !== 'true') {
@@ -341,6 +475,8 @@ function wire() {
   key.addEventListener('change', () => {
     if (key.value) sessionStorage.setItem('sbemu.console.authorization', key.value);
     else sessionStorage.removeItem('sbemu.console.authorization');
+    state.rights = null;
+    loadNamespaces();
     act(async () => {});
   });
 }
@@ -353,5 +489,6 @@ function live() {
 }
 
 wire();
+loadNamespaces();
 refresh();
 live();

@@ -2,13 +2,23 @@ package dev.sbemu.amqp;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.azure.messaging.servicebus.ServiceBusClientBuilder;
+import com.azure.messaging.servicebus.ServiceBusReceivedMessage;
+import com.azure.messaging.servicebus.ServiceBusReceiverAsyncClient;
+import com.azure.messaging.servicebus.models.ServiceBusReceiveMode;
+import dev.sbemu.core.AuthorizationRule;
+import dev.sbemu.core.AuthorizationRule.AccessRight;
+import dev.sbemu.core.BrokerException;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Message;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.QueueOptions;
 import dev.sbemu.core.SessionLock;
+import dev.sbemu.core.config.NamespaceSettings;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -19,6 +29,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -30,6 +41,8 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
@@ -38,6 +51,7 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import reactor.core.Disposable;
 
 /**
  * The console in a real browser: headless Chromium through the system's chromedriver (Debian's {@code chromium} and
@@ -169,6 +183,139 @@ class ConsoleBrowserTest {
         assertEquals(0, ns.runtimeInfo(EntityPath.queue("orders")).scheduledMessageCount());
     }
 
+    @Test
+    @DisplayName("CON-11 the console shows the connections and links, the next timers (and advances to the first), "
+            + "adds, lists and cancels faults, follows the journal with its filters and switches namespaces")
+    void trafficTimersFaultsJournalAndNamespaces(
+            Namespace ns, Instant start, @EndpointExtension.ConnectionString String connectionString)
+            throws IOException {
+        ns.createQueue(
+                "orders",
+                QueueOptions.builder().lockDuration(Duration.ofSeconds(30)).build());
+        ns.send(
+                "orders",
+                Message.builder()
+                        .messageId("order-1")
+                        .body("one")
+                        .timeToLive(Duration.ofHours(1))
+                        .build());
+        ns.schedule(
+                "orders",
+                Message.builder().messageId("order-2").body("two").build(),
+                start.plus(Duration.ofMinutes(10)));
+        Namespace teamA = endpoint.server().addNamespace("team-a", NamespaceSettings.defaults());
+        teamA.createQueue("team-a-jobs");
+        ServiceBusClientBuilder clients = new ServiceBusClientBuilder().connectionString(connectionString);
+        try (ServiceBusReceiverAsyncClient receiver = clients.receiver()
+                .queueName("orders")
+                .receiveMode(ServiceBusReceiveMode.PEEK_LOCK)
+                .disableAutoComplete()
+                .buildAsyncClient()) {
+            List<ServiceBusReceivedMessage> received = new CopyOnWriteArrayList<>();
+            Disposable receiving = receiver.receiveMessages().subscribe(received::add); // the link stays open
+            try {
+                await().atMost(BOUND).until(() -> received.size() == 1);
+                browser.get(endpoint.server().httpUrl() + "/__admin/console/");
+                click("#live");
+
+                // the receiver's link: peek-lock, one unsettled delivery (the message it holds)
+                click("#refresh-button");
+                WebElement link = waitFor(() -> linkRow("orders", "receiver"));
+                assertEquals(
+                        "PEEK_LOCK", link.findElement(By.cssSelector(".mode")).getText());
+                assertEquals("1", link.findElement(By.cssSelector(".unsettled")).getText());
+
+                // the timers: the lock ends first, then the scheduled message activates, then order-1 expires
+                List<String> kinds = waitFor(() -> {
+                    List<String> shown = browser.findElements(By.cssSelector("#timers-table tr.timer-row")).stream()
+                            .map(row -> row.getAttribute("data-kind"))
+                            .toList();
+                    return shown.size() == 3 ? shown : null;
+                });
+                assertEquals(List.of("LOCK_EXPIRY", "SCHEDULED_ACTIVATION", "MESSAGE_EXPIRY"), kinds);
+                scrollTo("#panels");
+                screenshot("console-traffic.png");
+                click("#next-timer-button");
+                waitFor(() -> text("#clock-now").equals(start.plusSeconds(30).toString()) ? true : null);
+                assertEquals(start.plusSeconds(30), ns.clock().instant());
+
+                // a fault added from the page acts, is listed with its count and is cancelled from the page
+                click("#fault-form summary");
+                browser.findElement(By.id("fault-entity")).sendKeys("orders");
+                click("#fault-add");
+                WebElement fault = waitFor(() -> first("#faults-table tr.fault-row"));
+                assertEquals(
+                        "failNext: next 1 SEND on orders, SERVICE_BUSY",
+                        fault.findElement(By.cssSelector(".fault")).getText());
+                assertThrows(BrokerException.ServiceBusy.class, () -> ns.send("orders", Message.ofText("refused")));
+                click("#refresh-button");
+                waitFor(() -> "1".equals(textOf(cellIn("#faults-table tr.fault-row", ".acted"))) ? true : null);
+                click("#faults-table .cancel-fault");
+                waitFor(() -> browser.findElement(By.id("faults-empty")).isDisplayed() ? true : null);
+
+                // the journal: its lines say when things happen; filtered by event type on the server
+                waitFor(() -> journalLines().stream().anyMatch(l -> l.contains("expires")) ? true : null);
+                WebElement types = browser.findElement(By.id("journal-type"));
+                types.sendKeys("SCHEDULED", Keys.TAB);
+                List<String> scheduled = waitFor(() -> {
+                    List<String> lines = journalLines();
+                    return lines.size() == 1 ? lines : null;
+                });
+                assertTrue(
+                        scheduled
+                                .get(0)
+                                .endsWith("SCHEDULED orders #2 id=order-2 (for " + start.plus(Duration.ofMinutes(10))
+                                        + ")"),
+                        scheduled.get(0));
+
+                // the namespace picker points every view at the chosen namespace
+                click("#namespace-picker");
+                click("#namespace-picker option[value='team-a']");
+                waitFor(() -> first("[data-path='team-a-jobs']"));
+                assertTrue(browser.findElements(By.cssSelector("[data-path='orders']"))
+                        .isEmpty());
+                waitFor(() -> browser.findElement(By.id("connections-empty")).isDisplayed() ? true : null);
+            } finally {
+                receiving.dispose();
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("CON-12 with a Listen key the console shows the namespace and offers no action; with a Manage key it "
+            + "offers them")
+    void readOnlyWithAListenKey() throws Exception {
+        Namespace keyed = Namespace.create();
+        keyed.createQueue("orders");
+        keyed.authorizationRules(List.of(AuthorizationRule.of("ListenOnly", "listen-key", AccessRight.LISTEN)));
+        try (keyed;
+                ServiceBusEmulatorServer server = ServiceBusEmulatorServer.builder(keyed)
+                        .sharedAccessKey("root-key")
+                        .start()) {
+            String resource = "sb://127.0.0.1:" + server.port() + "/";
+            Instant hour = Instant.now().plus(Duration.ofHours(1));
+            browser.get(server.httpUrl() + "/__admin/console/");
+            click("#live");
+            WebElement key = browser.findElement(By.id("auth-key"));
+            key.sendKeys(RightsOverAmqpTest.token(resource, "ListenOnly", "listen-key", hour), Keys.TAB);
+            waitFor(() -> first("[data-path='orders']"));
+            waitFor(() -> browser.findElement(By.id("readonly")).isDisplayed() ? true : null);
+            for (String action : List.of(
+                    "#advance-button", "#next-timer-button", "#freeze-button", "#faults-clear", "#fault-form")) {
+                assertFalse(browser.findElement(By.cssSelector(action)).isDisplayed(), action);
+            }
+            click("[data-path='orders']");
+            waitFor(() -> browser.findElement(By.id("messages-empty")).isDisplayed() ? true : null);
+            assertFalse(browser.findElement(By.id("purge-button")).isDisplayed());
+
+            key.clear();
+            key.sendKeys(
+                    RightsOverAmqpTest.token(resource, ServiceBusEmulatorServer.KEY_NAME, "root-key", hour), Keys.TAB);
+            waitFor(() -> browser.findElement(By.id("advance-button")).isDisplayed() ? true : null);
+            assertFalse(browser.findElement(By.id("readonly")).isDisplayed());
+        }
+    }
+
     // ---- the page -----------------------------------------------------------------------------------------------
 
     /** Clicks the first element {@code css} finds once it is shown (again, should the page redraw it meanwhile). */
@@ -203,6 +350,39 @@ class ConsoleBrowserTest {
             }
         }
         return null;
+    }
+
+    /** The first element {@code css} finds, or null. */
+    private WebElement first(String css) {
+        List<WebElement> found = browser.findElements(By.cssSelector(css));
+        return found.isEmpty() ? null : found.get(0);
+    }
+
+    /** The element {@code css} inside the first {@code row}, or null. */
+    private WebElement cellIn(String row, String css) {
+        WebElement found = first(row);
+        return found == null ? null : found.findElement(By.cssSelector(css));
+    }
+
+    /** The link row of {@code address} in the role {@code role}, or null. */
+    private WebElement linkRow(String address, String role) {
+        for (WebElement row : browser.findElements(By.cssSelector("#connections tr.link-row"))) {
+            if (address.equals(row.getAttribute("data-address"))
+                    && role.equals(row.findElement(By.cssSelector(".role")).getText())) {
+                return row;
+            }
+        }
+        return null;
+    }
+
+    private List<String> journalLines() {
+        return browser.findElements(By.cssSelector("#journal-events li")).stream()
+                .map(WebElement::getText)
+                .toList();
+    }
+
+    private void scrollTo(String css) {
+        ((JavascriptExecutor) browser).executeScript("document.querySelector(arguments[0]).scrollIntoView()", css);
     }
 
     private String text(String css) {

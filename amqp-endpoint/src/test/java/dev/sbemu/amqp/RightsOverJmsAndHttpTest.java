@@ -105,10 +105,68 @@ class RightsOverJmsAndHttpTest {
         }
     }
 
+    @Test
+    @DisplayName("CON-12 with a key, a Listen token reads the control API (the console's views) and changes nothing; "
+            + "a Manage token does both; GET /__admin/rights says which")
+    void readOnlyWithoutManage() throws Exception {
+        try (Namespace namespace = namespace();
+                ServiceBusEmulatorServer server = start(namespace, false)) {
+            String resource = "sb://127.0.0.1:" + server.port() + "/";
+            Instant hour = Instant.now().plus(Duration.ofHours(1));
+            String listen = RightsOverAmqpTest.token(resource, "ListenOnly", "listen-key", hour);
+            String root = RightsOverAmqpTest.token(resource, ServiceBusEmulatorServer.KEY_NAME, "root-key", hour);
+            String send = RightsOverAmqpTest.token(resource, "SendOnly", "send-key", hour);
+            for (String read : List.of(
+                    "/__admin/clock",
+                    "/__admin/clock/timers",
+                    "/__admin/journal?after=-1&type=SENT",
+                    "/__admin/connections",
+                    "/__admin/entities",
+                    "/__admin/faults",
+                    "/__admin/messages?entity=orders",
+                    "/__admin/namespaces/default/connections")) {
+                assertEquals(200, get(server, read, listen).statusCode(), read);
+                assertEquals(401, get(server, read, send).statusCode(), read);
+            }
+            assertEquals(
+                    "{\"read\":true,\"manage\":false}",
+                    get(server, "/__admin/rights", listen).body());
+            assertEquals(
+                    "{\"read\":true,\"manage\":true}",
+                    get(server, "/__admin/rights", root).body());
+            assertEquals(401, get(server, "/__admin/rights", send).statusCode());
+            assertEquals(401, get(server, "/__admin/rights", null).statusCode());
+            Instant before = namespace.clock().instant();
+            for (String[] change : List.of(
+                    new String[] {"POST", "/__admin/clock/advance"},
+                    new String[] {"POST", "/__admin/clock/advance-to-next"},
+                    new String[] {"POST", "/__admin/faults"},
+                    new String[] {"DELETE", "/__admin/faults"},
+                    new String[] {"DELETE", "/__admin/messages?entity=orders"},
+                    new String[] {"POST", "/__admin/messages?entity=orders"},
+                    new String[] {"POST", "/__admin/reset"},
+                    new String[] {"POST", "/__admin/namespaces/default/clock/advance-to-next"},
+                    new String[] {"GET", "/__admin/namespaces"},
+                    new String[] {"GET", "/__admin/namespaces/default"})) {
+                HttpResponse<String> refused = call(server, change[0], change[1], listen);
+                assertEquals(401, refused.statusCode(), change[1]);
+                assertTrue(refused.body().contains("Manage"), refused.body());
+            }
+            assertEquals(before, namespace.clock().instant());
+            assertEquals(200, get(server, "/__admin/namespaces", root).statusCode());
+        }
+    }
+
     private HttpResponse<String> get(ServiceBusEmulatorServer server, String path, String authorization)
             throws Exception {
-        HttpRequest.Builder request =
-                HttpRequest.newBuilder(URI.create(server.httpUrl() + path)).timeout(WAIT);
+        return call(server, "GET", path, authorization);
+    }
+
+    private HttpResponse<String> call(ServiceBusEmulatorServer server, String method, String path, String authorization)
+            throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(server.httpUrl() + path))
+                .timeout(WAIT)
+                .method(method, HttpRequest.BodyPublishers.ofString(method.equals("GET") ? "" : "{}"));
         if (authorization != null) {
             request.header("Authorization", authorization);
         }

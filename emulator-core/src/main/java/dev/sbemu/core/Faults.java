@@ -307,7 +307,7 @@ public final class Faults {
                 done.await(rule.delay.toNanos(), TimeUnit.NANOSECONDS); // ends early on cancel or clear
             } else {
                 Instant due = namespace.clock().instant().plus(rule.delay);
-                timer = actions.scheduleTimer(due, done::countDown);
+                timer = actions.scheduleTimer(due, path, operation.toString(), done::countDown);
                 actions.journalFault(path, operation + " delayed by " + rule.delay + " until " + due);
                 ended = done.await(MAX_VIRTUAL_DELAY_WAIT.toNanos(), TimeUnit.NANOSECONDS);
             }

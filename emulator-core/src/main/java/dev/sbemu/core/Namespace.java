@@ -691,6 +691,21 @@ public final class Namespace implements MessageOperations, AutoCloseable {
         return broker.sessions(Objects.requireNonNull(entity, "entity"));
     }
 
+    /**
+     * The namespace's next timed transitions, earliest first, at most {@code max} of them: which message expires,
+     * activates (scheduled) or gets unlocked, which session lock ends, which entity is deleted when idle, and when.
+     * What {@code clock().advanceTo(pendingTimers(1).get(0).due())} makes happen next. A read-only view for
+     * diagnostics (the control API): nothing is accessed, no fault applies.
+     *
+     * @throws IllegalArgumentException when {@code max} is below 1
+     */
+    public List<PendingTimer> pendingTimers(int max) {
+        if (max < 1) {
+            throw new IllegalArgumentException("max must be at least 1, was " + max);
+        }
+        return broker.pendingTimers(max);
+    }
+
     /** Lets go of the session: its locked messages become available again. */
     public void releaseSession(SessionLock session) {
         broker.releaseSession(session);

@@ -101,13 +101,49 @@ class JournalTest {
                 String.join(
                         "\n",
                         "2026-01-01T10:00:00Z  ENTITY_CREATED  q  (queue)",
-                        "2026-01-01T10:00:00Z  SCHEDULED  q  #1  id=m1  (for 2026-01-01T10:05:00Z)",
-                        "2026-01-01T10:05:00Z  ACTIVATED  q  #2  id=m1  (scheduled as #1)",
+                        "2026-01-01T10:00:00Z  SCHEDULED  q  #1  id=m1  (for 2026-01-01T10:05:00Z, expires "
+                                + "2026-01-01T10:15:00Z)",
+                        "2026-01-01T10:05:00Z  ACTIVATED  q  #2  id=m1  (scheduled as #1, expires 2026-01-01T10:15:00Z)",
                         "2026-01-01T10:15:00Z  EXPIRED  q  #2  id=m1  (to the dead-letter queue)",
                         "2026-01-01T10:15:00Z  DEAD_LETTERED  q/$deadletterqueue  #2  id=m1  (TTLExpiredException)",
                         "2026-01-01T10:20:00Z  CLOCK_ADVANCED  clock  (now 2026-01-01T10:20:00Z)",
                         ""),
                 text);
         assertTrue(ns.journal().toString().equals(text));
+    }
+
+    @Test
+    @DisplayName("CON-7 a sent message's line says when it expires (its time to live capped by the entity's), a "
+            + "scheduled one's when it activates, a peek-lock receive's when its lock ends")
+    void linesSayWhenThingsHappen() {
+        Namespace ns = Namespace.builder().startingAt(T0).build();
+        ns.createQueue(
+                "q",
+                QueueOptions.builder()
+                        .lockDuration(Duration.ofSeconds(30))
+                        .defaultMessageTimeToLive(Duration.ofHours(1))
+                        .build());
+        ns.createTopic("t");
+        ns.send("q", msg("short", Duration.ofMinutes(2)));
+        ns.send("q", msg("capped", Duration.ofDays(2)));
+        ns.send("t", msg("forever"));
+        ns.schedule("q", msg("later"), T0.plus(Duration.ofMinutes(5)));
+        lockOne(ns, Q);
+
+        List<String> lines = ns.journal().events().stream()
+                .filter(e -> e.type() != JournalEvent.Type.ENTITY_CREATED)
+                .map(JournalEvent::format)
+                .toList();
+
+        assertEquals(
+                List.of(
+                        "2026-01-01T10:00:00Z  SENT  q  #1  id=short  (expires 2026-01-01T10:02:00Z)",
+                        "2026-01-01T10:00:00Z  SENT  q  #2  id=capped  (expires 2026-01-01T11:00:00Z)",
+                        "2026-01-01T10:00:00Z  SENT  t  #1  id=forever",
+                        "2026-01-01T10:00:00Z  SCHEDULED  q  #3  id=later  (for 2026-01-01T10:05:00Z, expires "
+                                + "2026-01-01T11:05:00Z)",
+                        "2026-01-01T10:00:00Z  RECEIVED  q  #1  id=short  (peek-lock, locked until "
+                                + "2026-01-01T10:00:30Z)"),
+                lines);
     }
 }

@@ -22,7 +22,7 @@ class JournalOnFailureTest {
         assertEquals("""
                 Service Bus journal of orderIsProcessed(Namespace) (virtual time now 2024-01-01T00:11:00Z):
                 2024-01-01T00:00:00Z  ENTITY_CREATED  orders  (queue)
-                2024-01-01T00:00:00Z  SENT  orders  #1  id=order-42
+                2024-01-01T00:00:00Z  SENT  orders  #1  id=order-42  (expires 2024-01-01T00:10:00Z)
                 2024-01-01T00:10:00Z  EXPIRED  orders  #1  id=order-42  (to the dead-letter queue)
                 2024-01-01T00:10:00Z  DEAD_LETTERED  orders/$deadletterqueue  #1  id=order-42  (TTLExpiredException)
                 2024-01-01T00:11:00Z  CLOCK_ADVANCED  clock  (now 2024-01-01T00:11:00Z)

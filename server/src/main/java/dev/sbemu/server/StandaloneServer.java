@@ -169,7 +169,7 @@ public final class StandaloneServer implements AutoCloseable {
                 options.key().isPresent()
                         ? "Keys: only tokens and keys of the --key key (every right) or of Config.json's authorization "
                                 + "rules are accepted, over AMQP, SASL PLAIN and HTTP; the control API /__admin/ "
-                                + "needs a Manage token"
+                                + "needs a Manage token (a Listen token reads it)"
                         : "Keys: any shared access key is accepted, as by Microsoft's emulator, with every right"
                                 + declared + " (--key KEY checks keys)");
         if (options.key().isEmpty()) {
@@ -201,7 +201,7 @@ public final class StandaloneServer implements AutoCloseable {
                             : "no TLS")
                     + "; "
                     + (options.key().isPresent()
-                            ? "keys checked, /__admin/ needs a Manage token"
+                            ? "keys checked, /__admin/ needs a Manage token to change, Listen to read"
                             : "any key, and /__admin/ open to all")
                     + ")");
         }

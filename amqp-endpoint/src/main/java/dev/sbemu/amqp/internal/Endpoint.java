@@ -22,6 +22,7 @@ import dev.sbemu.amqp.internal.transport.AmqpErrors;
 import dev.sbemu.amqp.internal.transport.ConnectionSetup;
 import dev.sbemu.amqp.internal.transport.EventLoop;
 import dev.sbemu.amqp.internal.transport.Limits;
+import dev.sbemu.amqp.internal.transport.Traffic;
 import dev.sbemu.core.AuthorizationRule.AccessRight;
 import dev.sbemu.core.ClockMode;
 import dev.sbemu.core.Namespace;
@@ -30,6 +31,7 @@ import dev.sbemu.core.config.NamespaceSettings;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -123,7 +125,15 @@ public final class Endpoint implements AutoCloseable {
                 configured.maxRequestSize(),
                 configured.maxOperationTimeout());
         this.defaultNamespace = new HostedNamespace(
-                DEFAULT_NAMESPACE, namespace, false, credentials, keys, transactionIds, workers, linkSettings);
+                DEFAULT_NAMESPACE,
+                namespace,
+                false,
+                credentials,
+                keys,
+                transactionIds,
+                workers,
+                linkSettings,
+                () -> traffic(DEFAULT_NAMESPACE));
         hosted.put(DEFAULT_NAMESPACE, defaultNamespace);
         Limits limits = transportLimits(settings);
         ConnectionSetup setup = new ConnectionSetup(
@@ -337,7 +347,17 @@ public final class Endpoint implements AutoCloseable {
             }
             Namespace namespace = settings.start();
             hosted.put(
-                    name, new HostedNamespace(name, namespace, true, own, keys, transactionIds, workers, linkSettings));
+                    name,
+                    new HostedNamespace(
+                            name,
+                            namespace,
+                            true,
+                            own,
+                            keys,
+                            transactionIds,
+                            workers,
+                            linkSettings,
+                            () -> traffic(name)));
             return namespace;
         }
     }
@@ -422,6 +442,18 @@ public final class Endpoint implements AutoCloseable {
         closeOwners();
         closeTls();
     }
+
+    /**
+     * The connections of the namespace {@code name} and their links (CON-10); those that chose no namespace yet are
+     * the default namespace's, as they will be unless their token names another.
+     */
+    private Traffic traffic(String name) {
+        return loop.traffic(
+                c -> name.equals(c.namespace() == null ? DEFAULT_NAMESPACE : c.namespace()), TRAFFIC_TIMEOUT);
+    }
+
+    /** How long the control API waits for the loop to list its connections. */
+    private static final Duration TRAFFIC_TIMEOUT = Duration.ofSeconds(10);
 
     /** The transport's view of {@code settings}: where to listen and the limits the loop and its connections keep. */
     public static Limits transportLimits(EndpointSettings settings) {

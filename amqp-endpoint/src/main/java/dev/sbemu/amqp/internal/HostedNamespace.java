@@ -17,11 +17,13 @@ import dev.sbemu.amqp.internal.node.Transactions;
 import dev.sbemu.amqp.internal.security.Authorizer;
 import dev.sbemu.amqp.internal.security.Credentials;
 import dev.sbemu.amqp.internal.security.NamespaceKeys;
+import dev.sbemu.amqp.internal.transport.Traffic;
 import dev.sbemu.core.ClockMode;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.config.NamespaceSettings;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * One namespace an endpoint serves, with every owner of state that belongs to it and to no other (spec NS-1): the
@@ -61,7 +63,8 @@ final class HostedNamespace {
             NamespaceKeys keys,
             TransactionRegistry transactionIds,
             Workers workers,
-            LinkSettings settings) {
+            LinkSettings settings,
+            Supplier<Traffic> traffic) {
         this.name = name;
         this.served = new ServedNamespace(namespace);
         this.credentials = credentials;
@@ -78,7 +81,7 @@ final class HostedNamespace {
                 new ArrayList<>(NodeRoutes.policies(served, keys, authorizer, transactions, heldSessions));
         policies.addAll(new JmsRoutes(served, new JmsConsumers()).policies());
         this.routes = new LinkRoutes(links, policies);
-        this.admin = new AdminRoutes(served, this::reset);
+        this.admin = new AdminRoutes(served, this::reset, traffic);
         watch(namespace);
     }
 

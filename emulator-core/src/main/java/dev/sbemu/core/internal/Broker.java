@@ -7,6 +7,7 @@ import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.ExpiryMode;
 import dev.sbemu.core.JournalEvent;
 import dev.sbemu.core.Message;
+import dev.sbemu.core.PendingTimer;
 import dev.sbemu.core.ReceiveMode;
 import dev.sbemu.core.SessionInfo;
 import dev.sbemu.core.SessionLock;
@@ -364,6 +365,11 @@ public final class Broker implements VirtualClock.TimerDriver {
             return null;
         }
         return new SessionLock(path, session.sessionId, session.holder, session.lockedUntil);
+    }
+
+    /** The {@code max} earliest pending timers. */
+    public List<PendingTimer> pendingTimers(int max) {
+        return services.locked(() -> services.timers.pending(max));
     }
 
     /** The sessions of a session-enabled queue or subscription: held, with a state, or with ready messages. */

@@ -3,6 +3,7 @@ package dev.sbemu.core.internal;
 import dev.sbemu.core.BrokerException;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Message;
+import dev.sbemu.core.PendingTimer.Kind;
 import dev.sbemu.core.Transaction;
 import java.time.Duration;
 import java.time.Instant;
@@ -225,7 +226,10 @@ final class BrokerTransaction implements Transaction {
                     "A transaction can hold at most " + MAX_OPERATIONS + " operations.");
         }
         if (operations.isEmpty()) {
-            timeout = services.timers.schedule(services.now().plus(TIMEOUT), () -> end("timed out after " + TIMEOUT));
+            timeout = services.timers.schedule(
+                    services.now().plus(TIMEOUT),
+                    TimerQueue.Label.of(Kind.TRANSACTION_TIMEOUT, "", "transaction " + id),
+                    () -> end("timed out after " + TIMEOUT));
         }
         operations.add(operation);
     }

@@ -1,5 +1,6 @@
 package dev.sbemu.core.internal;
 
+import dev.sbemu.core.PendingTimer.Kind;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -8,10 +9,12 @@ import java.util.Map;
 /** Message ids seen within the detection window (DUP-1); each id is forgotten by a clock timer. */
 final class DuplicateDetector {
     private final Services services;
+    private final String entity;
     private final Map<String, Instant> seen = new HashMap<>();
 
-    DuplicateDetector(Services services) {
+    DuplicateDetector(Services services, String entity) {
         this.services = services;
+        this.entity = entity;
     }
 
     /** DUP-1: the message id; on a partitioned entity with the partition key (or session id) too. */
@@ -33,7 +36,12 @@ final class DuplicateDetector {
         }
         Instant now = services.now();
         seen.put(id, now);
-        services.timers.schedule(now.plus(window), () -> seen.remove(id, now));
+        int partitionKey = id.indexOf('\u0000');
+        String messageId = partitionKey < 0 ? id : id.substring(0, partitionKey);
+        services.timers.schedule(
+                now.plus(window),
+                new TimerQueue.Label(Kind.DUPLICATE_WINDOW_END, entity, -1, messageId, ""),
+                () -> seen.remove(id, now));
         return false;
     }
 

@@ -3,6 +3,7 @@ package dev.sbemu.core.internal;
 import dev.sbemu.core.Durations;
 import dev.sbemu.core.EntityRuntimeInfo;
 import dev.sbemu.core.EntityStatus;
+import dev.sbemu.core.PendingTimer.Kind;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -31,6 +32,10 @@ abstract class Entity {
     }
 
     abstract EntityStatus status();
+
+    private TimerQueue.Label autoDeleteLabel() {
+        return TimerQueue.Label.of(Kind.AUTO_DELETE, name, "");
+    }
 
     abstract Duration autoDeleteOnIdle();
 
@@ -68,7 +73,8 @@ abstract class Entity {
         autoDeleteTimer = null;
         Duration idle = autoDeleteOnIdle();
         if (!Durations.isUnlimited(idle)) {
-            autoDeleteTimer = services.timers.schedule(lastActivity.plus(idle), this::onAutoDeleteDue);
+            autoDeleteTimer =
+                    services.timers.schedule(lastActivity.plus(idle), autoDeleteLabel(), this::onAutoDeleteDue);
         }
     }
 
@@ -83,7 +89,7 @@ abstract class Entity {
         }
         Instant due = lastActivity.plus(autoDeleteOnIdle());
         if (due.isAfter(now)) {
-            autoDeleteTimer = services.timers.schedule(due, this::onAutoDeleteDue);
+            autoDeleteTimer = services.timers.schedule(due, autoDeleteLabel(), this::onAutoDeleteDue);
         } else {
             registry.autoDelete(this);
         }

@@ -2,6 +2,7 @@ package dev.sbemu.core.internal;
 
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.JournalEvent.Type;
+import dev.sbemu.core.PendingTimer.Kind;
 import java.time.Instant;
 import java.util.UUID;
 
@@ -20,8 +21,9 @@ public final class FaultActions {
     }
 
     /** Runs {@code action} under the lock when the virtual clock reaches {@code due} (a delay fault). */
-    public TimerQueue.Timer scheduleTimer(Instant due, Runnable action) {
-        return services.locked(() -> services.timers.schedule(due, action));
+    public TimerQueue.Timer scheduleTimer(Instant due, String entity, String operation, Runnable action) {
+        return services.locked(() -> services.timers.schedule(
+                due, TimerQueue.Label.of(Kind.FAULT_DELAY_END, entity, operation + " delayed"), action));
     }
 
     public void cancelTimer(TimerQueue.Timer timer) {

@@ -1,8 +1,11 @@
 package dev.sbemu.core.internal;
 
 import dev.sbemu.core.BrokerException;
+import dev.sbemu.core.Durations;
 import dev.sbemu.core.JournalEvent.Type;
+import dev.sbemu.core.PendingTimer.Kind;
 import java.time.Duration;
+import java.time.Instant;
 
 /**
  * The send side that queues and topics share: duplicate detection (DUP-1), scheduling (SCH-1..7)
@@ -29,6 +32,9 @@ final class Intake {
         /** The held scheduled message with this number, or null. */
         StoredMessage findScheduled(long sequenceNumber);
 
+        /** The entity's default time to live, the most a message keeps there (TTL-1). */
+        Duration defaultMessageTimeToLive();
+
         /** A message arrives: it has its sequence number and enqueued time. */
         void arrived(StoredMessage m);
     }
@@ -44,7 +50,7 @@ final class Intake {
         this.owner = owner;
         this.partitioned = partitioned;
         this.sequencer = new Sequencer(partitioned);
-        this.duplicates = new DuplicateDetector(services);
+        this.duplicates = new DuplicateDetector(services, owner.name());
     }
 
     /** A send: dropped as a duplicate, held as scheduled, or arrived now. */
@@ -112,8 +118,15 @@ final class Intake {
         m.partitionId = (short) sequencer.partitionOf(m.sequenceNumber);
         m.enqueuedTime = services.now();
         owner.holdScheduled(m);
-        m.scheduleTimer = services.timers.schedule(m.scheduledEnqueueTime, () -> activate(m));
-        services.journal(Type.SCHEDULED, owner.name(), m, "for " + m.scheduledEnqueueTime);
+        m.scheduleTimer = services.timers.schedule(
+                m.scheduledEnqueueTime,
+                TimerQueue.Label.message(Kind.SCHEDULED_ACTIVATION, owner.name(), m),
+                () -> activate(m));
+        services.journal(
+                Type.SCHEDULED,
+                owner.name(),
+                m,
+                withExpiry("for " + m.scheduledEnqueueTime, m.scheduledEnqueueTime, m.message.timeToLive()));
     }
 
     /** SCH-4: appended as if enqueued now, with a new sequence number. */
@@ -130,7 +143,21 @@ final class Intake {
         m.sequenceNumber = sequencer.next(m.message);
         m.partitionId = (short) sequencer.partitionOf(m.sequenceNumber);
         m.enqueuedTime = services.now();
-        services.journal(how, owner.name(), m, detail);
+        services.journal(how, owner.name(), m, withExpiry(detail, m.enqueuedTime, m.message.timeToLive()));
         owner.arrived(m);
+    }
+
+    /**
+     * The journal's detail with the instant the message expires when it is enqueued at {@code enqueued}: its own time
+     * to live capped by the entity's default (a topic's subscriptions may cap it further); nothing when it never does.
+     */
+    private String withExpiry(String detail, Instant enqueued, Duration ttl) {
+        Duration entityTtl = owner.defaultMessageTimeToLive();
+        Duration effective = ttl == null || ttl.compareTo(entityTtl) > 0 ? entityTtl : ttl;
+        Instant expires = Durations.plusOrNever(enqueued, effective);
+        if (expires == null) {
+            return detail;
+        }
+        return detail.isEmpty() ? "expires " + expires : detail + ", expires " + expires;
     }
 }

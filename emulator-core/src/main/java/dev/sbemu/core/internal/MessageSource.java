@@ -10,6 +10,7 @@ import dev.sbemu.core.ExpiryMode;
 import dev.sbemu.core.JournalEvent.Type;
 import dev.sbemu.core.Message;
 import dev.sbemu.core.MessageState;
+import dev.sbemu.core.PendingTimer.Kind;
 import dev.sbemu.core.ReceiveMode;
 import java.time.Duration;
 import java.time.Instant;
@@ -95,7 +96,8 @@ abstract class MessageSource extends Entity {
                 expire(m);
                 return;
             }
-            m.expiryTimer = services.timers.schedule(m.expiresAt, () -> onExpiryDue(m));
+            m.expiryTimer = services.timers.schedule(
+                    m.expiresAt, TimerQueue.Label.message(Kind.MESSAGE_EXPIRY, main.pathText, m), () -> onExpiryDue(m));
         }
     }
 
@@ -237,9 +239,12 @@ abstract class MessageSource extends Entity {
             m.lockedUntil = session.lockedUntil;
         } else {
             m.lockedUntil = now.plus(lockDuration());
-            m.lockTimer = services.timers.schedule(m.lockedUntil, () -> onLockExpired(m));
+            m.lockTimer = services.timers.schedule(
+                    m.lockedUntil,
+                    TimerQueue.Label.message(Kind.LOCK_EXPIRY, store.pathText, m),
+                    () -> onLockExpired(m));
         }
-        services.journal(Type.RECEIVED, store.pathText, m, "peek-lock");
+        services.journal(Type.RECEIVED, store.pathText, m, "peek-lock, locked until " + m.lockedUntil);
         return m.snapshot(true, true);
     }
 
@@ -403,7 +408,8 @@ abstract class MessageSource extends Entity {
         }
         services.timers.cancel(m.lockTimer);
         m.lockedUntil = services.now().plus(lockDuration());
-        m.lockTimer = services.timers.schedule(m.lockedUntil, () -> onLockExpired(m));
+        m.lockTimer = services.timers.schedule(
+                m.lockedUntil, TimerQueue.Label.message(Kind.LOCK_EXPIRY, store.pathText, m), () -> onLockExpired(m));
         services.journal(Type.LOCK_RENEWED, store.pathText, m, "locked until " + m.lockedUntil);
         return m.lockedUntil;
     }

@@ -135,6 +135,11 @@ final class QueueEntity extends MessageSource implements SendTarget, Intake.Owne
     }
 
     @Override
+    public Duration defaultMessageTimeToLive() {
+        return options.defaultMessageTimeToLive();
+    }
+
+    @Override
     public void arrived(StoredMessage m) {
         enqueue(m);
     }

@@ -3,6 +3,7 @@ package dev.sbemu.core.internal;
 import dev.sbemu.core.BrokerException;
 import dev.sbemu.core.BrokeredMessage;
 import dev.sbemu.core.JournalEvent.Type;
+import dev.sbemu.core.PendingTimer.Kind;
 import dev.sbemu.core.ReceiveMode;
 import dev.sbemu.core.SessionInfo;
 import java.time.Instant;
@@ -23,6 +24,10 @@ final class SessionTable {
     private final MessageSource source;
     private final Services services;
     private final Map<String, SessionEntry> sessions = new HashMap<>();
+
+    private TimerQueue.Label sessionLabel(SessionEntry session) {
+        return TimerQueue.Label.of(Kind.SESSION_LOCK_EXPIRY, source.main.pathText, "session " + session.sessionId);
+    }
 
     SessionTable(MessageSource source) {
         this.source = source;
@@ -85,7 +90,8 @@ final class SessionTable {
         source.touch();
         session.holder = services.newLockToken();
         session.lockedUntil = now.plus(source.lockDuration());
-        session.lockTimer = services.timers.schedule(session.lockedUntil, () -> onLockExpired(session));
+        session.lockTimer =
+                services.timers.schedule(session.lockedUntil, sessionLabel(session), () -> onLockExpired(session));
         services.journal(
                 Type.SESSION_LOCKED, source.main.pathText, session.sessionId, "locked until " + session.lockedUntil);
         expireAllIfAnyExpired(session, now);
@@ -177,7 +183,8 @@ final class SessionTable {
         source.touch();
         services.timers.cancel(session.lockTimer);
         session.lockedUntil = services.now().plus(source.lockDuration());
-        session.lockTimer = services.timers.schedule(session.lockedUntil, () -> onLockExpired(session));
+        session.lockTimer =
+                services.timers.schedule(session.lockedUntil, sessionLabel(session), () -> onLockExpired(session));
         for (StoredMessage m : source.main.locked.values()) {
             if (session.holder.equals(m.sessionHolder)) {
                 m.lockedUntil = session.lockedUntil;

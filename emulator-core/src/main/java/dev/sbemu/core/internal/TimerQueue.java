@@ -1,6 +1,10 @@
 package dev.sbemu.core.internal;
 
+import dev.sbemu.core.PendingTimer;
+import dev.sbemu.core.PendingTimer.Kind;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 
@@ -16,11 +20,17 @@ public final class TimerQueue {
         private final Instant due;
         private final long order;
         private final Runnable action;
+        private final Label label;
 
-        private Timer(Instant due, long order, Runnable action) {
+        private Timer(Instant due, long order, Runnable action, Label label) {
             this.due = due;
             this.order = order;
             this.action = action;
+            this.label = label;
+        }
+
+        PendingTimer view() {
+            return new PendingTimer(due, label.kind, label.entity, label.sequenceNumber, label.messageId, label.detail);
         }
 
         public Instant due() {
@@ -31,6 +41,22 @@ public final class TimerQueue {
         public int compareTo(Timer other) {
             int byDue = due.compareTo(other.due);
             return byDue != 0 ? byDue : Long.compare(order, other.order);
+        }
+    }
+
+    /**
+     * What a timer is for: its kind, the entity, the message (sequence number, id) or a detail; shown by {@link
+     * #pending(int)}.
+     */
+    public record Label(Kind kind, String entity, long sequenceNumber, String messageId, String detail) {
+        /** A timer of one message of {@code entity}. */
+        public static Label message(Kind kind, String entity, StoredMessage m) {
+            return new Label(kind, entity, m.sequenceNumber, m.messageId(), "");
+        }
+
+        /** A timer of no one message. */
+        public static Label of(Kind kind, String entity, String detail) {
+            return new Label(kind, entity, -1, null, detail);
         }
     }
 
@@ -47,9 +73,9 @@ public final class TimerQueue {
         this.onSchedule = onSchedule;
     }
 
-    /** Schedules {@code action} at {@code due}. */
-    public Timer schedule(Instant due, Runnable action) {
-        Timer timer = new Timer(due, nextOrder++, action);
+    /** Schedules {@code action} at {@code due}; {@code label} says what it is for. */
+    public Timer schedule(Instant due, Label label, Runnable action) {
+        Timer timer = new Timer(due, nextOrder++, action, label);
         timers.add(timer);
         onSchedule.accept(due);
         return timer;
@@ -77,6 +103,18 @@ public final class TimerQueue {
             }
             next.action.run();
         }
+    }
+
+    /** The {@code max} earliest pending timers, in the order they fire. */
+    public List<PendingTimer> pending(int max) {
+        List<PendingTimer> out = new ArrayList<>(Math.min(max, timers.size()));
+        for (Timer timer : timers) {
+            if (out.size() >= max) {
+                break;
+            }
+            out.add(timer.view());
+        }
+        return out;
     }
 
     public int size() {

@@ -104,6 +104,11 @@ final class TopicEntity extends Entity implements SendTarget, Intake.Owner {
 
     /** Copies the message into every subscription whose rules match (RUL-1). */
     @Override
+    public Duration defaultMessageTimeToLive() {
+        return options.defaultMessageTimeToLive();
+    }
+
+    @Override
     public void arrived(StoredMessage m) {
         for (SubscriptionEntity subscription : subscriptions.values()) {
             subscription.offer(m);

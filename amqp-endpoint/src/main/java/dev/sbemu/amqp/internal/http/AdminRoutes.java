@@ -1,5 +1,6 @@
 package dev.sbemu.amqp.internal.http;
 
+import dev.sbemu.amqp.internal.transport.Traffic;
 import dev.sbemu.core.BrokerException;
 import dev.sbemu.core.Namespace;
 import java.util.LinkedHashMap;
@@ -11,7 +12,7 @@ import java.util.function.Supplier;
 /**
  * The control API under {@code /__admin/} (docs/admin-openapi.json, served at {@code /__admin/openapi.json}) as a route
  * table: the first path segment names the resource, one handler each: {@code clock}, {@code journal}, {@code reset},
- * {@code faults}, {@code messages}, {@code entities}, {@code sessions}, {@code console} (the page),
+ * {@code faults}, {@code messages}, {@code entities}, {@code sessions}, {@code connections}, {@code console} (the page),
  * {@code openapi.json}. Answers are JSON; every failure is a JSON {@code {"error":
  * ..., "message": ...}} with a 4xx status; nothing throws to the HTTP server. Any HTTP thread.
  */
@@ -46,8 +47,9 @@ public final class AdminRoutes {
     /**
      * @param namespace the namespace served now
      * @param reset puts a fresh namespace in place of the current one
+     * @param traffic the namespace's open connections and links now
      */
-    public AdminRoutes(Supplier<Namespace> namespace, Runnable reset) {
+    public AdminRoutes(Supplier<Namespace> namespace, Runnable reset, Supplier<Traffic> traffic) {
         FaultsResource faults = new FaultsResource(namespace);
         routes.put("openapi.json", new OpenApiResource());
         routes.put("clock", new ClockResource(namespace));
@@ -60,6 +62,7 @@ public final class AdminRoutes {
         routes.put("messages", new MessagesResource(namespace));
         routes.put("entities", new EntitiesResource(namespace));
         routes.put("sessions", new SessionsResource(namespace));
+        routes.put("connections", new ConnectionsResource(traffic));
         routes.put("console", new ConsoleResource());
     }
 

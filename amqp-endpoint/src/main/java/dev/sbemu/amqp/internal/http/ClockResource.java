@@ -1,19 +1,28 @@
 package dev.sbemu.amqp.internal.http;
 
 import dev.sbemu.core.Namespace;
+import dev.sbemu.core.PendingTimer;
 import dev.sbemu.core.VirtualClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
 /**
  * {@code /__admin/clock}: the served namespace's virtual clock: {@code GET} reads it, {@code POST advance}, {@code
- * advance-to}, {@code freeze} and {@code run} move or switch it (never backwards).
+ * advance-to}, {@code freeze} and {@code run} move or switch it (never backwards); {@code GET timers?max=} lists the
+ * next due timers (spec CON-8), {@code POST advance-to-next} moves the clock to the first of them.
  */
 final class ClockResource implements AdminResource {
+    /** The most timers {@code GET timers} lists, and how many without {@code max}. */
+    static final int MAX_TIMERS = 1000;
+
+    static final int DEFAULT_TIMERS = 50;
+
     private final Supplier<Namespace> namespace;
 
     ClockResource(Supplier<Namespace> namespace) {
@@ -22,9 +31,37 @@ final class ClockResource implements AdminResource {
 
     @Override
     public AdminRoutes.Answer handle(AdminRequest request) {
-        VirtualClock clock = namespace.get().clock();
+        Namespace ns = namespace.get();
+        VirtualClock clock = ns.clock();
         switch (request.rest()) {
             case "" -> request.require("GET");
+            case "timers" -> {
+                request.require("GET");
+                long max = request.longParam("max", DEFAULT_TIMERS);
+                if (max < 1 || max > MAX_TIMERS) {
+                    throw new IllegalArgumentException(
+                            "'max' must be between 1 and " + MAX_TIMERS + ", was " + max + ".");
+                }
+                Map<String, Object> out = json(clock);
+                out.put("timers", timers(ns.pendingTimers((int) max)));
+                return AdminRoutes.Answer.ok(out);
+            }
+            case "advance-to-next" -> {
+                request.require("POST");
+                List<PendingTimer> next = ns.pendingTimers(1);
+                if (next.isEmpty()) {
+                    throw new AdminRoutes.Refusal(
+                            409, "NoPendingTimer", "No timer is pending: nothing expires, activates or unlocks.");
+                }
+                PendingTimer first = next.get(0);
+                // a running clock may have passed it between the read and here; the clock never moves back
+                if (first.due().isAfter(clock.instant())) {
+                    clock.advanceTo(first.due());
+                }
+                Map<String, Object> out = json(clock);
+                out.put("fired", timers(next).get(0));
+                return AdminRoutes.Answer.ok(out);
+            }
             case "advance" -> {
                 request.require("POST");
                 Duration d = AdminRequest.duration(request.json().get("duration"), "duration");
@@ -62,6 +99,28 @@ final class ClockResource implements AdminResource {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("now", clock.instant().toString());
         out.put("mode", clock.mode().name());
+        return out;
+    }
+
+    /** Timers as JSON: due, kind, entity, and the message or detail when there is one. */
+    static List<Object> timers(List<PendingTimer> timers) {
+        List<Object> out = new ArrayList<>(timers.size());
+        for (PendingTimer t : timers) {
+            Map<String, Object> timer = new LinkedHashMap<>();
+            timer.put("due", t.due().toString());
+            timer.put("kind", t.kind().name());
+            timer.put("entity", t.entity());
+            if (t.sequenceNumber() >= 0) {
+                timer.put("sequenceNumber", t.sequenceNumber());
+            }
+            if (t.messageId() != null) {
+                timer.put("messageId", t.messageId());
+            }
+            if (!t.detail().isEmpty()) {
+                timer.put("detail", t.detail());
+            }
+            out.add(timer);
+        }
         return out;
     }
 

@@ -18,7 +18,15 @@ import java.util.function.Supplier;
  */
 final class FaultsResource implements AdminResource {
     private final Supplier<Namespace> namespace;
-    private final Map<Long, Faults.Script> scripts = new ConcurrentHashMap<>();
+    private final Map<Long, Scripted> scripts = new ConcurrentHashMap<>();
+
+    /** A script made here, with what was asked for (listed with it, so a reader sees what each fault is). */
+    private record Scripted(Faults.Script script, Map<String, Object> asked) {}
+
+    /** The request fields a listed fault repeats. */
+    private static final List<String> ASKED =
+            List.of("action", "operation", "failure", "entity", "subscription", "count", "fraction", "seed", "delay");
+
     private final AtomicLong scriptIds = new AtomicLong();
 
     FaultsResource(Supplier<Namespace> namespace) {
@@ -39,7 +47,7 @@ final class FaultsResource implements AdminResource {
             switch (method) {
                 case "GET" -> {
                     List<Object> out = new ArrayList<>();
-                    scripts.forEach((id, script) -> out.add(scriptJson(id, script)));
+                    scripts.forEach((id, scripted) -> out.add(scriptJson(id, scripted)));
                     return AdminRoutes.Answer.ok(AdminRequest.obj("faults", out));
                 }
                 case "DELETE" -> {
@@ -81,8 +89,15 @@ final class FaultsResource implements AdminResource {
                                     + "'; use failNext, failFraction, delayNext or delayNextInRealTime.");
                     };
                     long id = scriptIds.incrementAndGet();
-                    scripts.put(id, script);
-                    return new AdminRoutes.Answer(201, JsonBodies.write(scriptJson(id, script)));
+                    Map<String, Object> asked = new LinkedHashMap<>();
+                    for (String field : ASKED) {
+                        if (spec.get(field) != null) {
+                            asked.put(field, spec.get(field));
+                        }
+                    }
+                    Scripted scripted = new Scripted(script, asked);
+                    scripts.put(id, scripted);
+                    return new AdminRoutes.Answer(201, JsonBodies.write(scriptJson(id, scripted)));
                 }
                 default ->
                     throw new AdminRoutes.Refusal(
@@ -92,24 +107,25 @@ final class FaultsResource implements AdminResource {
             }
         }
         request.require("DELETE");
-        Faults.Script script;
+        Scripted scripted;
         try {
-            script = scripts.remove(Long.parseLong(rest));
+            scripted = scripts.remove(Long.parseLong(rest));
         } catch (NumberFormatException e) {
-            script = null;
+            scripted = null;
         }
-        if (script == null) {
+        if (scripted == null) {
             throw new AdminRoutes.Refusal(404, "NotFound", "No fault with id '" + rest + "'.");
         }
-        script.cancel();
+        scripted.script().cancel();
         return AdminRoutes.Answer.ok(AdminRequest.obj("cancelled", Long.parseLong(rest)));
     }
 
-    private static Map<String, Object> scriptJson(long id, Faults.Script script) {
+    private static Map<String, Object> scriptJson(long id, Scripted scripted) {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("id", id);
-        out.put("actedOn", script.actedOn());
-        out.put("done", script.isDone());
+        out.put("actedOn", scripted.script().actedOn());
+        out.put("done", scripted.script().isDone());
+        out.putAll(scripted.asked());
         return out;
     }
 

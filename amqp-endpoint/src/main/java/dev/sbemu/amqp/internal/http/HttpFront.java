@@ -153,9 +153,23 @@ public final class HttpFront implements AutoCloseable {
                 // the console's own files are open: the page asks for the key and sends it with each API call (CON-4)
                 boolean consolePage =
                         method.equals("GET") && !path.isEmpty() && path.get(0).equalsIgnoreCase("console");
-                AdminRoutes.Answer refused = consolePage ? null : controlRefusal(exchange, target);
-                if (refused != null) {
-                    json(exchange, refused);
+                // reading needs Listen, changing Manage; a namespace's description holds its key, so Manage (CON-12)
+                boolean reads =
+                        (method.equals("GET") || method.equals("HEAD")) && !(namespacesRoute && path.size() <= 2);
+                Access access = consolePage ? Access.MANAGE : access(exchange, target);
+                if (access.refusal() != null) {
+                    json(exchange, access.refusal());
+                } else if (!reads && !access.manage()) {
+                    json(
+                            exchange,
+                            AdminRoutes.error(
+                                    401,
+                                    "Unauthorized",
+                                    "This token may only read the control API: changing anything, and listing the "
+                                            + "namespaces with their keys, needs a token of a policy with Manage "
+                                            + "rights on the namespace."));
+                } else if (isRights(path, namespacesRoute) && namespaces.admin(target) != null) {
+                    json(exchange, AdminRoutes.Answer.ok(AdminRequest.obj("read", true, "manage", access.manage())));
                 } else if (namespacesRoute) {
                     String hostHeader = exchange.getRequestHeaders().getFirst("Host");
                     json(
@@ -185,35 +199,60 @@ public final class HttpFront implements AutoCloseable {
     }
 
     /**
-     * Null when the control API may be used on the namespace {@code target}: always when any key is accepted (anyone
-     * who reaches the port controls the namespaces), else only with a token of a policy with {@code Manage} on the
-     * namespace (SEC-7), of the default namespace (the server's own) or of {@code target} itself (NS-5).
+     * What a caller may do with the control API: a refusal, or reading and, with {@code manage}, changing too.
+     *
+     * @param refusal the answer that refuses the request, or null
+     * @param manage whether the caller may change things, not only read them
      */
-    private AdminRoutes.Answer controlRefusal(HttpExchange exchange, String target) {
+    private record Access(AdminRoutes.Answer refusal, boolean manage) {
+        static final Access MANAGE = new Access(null, true);
+
+        static Access refused(AdminRoutes.Answer refusal) {
+            return new Access(refusal, false);
+        }
+    }
+
+    /** {@code /__admin/rights} or {@code /__admin/namespaces/{name}/rights}: what the caller's token allows. */
+    private static boolean isRights(List<String> path, boolean namespacesRoute) {
+        int at = namespacesRoute ? 2 : 0;
+        return path.size() == at + 1 && path.get(at).equalsIgnoreCase("rights");
+    }
+
+    /**
+     * What the control API allows on the namespace {@code target}: everything when any key is accepted (anyone who
+     * reaches the port controls the namespaces), else what a token of the namespace's policies (SEC-7), of the default
+     * namespace (the server's own) or of {@code target} itself (NS-5) grants: with {@code Manage} everything, with
+     * {@code Listen} reading (CON-12), else nothing.
+     */
+    private Access access(HttpExchange exchange, String target) {
         Authorizer own = namespaces.keys().of(namespaces.keys().defaultName());
         if (own == null || own.credentials().anyKey()) {
-            return null;
+            return Access.MANAGE;
         }
         Chosen chosen = chosen(exchange);
         Credentials.Verdict verdict = chosen.verdict();
         if (verdict.refusal() == null
                 && !chosen.namespace().equals(namespaces.keys().defaultName())
                 && !chosen.namespace().equals(target)) {
-            return AdminRoutes.error(
+            return Access.refused(AdminRoutes.error(
                     401,
                     "Unauthorized",
-                    "A token of namespace '" + chosen.namespace() + "' does not control namespace '" + target + "'.");
+                    "A token of namespace '" + chosen.namespace() + "' does not control namespace '" + target + "'."));
         }
         if (verdict.refusal() != null) {
-            return AdminRoutes.error(401, "Unauthorized", verdict.refusal());
+            return Access.refused(AdminRoutes.error(401, "Unauthorized", verdict.refusal()));
         }
-        if (!verdict.grant().allows("", AccessRight.MANAGE)) {
-            return AdminRoutes.error(
-                    401,
-                    "Unauthorized",
-                    "The control API needs a token of a policy with Manage rights on the namespace.");
+        if (verdict.grant().allows("", AccessRight.MANAGE)) {
+            return Access.MANAGE;
         }
-        return null;
+        if (verdict.grant().allows("", AccessRight.LISTEN)) {
+            return new Access(null, false);
+        }
+        return Access.refused(AdminRoutes.error(
+                401,
+                "Unauthorized",
+                "The control API needs a token of a policy with Manage rights on the namespace (Listen rights to "
+                        + "read it only)."));
     }
 
     /** The namespace a request's token chooses (NS-2), that namespace, and the verdict of its authorizer. */

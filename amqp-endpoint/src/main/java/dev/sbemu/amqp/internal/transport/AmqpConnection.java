@@ -5,15 +5,26 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.net.ssl.SSLException;
+import org.apache.qpid.proton.amqp.Symbol;
+import org.apache.qpid.proton.amqp.messaging.Source;
+import org.apache.qpid.proton.amqp.messaging.Target;
 import org.apache.qpid.proton.amqp.transport.ErrorCondition;
+import org.apache.qpid.proton.amqp.transport.SenderSettleMode;
 import org.apache.qpid.proton.engine.Collector;
 import org.apache.qpid.proton.engine.Connection;
 import org.apache.qpid.proton.engine.EndpointState;
 import org.apache.qpid.proton.engine.Event;
+import org.apache.qpid.proton.engine.Link;
 import org.apache.qpid.proton.engine.Sasl;
+import org.apache.qpid.proton.engine.Sender;
 import org.apache.qpid.proton.engine.SslDomain;
 import org.apache.qpid.proton.engine.Transport;
 import org.apache.qpid.proton.engine.TransportException;
@@ -59,6 +70,12 @@ public final class AmqpConnection {
     private volatile String namespace;
     /** The first bytes while they may still be a WebSocket upgrade request, else null. */
     private ByteBuffer sniffed;
+    /** When the loop accepted the connection (wall clock; shown by {@link Traffic}). */
+    private final Instant openedAt = Instant.now();
+    /** A number for the connection, unique in the process (shown by {@link Traffic}). */
+    private final long id = IDS.incrementAndGet();
+
+    private static final AtomicLong IDS = new AtomicLong();
     /** Set once the endpoint closed the connection: input is discarded until the client hangs up or this passes. */
     private long hangUpAt;
 
@@ -132,6 +149,59 @@ public final class AmqpConnection {
         connection.collect(collector);
         transport.bind(connection);
     }
+
+    /**
+     * Loop thread: this connection and its active links as {@link Traffic} shows them, at most {@code maxLinks} links;
+     * {@code truncated[0]} is set when some were left out.
+     */
+    Traffic.Connection describe(int maxLinks, boolean[] truncated) {
+        loop.checkThread();
+        List<Traffic.Link> links = new ArrayList<>();
+        String containerId = null;
+        String hostname = null;
+        if (connection != null) {
+            containerId = Traffic.clip(connection.getRemoteContainer());
+            hostname = Traffic.clip(connection.getRemoteHostname());
+            EnumSet<EndpointState> active = EnumSet.of(EndpointState.ACTIVE);
+            for (Link link = connection.linkHead(active, active); link != null; link = link.next(active, active)) {
+                if (links.size() >= maxLinks) {
+                    truncated[0] = true;
+                    break;
+                }
+                links.add(describe(link));
+            }
+        }
+        return new Traffic.Connection(
+                id, peer, containerId, hostname, namespace, authorized, tls, openedAt.toString(), links);
+    }
+
+    private static Traffic.Link describe(Link link) {
+        boolean clientReceives = link instanceof Sender;
+        String address = null;
+        String sessionId = null;
+        if (clientReceives && link.getRemoteSource() instanceof Source source) {
+            address = source.getAddress();
+            if (source.getFilter() != null && source.getFilter().get(SESSION_FILTER) != null) {
+                sessionId = Traffic.clip(String.valueOf(source.getFilter().get(SESSION_FILTER)));
+            }
+        } else if (!clientReceives && link.getRemoteTarget() instanceof Target target) {
+            address = target.getAddress();
+        }
+        String mode = !clientReceives
+                ? null
+                : link.getRemoteSenderSettleMode() == SenderSettleMode.SETTLED ? "RECEIVE_AND_DELETE" : "PEEK_LOCK";
+        return new Traffic.Link(
+                Traffic.clip(link.getName()),
+                clientReceives ? "receiver" : "sender",
+                Traffic.clip(address),
+                mode,
+                sessionId,
+                link.getCredit(),
+                link.getUnsettled());
+    }
+
+    /** The key of a session receiver's source filter: the session it asks for (null: the next available). */
+    private static final Symbol SESSION_FILTER = Symbol.valueOf("com.microsoft:session-filter");
 
     /** The client's address, for log lines. */
     public String peer() {

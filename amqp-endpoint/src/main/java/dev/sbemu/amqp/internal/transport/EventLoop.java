@@ -11,13 +11,18 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Queue;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import java.util.logging.Level;
@@ -199,6 +204,55 @@ public final class EventLoop implements AutoCloseable {
     ByteBuffer readBuffer() {
         readBuffer.clear();
         return readBuffer;
+    }
+
+    /**
+     * Any thread but the loop's: the open connections and their links that {@code which} picks, as the loop sees them
+     * ({@link Traffic}), taken on the loop; waits at most {@code timeout} for it.
+     *
+     * @throws IllegalStateException when the loop is closed or did not answer in time
+     */
+    public Traffic traffic(Predicate<AmqpConnection> which, Duration timeout) {
+        if (closed) {
+            throw new IllegalStateException("The network loop is closed.");
+        }
+        if (inLoop()) {
+            throw new IllegalStateException("The loop thread cannot wait for itself to list its connections.");
+        }
+        CompletableFuture<Traffic> snapshot = new CompletableFuture<>();
+        execute(() -> {
+            try {
+                List<Traffic.Connection> out = new ArrayList<>();
+                boolean[] truncated = {false};
+                int links = 0;
+                for (AmqpConnection c : connections) {
+                    if (!which.test(c)) {
+                        continue;
+                    }
+                    if (out.size() >= Traffic.MAX_CONNECTIONS) {
+                        truncated[0] = true;
+                        break;
+                    }
+                    Traffic.Connection described = c.describe(Traffic.MAX_LINKS - links, truncated);
+                    links += described.links().size();
+                    out.add(described);
+                }
+                snapshot.complete(new Traffic(out, truncated[0]));
+            } catch (RuntimeException e) {
+                snapshot.completeExceptionally(e);
+            }
+        });
+        try {
+            return snapshot.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while the network loop listed its connections.");
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("The network loop could not list its connections: " + e.getCause());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("The network loop did not list its connections within " + timeout
+                    + (closed ? "; it is closed." : "."));
+        }
     }
 
     /** Number of open connections (for tests and diagnostics); call on any thread. */
