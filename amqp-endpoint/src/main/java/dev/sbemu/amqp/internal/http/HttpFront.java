@@ -289,7 +289,12 @@ public final class HttpFront implements AutoCloseable {
         }
         if (answer == null) {
             answer = handler.handle(
-                    method, rawPath, rawQuery, exchange.getRequestHeaders().getFirst("If-Match"), body);
+                    method,
+                    rawPath,
+                    rawQuery,
+                    exchange.getRequestHeaders().getFirst("If-Match"),
+                    body,
+                    exchange.getRequestHeaders().getFirst("Host"));
         }
         send(exchange, answer.status(), answer.contentType(), answer.body());
     }
