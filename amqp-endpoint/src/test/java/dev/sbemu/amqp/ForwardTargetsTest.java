@@ -12,16 +12,10 @@ import dev.sbemu.core.Namespace;
 import dev.sbemu.core.config.NamespaceSettings;
 import dev.sbemu.wire.ManagementHandler;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.Base64;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -190,22 +184,11 @@ class ForwardTargetsTest {
         HttpRequest request = HttpRequest.newBuilder(
                         URI.create("http://127.0.0.1:" + server.port() + "/" + path + "?api-version=2021-05"))
                 .timeout(Duration.ofSeconds(30))
-                .header("Authorization", token(keyName))
+                .header("Authorization", HttpEndpointTest.token(keyName, KEY))
                 .method(
                         method,
                         body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
                 .build();
         return http.send(request, HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static String token(String keyName) throws Exception {
-        String resource = URLEncoder.encode("http://127.0.0.1/", StandardCharsets.UTF_8);
-        String expiry = Long.toString(Instant.now().getEpochSecond() + 3600);
-        Mac mac = Mac.getInstance("HmacSHA256");
-        mac.init(new SecretKeySpec(KEY.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-        String sig = Base64.getEncoder()
-                .encodeToString(mac.doFinal((resource + "\n" + expiry).getBytes(StandardCharsets.UTF_8)));
-        return "SharedAccessSignature sr=" + resource + "&sig=" + URLEncoder.encode(sig, StandardCharsets.UTF_8)
-                + "&se=" + expiry + "&skn=" + URLEncoder.encode(keyName, StandardCharsets.UTF_8);
     }
 }
