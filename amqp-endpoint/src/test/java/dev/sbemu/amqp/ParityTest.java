@@ -147,6 +147,41 @@ class ParityTest {
                             st.expect(0, "AmqpException[com.microsoft:session-cannot-be-locked");
                         }),
                 row(
+                        "PAR-4 SES-2 a session a receiver of the same builder holds, accepted in the other receive mode",
+                        (s, st) -> {
+                            s.ns.createQueue(
+                                    "c",
+                                    QueueOptions.builder().requiresSession(true).build());
+                            s.clients.sender("c").sendMessage(new ServiceBusMessage("m").setSessionId("a"));
+                            ServiceBusReceiverClient holder =
+                                    s.sessionReceiver("c").acceptSession("a");
+                            ServiceBusSessionReceiverClient other = s.clients.sessionReceiver(
+                                    EntityPath.queue("c"), ServiceBusReceiveMode.RECEIVE_AND_DELETE);
+                            st.step(
+                                    "accept held",
+                                    () -> other.acceptSession("a").getSessionId());
+                            st.step("holder receives", () -> body(one(holder)));
+                            st.expect(0, "ok a");
+                        }),
+                row(
+                        "PAR-4 SES-2 a session a receiver of the same builder holds, accepted in the other receive mode (peek-lock second)",
+                        (s, st) -> {
+                            s.ns.createQueue(
+                                    "c",
+                                    QueueOptions.builder().requiresSession(true).build());
+                            s.clients.sender("c").sendMessage(new ServiceBusMessage("m").setSessionId("a"));
+                            ServiceBusReceiverClient holder = s.clients
+                                    .sessionReceiver(EntityPath.queue("c"), ServiceBusReceiveMode.RECEIVE_AND_DELETE)
+                                    .acceptSession("a");
+                            ServiceBusSessionReceiverClient other =
+                                    s.clients.sessionReceiver(EntityPath.queue("c"), ServiceBusReceiveMode.PEEK_LOCK);
+                            st.step(
+                                    "accept held",
+                                    () -> other.acceptSession("a").getSessionId());
+                            st.step("holder receives", () -> body(one(holder)));
+                            st.expect(0, "ok a");
+                        }),
+                row(
                         "DLQ-3 settling twice, a peeked message, or in receive-and-delete: the SDK's client-side errors",
                         (s, st) -> {
                             s.ns.createQueue("q");
