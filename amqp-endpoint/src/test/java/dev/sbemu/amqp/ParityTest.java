@@ -531,7 +531,8 @@ class ParityTest {
                         }),
                 // ---- item 10: receive-and-delete ----
                 row(
-                        "PAR-5 LOCK-1 a receive-and-delete message has a lock token (its delivery tag), no lock",
+                        "PAR-5 LOCK-1 a receive-and-delete message of an unpartitioned queue has an empty delivery tag: the SDK's"
+                                + " zero lock token, no lock",
                         (s, st) -> {
                             s.ns.createQueue("q");
                             s.clients.sender("q").sendMessage(new ServiceBusMessage("m"));
@@ -554,7 +555,41 @@ class ParityTest {
                                                     == null
                                             ? "gone"
                                             : "there");
-                            st.expect(0, "ok [m#1/dc=0/lock=token]");
+                            st.expect(0, "ok [m#1/dc=0/lock=zero]");
+                        }),
+                row(
+                        "PAR-5 LOCK-1 a receive-and-delete message of a partitioned queue has a GUID delivery tag as lock token,"
+                                + " no lock",
+                        (s, st) -> {
+                            s.ns.createQueue(
+                                    "q",
+                                    QueueOptions.builder()
+                                            .enablePartitioning(true)
+                                            .build());
+                            s.clients.sender("q").sendMessage(new ServiceBusMessage("m"));
+                            ServiceBusReceiverClient r = s.receiver("q", ServiceBusReceiveMode.RECEIVE_AND_DELETE);
+                            List<ServiceBusReceivedMessage> got = new ArrayList<>();
+                            st.step("receive", () -> {
+                                r.receiveMessages(1, WAIT).forEach(got::add);
+                                // the partition, and so the sequence number's top bits, is the broker's choice
+                                return got.stream()
+                                        .map(m -> received(m).replaceAll("#\\d+", ""))
+                                        .toList();
+                            });
+                            st.step("renew", () -> r.renewMessageLock(got.get(0)) == null ? "null" : "renewed");
+                            st.step("complete", () -> run(() -> r.complete(got.get(0))));
+                            st.step(
+                                    "peek",
+                                    () -> s.clients
+                                                            .receiver(
+                                                                    EntityPath.queue("q"),
+                                                                    ServiceBusReceiveMode.PEEK_LOCK)
+                                                            .peekMessage(
+                                                                    got.get(0).getSequenceNumber())
+                                                    == null
+                                            ? "gone"
+                                            : "there");
+                            st.expect(0, "ok [m/dc=0/lock=token]");
                         }),
                 row(
                         "PAR-5 the sync receive-and-delete receiver keeps its credit: a later message is taken at once "

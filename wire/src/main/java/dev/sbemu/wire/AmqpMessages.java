@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import org.apache.qpid.proton.Proton;
 import org.apache.qpid.proton.amqp.Binary;
 import org.apache.qpid.proton.amqp.Decimal128;
@@ -249,6 +250,24 @@ public final class AmqpMessages {
             return AmqpDecimal.decimal128(d.getMostSignificantBits(), d.getLeastSignificantBits());
         }
         return value;
+    }
+
+    /**
+     * The lock token the service tags a pre-settled (receive-and-delete) delivery of {@code message} with (PAR-5): a
+     * fresh GUID on a partitioned entity, none (an empty delivery tag) on any other. Peek-lock deliveries carry
+     * their lock token instead.
+     *
+     * @return the GUID, or null for an empty tag
+     */
+    public static UUID presettledDeliveryTag(BrokeredMessage message) {
+        if (message.partitionId() < 0) {
+            return null;
+        }
+        // a version-4 GUID from the thread's generator: unique enough for a tag, without SecureRandom's cost
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        long high = (random.nextLong() & ~0xF000L) | 0x4000L;
+        long low = (random.nextLong() & 0x3FFF_FFFF_FFFF_FFFFL) | 0x8000_0000_0000_0000L;
+        return new UUID(high, low);
     }
 
     /** The Java SDK's serializer always sends a user-id, empty when unset: one shared value for it. */
