@@ -153,6 +153,19 @@ class ForwardTargetsTest {
     }
 
     @Test
+    @DisplayName("FWD-5 a spelling over 1,024 characters (a long Host) is not kept: the target is reported in the"
+            + " namespace's form")
+    void longSpellingNotKept() {
+        String host = "h".repeat(2_000) + ".localhost:32768";
+        ManagementHandler handler = ManagementHandler.of(namespace, "127.0.0.1:5672");
+        ManagementHandler.Response r = handler.handle(
+                "PUT", "/source", "api-version=2021-05", null, queueWithForwardTo("sb://" + host + "/target"), host);
+
+        assertEquals(201, r.status(), r.body());
+        assertTrue(r.body().contains("<ForwardTo>https://127.0.0.1:5672/target</ForwardTo>"), r.body());
+    }
+
+    @Test
     @DisplayName("FWD-5 NS-2 in a namespace chosen by the key name, a target URL on the server's host names that"
             + " namespace's entity, never the default namespace's")
     void namespaceChosenByKeyName() throws Exception {

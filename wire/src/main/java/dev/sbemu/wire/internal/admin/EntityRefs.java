@@ -19,6 +19,7 @@ import java.util.Map;
  */
 final class EntityRefs {
     private static final List<String> ELEMENTS = List.of("ForwardTo", "ForwardDeadLetteredMessagesTo");
+    private static final int MAX_SPELLING = 1024;
 
     private final String host;
     private final String requestHost;
@@ -68,10 +69,15 @@ final class EntityRefs {
         }
     }
 
-    /** Keeps the spelling of the targets read, once the description they came in was stored. */
+    /**
+     * Keeps the spelling of the targets read, once the description they came in was stored; one longer than {@value
+     * #MAX_SPELLING} characters (a host name can be long) is reported in the namespace's form instead, so that the
+     * memory stays bounded.
+     */
     void remember() {
         for (String element : ELEMENTS) {
-            addresses.put(entity, element, read.get(element));
+            String given = read.get(element);
+            addresses.put(entity, element, given != null && given.length() <= MAX_SPELLING ? given : null);
         }
     }
 
