@@ -210,8 +210,8 @@ class ConformanceTest {
 
     @ParameterizedTest(name = "over AMQP: {0}")
     @ValueSource(booleans = {false, true})
-    @DisplayName("MSG-5 RUL-6 decimal properties are compared by their number in SQL filters, come back with their"
-            + " bits and are listed with their value by the control API")
+    @DisplayName("MSG-5 RUL-6 HTTP-6 decimal properties are compared by their number in SQL filters, come back with"
+            + " their bits and are listed with their value by the control API, as timestamps and binary are")
     void decimalProperties(boolean amqp) throws Exception {
         open(amqp);
         ns.createTopic("t");
@@ -224,6 +224,8 @@ class ConformanceTest {
         ServiceBusMessage sent = new ServiceBusMessage("priced");
         sent.getApplicationProperties().put("price", price);
         sent.getApplicationProperties().put("total", total);
+        sent.getApplicationProperties().put("when", new Date(1_893_456_000_123L));
+        sent.getApplicationProperties().put("bytes", new Binary(new byte[] {1, 2, 3}));
         clients.sender("t").sendMessage(sent);
 
         assertEquals(0, ns.runtimeInfo(EntityPath.subscription("t", "cheap")).activeMessageCount());
@@ -241,6 +243,9 @@ class ConformanceTest {
                     .body();
             assertTrue(listed.contains("\"price\":1.5"), listed);
             assertTrue(listed.contains("\"total\":12.345"), listed);
+            // the other types a property can carry, with their values: a timestamp as its instant, binary as base64
+            assertTrue(listed.contains("\"when\":\"2030-01-01T00:00:00.123Z\""), listed);
+            assertTrue(listed.contains("\"bytes\":\"AQID\""), listed);
         }
         ServiceBusReceivedMessage got =
                 one(clients.receiver(EntityPath.subscription("t", "exact"), ServiceBusReceiveMode.RECEIVE_AND_DELETE));
