@@ -17,7 +17,14 @@ import dev.sbemu.core.Message;
 import dev.sbemu.core.MessageBody;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.QueueOptions;
+import dev.sbemu.core.RuleDescription;
+import dev.sbemu.core.SubscriptionOptions;
+import dev.sbemu.core.filter.SqlFilter;
 import dev.sbemu.sdk.EmulatorClients;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -199,6 +206,55 @@ class ConformanceTest {
                 assertEquals(value.getClass(), actual.getClass(), how + ": " + name);
             }
         });
+    }
+
+    @ParameterizedTest(name = "over AMQP: {0}")
+    @ValueSource(booleans = {false, true})
+    @DisplayName("MSG-5 RUL-6 HTTP-6 decimal properties are compared by their number in SQL filters, come back with"
+            + " their bits and are listed with their value by the control API, as timestamps and binary are")
+    void decimalProperties(boolean amqp) throws Exception {
+        open(amqp);
+        ns.createTopic("t");
+        ns.createSubscription("t", "cheap", SubscriptionOptions.defaults(), List.of(sql("cheap", "price < 1.4")));
+        ns.createSubscription("t", "exact", SubscriptionOptions.defaults(), List.of(sql("exact", "price = 1.5")));
+        ns.createSubscription("t", "big", SubscriptionOptions.defaults(), List.of(sql("big", "total > 12.3")));
+        // 1.5 as a decimal64 and the .NET SDK's System.Decimal 12.345 as a decimal128 (BID: exponent, coefficient)
+        Decimal64 price = new Decimal64((397L << 53) | 15);
+        Decimal128 total = new Decimal128((6176L - 3) << 49, 12_345);
+        ServiceBusMessage sent = new ServiceBusMessage("priced");
+        sent.getApplicationProperties().put("price", price);
+        sent.getApplicationProperties().put("total", total);
+        sent.getApplicationProperties().put("when", new Date(1_893_456_000_123L));
+        sent.getApplicationProperties().put("bytes", new Binary(new byte[] {1, 2, 3}));
+        clients.sender("t").sendMessage(sent);
+
+        assertEquals(0, ns.runtimeInfo(EntityPath.subscription("t", "cheap")).activeMessageCount());
+        assertEquals(1, ns.runtimeInfo(EntityPath.subscription("t", "exact")).activeMessageCount());
+        assertEquals(1, ns.runtimeInfo(EntityPath.subscription("t", "big")).activeMessageCount());
+        if (amqp) {
+            String listed = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create(
+                                            server.httpUrl() + "/__admin/messages?entity=t" + "&subscription=exact"))
+                                    .timeout(Duration.ofSeconds(30))
+                                    .header("Authorization", server.controlAuthorization())
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString())
+                    .body();
+            assertTrue(listed.contains("\"price\":1.5"), listed);
+            assertTrue(listed.contains("\"total\":12.345"), listed);
+            // the other types a property can carry, with their values: a timestamp as its instant, binary as base64
+            assertTrue(listed.contains("\"when\":\"2030-01-01T00:00:00.123Z\""), listed);
+            assertTrue(listed.contains("\"bytes\":\"AQID\""), listed);
+        }
+        ServiceBusReceivedMessage got =
+                one(clients.receiver(EntityPath.subscription("t", "exact"), ServiceBusReceiveMode.RECEIVE_AND_DELETE));
+        assertEquals(price, got.getApplicationProperties().get("price"));
+        assertEquals(total, got.getApplicationProperties().get("total"));
+    }
+
+    private static RuleDescription sql(String name, String expression) {
+        return new RuleDescription(name, SqlFilter.parse(expression), null);
     }
 
     @ParameterizedTest(name = "over AMQP: {0}")

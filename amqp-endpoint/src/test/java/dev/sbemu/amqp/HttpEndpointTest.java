@@ -444,6 +444,11 @@ class HttpEndpointTest {
 
     /** A shared access signature as the SDKs make one. */
     static String token(String key) throws Exception {
+        return token(ServiceBusEmulatorServer.KEY_NAME, key);
+    }
+
+    /** A namespace-wide token of {@code keyName} (a policy's, or {@code <namespace>/<policy>}: NS-2). */
+    static String token(String keyName, String key) throws Exception {
         String resource = URLEncoder.encode("http://127.0.0.1/", StandardCharsets.UTF_8);
         String expiry = Long.toString(Instant.now().getEpochSecond() + 3600);
         Mac mac = Mac.getInstance("HmacSHA256");
@@ -451,6 +456,6 @@ class HttpEndpointTest {
         String sig = Base64.getEncoder()
                 .encodeToString(mac.doFinal((resource + "\n" + expiry).getBytes(StandardCharsets.UTF_8)));
         return "SharedAccessSignature sr=" + resource + "&sig=" + URLEncoder.encode(sig, StandardCharsets.UTF_8)
-                + "&se=" + expiry + "&skn=" + ServiceBusEmulatorServer.KEY_NAME;
+                + "&se=" + expiry + "&skn=" + URLEncoder.encode(keyName, StandardCharsets.UTF_8);
     }
 }

@@ -204,6 +204,41 @@ class ParityTest {
                             st.expect(0, "AmqpException[com.microsoft:session-cannot-be-locked");
                         }),
                 row(
+                        "PAR-4 SES-2 a session a receiver of the same builder holds, accepted in the other receive mode",
+                        (s, st) -> {
+                            s.ns.createQueue(
+                                    "c",
+                                    QueueOptions.builder().requiresSession(true).build());
+                            s.clients.sender("c").sendMessage(new ServiceBusMessage("m").setSessionId("a"));
+                            ServiceBusReceiverClient holder =
+                                    s.sessionReceiver("c").acceptSession("a");
+                            ServiceBusSessionReceiverClient other = s.clients.sessionReceiver(
+                                    EntityPath.queue("c"), ServiceBusReceiveMode.RECEIVE_AND_DELETE);
+                            st.step(
+                                    "accept held",
+                                    () -> other.acceptSession("a").getSessionId());
+                            st.step("holder receives", () -> body(one(holder)));
+                            st.expect(0, "ok a");
+                        }),
+                row(
+                        "PAR-4 SES-2 a session a receiver of the same builder holds, accepted in the other receive mode (peek-lock second)",
+                        (s, st) -> {
+                            s.ns.createQueue(
+                                    "c",
+                                    QueueOptions.builder().requiresSession(true).build());
+                            s.clients.sender("c").sendMessage(new ServiceBusMessage("m").setSessionId("a"));
+                            ServiceBusReceiverClient holder = s.clients
+                                    .sessionReceiver(EntityPath.queue("c"), ServiceBusReceiveMode.RECEIVE_AND_DELETE)
+                                    .acceptSession("a");
+                            ServiceBusSessionReceiverClient other =
+                                    s.clients.sessionReceiver(EntityPath.queue("c"), ServiceBusReceiveMode.PEEK_LOCK);
+                            st.step(
+                                    "accept held",
+                                    () -> other.acceptSession("a").getSessionId());
+                            st.step("holder receives", () -> body(one(holder)));
+                            st.expect(0, "ok a");
+                        }),
+                row(
                         "DLQ-3 settling twice, a peeked message, or in receive-and-delete: the SDK's client-side errors",
                         (s, st) -> {
                             s.ns.createQueue("q");
@@ -553,7 +588,8 @@ class ParityTest {
                         }),
                 // ---- item 10: receive-and-delete ----
                 row(
-                        "PAR-5 LOCK-1 a receive-and-delete message has a lock token (its delivery tag), no lock",
+                        "PAR-5 LOCK-1 a receive-and-delete message of an unpartitioned queue has an empty delivery tag: the SDK's"
+                                + " zero lock token, no lock",
                         (s, st) -> {
                             s.ns.createQueue("q");
                             s.clients.sender("q").sendMessage(new ServiceBusMessage("m"));
@@ -576,7 +612,41 @@ class ParityTest {
                                                     == null
                                             ? "gone"
                                             : "there");
-                            st.expect(0, "ok [m#1/dc=0/lock=token]");
+                            st.expect(0, "ok [m#1/dc=0/lock=zero]");
+                        }),
+                row(
+                        "PAR-5 LOCK-1 a receive-and-delete message of a partitioned queue has a GUID delivery tag as lock token,"
+                                + " no lock",
+                        (s, st) -> {
+                            s.ns.createQueue(
+                                    "q",
+                                    QueueOptions.builder()
+                                            .enablePartitioning(true)
+                                            .build());
+                            s.clients.sender("q").sendMessage(new ServiceBusMessage("m"));
+                            ServiceBusReceiverClient r = s.receiver("q", ServiceBusReceiveMode.RECEIVE_AND_DELETE);
+                            List<ServiceBusReceivedMessage> got = new ArrayList<>();
+                            st.step("receive", () -> {
+                                r.receiveMessages(1, WAIT).forEach(got::add);
+                                // the partition, and so the sequence number's top bits, is the broker's choice
+                                return got.stream()
+                                        .map(m -> received(m).replaceAll("#\\d+", ""))
+                                        .toList();
+                            });
+                            st.step("renew", () -> r.renewMessageLock(got.get(0)) == null ? "null" : "renewed");
+                            st.step("complete", () -> run(() -> r.complete(got.get(0))));
+                            st.step(
+                                    "peek",
+                                    () -> s.clients
+                                                            .receiver(
+                                                                    EntityPath.queue("q"),
+                                                                    ServiceBusReceiveMode.PEEK_LOCK)
+                                                            .peekMessage(
+                                                                    got.get(0).getSequenceNumber())
+                                                    == null
+                                            ? "gone"
+                                            : "there");
+                            st.expect(0, "ok [m/dc=0/lock=token]");
                         }),
                 row(
                         "PAR-5 the sync receive-and-delete receiver keeps its credit: a later message is taken at once "

@@ -4,6 +4,7 @@ import com.azure.messaging.servicebus.implementation.DurationDescribedType;
 import com.azure.messaging.servicebus.implementation.MessageUtils;
 import com.azure.messaging.servicebus.implementation.OffsetDateTimeDescribedType;
 import com.azure.messaging.servicebus.implementation.UriDescribedType;
+import dev.sbemu.core.AmqpDecimal;
 import dev.sbemu.core.AmqpFields;
 import dev.sbemu.core.BrokeredMessage;
 import dev.sbemu.core.Message;
@@ -23,8 +24,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import org.apache.qpid.proton.Proton;
 import org.apache.qpid.proton.amqp.Binary;
+import org.apache.qpid.proton.amqp.Decimal128;
+import org.apache.qpid.proton.amqp.Decimal32;
+import org.apache.qpid.proton.amqp.Decimal64;
 import org.apache.qpid.proton.amqp.DescribedType;
 import org.apache.qpid.proton.amqp.Symbol;
 import org.apache.qpid.proton.amqp.UnsignedByte;
@@ -222,11 +227,47 @@ public final class AmqpMessages {
     public static Map<String, Object> propertiesFromWire(Map<?, ?> wire) {
         Map<String, Object> values = new LinkedHashMap<>();
         if (wire != null) {
-            wire.forEach((name, value) -> values.put(
-                    String.valueOf(name),
-                    value instanceof DescribedType described ? MessageUtils.describedToOrigin(described) : value));
+            wire.forEach((name, value) -> values.put(String.valueOf(name), coreValue(value)));
         }
         return values;
+    }
+
+    /**
+     * A property value as the core keeps it: described types as the SDK decodes them, decimals as {@link
+     * AmqpDecimal} (proton-j 0.34 reads every decimal's number as 0; its bits are right, and are kept).
+     */
+    private static Object coreValue(Object value) {
+        if (value instanceof DescribedType described) {
+            return MessageUtils.describedToOrigin(described);
+        }
+        if (value instanceof Decimal32 d) {
+            return AmqpDecimal.decimal32(d.getBits());
+        }
+        if (value instanceof Decimal64 d) {
+            return AmqpDecimal.decimal64(d.getBits());
+        }
+        if (value instanceof Decimal128 d) {
+            return AmqpDecimal.decimal128(d.getMostSignificantBits(), d.getLeastSignificantBits());
+        }
+        return value;
+    }
+
+    /**
+     * The lock token the service tags a pre-settled (receive-and-delete) delivery of {@code message} with (PAR-5): a
+     * fresh GUID on a partitioned entity, none (an empty delivery tag) on any other. Peek-lock deliveries carry
+     * their lock token instead.
+     *
+     * @return the GUID, or null for an empty tag
+     */
+    public static UUID presettledDeliveryTag(BrokeredMessage message) {
+        if (message.partitionId() < 0) {
+            return null;
+        }
+        // a version-4 GUID from the thread's generator: unique enough for a tag, without SecureRandom's cost
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        long high = (random.nextLong() & ~0xF000L) | 0x4000L;
+        long low = (random.nextLong() & 0x3FFF_FFFF_FFFF_FFFFL) | 0x8000_0000_0000_0000L;
+        return new UUID(high, low);
     }
 
     /** The Java SDK's serializer always sends a user-id, empty when unset: one shared value for it. */
@@ -536,6 +577,13 @@ public final class AmqpMessages {
         }
         if (value instanceof byte[] bytes) {
             return new Binary(bytes.clone());
+        }
+        if (value instanceof AmqpDecimal d) {
+            return switch (d.width()) {
+                case 32 -> new Decimal32((int) d.bits());
+                case 64 -> new Decimal64(d.bits());
+                default -> new Decimal128(d.highBits(), d.bits());
+            };
         }
         return value;
     }

@@ -60,8 +60,18 @@ public final class ManagementHandler {
      * @param body the request body as text, or null
      */
     public Response handle(String method, String rawPath, String rawQuery, String ifMatch, String body) {
+        return handle(method, rawPath, rawQuery, ifMatch, body, null);
+    }
+
+    /**
+     * Answers one request that came with a {@code Host} header: a forwarding target given as a URL may name the
+     * namespace by that host, with or without its port.
+     *
+     * @param host the request's {@code Host} header, or null
+     */
+    public Response handle(String method, String rawPath, String rawQuery, String ifMatch, String body, String host) {
         ManagementResponse answer = router.handle(ManagementHttpClient.toManagementRequest(
-                Objects.requireNonNull(method, "method"), rawPath, rawQuery, ifMatch, body));
+                Objects.requireNonNull(method, "method"), rawPath, rawQuery, ifMatch, body, host));
         return new Response(answer.status(), answer.contentType(), answer.body());
     }
 

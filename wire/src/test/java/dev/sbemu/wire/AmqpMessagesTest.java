@@ -4,19 +4,27 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
+import dev.sbemu.core.AmqpDecimal;
 import dev.sbemu.core.BrokeredMessage;
 import dev.sbemu.core.Message;
 import dev.sbemu.core.MessageBody;
 import dev.sbemu.core.MessageState;
+import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.qpid.proton.amqp.Binary;
+import org.apache.qpid.proton.amqp.Decimal128;
+import org.apache.qpid.proton.amqp.Decimal32;
+import org.apache.qpid.proton.amqp.Decimal64;
 import org.apache.qpid.proton.amqp.Symbol;
+import org.apache.qpid.proton.amqp.UnsignedLong;
+import org.apache.qpid.proton.amqp.messaging.ApplicationProperties;
 import org.apache.qpid.proton.amqp.messaging.Data;
 import org.apache.qpid.proton.amqp.messaging.Footer;
 import org.apache.qpid.proton.amqp.messaging.Header;
@@ -111,5 +119,50 @@ class AmqpMessagesTest {
         byte[] sent = encode(new Data(new Binary(new byte[] {9})));
         Message core = AmqpMessages.toCore(sent, 0, sent.length);
         assertEquals(new MessageBody.Data(new byte[] {9}), core.body());
+    }
+
+    @Test
+    @DisplayName("MSG-5 decimal properties in raw AMQP come to the core as their numbers and go back out with their"
+            + " bits, beside the other simple types")
+    void decimalsRoundTrip() {
+        Map<String, Object> wire = new LinkedHashMap<>();
+        wire.put("d32", new Decimal32(0x8000_0000 | (99 << 23) | 225));
+        wire.put("d64", new Decimal64((397L << 53) | 15));
+        wire.put("d128", new Decimal128((6176L - 3) << 49, 12_345));
+        wire.put("nan", new Decimal32(0x7C00_0000));
+        wire.put("ulong", UnsignedLong.valueOf("18000000000000000000"));
+        wire.put("symbol", Symbol.valueOf("s"));
+        wire.put("char", 'c');
+        byte[] sent = encode(new ApplicationProperties(wire), new Data(new Binary(new byte[] {1})));
+
+        Message core = AmqpMessages.toCore(sent, 0, sent.length);
+        Map<String, Object> properties = core.applicationProperties();
+        assertEquals(new BigDecimal("-2.25"), ((AmqpDecimal) properties.get("d32")).value());
+        assertEquals(new BigDecimal("1.5"), ((AmqpDecimal) properties.get("d64")).value());
+        assertEquals(new BigDecimal("12.345"), ((AmqpDecimal) properties.get("d128")).value());
+
+        BrokeredMessage brokered = new BrokeredMessage(
+                core,
+                1,
+                Instant.EPOCH,
+                null,
+                null,
+                UUID.randomUUID(),
+                Instant.EPOCH,
+                0,
+                MessageState.ACTIVE,
+                null,
+                0,
+                null,
+                -1);
+        ApplicationProperties back = sections(AmqpMessages.encode(AmqpMessages.toAmqp(brokered))).stream()
+                .filter(ApplicationProperties.class::isInstance)
+                .map(ApplicationProperties.class::cast)
+                .findFirst()
+                .orElseThrow();
+        wire.forEach((name, value) -> {
+            assertEquals(value, back.getValue().get(name), name);
+            assertEquals(value.getClass(), back.getValue().get(name).getClass(), name);
+        });
     }
 }

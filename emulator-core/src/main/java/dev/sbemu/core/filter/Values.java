@@ -1,5 +1,6 @@
 package dev.sbemu.core.filter;
 
+import dev.sbemu.core.AmqpDecimal;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.DateTimeException;
@@ -13,8 +14,8 @@ import java.util.UUID;
 
 /**
  * The value semantics of the filter language (SPEC RUL-6). Null stands for UNKNOWN (a missing
- * property or a null value). Integer-like values are 64-bit integers, Float, Double and BigDecimal
- * are doubles, and the two mix by promoting to double as C# does. Strings compare ordinally and are
+ * property or a null value). Integer-like values are 64-bit integers, Float, Double, BigDecimal and AMQP's
+ * decimals are doubles, and the two mix by promoting to double as C# does. Strings compare ordinally and are
  * never converted to numbers. An operation on mismatched types yields UNKNOWN; nothing here throws.
  */
 final class Values {
@@ -43,7 +44,10 @@ final class Values {
         if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
             return ((Number) value).longValue();
         }
-        if (value instanceof Double || value instanceof Float || value instanceof BigDecimal) {
+        if (value instanceof Double
+                || value instanceof Float
+                || value instanceof BigDecimal
+                || value instanceof AmqpDecimal) {
             return ((Number) value).doubleValue();
         }
         if (value instanceof BigInteger) {

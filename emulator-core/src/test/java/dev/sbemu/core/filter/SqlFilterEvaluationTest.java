@@ -18,6 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sbemu.core.AmqpDecimal;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
@@ -197,6 +198,14 @@ class SqlFilterEvaluationTest {
                 row("a = 5.0", with("a", 5), true),
                 row("a = 2.5", with("a", 2.5f), true),
                 row("a = 2.5", with("a", new BigDecimal("2.5")), true),
+                // MSG-5 AMQP's decimals compare by their number (1.5 as a decimal64, 12.345 as the .NET SDK's
+                // decimal128)
+                row("a = 1.5", with("a", AmqpDecimal.decimal64((397L << 53) | 15)), true),
+                row("a > 1.4 AND a < 1.6", with("a", AmqpDecimal.decimal64((397L << 53) | 15)), true),
+                row("a = 0", with("a", AmqpDecimal.decimal64((397L << 53) | 15)), false),
+                row("a > 12", with("a", AmqpDecimal.decimal128((6176L - 3) << 49, 12_345)), true),
+                row("a = -2.25", with("a", AmqpDecimal.decimal32(0x8000_0000 | (99 << 23) | 225)), true),
+                row("a = 1", with("a", AmqpDecimal.decimal32(0x7C00_0000)), false),
                 row("a > 1e2", with("a", 101), true),
                 row("a = 1.5E1", with("a", 15), true),
                 row("2.5e-1 = 0.25", with(), true),

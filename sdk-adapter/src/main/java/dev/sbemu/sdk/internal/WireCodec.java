@@ -6,7 +6,6 @@ import dev.sbemu.core.BrokeredMessage;
 import dev.sbemu.core.Message;
 import dev.sbemu.wire.AmqpMessages;
 import java.util.UUID;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The message mapping at the wire, in both directions, with the SDK's own serializer at each end:
@@ -40,20 +39,19 @@ public final class WireCodec {
 
     /**
      * What the SDK makes of {@code message} delivered on its receive link, whose delivery tag is the SDK's lock
-     * token: the message's lock token, or for a receive-and-delete message a GUID of its own (PAR-5: the service
-     * tags every delivery with a GUID, so the SDK's {@code getLockToken()} is never null there).
+     * token: the message's lock token, or for a receive-and-delete message the service's tag (PAR-5: a GUID on a
+     * partitioned entity; an empty tag on any other, which azure-core-amqp reads as the zero UUID).
      */
     public static ServiceBusReceivedMessage toReceivedFromLink(BrokeredMessage message) {
-        return toReceived(message, message.lockToken() != null ? message.lockToken() : deliveryTag());
+        if (message.lockToken() != null) {
+            return toReceived(message, message.lockToken());
+        }
+        UUID presettled = AmqpMessages.presettledDeliveryTag(message);
+        return toReceived(message, presettled == null ? EMPTY_TAG : presettled);
     }
 
-    /** A version-4 GUID from the thread's generator: unique enough for a tag, without SecureRandom's cost. */
-    private static UUID deliveryTag() {
-        ThreadLocalRandom random = ThreadLocalRandom.current();
-        long high = (random.nextLong() & ~0xF000L) | 0x4000L;
-        long low = (random.nextLong() & 0x3FFF_FFFF_FFFF_FFFFL) | 0x8000_0000_0000_0000L;
-        return new UUID(high, low);
-    }
+    /** The lock token azure-core-amqp 2.12 gives a delivery whose tag is not 16 bytes ({@code DELIVERY_EMPTY_TAG}). */
+    private static final UUID EMPTY_TAG = new UUID(0L, 0L);
 
     private static ServiceBusReceivedMessage toReceived(BrokeredMessage message, UUID deliveryTag) {
         org.apache.qpid.proton.message.Message amqp = AmqpMessages.roundTrip(AmqpMessages.toAmqp(message));

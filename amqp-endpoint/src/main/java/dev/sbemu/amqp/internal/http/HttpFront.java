@@ -323,12 +323,22 @@ public final class HttpFront implements AutoCloseable {
             }
         }
         if (!allowed && answer == null) {
-            unauthorized(exchange, manageRequired(method, segments, subscriptions, exchange));
+            String detail = manageRequired(method, segments, subscriptions, exchange);
+            if (subscriptions) {
+                // the service puts this text in the reason phrase too (SEC-6); HttpSplice moves it there
+                exchange.getResponseHeaders().set(ResponseHeads.REASON, reasonPhrase(detail));
+            }
+            unauthorized(exchange, detail);
             return;
         }
         if (answer == null) {
             answer = handler.handle(
-                    method, rawPath, rawQuery, exchange.getRequestHeaders().getFirst("If-Match"), body);
+                    method,
+                    rawPath,
+                    rawQuery,
+                    exchange.getRequestHeaders().getFirst("If-Match"),
+                    body,
+                    exchange.getRequestHeaders().getFirst("Host"));
         }
         send(exchange, answer.status(), answer.contentType(), answer.body());
     }
@@ -355,6 +365,13 @@ public final class HttpFront implements AutoCloseable {
             case "DELETE" -> "Authorization failed for specified action: Manage,EntityDelete.";
             default -> "Manage,EntityRead claims required for this operation.";
         };
+    }
+
+    /** {@code text} as a reason phrase can carry it: Latin-1 without control characters (the Host is in it). */
+    private static String reasonPhrase(String text) {
+        StringBuilder phrase = new StringBuilder(text.length());
+        text.chars().forEach(c -> phrase.append(c < 0x20 || c == 0x7F || c > 0xFF ? '?' : (char) c));
+        return phrase.toString();
     }
 
     private static void unauthorized(HttpExchange exchange, String detail) throws IOException {

@@ -32,8 +32,8 @@ import java.util.logging.Logger;
  * refused 413 before it is sent. The splice answers {@code Expect: 100-continue} itself and passes the request on
  * without it (clients that expect a continue do not pipeline, so the 100 never overtakes an earlier answer). A
  * request not complete within the request-read timeout is answered 408 and its connection closed; a head over
- * {@value #GATED} bytes 431, a chunked body 411. Answers pass back byte for byte through a 16 KB buffer: a side that
- * does not read holds the other back, never the heap. A pair closes when either side has closed and what it sent is
+ * {@value #GATED} bytes 431, a chunked body 411. Answers pass back through two 16 KB buffers, byte for byte but for a
+ * reason phrase {@link ResponseHeads} puts in: a side that does not read holds the other back, never the heap. A pair closes when either side has closed and what it sent is
  * passed on, on an error, or after the idle timeout without a byte either way; at most {@value #MAX_SPLICES} pairs
  * are open, and one more is answered 503 with a {@code Retry-After} and closed.
  */
@@ -122,7 +122,11 @@ public final class HttpSplice implements HttpHandOver, AutoCloseable {
         /** Complete requests (or a large one's head and body so far), to be written to the server. */
         final ByteBuffer toServer = ByteBuffer.allocate(2 * GATED + 64);
 
+        /** What came from the server and is not in {@link #toClient} yet: an answer's head still incomplete. */
+        final ByteBuffer fromServer = ByteBuffer.allocate(BUFFER);
+
         final ByteBuffer toClient = ByteBuffer.allocate(BUFFER);
+        final ResponseHeads responses = new ResponseHeads();
         SelectionKey clientKey;
         SelectionKey serverKey;
         boolean clientDone;
@@ -179,8 +183,9 @@ public final class HttpSplice implements HttpHandOver, AutoCloseable {
                 }
             } else if (connected) {
                 if (key.isReadable()) {
-                    if (server.read(toClient) < 0) {
+                    if (server.read(fromServer) < 0) {
                         serverDone = true;
+                        responses.serverDone();
                     }
                 }
                 if (key.isValid() && key.isWritable()) {
@@ -189,6 +194,9 @@ public final class HttpSplice implements HttpHandOver, AutoCloseable {
                     toServer.compact();
                 }
             }
+            fromServer.flip();
+            responses.transfer(fromServer, toClient);
+            fromServer.compact();
             advance();
             if (!client.isOpen()) {
                 return; // refused
@@ -200,7 +208,7 @@ public final class HttpSplice implements HttpHandOver, AutoCloseable {
             if (connected && clientDone && toServer.position() == 0 && inbox.position() == 0) {
                 server.shutdownOutput();
             }
-            if (serverDone && toClient.position() == 0 || clientDone && serverDone) {
+            if (serverDone && toClient.position() == 0 && fromServer.position() == 0 || clientDone && serverDone) {
                 close();
                 return;
             }
@@ -325,6 +333,7 @@ public final class HttpSplice implements HttpHandOver, AutoCloseable {
             toServer.put(passed);
             int body = (int) Math.min(contentLength, toServer.remaining());
             toServer.put(bytes, headEnd, body);
+            responses.requestPassedOn(head.substring(0, Math.max(0, head.indexOf(' '))));
             inbox.flip();
             inbox.position(headEnd + body);
             inbox.compact();
@@ -418,7 +427,7 @@ public final class HttpSplice implements HttpHandOver, AutoCloseable {
             if (!connected) {
                 s = SelectionKey.OP_CONNECT;
             } else {
-                if (!serverDone && toClient.hasRemaining()) {
+                if (!serverDone && fromServer.hasRemaining()) {
                     s |= SelectionKey.OP_READ;
                 }
                 if (toServer.position() > 0) {

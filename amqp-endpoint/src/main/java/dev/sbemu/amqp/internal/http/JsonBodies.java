@@ -6,6 +6,7 @@ import com.azure.json.JsonWriter;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
 import java.util.Collection;
 import java.util.Map;
 
@@ -18,7 +19,7 @@ final class JsonBodies {
 
     /**
      * Writes maps (keys as strings), collections, strings, numbers, booleans and null; anything else as its text. A
-     * number other than an int or a long is written as a double, null when it is not finite.
+     * number is written with its exact digits where its text has them, else as a double, null when not finite.
      */
     static String write(Object value) {
         StringWriter out = new StringWriter();
@@ -54,14 +55,30 @@ final class JsonBodies {
         } else if (value instanceof Long l) {
             out.writeLong(l);
         } else if (value instanceof Number n) {
-            double d = n.doubleValue();
-            if (Double.isFinite(d)) {
-                out.writeRawValue(String.valueOf(d));
-            } else {
-                out.writeNull();
-            }
+            writeNumber(n, out);
         } else {
             out.writeString(value.toString());
+        }
+    }
+
+    /**
+     * A number as its exact digits where it has them (a decimal, AMQP's decimals and unsigned longs: their doubles
+     * would round), else as a double; NaN and the infinities, which JSON has not, as null.
+     */
+    private static void writeNumber(Number n, JsonWriter out) throws IOException {
+        if (!(n instanceof Double) && !(n instanceof Float)) {
+            try {
+                out.writeRawValue(new BigDecimal(n.toString()).toString());
+                return;
+            } catch (NumberFormatException notDigits) {
+                // NaN, an infinity, or a number type whose text is not its value: its double below
+            }
+        }
+        double d = n.doubleValue();
+        if (Double.isFinite(d)) {
+            out.writeRawValue(String.valueOf(d));
+        } else {
+            out.writeNull();
         }
     }
 

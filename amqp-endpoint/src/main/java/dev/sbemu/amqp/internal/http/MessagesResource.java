@@ -8,12 +8,15 @@ import dev.sbemu.core.MessageState;
 import dev.sbemu.core.Namespace;
 import dev.sbemu.core.ReceiveMode;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
+import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.apache.qpid.proton.amqp.Binary;
 
 /**
  * {@code /__admin/messages?entity=<queue or topic>[&subscription=<name>][&subQueue=deadletter]}: {@code GET} lists an
@@ -152,12 +155,31 @@ final class MessagesResource implements AdminResource {
             out.put("body", String.valueOf(m.message().body()));
         }
         Map<String, Object> properties = new LinkedHashMap<>();
-        m.message()
-                .applicationProperties()
-                .forEach((k, v) -> properties.put(
-                        k, v == null ? null : v instanceof Boolean || v instanceof Number ? v : v.toString()));
+        m.message().applicationProperties().forEach((k, v) -> properties.put(k, propertyJson(v)));
         out.put("applicationProperties", properties);
         return out;
+    }
+
+    /**
+     * An application property as the listing shows it (MSG-5): booleans and numbers as they are (a decimal with its
+     * exact digits), an AMQP timestamp as its ISO-8601 instant, binary as base64, anything else as its text.
+     */
+    private static Object propertyJson(Object v) {
+        if (v == null || v instanceof Boolean || v instanceof Number) {
+            return v;
+        }
+        if (v instanceof Date date) {
+            return date.toInstant().toString();
+        }
+        if (v instanceof Binary binary) {
+            return Base64.getEncoder()
+                    .encodeToString(Arrays.copyOfRange(
+                            binary.getArray(), binary.getArrayOffset(), binary.getArrayOffset() + binary.getLength()));
+        }
+        if (v instanceof byte[] bytes) {
+            return Base64.getEncoder().encodeToString(bytes);
+        }
+        return v.toString();
     }
 
     /**

@@ -423,9 +423,12 @@ public final class OutgoingLink implements LinkBound {
                 giveBack(message);
                 continue;
             }
-            // PAR-5: the service's delivery tags are GUIDs, in receive-and-delete too (the SDK maps a tag of another
-            // length to the zero lock token)
-            byte[] tag = DotNetGuid.toBytes(locked ? message.lockToken() : UUID.randomUUID());
+            // PAR-5: a peek-lock delivery's tag is its lock token; a pre-settled one's is empty, or a GUID on a
+            // partitioned entity
+            UUID presettled = locked ? null : AmqpMessages.presettledDeliveryTag(message);
+            byte[] tag = locked
+                    ? DotNetGuid.toBytes(message.lockToken())
+                    : presettled == null ? new byte[0] : DotNetGuid.toBytes(presettled);
             Delivery delivery = Deliveries.send(sender, tag, AmqpMessages.toAmqp(message), !locked);
             delivery.setContext(message.lockToken());
         }

@@ -41,7 +41,8 @@ final class SessionAccept {
     /** .NET ticks (100 ns since 0001-01-01) at the Unix epoch. */
     private static final long EPOCH_TICKS = 621_355_968_000_000_000L;
 
-    private static final Duration DEFAULT_ACCEPT_WAIT = Duration.ofMinutes(1);
+    /** The service's hold without a {@code com.microsoft:timeout} (AMQP-6). */
+    private static final Duration DEFAULT_ACCEPT_WAIT = Duration.ofSeconds(65);
 
     private final LinkRouter router;
     private final LinkFactory links;
@@ -145,7 +146,7 @@ final class SessionAccept {
 
     /**
      * How long a session accept waits: the client's {@code com.microsoft:timeout} in milliseconds, capped at the
-     * endpoint's maximum (a client cannot hold a worker thread for ever); 1 minute without one (AMQP-6, AMQP-19).
+     * endpoint's maximum (a client cannot hold a worker thread for ever); 65 s without one (AMQP-6, AMQP-19).
      */
     static Duration acceptWait(Object timeout, Duration max) {
         if (!(timeout instanceof Number n) || n.longValue() < 0) {

@@ -36,11 +36,12 @@ final class EntityResource {
         throw new BrokerException.EntityNotFound(name);
     }
 
-    ManagementResponse put(String name, String body, boolean update) {
+    ManagementResponse put(String name, String body, boolean update, String requestHost) {
         Element description = Atom.description(body, DESCRIPTIONS);
         int status = update ? 200 : 201;
         if (QueueXml.ELEMENT.equals(description.getLocalName())) {
-            QueueOptions asked = QueueXml.read(description, site.refs(), ns.tier());
+            EntityRefs refs = site.refs(name, requestHost);
+            QueueOptions asked = QueueXml.read(description, refs, ns.tier());
             if (update && ns.queueExists(name)) {
                 QueueOptions old = ns.getQueue(name);
                 asked = asked.toBuilder()
@@ -52,6 +53,7 @@ final class EntityResource {
                         .build();
             }
             QueueOptions stored = update ? ns.updateQueue(name, asked) : ns.createQueue(name, asked);
+            refs.remember();
             return ManagementResponse.entry(status, Atom.document(queueEntry(name, stored)));
         }
         TopicOptions asked = TopicXml.read(description, ns.tier());
@@ -72,6 +74,7 @@ final class EntityResource {
         } else {
             ns.deleteTopic(name);
         }
+        site.forwards().forget(name);
         return ManagementResponse.ok();
     }
 
@@ -102,7 +105,7 @@ final class EntityResource {
                 info.createdAt(),
                 info.updatedAt(),
                 site.name(),
-                c -> QueueXml.write(c, options, info, site.refs(), ns.tier()));
+                c -> QueueXml.write(c, options, info, site.refs(name), ns.tier()));
     }
 
     private Consumer<XmlOut> topicEntry(String name, TopicOptions options) {

@@ -63,7 +63,8 @@ public final class ManagementHttpClient implements HttpClient {
                 url.getPath(),
                 url.getQuery(),
                 request.getHeaders().getValue(HttpHeaderName.IF_MATCH),
-                body == null ? null : body.toString());
+                body == null ? null : body.toString(),
+                url.getAuthority());
     }
 
     /**
@@ -71,10 +72,11 @@ public final class ManagementHttpClient implements HttpClient {
      *
      * @param rawPath the path as sent (percent-encoded)
      * @param rawQuery the query as sent (percent-encoded), or null
+     * @param host the {@code Host} header, or null
      */
     public static ManagementRequest toManagementRequest(
-            String method, String rawPath, String rawQuery, String ifMatch, String body) {
-        return new ManagementRequest(method, segments(rawPath), query(rawQuery), ifMatch, body);
+            String method, String rawPath, String rawQuery, String ifMatch, String body, String host) {
+        return new ManagementRequest(method, segments(rawPath), query(rawQuery), ifMatch, body, host);
     }
 
     /** Splits the raw path at '/' and decodes each segment ({@code %2F} stays inside its segment). */

@@ -31,7 +31,7 @@ public final class ManagementRouter {
      * @param createdAt reported as the namespace's creation time
      */
     public ManagementRouter(Namespace namespace, String host, String apiVersion, Instant createdAt) {
-        Site site = new Site(namespace, host, apiVersion, createdAt);
+        Site site = new Site(namespace, host, apiVersion, createdAt, new ForwardAddresses());
         this.namespaceInfo = new NamespaceResource(site);
         this.entities = new EntityResource(site);
         this.subscriptions = new SubscriptionResource(site);
@@ -93,7 +93,7 @@ public final class ManagementRouter {
     private ManagementResponse entity(ManagementRequest r, String name) {
         return switch (r.method()) {
             case "GET" -> entities.get(name);
-            case "PUT" -> entities.put(name, r.body(), isUpdate(r));
+            case "PUT" -> entities.put(name, r.body(), isUpdate(r), r.host());
             case "DELETE" -> entities.delete(name);
             default -> throw methodNotAllowed(r, "GET, PUT, DELETE");
         };
@@ -102,7 +102,7 @@ public final class ManagementRouter {
     private ManagementResponse subscription(ManagementRequest r, String topic, String sub) {
         return switch (r.method()) {
             case "GET" -> subscriptions.get(topic, sub);
-            case "PUT" -> subscriptions.put(topic, sub, r.body(), isUpdate(r));
+            case "PUT" -> subscriptions.put(topic, sub, r.body(), isUpdate(r), r.host());
             case "DELETE" -> subscriptions.delete(topic, sub);
             default -> throw methodNotAllowed(r, "GET, PUT, DELETE");
         };

@@ -91,7 +91,7 @@ final class QueueXml {
         out.element("IsAnonymousAccessible", false);
         AuthorizationRulesXml.write(out, o.authorizationRules());
         out.element("Status", StatusXml.write(o.status()));
-        out.element("ForwardTo", refs.url(o.forwardTo()));
+        out.element("ForwardTo", refs.url("ForwardTo", o.forwardTo()));
         out.element("UserMetadata", o.userMetadata());
         out.element("CreatedAt", info.createdAt());
         out.element("UpdatedAt", info.updatedAt());
@@ -101,7 +101,9 @@ final class QueueXml {
         out.element("AutoDeleteOnIdle", o.autoDeleteOnIdle());
         out.element("EnablePartitioning", o.enablePartitioning());
         out.element("EntityAvailabilityStatus", "Available");
-        out.element("ForwardDeadLetteredMessagesTo", refs.url(o.forwardDeadLetteredMessagesTo()));
+        out.element(
+                "ForwardDeadLetteredMessagesTo",
+                refs.url("ForwardDeadLetteredMessagesTo", o.forwardDeadLetteredMessagesTo()));
         out.element("EnableExpress", false);
         out.element("MaxMessageSizeInKilobytes", Limits.reportedMaxMessageKb(o.maxMessageSizeInKilobytes(), tier));
         out.end();

@@ -12,11 +12,21 @@ import java.time.Instant;
  * @param host the namespace's host name ({@code sbemu.servicebus.windows.net})
  * @param apiVersion the api-version written into self links
  * @param createdAt when the endpoint was created, reported as the namespace's creation time
+ * @param forwards the forwarding targets as clients spelt them
  */
-record Site(Namespace namespace, String host, String apiVersion, Instant createdAt) {
+record Site(Namespace namespace, String host, String apiVersion, Instant createdAt, ForwardAddresses forwards) {
 
-    EntityRefs refs() {
-        return new EntityRefs(host);
+    /** How the forwarding targets of entity {@code path} are written. */
+    EntityRefs refs(String path) {
+        return new EntityRefs(host, null, forwards, path);
+    }
+
+    /**
+     * How they are read from a request that addressed the namespace as {@code requestHost} (its Host header, or
+     * null).
+     */
+    EntityRefs refs(String path, String requestHost) {
+        return new EntityRefs(host, requestHost, forwards, path);
     }
 
     /** The namespace's name: the first label of the host. */

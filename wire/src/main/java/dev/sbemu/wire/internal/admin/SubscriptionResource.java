@@ -26,9 +26,10 @@ final class SubscriptionResource {
         return ManagementResponse.entry(200, Atom.document(entry(topic, name, ns.getSubscription(topic, name))));
     }
 
-    ManagementResponse put(String topic, String name, String body, boolean update) {
+    ManagementResponse put(String topic, String name, String body, boolean update, String requestHost) {
+        EntityRefs refs = site.refs(topic + "/Subscriptions/" + name, requestHost);
         SubscriptionXml.Request asked =
-                SubscriptionXml.read(Atom.description(body, Set.of(SubscriptionXml.ELEMENT)), site.refs());
+                SubscriptionXml.read(Atom.description(body, Set.of(SubscriptionXml.ELEMENT)), refs);
         SubscriptionOptions stored;
         if (update) {
             if (asked.rule() != null) {
@@ -40,11 +41,13 @@ final class SubscriptionResource {
             stored = ns.createSubscription(
                     topic, name, asked.options(), asked.rule() == null ? List.of() : List.of(asked.rule()));
         }
+        refs.remember();
         return ManagementResponse.entry(update ? 200 : 201, Atom.document(entry(topic, name, stored)));
     }
 
     ManagementResponse delete(String topic, String name) {
         ns.deleteSubscription(topic, name);
+        site.forwards().forget(topic + "/Subscriptions/" + name);
         return ManagementResponse.ok();
     }
 
@@ -68,6 +71,6 @@ final class SubscriptionResource {
                 info.createdAt(),
                 info.updatedAt(),
                 site.name(),
-                c -> SubscriptionXml.write(c, options, info, site.refs()));
+                c -> SubscriptionXml.write(c, options, info, site.refs(path)));
     }
 }

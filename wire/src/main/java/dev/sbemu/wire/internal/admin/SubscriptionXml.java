@@ -69,13 +69,15 @@ final class SubscriptionXml {
         out.element("MaxDeliveryCount", o.maxDeliveryCount());
         out.element("EnableBatchedOperations", o.enableBatchedOperations());
         out.element("Status", StatusXml.write(o.status()));
-        out.element("ForwardTo", refs.url(o.forwardTo()));
+        out.element("ForwardTo", refs.url("ForwardTo", o.forwardTo()));
         out.element("CreatedAt", info.createdAt());
         out.element("UpdatedAt", info.updatedAt());
         out.element("AccessedAt", info.accessedAt());
         CountsXml.write(out, info);
         out.element("UserMetadata", o.userMetadata());
-        out.element("ForwardDeadLetteredMessagesTo", refs.url(o.forwardDeadLetteredMessagesTo()));
+        out.element(
+                "ForwardDeadLetteredMessagesTo",
+                refs.url("ForwardDeadLetteredMessagesTo", o.forwardDeadLetteredMessagesTo()));
         out.element("AutoDeleteOnIdle", o.autoDeleteOnIdle());
         out.element("EntityAvailabilityStatus", "Available");
         out.end();
