@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.azure.messaging.servicebus.ServiceBusMessage;
 import com.azure.messaging.servicebus.ServiceBusReceiverClient;
 import com.azure.messaging.servicebus.ServiceBusSenderClient;
+import dev.sbemu.core.BrokeredMessage;
 import dev.sbemu.core.EntityPath;
 import dev.sbemu.core.Faults.Operation;
 import dev.sbemu.core.JournalEvent;
@@ -16,18 +17,23 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import org.apache.qpid.proton.Proton;
+import org.apache.qpid.proton.amqp.Binary;
 import org.apache.qpid.proton.amqp.UnsignedInteger;
 import org.apache.qpid.proton.amqp.messaging.AmqpValue;
 import org.apache.qpid.proton.amqp.messaging.ApplicationProperties;
+import org.apache.qpid.proton.amqp.messaging.Data;
 import org.apache.qpid.proton.amqp.messaging.Properties;
 import org.apache.qpid.proton.amqp.messaging.Rejected;
 import org.apache.qpid.proton.amqp.transport.Attach;
@@ -575,5 +581,45 @@ class HostileClientTest {
         peer.transfer(0, 2, null, chunk, true, false, HostilePeer.WAIT);
         peer.transfer(0, 3, null, chunk, true, false, HostilePeer.WAIT);
         peer.expectError(End.class, "amqp:session:window-violation");
+    }
+
+    @Test
+    @DisplayName("AMQP-27 a session's deliveries are taken in whatever order their ids come (an SDK sending from "
+            + "several threads), as the service takes them: each settled, each message stored, the connection kept")
+    void outOfOrderDeliveryIds() throws IOException {
+        namespace.createQueue("orders");
+        ServiceBusEmulatorServer server = start();
+        HostilePeer peer = opened(server);
+        peer.begin(0);
+        peer.putToken(KEY);
+        peer.attachSender(0, 2, "s1", "orders");
+        peer.expect(Attach.class, a -> a.getName().equals("s1"));
+        int first = peer.nextDeliveryId;
+        // proton-j alone closed the connection here: "Expected delivery-id <first>, got <first + 1>"
+        peer.transfer(0, 2, first + 1, textMessage("two"), false, false, HostilePeer.WAIT);
+        peer.transfer(0, 2, first, textMessage("one"), false, false, HostilePeer.WAIT);
+        peer.transfer(0, 2, first + 2, textMessage("three"), false, false, HostilePeer.WAIT);
+        peer.nextDeliveryId += 3;
+        Set<Integer> settled = new TreeSet<>();
+        while (settled.size() < 3) {
+            Disposition disposition = peer.expect(Disposition.class, d -> d.getState() != null);
+            int last = disposition.getLast() == null
+                    ? disposition.getFirst().intValue()
+                    : disposition.getLast().intValue();
+            for (int id = disposition.getFirst().intValue(); id <= last; id++) {
+                settled.add(id);
+            }
+        }
+        assertEquals(Set.of(first, first + 1, first + 2), settled);
+        List<String> bodies = namespace.peek(EntityPath.queue("orders"), 0, 10).stream()
+                .map(BrokeredMessage::bodyAsString)
+                .toList();
+        assertEquals(List.of("two", "one", "three"), bodies);
+    }
+
+    private static byte[] textMessage(String text) {
+        Message message = Proton.message();
+        message.setBody(new Data(new Binary(text.getBytes(StandardCharsets.UTF_8))));
+        return HostilePeer.encode(message);
     }
 }

@@ -126,7 +126,7 @@ public final class AmqpConnection {
      * at once on the TLS port, else once the first bytes say AMQP.
      */
     private void startAmqp(SslDomain tls, boolean webSocket) {
-        transport = Transport.Factory.create();
+        transport = new DeliveryIdTolerantTransport();
         connection = Connection.Factory.create();
         collector = Collector.Factory.create();
         transport.setMaxFrameSize(options.maxFrameSize());
