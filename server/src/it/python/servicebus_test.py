@@ -15,7 +15,8 @@ import urllib.request
 from datetime import datetime, timedelta
 
 from azure.core.pipeline.transport import RequestsTransport
-from azure.servicebus import ServiceBusClient, ServiceBusMessage, ServiceBusReceiveMode, ServiceBusSubQueue
+from azure.servicebus import (ServiceBusClient, ServiceBusMessage, ServiceBusReceiveMode, ServiceBusSubQueue,
+                               TransportType)
 from azure.servicebus.exceptions import ServiceBusAuthenticationError, ServiceBusQuotaExceededError
 from azure.servicebus.management import ServiceBusAdministrationClient
 
@@ -263,9 +264,24 @@ def two_namespaces(client):
             assert response.status == 200, response.status
 
 
+def web_sockets(client):
+    """AMQP over WebSockets (spec AMQP-26). For WebSockets the SDK drops the connection string's port: it dials
+    ws://127.0.0.1/$servicebus/websocket, port 80 (TLS off with UseDevelopmentEmulator=true, so ws:// and not wss://).
+    custom_endpoint_address names the port: ws://<host:port>/$servicebus/websocket, plain, no certificate to trust."""
+    endpoint = re.search(r"Endpoint=(sb://[^;/]+)", CONNECTION_STRING).group(1)  # sb://127.0.0.1:<amqp port>
+    with ServiceBusClient.from_connection_string(CONNECTION_STRING, transport_type=TransportType.AmqpOverWebsocket,
+                                                 custom_endpoint_address=endpoint) as over_ws:
+        with over_ws.get_queue_sender("basic") as sender:
+            sender.send_messages(ServiceBusMessage("over ws", message_id="py-ws"))
+        with over_ws.get_queue_receiver("basic", max_wait_time=WAIT) as receiver:
+            [message] = receiver.receive_messages(max_message_count=1, max_wait_time=WAIT)
+            assert body_of(message) == "over ws", body_of(message)
+            receiver.complete_message(message)
+
+
 STEPS = [send_receive_complete, abandon_and_dead_letter, scheduled_message, session_with_state,
          topic_with_sql_filter, ttl_to_dead_letter_queue, administration, own_namespace, portless_connection_string,
-         two_namespaces]
+         two_namespaces, web_sockets]
 
 
 def main():
