@@ -2,10 +2,13 @@
 // Run by .ci/languages, which starts the server jar and passes:
 //   SBEMU_CONNECTION_STRING  Endpoint=sb://127.0.0.1:<amqp port>;SharedAccessKeyName=...;UseDevelopmentEmulator=true;
 //   SBEMU_HTTP               http://127.0.0.1:<http port>   (management REST API, /health, /__admin/)
+//   SBEMU_TLS_CERTIFICATE    the server's self-signed certificate in PEM (its TLS port's, served on every port)
 // Entities come from ../Config.json. Each step prints "PASS <step>" or "FAIL <step>: <reason>".
 "use strict";
 
 const assert = require("node:assert/strict");
+const fs = require("node:fs");
+const WebSocket = require("ws");
 const { ServiceBusClient, ServiceBusAdministrationClient } = require("@azure/service-bus");
 
 const connectionString = process.env.SBEMU_CONNECTION_STRING;
@@ -304,8 +307,34 @@ async function twoNamespaces() {
   }
 }
 
+// AMQP over WebSockets (spec AMQP-26): with webSocketOptions the SDK dials
+// wss://<the connection string's host:port>/$servicebus/websocket (subprotocol AMQPWSB10) through the given
+// constructor, TLS whatever UseDevelopmentEmulator says; ws's "ca" option trusts the server's certificate for this
+// client only.
+async function webSockets() {
+  const overWs = new ServiceBusClient(connectionString, {
+    retryOptions: { maxRetries: 1, timeoutInMs: 20_000 },
+    webSocketOptions: {
+      webSocket: WebSocket,
+      webSocketConstructorOptions: { ca: fs.readFileSync(process.env.SBEMU_TLS_CERTIFICATE) },
+    },
+  });
+  try {
+    const sender = overWs.createSender("basic");
+    await sender.sendMessages({ body: "over wss", messageId: "js-wss" });
+    await sender.close();
+    const receiver = overWs.createReceiver("basic");
+    const [message] = await receiver.receiveMessages(1, WAIT);
+    assert.equal(message.body, "over wss");
+    await receiver.completeMessage(message);
+    await receiver.close();
+  } finally {
+    await overWs.close();
+  }
+}
+
 const steps = { sendReceiveComplete, abandonAndDeadLetter, scheduledMessage, sessionWithState, topicWithSqlFilter,
-  ttlToDeadLetterQueue, administration, ownNamespace, portlessConnectionString, twoNamespaces };
+  ttlToDeadLetterQueue, administration, ownNamespace, portlessConnectionString, twoNamespaces, webSockets };
 
 async function main() {
   let failed = 0;

@@ -3,6 +3,7 @@
 Run by .ci/languages, which starts the server jar and passes:
   SBEMU_CONNECTION_STRING  Endpoint=sb://127.0.0.1:<amqp port>;SharedAccessKeyName=...;UseDevelopmentEmulator=true;
   SBEMU_HTTP               http://127.0.0.1:<http port>   (management REST API, /health, /__admin/)
+  SBEMU_TLS_CERTIFICATE    the server's self-signed certificate in PEM (its TLS port's, served on every port)
 Entities come from ../Config.json. Each step prints "PASS <step>" or "FAIL <step>: <reason>".
 """
 import json
@@ -15,12 +16,14 @@ import urllib.request
 from datetime import datetime, timedelta
 
 from azure.core.pipeline.transport import RequestsTransport
-from azure.servicebus import ServiceBusClient, ServiceBusMessage, ServiceBusReceiveMode, ServiceBusSubQueue
+from azure.servicebus import (ServiceBusClient, ServiceBusMessage, ServiceBusReceiveMode, ServiceBusSubQueue,
+                               TransportType)
 from azure.servicebus.exceptions import ServiceBusAuthenticationError, ServiceBusQuotaExceededError
 from azure.servicebus.management import ServiceBusAdministrationClient
 
 CONNECTION_STRING = os.environ["SBEMU_CONNECTION_STRING"]
 HTTP = os.environ["SBEMU_HTTP"]
+TLS_CERTIFICATE = os.environ["SBEMU_TLS_CERTIFICATE"]
 WAIT = 10  # seconds a receive may wait
 
 
@@ -263,9 +266,30 @@ def two_namespaces(client):
             assert response.status == 200, response.status
 
 
+def web_sockets(client):
+    """AMQP over WebSockets (spec AMQP-26). For WebSockets the SDK drops the connection string's port: it dials
+    ws://127.0.0.1/$servicebus/websocket, port 80 (TLS off with UseDevelopmentEmulator=true, so ws:// and not wss://).
+    custom_endpoint_address names the port: ws://<host:port>/$servicebus/websocket, plain, no certificate to trust.
+    Without UseDevelopmentEmulator it dials wss://, trusting connection_verify's PEM (not SSL_CERT_FILE: without
+    connection_verify the SDK passes certifi's bundle)."""
+    endpoint = re.search(r"Endpoint=(sb://[^;/]+)", CONNECTION_STRING).group(1)  # sb://127.0.0.1:<amqp port>
+    over_wss = CONNECTION_STRING.replace("UseDevelopmentEmulator=true;", "")
+    assert over_wss != CONNECTION_STRING
+    for connection_string, tls, body in ((CONNECTION_STRING, {}, "over ws"),
+                                         (over_wss, {"connection_verify": TLS_CERTIFICATE}, "over wss")):
+        with ServiceBusClient.from_connection_string(connection_string, transport_type=TransportType.AmqpOverWebsocket,
+                                                     custom_endpoint_address=endpoint, **tls) as over_ws:
+            with over_ws.get_queue_sender("basic") as sender:
+                sender.send_messages(ServiceBusMessage(body))
+            with over_ws.get_queue_receiver("basic", max_wait_time=WAIT) as receiver:
+                [message] = receiver.receive_messages(max_message_count=1, max_wait_time=WAIT)
+                assert body_of(message) == body, body_of(message)
+                receiver.complete_message(message)
+
+
 STEPS = [send_receive_complete, abandon_and_dead_letter, scheduled_message, session_with_state,
          topic_with_sql_filter, ttl_to_dead_letter_queue, administration, own_namespace, portless_connection_string,
-         two_namespaces]
+         two_namespaces, web_sockets]
 
 
 def main():
