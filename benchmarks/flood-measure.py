@@ -340,13 +340,19 @@ def flood_cbs(server, parallel, links, limit):
     for p in peers:
         p.sock.sendall(frame(0, attach_sender(0, "cbs", described(0x29, string("$cbs")))) + b"".join(
             frame(0, attach_sender(h, f"txn-{h}", COORDINATOR)) for h in range(1, links)))
-    for p in peers:
-        p.wait(lambda q: q.attached >= links)
+    for p in peers:  # before a token, links past 16 are refused and a flood of them closes the connection (RES-7)
+        p.wait(lambda q: q.attached >= links or q.closed is not None or q.ended)
+    refused = [p for p in peers if p.closed is not None or p.ended]
+    if refused:
+        print(f"{len(refused)} of {parallel} connections closed while attaching: {sorted({str(p.closed) for p in refused})}")
     attached = server.heap_mb()
     payload = b"\x00\x53\x75\xb0" + struct.pack(">I", 1 << 20) + b"x" * (part - 8)  # a data section announced as 1 MB
     for p in peers:
         for k in range(under):
-            p.sock.sendall(frame(0, transfer(k, k, True), payload))
+            try:
+                p.sock.sendall(frame(0, transfer(k, k, True), payload))
+            except OSError:
+                break  # closed by the endpoint
     time.sleep(1)
     open_now = sum(1 for p in peers if p.closed is None and not p.ended)
     held = server.heap_mb()
@@ -358,7 +364,7 @@ def flood_cbs(server, parallel, links, limit):
         except OSError:
             pass
     for p in peers:
-        p.wait(lambda q: q.closed is not None)
+        p.wait(lambda q: q.closed is not None or q.ended)
     conditions = sorted({str(p.closed) for p in peers})
     after = server.heap_mb()
     print(f"one more delivery each: {sum(1 for p in peers if p.closed is not None)} of {parallel} closed with "

@@ -1,15 +1,27 @@
 package dev.sbemu.amqp;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sbemu.core.Namespace;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.qpid.proton.amqp.UnsignedInteger;
+import org.apache.qpid.proton.amqp.messaging.Source;
+import org.apache.qpid.proton.amqp.transaction.Coordinator;
 import org.apache.qpid.proton.amqp.transport.Attach;
 import org.apache.qpid.proton.amqp.transport.Close;
+import org.apache.qpid.proton.amqp.transport.Detach;
 import org.apache.qpid.proton.amqp.transport.ErrorCondition;
 import org.apache.qpid.proton.amqp.transport.Open;
+import org.apache.qpid.proton.amqp.transport.Role;
+import org.apache.qpid.proton.amqp.transport.SenderSettleMode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -54,8 +66,9 @@ class UnauthenticatedLimitsTest {
 
     @Test
     @DisplayName("RES-7 connections without an accepted token are limited (max-unauthenticated-connections): one "
-            + "more is closed with amqp:resource-limit-exceeded; a token accepted on one makes room")
-    void unauthenticatedConnectionsAreLimited() throws IOException {
+            + "more is closed with amqp:resource-limit-exceeded, HTTP is still served; a token accepted on one makes "
+            + "room")
+    void unauthenticatedConnectionsAreLimited() throws IOException, InterruptedException {
         server = ServiceBusEmulatorServer.builder(namespace)
                 .sharedAccessKey(KEY)
                 .maxUnauthenticatedConnections(3)
@@ -65,6 +78,13 @@ class UnauthenticatedLimitsTest {
         opened();
 
         connectAndOpen().expectError(Close.class, "amqp:resource-limit-exceeded");
+        // HTTP on the same port is still served: a health check must not read an AMQP refusal during such a flood
+        HttpResponse<String> health = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/health"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, health.statusCode(), health.body());
 
         first.begin(0);
         first.putToken(KEY);
@@ -94,5 +114,62 @@ class UnauthenticatedLimitsTest {
         ErrorCondition error = peer.expectError(Close.class, "amqp:resource-limit-exceeded");
         assertTrue(error.getDescription().contains("before any token was accepted"), error.getDescription());
         peer.expectEndOfStream(HostilePeer.WAIT);
+    }
+
+    @Test
+    @DisplayName("RES-7 before a token, a connection may attach at most 16 links (the $cbs pair and coordinators): "
+            + "the 17th is refused with amqp:resource-limit-exceeded, a flood of refused ones closes the connection, "
+            + "and a token lifts the bound to the endpoint's link limit")
+    void unauthenticatedLinksAreLimited() throws IOException {
+        server =
+                ServiceBusEmulatorServer.builder(namespace).sharedAccessKey(KEY).start();
+        HostilePeer peer = opened();
+        peer.begin(0);
+        for (int handle = 0; handle < 16; handle++) {
+            attachCoordinator(peer, handle);
+            int h = handle;
+            Attach answer = peer.expect(Attach.class, a -> a.getName().equals("txn-" + h));
+            assertNotNull(answer.getTarget(), "coordinator " + h + " attached");
+        }
+        attachCoordinator(peer, 16);
+        Detach refused = peer.expect(Detach.class, d -> d.getError() != null);
+        assertEquals(
+                "amqp:resource-limit-exceeded",
+                refused.getError().getCondition().toString());
+        assertTrue(
+                refused.getError().getDescription().contains("before a token is accepted"),
+                refused.getError().getDescription());
+
+        HostilePeer flooder = opened();
+        flooder.begin(0);
+        for (int handle = 0; handle < 40; handle++) {
+            attachCoordinator(flooder, handle);
+        }
+        ErrorCondition closed = flooder.expectError(Close.class, "amqp:resource-limit-exceeded");
+        assertTrue(closed.getDescription().contains("before a token is accepted"), closed.getDescription());
+
+        HostilePeer authenticated = opened();
+        authenticated.begin(0);
+        authenticated.putToken(KEY); // handles 0 and 1
+        for (int handle = 2; handle < 20; handle++) {
+            attachCoordinator(authenticated, handle);
+            int h = handle;
+            Attach answer = authenticated.expect(Attach.class, a -> a.getName().equals("txn-" + h));
+            assertNotNull(answer.getTarget(), "coordinator " + h + " attached after the token");
+        }
+    }
+
+    private static void attachCoordinator(HostilePeer peer, int handle) throws IOException {
+        Attach attach = new Attach();
+        attach.setName("txn-" + handle);
+        attach.setHandle(UnsignedInteger.valueOf(handle));
+        attach.setRole(Role.SENDER);
+        attach.setSndSettleMode(SenderSettleMode.UNSETTLED);
+        Source source = new Source();
+        source.setAddress("txn-" + handle);
+        attach.setSource(source);
+        attach.setTarget(new Coordinator());
+        attach.setInitialDeliveryCount(UnsignedInteger.ZERO);
+        peer.frame(0, attach, null);
     }
 }

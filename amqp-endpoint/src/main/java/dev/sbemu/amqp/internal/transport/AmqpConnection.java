@@ -396,8 +396,9 @@ public final class AmqpConnection {
         }
         sniffed = null;
         head.flip();
-        // a connection past the limit is refused as AMQP, whatever it speaks (AMQP-12)
-        if (!webSocket && !refused && ProtocolSniffer.isHttpStart(head.get(0)) && handOverHttp(head)) {
+        // HTTP goes to the HTTP side even past the AMQP limits (RES-7): /health must answer during a flood of
+        // connections, and the HTTP side bounds its own (RES-3); an AMQP connection past them is refused (AMQP-12)
+        if (!webSocket && ProtocolSniffer.isHttpStart(head.get(0)) && handOverHttp(head)) {
             return false;
         }
         startAmqp(null, webSocket);

@@ -95,16 +95,22 @@ final class ProtonEvents {
                 Link link = event.getLink();
                 if (link.getLocalState() == EndpointState.UNINITIALIZED) {
                     links++;
-                    if (links > 2 * limits.linkMax()) {
+                    boolean authorized = owner.isAuthorized();
+                    int linkMax = authorized ? limits.linkMax() : Math.min(limits.linkMax(), UNAUTHENTICATED_LINK_MAX);
+                    String beforeToken = authorized || linkMax == limits.linkMax()
+                            ? ""
+                            : " before a token is accepted; put a token on $cbs first";
+                    if (links > 2 * linkMax) {
                         // refused attaches the client never detaches: it floods
-                        owner.closeWith(
-                                new ErrorCondition(AmqpErrors.RESOURCE_LIMIT_EXCEEDED, "Too many links attached."));
-                    } else if (handlers.size() >= limits.linkMax()) {
+                        owner.closeWith(new ErrorCondition(
+                                AmqpErrors.RESOURCE_LIMIT_EXCEEDED, "Too many links attached" + beforeToken + "."));
+                    } else if (handlers.size() >= linkMax) {
                         router.refuse(
                                 link,
                                 new ErrorCondition(
                                         AmqpErrors.RESOURCE_LIMIT_EXCEEDED,
-                                        "At most " + limits.linkMax() + " links may be attached on one connection."));
+                                        "At most " + linkMax + " links may be attached on one connection" + beforeToken
+                                                + "."));
                     } else {
                         router.attach(link);
                     }
@@ -185,6 +191,14 @@ final class ProtonEvents {
     }
 
     private static final EnumSet<EndpointState> ALL = EnumSet.allOf(EndpointState.class);
+
+    /**
+     * The most links a connection may hold before a token is accepted (RES-7): the SDKs need the two of {@code $cbs}
+     * and perhaps a transaction coordinator (which needs no token, AMQP-9); every other attach is refused without a
+     * token anyway. Without this bound, 500 unauthenticated connections with 1,000 links each (about 1.2 KB a link)
+     * exhausted a 512 MB heap.
+     */
+    static final int UNAUTHENTICATED_LINK_MAX = 16;
 
     /** Detaches every active link with {@code error} (the goodbye's first half). */
     void detachAll(ErrorCondition error) {
