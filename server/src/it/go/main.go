@@ -644,27 +644,7 @@ func webSockets(ctx context.Context, _ *azservicebus.Client) error {
 		return err
 	}
 	defer client.Close(ctx)
-	sender, err := client.NewSender("basic", nil)
-	if err != nil {
-		return err
-	}
-	defer sender.Close(ctx)
-	if err := sender.SendMessage(ctx, &azservicebus.Message{Body: []byte("over wss")}, nil); err != nil {
-		return err
-	}
-	receiver, err := client.NewReceiverForQueue("basic", nil)
-	if err != nil {
-		return err
-	}
-	defer receiver.Close(ctx)
-	messages, err := receive(receiver, 1, wait)
-	if err != nil {
-		return err
-	}
-	if err := check(len(messages) == 1 && string(messages[0].Body) == "over wss", "received %v", messages); err != nil {
-		return err
-	}
-	return receiver.CompleteMessage(ctx, messages[0], nil)
+	return sendReceiveComplete(ctx, client) // the first step's exchange, over wss
 }
 
 func main() {

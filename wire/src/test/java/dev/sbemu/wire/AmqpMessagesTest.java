@@ -87,20 +87,7 @@ class AmqpMessagesTest {
         assertEquals(Map.of("sum", "x"), core.amqp().footer());
         assertEquals("m", core.messageId());
 
-        BrokeredMessage brokered = new BrokeredMessage(
-                core,
-                1,
-                Instant.EPOCH,
-                null,
-                null,
-                UUID.randomUUID(),
-                Instant.EPOCH,
-                0,
-                MessageState.ACTIVE,
-                null,
-                0,
-                null,
-                -1);
+        BrokeredMessage brokered = brokered(core);
         List<Object> out = sections(AmqpMessages.encode(AmqpMessages.toAmqp(brokered)));
         List<byte[]> data = out.stream()
                 .filter(Data.class::isInstance)
@@ -141,7 +128,21 @@ class AmqpMessagesTest {
         assertEquals(new BigDecimal("1.5"), ((AmqpDecimal) properties.get("d64")).value());
         assertEquals(new BigDecimal("12.345"), ((AmqpDecimal) properties.get("d128")).value());
 
-        BrokeredMessage brokered = new BrokeredMessage(
+        BrokeredMessage brokered = brokered(core);
+        ApplicationProperties back = sections(AmqpMessages.encode(AmqpMessages.toAmqp(brokered))).stream()
+                .filter(ApplicationProperties.class::isInstance)
+                .map(ApplicationProperties.class::cast)
+                .findFirst()
+                .orElseThrow();
+        wire.forEach((name, value) -> {
+            assertEquals(value, back.getValue().get(name), name);
+            assertEquals(value.getClass(), back.getValue().get(name).getClass(), name);
+        });
+    }
+
+    /** {@code core} as the broker hands it out: sequence number 1, a lock token, no other state. */
+    private static BrokeredMessage brokered(Message core) {
+        return new BrokeredMessage(
                 core,
                 1,
                 Instant.EPOCH,
@@ -155,14 +156,5 @@ class AmqpMessagesTest {
                 0,
                 null,
                 -1);
-        ApplicationProperties back = sections(AmqpMessages.encode(AmqpMessages.toAmqp(brokered))).stream()
-                .filter(ApplicationProperties.class::isInstance)
-                .map(ApplicationProperties.class::cast)
-                .findFirst()
-                .orElseThrow();
-        wire.forEach((name, value) -> {
-            assertEquals(value, back.getValue().get(name), name);
-            assertEquals(value.getClass(), back.getValue().get(name).getClass(), name);
-        });
     }
 }
