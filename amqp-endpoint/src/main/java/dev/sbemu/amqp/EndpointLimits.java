@@ -1,6 +1,7 @@
 package dev.sbemu.amqp;
 
 import java.time.Duration;
+import java.util.function.Consumer;
 
 /**
  * The limits of a {@link ServiceBusEmulatorServer}'s endpoint and its loop's rules (docs/spec.md AMQP-19 gives each
@@ -38,8 +39,8 @@ import java.time.Duration;
  *     s); a slower one is answered 408 and its connection closed. Requests reach the HTTP server's workers only
  *     once complete, so slow clients hold none of them (RES-3)
  * @param maxUnauthenticatedConnections the most connections open at once that have no token accepted yet (default
- *     500: each costs up to about 165 KB of heap, so 500 hold about 80 MB, a sixth of a 512 MB heap); more are
- *     refused like connections past {@code maxConnections} (RES-7)
+ *     500: each costs about 163 KB of heap, so 500 hold about 80 MB, a sixth of a 512 MB heap; each may also attach
+ *     at most 16 links before its token); more are refused like connections past {@code maxConnections} (RES-7)
  * @param maxUnauthenticatedBytes the most bytes of incomplete deliveries a connection may hold, over all its links,
  *     before a token was accepted (default 256 KB, four of the largest tokens); past it the connection is closed
  *     with {@code amqp:resource-limit-exceeded} (RES-7)
@@ -128,337 +129,128 @@ public record EndpointLimits(
 
     /** A copy with maxConnections set to {@code value}. */
     public EndpointLimits withMaxConnections(int value) {
-        return new EndpointLimits(
-                value,
-                maxFrameSize,
-                idleTimeout,
-                channelMax,
-                linkMax,
-                sessionWindow,
-                linkCredit,
-                workerThreads,
-                handshakeTimeout,
-                maxOperationTimeout,
-                maxRequestSize,
-                unauthenticatedCredit,
-                maxTransactionsPerConnection,
-                requestReadTimeout,
-                maxUnauthenticatedConnections,
-                maxUnauthenticatedBytes);
+        return copy(c -> c.maxConnections = value);
     }
 
     /** A copy with maxFrameSize set to {@code value}. */
     public EndpointLimits withMaxFrameSize(int value) {
-        return new EndpointLimits(
-                maxConnections,
-                value,
-                idleTimeout,
-                channelMax,
-                linkMax,
-                sessionWindow,
-                linkCredit,
-                workerThreads,
-                handshakeTimeout,
-                maxOperationTimeout,
-                maxRequestSize,
-                unauthenticatedCredit,
-                maxTransactionsPerConnection,
-                requestReadTimeout,
-                maxUnauthenticatedConnections,
-                maxUnauthenticatedBytes);
+        return copy(c -> c.maxFrameSize = value);
     }
 
     /** A copy with idleTimeout set to {@code value}. */
     public EndpointLimits withIdleTimeout(Duration value) {
-        return new EndpointLimits(
-                maxConnections,
-                maxFrameSize,
-                value,
-                channelMax,
-                linkMax,
-                sessionWindow,
-                linkCredit,
-                workerThreads,
-                handshakeTimeout,
-                maxOperationTimeout,
-                maxRequestSize,
-                unauthenticatedCredit,
-                maxTransactionsPerConnection,
-                requestReadTimeout,
-                maxUnauthenticatedConnections,
-                maxUnauthenticatedBytes);
+        return copy(c -> c.idleTimeout = value);
     }
 
     /** A copy with channelMax set to {@code value}. */
     public EndpointLimits withChannelMax(int value) {
-        return new EndpointLimits(
-                maxConnections,
-                maxFrameSize,
-                idleTimeout,
-                value,
-                linkMax,
-                sessionWindow,
-                linkCredit,
-                workerThreads,
-                handshakeTimeout,
-                maxOperationTimeout,
-                maxRequestSize,
-                unauthenticatedCredit,
-                maxTransactionsPerConnection,
-                requestReadTimeout,
-                maxUnauthenticatedConnections,
-                maxUnauthenticatedBytes);
+        return copy(c -> c.channelMax = value);
     }
 
     /** A copy with linkMax set to {@code value}. */
     public EndpointLimits withLinkMax(int value) {
-        return new EndpointLimits(
-                maxConnections,
-                maxFrameSize,
-                idleTimeout,
-                channelMax,
-                value,
-                sessionWindow,
-                linkCredit,
-                workerThreads,
-                handshakeTimeout,
-                maxOperationTimeout,
-                maxRequestSize,
-                unauthenticatedCredit,
-                maxTransactionsPerConnection,
-                requestReadTimeout,
-                maxUnauthenticatedConnections,
-                maxUnauthenticatedBytes);
+        return copy(c -> c.linkMax = value);
     }
 
     /** A copy with sessionWindow set to {@code value}. */
     public EndpointLimits withSessionWindow(int value) {
-        return new EndpointLimits(
-                maxConnections,
-                maxFrameSize,
-                idleTimeout,
-                channelMax,
-                linkMax,
-                value,
-                linkCredit,
-                workerThreads,
-                handshakeTimeout,
-                maxOperationTimeout,
-                maxRequestSize,
-                unauthenticatedCredit,
-                maxTransactionsPerConnection,
-                requestReadTimeout,
-                maxUnauthenticatedConnections,
-                maxUnauthenticatedBytes);
+        return copy(c -> c.sessionWindow = value);
     }
 
     /** A copy with linkCredit set to {@code value}. */
     public EndpointLimits withLinkCredit(int value) {
-        return new EndpointLimits(
-                maxConnections,
-                maxFrameSize,
-                idleTimeout,
-                channelMax,
-                linkMax,
-                sessionWindow,
-                value,
-                workerThreads,
-                handshakeTimeout,
-                maxOperationTimeout,
-                maxRequestSize,
-                unauthenticatedCredit,
-                maxTransactionsPerConnection,
-                requestReadTimeout,
-                maxUnauthenticatedConnections,
-                maxUnauthenticatedBytes);
+        return copy(c -> c.linkCredit = value);
     }
 
     /** A copy with workerThreads set to {@code value}. */
     public EndpointLimits withWorkerThreads(int value) {
-        return new EndpointLimits(
-                maxConnections,
-                maxFrameSize,
-                idleTimeout,
-                channelMax,
-                linkMax,
-                sessionWindow,
-                linkCredit,
-                value,
-                handshakeTimeout,
-                maxOperationTimeout,
-                maxRequestSize,
-                unauthenticatedCredit,
-                maxTransactionsPerConnection,
-                requestReadTimeout,
-                maxUnauthenticatedConnections,
-                maxUnauthenticatedBytes);
+        return copy(c -> c.workerThreads = value);
     }
 
     /** A copy with handshakeTimeout set to {@code value}. */
     public EndpointLimits withHandshakeTimeout(Duration value) {
-        return new EndpointLimits(
-                maxConnections,
-                maxFrameSize,
-                idleTimeout,
-                channelMax,
-                linkMax,
-                sessionWindow,
-                linkCredit,
-                workerThreads,
-                value,
-                maxOperationTimeout,
-                maxRequestSize,
-                unauthenticatedCredit,
-                maxTransactionsPerConnection,
-                requestReadTimeout,
-                maxUnauthenticatedConnections,
-                maxUnauthenticatedBytes);
+        return copy(c -> c.handshakeTimeout = value);
     }
 
     /** A copy with maxOperationTimeout set to {@code value}. */
     public EndpointLimits withMaxOperationTimeout(Duration value) {
-        return new EndpointLimits(
-                maxConnections,
-                maxFrameSize,
-                idleTimeout,
-                channelMax,
-                linkMax,
-                sessionWindow,
-                linkCredit,
-                workerThreads,
-                handshakeTimeout,
-                value,
-                maxRequestSize,
-                unauthenticatedCredit,
-                maxTransactionsPerConnection,
-                requestReadTimeout,
-                maxUnauthenticatedConnections,
-                maxUnauthenticatedBytes);
+        return copy(c -> c.maxOperationTimeout = value);
     }
 
     /** A copy with maxRequestSize set to {@code value}. */
     public EndpointLimits withMaxRequestSize(int value) {
-        return new EndpointLimits(
-                maxConnections,
-                maxFrameSize,
-                idleTimeout,
-                channelMax,
-                linkMax,
-                sessionWindow,
-                linkCredit,
-                workerThreads,
-                handshakeTimeout,
-                maxOperationTimeout,
-                value,
-                unauthenticatedCredit,
-                maxTransactionsPerConnection,
-                requestReadTimeout,
-                maxUnauthenticatedConnections,
-                maxUnauthenticatedBytes);
+        return copy(c -> c.maxRequestSize = value);
     }
 
     /** A copy with unauthenticatedCredit set to {@code value}. */
     public EndpointLimits withUnauthenticatedCredit(int value) {
-        return new EndpointLimits(
-                maxConnections,
-                maxFrameSize,
-                idleTimeout,
-                channelMax,
-                linkMax,
-                sessionWindow,
-                linkCredit,
-                workerThreads,
-                handshakeTimeout,
-                maxOperationTimeout,
-                maxRequestSize,
-                value,
-                maxTransactionsPerConnection,
-                requestReadTimeout,
-                maxUnauthenticatedConnections,
-                maxUnauthenticatedBytes);
+        return copy(c -> c.unauthenticatedCredit = value);
     }
 
     /** A copy with maxTransactionsPerConnection set to {@code value}. */
     public EndpointLimits withMaxTransactionsPerConnection(int value) {
-        return new EndpointLimits(
-                maxConnections,
-                maxFrameSize,
-                idleTimeout,
-                channelMax,
-                linkMax,
-                sessionWindow,
-                linkCredit,
-                workerThreads,
-                handshakeTimeout,
-                maxOperationTimeout,
-                maxRequestSize,
-                unauthenticatedCredit,
-                value,
-                requestReadTimeout,
-                maxUnauthenticatedConnections,
-                maxUnauthenticatedBytes);
+        return copy(c -> c.maxTransactionsPerConnection = value);
     }
 
     /** A copy with requestReadTimeout set to {@code value}. */
     public EndpointLimits withRequestReadTimeout(Duration value) {
-        return new EndpointLimits(
-                maxConnections,
-                maxFrameSize,
-                idleTimeout,
-                channelMax,
-                linkMax,
-                sessionWindow,
-                linkCredit,
-                workerThreads,
-                handshakeTimeout,
-                maxOperationTimeout,
-                maxRequestSize,
-                unauthenticatedCredit,
-                maxTransactionsPerConnection,
-                value,
-                maxUnauthenticatedConnections,
-                maxUnauthenticatedBytes);
+        return copy(c -> c.requestReadTimeout = value);
     }
 
     /** A copy with maxUnauthenticatedConnections set to {@code value}. */
     public EndpointLimits withMaxUnauthenticatedConnections(int value) {
-        return new EndpointLimits(
-                maxConnections,
-                maxFrameSize,
-                idleTimeout,
-                channelMax,
-                linkMax,
-                sessionWindow,
-                linkCredit,
-                workerThreads,
-                handshakeTimeout,
-                maxOperationTimeout,
-                maxRequestSize,
-                unauthenticatedCredit,
-                maxTransactionsPerConnection,
-                requestReadTimeout,
-                value,
-                maxUnauthenticatedBytes);
+        return copy(c -> c.maxUnauthenticatedConnections = value);
     }
 
     /** A copy with maxUnauthenticatedBytes set to {@code value}. */
     public EndpointLimits withMaxUnauthenticatedBytes(int value) {
-        return new EndpointLimits(
-                maxConnections,
-                maxFrameSize,
-                idleTimeout,
-                channelMax,
-                linkMax,
-                sessionWindow,
-                linkCredit,
-                workerThreads,
-                handshakeTimeout,
-                maxOperationTimeout,
-                maxRequestSize,
-                unauthenticatedCredit,
-                maxTransactionsPerConnection,
-                requestReadTimeout,
-                maxUnauthenticatedConnections,
-                value);
+        return copy(c -> c.maxUnauthenticatedBytes = value);
+    }
+
+    /** This record with {@code change} made to a mutable copy of its components (the one place a copy is built). */
+    private EndpointLimits copy(Consumer<Copy> change) {
+        Copy copy = new Copy();
+        change.accept(copy);
+        return copy.build();
+    }
+
+    /** The components of the record being copied, for {@link #copy} to change one of them. */
+    private final class Copy {
+        private int maxConnections = maxConnections();
+        private int maxFrameSize = maxFrameSize();
+        private Duration idleTimeout = idleTimeout();
+        private int channelMax = channelMax();
+        private int linkMax = linkMax();
+        private int sessionWindow = sessionWindow();
+        private int linkCredit = linkCredit();
+        private int workerThreads = workerThreads();
+        private Duration handshakeTimeout = handshakeTimeout();
+        private Duration maxOperationTimeout = maxOperationTimeout();
+        private int maxRequestSize = maxRequestSize();
+        private int unauthenticatedCredit = unauthenticatedCredit();
+        private int maxTransactionsPerConnection = maxTransactionsPerConnection();
+        private Duration requestReadTimeout = requestReadTimeout();
+        private int maxUnauthenticatedConnections = maxUnauthenticatedConnections();
+        private int maxUnauthenticatedBytes = maxUnauthenticatedBytes();
+
+        EndpointLimits build() {
+            return new EndpointLimits(
+                    maxConnections,
+                    maxFrameSize,
+                    idleTimeout,
+                    channelMax,
+                    linkMax,
+                    sessionWindow,
+                    linkCredit,
+                    workerThreads,
+                    handshakeTimeout,
+                    maxOperationTimeout,
+                    maxRequestSize,
+                    unauthenticatedCredit,
+                    maxTransactionsPerConnection,
+                    requestReadTimeout,
+                    maxUnauthenticatedConnections,
+                    maxUnauthenticatedBytes);
+        }
     }
 }

@@ -29,6 +29,7 @@ import org.apache.qpid.proton.amqp.messaging.ApplicationProperties;
 import org.apache.qpid.proton.amqp.messaging.Properties;
 import org.apache.qpid.proton.amqp.messaging.Source;
 import org.apache.qpid.proton.amqp.messaging.Target;
+import org.apache.qpid.proton.amqp.transaction.Coordinator;
 import org.apache.qpid.proton.amqp.transport.Attach;
 import org.apache.qpid.proton.amqp.transport.Begin;
 import org.apache.qpid.proton.amqp.transport.Close;
@@ -122,6 +123,22 @@ final class HostilePeer implements AutoCloseable {
 
     /** Attaches a link on which this peer sends to {@code address} (handle {@code handle}). */
     void attachSender(int channel, int handle, String name, String address) throws IOException {
+        Attach attach = senderAttach(handle, name);
+        Target target = new Target();
+        target.setAddress(address);
+        attach.setTarget(target);
+        frame(channel, attach, null);
+    }
+
+    /** Attaches a link on which this peer sends to the transaction coordinator (handle {@code handle}). */
+    void attachCoordinator(int channel, int handle, String name) throws IOException {
+        Attach attach = senderAttach(handle, name);
+        attach.setTarget(new Coordinator());
+        frame(channel, attach, null);
+    }
+
+    /** The attach of a sending link, unsettled, without its target. */
+    private static Attach senderAttach(int handle, String name) {
         Attach attach = new Attach();
         attach.setName(name);
         attach.setHandle(UnsignedInteger.valueOf(handle));
@@ -130,11 +147,8 @@ final class HostilePeer implements AutoCloseable {
         Source source = new Source();
         source.setAddress(name);
         attach.setSource(source);
-        Target target = new Target();
-        target.setAddress(address);
-        attach.setTarget(target);
         attach.setInitialDeliveryCount(UnsignedInteger.ZERO);
-        frame(channel, attach, null);
+        return attach;
     }
 
     /** Attaches a link on which this peer receives from {@code address} (handle {@code handle}). */

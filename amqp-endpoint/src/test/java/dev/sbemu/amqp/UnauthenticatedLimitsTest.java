@@ -12,16 +12,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.qpid.proton.amqp.UnsignedInteger;
-import org.apache.qpid.proton.amqp.messaging.Source;
-import org.apache.qpid.proton.amqp.transaction.Coordinator;
 import org.apache.qpid.proton.amqp.transport.Attach;
 import org.apache.qpid.proton.amqp.transport.Close;
 import org.apache.qpid.proton.amqp.transport.Detach;
 import org.apache.qpid.proton.amqp.transport.ErrorCondition;
 import org.apache.qpid.proton.amqp.transport.Open;
-import org.apache.qpid.proton.amqp.transport.Role;
-import org.apache.qpid.proton.amqp.transport.SenderSettleMode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -126,12 +121,12 @@ class UnauthenticatedLimitsTest {
         HostilePeer peer = opened();
         peer.begin(0);
         for (int handle = 0; handle < 16; handle++) {
-            attachCoordinator(peer, handle);
+            peer.attachCoordinator(0, handle, "txn-" + handle);
             int h = handle;
             Attach answer = peer.expect(Attach.class, a -> a.getName().equals("txn-" + h));
             assertNotNull(answer.getTarget(), "coordinator " + h + " attached");
         }
-        attachCoordinator(peer, 16);
+        peer.attachCoordinator(0, 16, "txn-16");
         Detach refused = peer.expect(Detach.class, d -> d.getError() != null);
         assertEquals(
                 "amqp:resource-limit-exceeded",
@@ -143,7 +138,7 @@ class UnauthenticatedLimitsTest {
         HostilePeer flooder = opened();
         flooder.begin(0);
         for (int handle = 0; handle < 40; handle++) {
-            attachCoordinator(flooder, handle);
+            flooder.attachCoordinator(0, handle, "txn-" + handle);
         }
         ErrorCondition closed = flooder.expectError(Close.class, "amqp:resource-limit-exceeded");
         assertTrue(closed.getDescription().contains("before a token is accepted"), closed.getDescription());
@@ -152,24 +147,10 @@ class UnauthenticatedLimitsTest {
         authenticated.begin(0);
         authenticated.putToken(KEY); // handles 0 and 1
         for (int handle = 2; handle < 20; handle++) {
-            attachCoordinator(authenticated, handle);
+            authenticated.attachCoordinator(0, handle, "txn-" + handle);
             int h = handle;
             Attach answer = authenticated.expect(Attach.class, a -> a.getName().equals("txn-" + h));
             assertNotNull(answer.getTarget(), "coordinator " + h + " attached after the token");
         }
-    }
-
-    private static void attachCoordinator(HostilePeer peer, int handle) throws IOException {
-        Attach attach = new Attach();
-        attach.setName("txn-" + handle);
-        attach.setHandle(UnsignedInteger.valueOf(handle));
-        attach.setRole(Role.SENDER);
-        attach.setSndSettleMode(SenderSettleMode.UNSETTLED);
-        Source source = new Source();
-        source.setAddress("txn-" + handle);
-        attach.setSource(source);
-        attach.setTarget(new Coordinator());
-        attach.setInitialDeliveryCount(UnsignedInteger.ZERO);
-        peer.frame(0, attach, null);
     }
 }
